@@ -1,0 +1,75 @@
+//! The `cajitas` command line. `cajitas run` (the Discord bot) is what runs when no
+//! subcommand is given.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{self, BotConfig};
+
+/// Cajitas: a chess bot for Discord.
+#[derive(Debug, Parser)]
+#[command(name = "cajitas", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; `run` when omitted.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the Discord bot (the token comes from DISCORD_TOKEN in the environment or `.env`).
+    Run(RunArgs),
+}
+
+/// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct RunArgs {
+    /// Register the slash commands in this guild only (instant, for development).
+    #[arg(long, env = "DISCORD_GUILD_ID", hide_env_values = true)]
+    pub guild_id: Option<u64>,
+    /// The SQLite database file.
+    #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB)]
+    pub db: PathBuf,
+}
+
+/// Runs the parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        Some(Command::Run(args)) => run_bot(args),
+        None => {
+            // `cajitas` alone is `cajitas run`, reading its flags from the environment.
+            let args = <Cli as Parser>::try_parse_from(["cajitas", "run"])
+                .ok()
+                .and_then(|c| match c.command {
+                    Some(Command::Run(a)) => Some(a),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            run_bot(args)
+        }
+    }
+}
+
+fn run_bot(args: RunArgs) -> ExitCode {
+    let token = match config::token_from_env() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cfg = BotConfig {
+        token,
+        guild_id: args.guild_id,
+        db_path: args.db,
+        api_base: std::env::var("DISCORD_API_BASE")
+            .ok()
+            .filter(|s| !s.is_empty()),
+    };
+    cfg.log_summary();
+    eprintln!("error: this build of cajitas has no Discord front end yet");
+    ExitCode::FAILURE
+}

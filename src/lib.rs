@@ -1,0 +1,9 @@
+//! Cajitas: a chess bot for Discord.
+//!
+//! The crate is a small house whose dependencies point down (see `ARCHITECTURE.md`):
+//! the front ends (`cli`, and later `discord` and `console`) call the application
+//! layer, which calls the rules crate and the store.
+
+pub mod cli;
+pub mod config;
+pub mod logging;

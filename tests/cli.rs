@@ -1,0 +1,54 @@
+//! The `cajitas` binary's command line: help, and `run` without a token.
+
+use std::process::Command;
+
+fn cajitas() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cajitas"));
+    // A temporary working directory so a developer's own `.env` is not read.
+    let dir = std::env::temp_dir().join(format!("cajitas-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    c.current_dir(dir).env_remove("DISCORD_TOKEN");
+    c
+}
+
+#[test]
+fn run_without_token_exits_2_with_help() {
+    for args in [&["run"][..], &[][..]] {
+        let out = cajitas().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "args {args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("DISCORD_TOKEN"), "{err}");
+        assert!(err.contains("developers/applications"), "{err}");
+        assert!(err.contains("cajitas local"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let out = cajitas()
+        .arg("run")
+        .env("DISCORD_TOKEN", "")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_lists_subcommands_and_hides_env_values() {
+    let out = cajitas()
+        .arg("--help")
+        .env("CAJITAS_DB", "/very/secret/place.db")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("run"), "{help}");
+    let out = cajitas()
+        .args(["run", "--help"])
+        .env("CAJITAS_DB", "/very/secret/place.db")
+        .env("DISCORD_TOKEN", "tok-should-not-show")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("--db"), "{help}");
+    assert!(!help.contains("/very/secret/place.db"), "{help}");
+    assert!(!help.contains("tok-should-not-show"), "{help}");
+    assert!(!help.contains("--token"), "{help}");
+}

@@ -1,0 +1,47 @@
+//! The token never reaches a log line.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use cajitas::config::{BotConfig, Secret};
+
+#[derive(Clone, Default)]
+struct Buf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn startup_log_never_contains_the_token() {
+    let token = "MTAwMDAw.very-secret.tokenvalue";
+    let buf = Buf::default();
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let cfg = BotConfig {
+        token: Secret::new(token),
+        guild_id: Some(1),
+        db_path: "x.db".into(),
+        api_base: Some("http://127.0.0.1:1".into()),
+    };
+    tracing::subscriber::with_default(subscriber, || {
+        cfg.log_summary();
+        tracing::debug!(?cfg, "config");
+        tracing::info!(token = ?cfg.token, "token field");
+    });
+    let logged = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    assert!(logged.contains("starting cajitas"), "{logged}");
+    assert!(logged.contains("x.db"), "{logged}");
+    assert!(!logged.contains(token), "{logged}");
+    assert!(!logged.contains("very-secret"), "{logged}");
+}
