@@ -1,0 +1,232 @@
+use super::*;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn user(id: u64, name: &str) -> UserRow {
+    UserRow {
+        id,
+        name: name.into(),
+        is_bot: false,
+    }
+}
+
+fn temp_db(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "cajitas-store-{tag}-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("test.db")
+}
+
+fn new_game(tx: &Tx<'_>, channel: u64) -> i64 {
+    // Ids above 2^63 check the u64 <-> i64 round trip.
+    tx.upsert_user(&user(u64::MAX - 1, "alice"), 1).unwrap();
+    tx.upsert_user(&user(2, "bob"), 1).unwrap();
+    tx.insert_game(&NewGame {
+        guild: Some(u64::MAX),
+        channel,
+        white: u64::MAX - 1,
+        black: 2,
+        start_fen: START,
+        now: 1,
+    })
+    .unwrap()
+}
+
+fn mv(ply: u32, uci: &str) -> MoveRow {
+    MoveRow {
+        ply,
+        uci: uci.into(),
+        san: uci.into(),
+        user_id: 2,
+        played_at: 10 + ply as i64,
+    }
+}
+
+#[test]
+fn migrations_apply_to_an_empty_database_and_are_idempotent() {
+    let path = temp_db("migrate");
+    {
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), latest_schema_version());
+        s.migrate().unwrap();
+        s.migrate().unwrap();
+        assert_eq!(s.schema_version().unwrap(), latest_schema_version());
+        s.immediate(|tx| tx.upsert_user(&user(1, "a"), 0)).unwrap();
+    }
+    // Reopening applies nothing twice and keeps the data.
+    let mut s = Store::open(&path).unwrap();
+    assert_eq!(s.schema_version().unwrap(), latest_schema_version());
+    let u = s.read(|tx| tx.user(1)).unwrap();
+    assert_eq!(u, Some(user(1, "a")));
+    migrations().validate().unwrap();
+}
+
+#[test]
+fn pragmas_are_set() {
+    let path = temp_db("pragmas");
+    let s = Store::open(&path).unwrap();
+    assert_eq!(s.pragma("journal_mode").unwrap(), "wal");
+    assert_eq!(s.pragma("synchronous").unwrap(), "2"); // FULL
+    assert_eq!(s.pragma("foreign_keys").unwrap(), "1");
+    assert_eq!(s.pragma("busy_timeout").unwrap(), "5000");
+}
+
+#[test]
+fn users_are_stored_as_last_seen() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.immediate(|tx| {
+        tx.upsert_user(&user(7, "old"), 1)?;
+        tx.upsert_user(&user(7, "new"), 2)?;
+        assert_eq!(tx.user(7)?.unwrap().name, "new");
+        assert_eq!(tx.user(8)?, None);
+        Ok::<_, StoreError>(())
+    })
+    .unwrap();
+}
+
+#[test]
+fn a_failed_operation_leaves_the_database_as_it_was() {
+    let mut s = Store::open_in_memory().unwrap();
+    let r: Result<(), StoreError> = s.immediate(|tx| {
+        tx.upsert_user(&user(1, "a"), 0)?;
+        Err(StoreError::Corrupt("the caller refused".into()))
+    });
+    assert!(r.is_err());
+    assert_eq!(s.read(|tx| tx.user(1)).unwrap(), None);
+}
+
+#[test]
+fn append_move_checks_the_ply() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.immediate(|tx| {
+        let g = new_game(tx, 5);
+        assert!(tx.append_move(g, 0, &mv(0, "e2e4"), "fen1")?);
+        // A second move computed against ply 0 cannot land.
+        assert!(!tx.append_move(g, 0, &mv(0, "d2d4"), "fen1b")?);
+        assert!(tx.append_move(g, 1, &mv(1, "e7e5"), "fen2")?);
+        let game = tx.game(g)?.unwrap();
+        assert_eq!(game.ply, 2);
+        assert_eq!(game.fen, "fen2");
+        assert_eq!(game.guild, Some(u64::MAX));
+        assert_eq!(game.white.id, u64::MAX - 1);
+        let ucis: Vec<_> = tx.moves(g)?.into_iter().map(|m| m.uci).collect();
+        assert_eq!(ucis, ["e2e4", "e7e5"]);
+        // Finishing also checks the ply, and a finished game takes no move.
+        let end = Ending {
+            status: GameStatus::Finished,
+            result: "1-0",
+            winner: Some(Side::White),
+            termination: "resignation",
+            claim_move: None,
+            now: 99,
+        };
+        assert!(!tx.finish_game(g, 1, &end)?);
+        assert!(tx.finish_game(g, 2, &end)?);
+        assert!(!tx.append_move(g, 2, &mv(2, "g1f3"), "x")?);
+        let game = tx.game(g)?.unwrap();
+        assert_eq!(game.status, GameStatus::Finished);
+        assert_eq!(game.winner, Some(Side::White));
+        assert_eq!(game.finished_at, Some(99));
+        assert_eq!(tx.active_game(5)?, None);
+        assert_eq!(tx.last_game(5)?.unwrap().id, g);
+        assert_eq!(tx.finished_games(5, 10)?.len(), 1);
+        Ok::<_, StoreError>(())
+    })
+    .unwrap();
+}
+
+#[test]
+fn one_active_game_and_one_pending_challenge_per_channel() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.immediate(|tx| {
+        new_game(tx, 5);
+        let second = tx.insert_game(&NewGame {
+            guild: None,
+            channel: 5,
+            white: 2,
+            black: u64::MAX - 1,
+            start_fen: START,
+            now: 2,
+        });
+        assert!(
+            second.is_err(),
+            "the unique index refuses a second active game"
+        );
+        Ok::<_, StoreError>(())
+    })
+    .unwrap();
+    let r: Result<(), StoreError> = s.immediate(|tx| {
+        tx.upsert_user(&user(1, "a"), 0)?;
+        let c = NewChallenge {
+            guild: None,
+            channel: 9,
+            challenger: 1,
+            opponent: None,
+            colour: ColourPick::Random,
+            now: 0,
+            expires_at: 10,
+        };
+        let id = tx.insert_challenge(&c)?;
+        let p = tx.pending_challenge(9)?.unwrap();
+        assert_eq!(p.id, id);
+        assert_eq!(p.opponent, None);
+        assert_eq!(tx.challenge(id)?.unwrap(), p);
+        assert!(tx.insert_challenge(&c).is_err());
+        assert!(tx.resolve_challenge(id, ChallengeStatus::Expired, None, None, 11)?);
+        assert!(!tx.resolve_challenge(id, ChallengeStatus::Accepted, None, None, 12)?);
+        assert_eq!(tx.pending_challenge(9)?, None);
+        tx.insert_challenge(&c)?;
+        Ok(())
+    });
+    r.unwrap();
+}
+
+#[test]
+fn draw_offers_open_and_close() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.immediate(|tx| {
+        let g = new_game(tx, 5);
+        assert_eq!(tx.open_draw_offer(g)?, None);
+        tx.insert_draw_offer(g, Side::White, 0, 3)?;
+        assert!(tx.insert_draw_offer(g, Side::Black, 0, 3).is_err());
+        let o = tx.open_draw_offer(g)?.unwrap();
+        assert_eq!((o.by, o.ply, o.status), (Side::White, 0, OfferStatus::Open));
+        assert!(!tx.resolve_draw_offer(g, Some(Side::Black), OfferStatus::Lapsed, 4)?);
+        assert!(tx.resolve_draw_offer(g, Some(Side::White), OfferStatus::Declined, 4)?);
+        assert_eq!(tx.open_draw_offer(g)?, None);
+        Ok::<_, StoreError>(())
+    })
+    .unwrap();
+}
+
+#[test]
+fn interactions_are_handled_once() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.immediate(|tx| {
+        assert!(tx.mark_interaction(u64::MAX, 1)?);
+        assert!(!tx.mark_interaction(u64::MAX, 2)?);
+        assert_eq!(tx.prune_interactions(5)?, 1);
+        assert!(tx.mark_interaction(u64::MAX, 6)?);
+        Ok::<_, StoreError>(())
+    })
+    .unwrap();
+}
+
+#[test]
+fn foreign_keys_are_enforced() {
+    let mut s = Store::open_in_memory().unwrap();
+    let r: Result<i64, StoreError> = s.immediate(|tx| {
+        tx.insert_game(&NewGame {
+            guild: None,
+            channel: 1,
+            white: 100,
+            black: 101,
+            start_fen: START,
+            now: 0,
+        })
+    });
+    assert!(r.is_err(), "players must exist");
+}
