@@ -17,7 +17,10 @@ pub mod attacks;
 mod bitboard;
 mod board;
 mod fen;
+mod game;
 mod moves;
+mod outcome;
+pub mod pgn;
 mod position;
 mod types;
 
@@ -29,3 +32,5 @@ pub use position::{
     IllegalMoveError, Position, PositionError, PositionErrorKind, PositionWarning, perft,
 };
 pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
+pub use game::{ClaimError, Game, PlayError};
+pub use outcome::{DrawClaim, DrawReason, Outcome, WinReason};
