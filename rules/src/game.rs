@@ -76,7 +76,7 @@ struct Seen {
 /// for (from, to) in [(Square::F2, Square::F3), (Square::E7, Square::E5),
 ///                    (Square::G2, Square::G4), (Square::D8, Square::H4)] {
 ///     let m = game.position().legal_moves().iter().copied()
-///         .find(|m| m.from() == Some(from) && m.to() == to).unwrap();
+///         .find(|m| m.from() == from && m.to() == to).unwrap();
 ///     game.play(m).unwrap();
 /// }
 /// assert_eq!(game.outcome(),
@@ -387,23 +387,21 @@ impl Game {
                 DrawClaim::FiftyMoves => fifty = true,
             }
         }
-        if !self.is_over() && !(threefold && fifty) {
-            // Only a reversible move (no capture, no pawn move) can repeat a position or
-            // keep the 50-move count going.
-            let could_fifty = self.position.halfmoves() >= 99;
-            let could_repeat = self.window.len() >= 4;
-            if could_fifty || could_repeat {
-                for &m in self.position.legal_moves().iter() {
-                    if m.role() == Role::Pawn || m.is_capture() {
-                        continue;
-                    }
-                    fifty |= could_fifty;
-                    if could_repeat && !threefold {
-                        threefold = self.after(m).1 >= 3;
-                    }
-                    if (fifty || !could_fifty) && (threefold || !could_repeat) {
-                        break;
-                    }
+        // Only a reversible move (no capture, no pawn move) can repeat a position or keep
+        // the 50-move count going; look at those only when they could matter.
+        let look_fifty = !fifty && self.position.halfmoves() >= 99;
+        let look_threefold = !threefold && self.window.len() >= 4;
+        if !self.is_over() && (look_fifty || look_threefold) {
+            for &m in self.position.legal_moves().iter() {
+                if m.is_zeroing() {
+                    continue;
+                }
+                fifty |= look_fifty;
+                if look_threefold && !threefold {
+                    threefold = self.after(m).1 >= 3;
+                }
+                if (fifty || !look_fifty) && (threefold || !look_threefold) {
+                    break;
                 }
             }
         }
@@ -465,7 +463,9 @@ impl Game {
             DrawClaim::ThreefoldRepetition if occurrences < 3 => {
                 Err(ClaimError::NotRepeated { occurrences })
             }
-            DrawClaim::FiftyMoves if halfmoves < 100 => Err(ClaimError::NotFiftyMoves { halfmoves }),
+            DrawClaim::FiftyMoves if halfmoves < 100 => {
+                Err(ClaimError::NotFiftyMoves { halfmoves })
+            }
             _ => Ok(self.decide(Outcome::Draw {
                 reason: claim.reason(),
             })),
@@ -517,7 +517,7 @@ impl Game {
     /// ```
     /// use cajitas_rules::{Game, Position, Color, Outcome, DrawReason};
     /// // White has only the king; Black's flag falls: a draw.
-    /// let pos = Position::from_fen("4k3/4q3/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/q7/4K3 b - - 0 1").unwrap();
     /// let mut game = Game::from_position(pos);
     /// assert_eq!(game.timeout(Color::Black).unwrap(),
     ///            Outcome::Draw { reason: DrawReason::TimeoutVsInsufficientMaterial });

@@ -27,10 +27,10 @@ mod types;
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use fen::{Fen, FenError, FenField, MAX_FEN_LEN, ParseFenError, Setup};
+pub use game::{ClaimError, Game, PlayError};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
+pub use outcome::{DrawClaim, DrawReason, Outcome, WinReason};
 pub use position::{
     IllegalMoveError, Position, PositionError, PositionErrorKind, PositionWarning, perft,
 };
 pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
-pub use game::{ClaimError, Game, PlayError};
-pub use outcome::{DrawClaim, DrawReason, Outcome, WinReason};

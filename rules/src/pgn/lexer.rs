@@ -156,10 +156,15 @@ impl<'a> Lexer<'a> {
         if name.is_empty() {
             return fail(self, "the tag has no name");
         }
-        if !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '+' || c == '#' || c == '=' || c == ':' || c == '-')
-        {
+        if !name.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || c == '_'
+                || c == '+'
+                || c == '#'
+                || c == '='
+                || c == ':'
+                || c == '-'
+        }) {
             return fail(self, "the tag name has characters a tag name cannot have");
         }
         while matches!(self.peek(), Some(' ' | '\t')) {
@@ -342,7 +347,9 @@ mod tests {
     #[test]
     fn tags_moves_and_results() {
         use TokenKind::*;
-        let got = kinds("\u{feff}[Event \"A \\\"big\\\" one \\\\ \"]\r\n[Site \"x\"]\r\n\r\n1.e4 e5!? 2. Nf3 $1 {a\ncomment} 2... Nc6 ; rest\n(2... d6) 1/2-1/2 *");
+        let got = kinds(
+            "\u{feff}[Event \"A \\\"big\\\" one \\\\ \"]\r\n[Site \"x\"]\r\n\r\n1.e4 e5!? 2. Nf3 $1 {a\ncomment} 2... Nc6 ; rest\n(2... d6) 1/2-1/2 *",
+        );
         let want = vec![
             Ok((
                 Tag {

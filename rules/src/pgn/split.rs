@@ -127,7 +127,9 @@ impl<'a> Iterator for Splitter<'a> {
                     if g.moves.len() >= MAX_PLIES {
                         g.fail(
                             line,
-                            format!("the game has more than {MAX_PLIES} plies, the most a game may have"),
+                            format!(
+                                "the game has more than {MAX_PLIES} plies, the most a game may have"
+                            ),
                             s.to_string(),
                         );
                     } else if g.error.is_none() {
