@@ -1,0 +1,282 @@
+//! `cajitas render`: FEN positions to PNG files.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::str::FromStr;
+
+use cajitas_rules::{Color, Position, Square};
+
+use crate::render::{
+    DEFAULT_SIZE, DEFAULT_THEME, Highlights, Orientation, RenderOptions, Renderer, clamp_size,
+    view::check_square,
+};
+
+/// Longest FEN accepted (a real one is under 100 characters).
+const MAX_FEN_LEN: usize = 256;
+/// Largest `--fens` file accepted.
+const MAX_FENS_FILE: u64 = 64 << 20;
+
+/// Which side is at the bottom: `auto` is the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrientationArg {
+    /// White at the bottom.
+    White,
+    /// Black at the bottom.
+    Black,
+    /// The side to move at the bottom (what the bot shows).
+    Auto,
+}
+
+/// Flags of `cajitas render`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(group(clap::ArgGroup::new("dest").required(true).args(["output", "out"])))]
+pub struct RenderArgs {
+    /// A position in FEN (quote it); repeat the flag for several boards.
+    #[arg(long = "fen", value_name = "FEN")]
+    pub fens: Vec<String>,
+    /// A file with one FEN per line; blank lines are skipped.
+    #[arg(long = "fens", value_name = "FILE")]
+    pub fens_file: Option<PathBuf>,
+    /// Tint the two squares of this move, in UCI (e.g. e2e4, e7e8q); applies to every board.
+    #[arg(long, value_name = "UCI")]
+    pub last_move: Option<String>,
+    /// Which side is at the bottom; `auto` is the side to move.
+    #[arg(long, value_enum, default_value = "white")]
+    pub orientation: OrientationArg,
+    /// Board side in pixels, 128 to 1024 (other values are clamped, with a note).
+    #[arg(long, default_value_t = u64::from(DEFAULT_SIZE))]
+    pub size: u64,
+    /// Board theme: brown, blue or green.
+    #[arg(long, default_value = DEFAULT_THEME)]
+    pub theme: String,
+    /// A folder with 12 piece SVGs (wK.svg … bP.svg) to use instead of the built-in set.
+    #[arg(long, value_name = "DIR", env = "CAJITAS_PIECES", hide_env_values = true)]
+    pub pieces: Option<PathBuf>,
+    /// Write the (single) board to this PNG file.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the boards to this folder as 0000.png, 0001.png, …
+    #[arg(long = "out", value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// A user error: the message, and exit code 2.
+struct Usage(String);
+
+/// Runs `cajitas render`; exit code 0, 1 (cannot write) or 2 (bad input).
+pub fn run(args: RenderArgs) -> ExitCode {
+    match run_inner(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Io(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+enum Failure {
+    Usage(String),
+    Io(String),
+}
+
+impl From<Usage> for Failure {
+    fn from(u: Usage) -> Self {
+        Failure::Usage(u.0)
+    }
+}
+
+/// One position to draw, with where it came from (for messages).
+struct Input {
+    origin: String,
+    fen: String,
+}
+
+fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
+    let inputs = collect_inputs(args)?;
+    // Check everything before drawing anything: a bad line writes no file.
+    let positions = inputs
+        .iter()
+        .map(|i| parse_fen(i).map_err(Failure::from))
+        .collect::<Result<Vec<Position>, Failure>>()?;
+    let last_move = args
+        .last_move
+        .as_deref()
+        .map(parse_uci_squares)
+        .transpose()?;
+    let clamped = clamp_size(args.size);
+    if let Some(note) = &clamped.note {
+        eprintln!("note: {note}");
+    }
+    let renderer = match &args.pieces {
+        Some(dir) => Renderer::with_pieces_dir(dir).map_err(|e| Usage(e.to_string()))?,
+        None => Renderer::new(),
+    };
+    renderer
+        .theme(&args.theme)
+        .map_err(|e| Usage(e.to_string()))?;
+    let targets = output_paths(args, positions.len())?;
+    for (pos, path) in positions.iter().zip(&targets) {
+        let orientation = match args.orientation {
+            OrientationArg::White => Orientation::White,
+            OrientationArg::Black => Orientation::Black,
+            OrientationArg::Auto => match pos.turn() {
+                Color::White => Orientation::White,
+                Color::Black => Orientation::Black,
+            },
+        };
+        let options = RenderOptions {
+            size: clamped.size,
+            orientation,
+            theme: args.theme.clone(),
+        };
+        let highlights = Highlights {
+            last_move,
+            check: check_square(pos),
+        };
+        let png = renderer
+            .render(&pos.into(), &highlights, &options)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        std::fs::write(path, png)
+            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    }
+    match (&args.output, &args.out) {
+        (Some(file), _) => eprintln!("wrote {}", file.display()),
+        (None, Some(dir)) => eprintln!("wrote {} boards to {}", targets.len(), dir.display()),
+        (None, None) => {}
+    }
+    Ok(())
+}
+
+fn collect_inputs(args: &RenderArgs) -> Result<Vec<Input>, Usage> {
+    let mut inputs: Vec<Input> = args
+        .fens
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| Input {
+            origin: format!("--fen #{}", i + 1),
+            fen: fen.clone(),
+        })
+        .collect();
+    if let Some(path) = &args.fens_file {
+        inputs.extend(read_fens_file(path)?);
+    }
+    if inputs.is_empty() {
+        return Err(Usage(
+            "nothing to render: give --fen FEN or --fens FILE".to_string(),
+        ));
+    }
+    Ok(inputs)
+}
+
+fn read_fens_file(path: &Path) -> Result<Vec<Input>, Usage> {
+    let cannot = |e: &dyn std::fmt::Display| Usage(format!("cannot read {}: {e}", path.display()));
+    let len = std::fs::metadata(path).map_err(|e| cannot(&e))?.len();
+    if len > MAX_FENS_FILE {
+        return Err(cannot(&"the file is larger than 64 MiB"));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| cannot(&e))?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(n, line)| Input {
+            origin: format!("{} line {}", path.display(), n + 1),
+            fen: line.trim().to_string(),
+        })
+        .collect())
+}
+
+fn parse_fen(input: &Input) -> Result<Position, Usage> {
+    if input.fen.chars().count() > MAX_FEN_LEN {
+        return Err(Usage(format!(
+            "{}: not a FEN (longer than {MAX_FEN_LEN} characters)",
+            input.origin
+        )));
+    }
+    Position::from_fen(&input.fen).map_err(|e| {
+        Usage(format!(
+            "{}: bad FEN {:?}: {e}",
+            input.origin,
+            input.fen.as_str()
+        ))
+    })
+}
+
+/// The two squares of a UCI move (`e2e4`, `e7e8q`); the promotion letter is checked but
+/// not needed to draw the tint.
+pub fn parse_uci_squares(text: &str) -> Result<(Square, Square), Usage> {
+    let bad = |why: &str| {
+        let shown: String = text.chars().take(16).collect();
+        Usage(format!(
+            "--last-move {shown:?}: {why} (expected UCI like e2e4 or e7e8q)"
+        ))
+    };
+    if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+        return Err(bad("wrong length"));
+    }
+    let from = Square::from_str(&text[0..2]).map_err(|_| bad("bad origin square"))?;
+    let to = Square::from_str(&text[2..4]).map_err(|_| bad("bad destination square"))?;
+    if text.len() == 5 && !matches!(&text[4..], "q" | "r" | "b" | "n") {
+        return Err(bad("bad promotion letter"));
+    }
+    if from == to {
+        return Err(bad("origin and destination are the same square"));
+    }
+    Ok((from, to))
+}
+
+fn output_paths(args: &RenderArgs, n: usize) -> Result<Vec<PathBuf>, Failure> {
+    match (&args.output, &args.out) {
+        (Some(file), None) => {
+            if n != 1 {
+                return Err(Failure::Usage(format!(
+                    "-o writes one board but {n} positions were given; use --out DIR"
+                )));
+            }
+            Ok(vec![file.clone()])
+        }
+        (None, Some(dir)) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
+            Ok((0..n).map(|i| dir.join(format!("{i:04}.png"))).collect())
+        }
+        // clap's "dest" group makes exactly one of them present.
+        _ => Err(Failure::Usage(
+            "give exactly one of -o FILE and --out DIR".to_string(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uci_squares_are_parsed_and_checked() {
+        assert_eq!(
+            parse_uci_squares("e2e4").ok(),
+            Some((Square::E2, Square::E4))
+        );
+        assert_eq!(
+            parse_uci_squares("a7a8q").ok(),
+            Some((Square::A7, Square::A8))
+        );
+        for bad in ["e2", "e2e9", "i2e4", "e2e4k", "e2e2", "é2e4", "e2e4qq"] {
+            assert!(parse_uci_squares(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_bad_fen_line_is_named() {
+        let input = Input {
+            origin: "fens.txt line 3".to_string(),
+            fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1".to_string(),
+        };
+        let err = parse_fen(&input).unwrap_err().0;
+        assert!(err.starts_with("fens.txt line 3: bad FEN"), "{err}");
+    }
+}

@@ -1,0 +1,319 @@
+//! Board pictures: `render(view, highlights, options) -> PNG bytes`.
+//!
+//! The work is split so that each move costs only pixel copies and a PNG encode:
+//!
+//! - [`pieces`]: the piece art (DejaVu Sans chess glyphs, or 12 SVG files from a folder),
+//!   rasterised into sprites once per square size;
+//! - [`board`]: the empty board with its coordinate labels, built once per (theme, size,
+//!   orientation), plus a fully tinted copy for last-move squares and the check glow;
+//! - [`raster`]: per move, copy the cached board, copy the two last-move squares from the
+//!   tinted copy, blit the glow and the pieces (premultiplied source-over, integers only),
+//!   and encode an RGB PNG with the png crate's fast compression;
+//! - [`theme`]: themes as data (`assets/themes/*.toml`, embedded);
+//! - [`view`]: the board view built from the rules crate's types, and the alt text.
+//!
+//! A [`Renderer`] holds the piece art and the caches; it is built once and shared. Its
+//! caches only memoise pure functions of their keys, so `render` is pure and deterministic:
+//! the same input gives the same bytes.
+
+pub mod board;
+pub mod pieces;
+pub mod raster;
+pub mod theme;
+pub mod view;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use resvg::usvg::fontdb;
+
+pub use board::Geometry;
+pub use pieces::{PieceSet, PieceSetError};
+pub use theme::{DEFAULT_THEME, Theme};
+pub use view::{BoardView, Highlights, alt_text};
+
+use board::BoardBase;
+use raster::{RgbImage, Sprite};
+
+/// The smallest board side accepted, in pixels.
+pub const MIN_SIZE: u32 = 128;
+/// The largest board side accepted, in pixels.
+pub const MAX_SIZE: u32 = 1024;
+/// The default board side, in pixels.
+pub const DEFAULT_SIZE: u32 = 512;
+
+/// Which side is at the bottom of the picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Orientation {
+    /// White at the bottom (a1 bottom-left).
+    #[default]
+    White,
+    /// Black at the bottom (h8 bottom-left).
+    Black,
+}
+
+/// A board size brought into `MIN_SIZE..=MAX_SIZE`, with a message when it had to change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClampedSize {
+    /// The size used.
+    pub size: u32,
+    /// Set when the requested size was out of range: says what was used instead.
+    pub note: Option<String>,
+}
+
+/// Brings a requested board size into range; the note tells the user what happened.
+pub fn clamp_size(requested: u64) -> ClampedSize {
+    let size = requested.clamp(u64::from(MIN_SIZE), u64::from(MAX_SIZE)) as u32;
+    let note = (u64::from(size) != requested).then(|| {
+        format!(
+            "board size {requested} px is out of range ({MIN_SIZE} to {MAX_SIZE}); using {size} px"
+        )
+    });
+    ClampedSize { size, note }
+}
+
+/// How to draw: size, orientation, theme.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Board side in pixels; clamped into `MIN_SIZE..=MAX_SIZE` (see [`clamp_size`]).
+    pub size: u32,
+    /// Which side is at the bottom.
+    pub orientation: Orientation,
+    /// A theme name known to the renderer (`brown`, `blue`, `green`).
+    pub theme: String,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            size: DEFAULT_SIZE,
+            orientation: Orientation::White,
+            theme: DEFAULT_THEME.to_string(),
+        }
+    }
+}
+
+/// Why a board could not be drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    /// The theme name is not one of the renderer's themes.
+    #[error("unknown theme {name:?}; the themes are: {known}")]
+    UnknownTheme {
+        /// The name asked for (capped at 64 characters).
+        name: String,
+        /// The known names, comma-separated.
+        known: String,
+    },
+}
+
+/// How many cached empty boards / sprite sets are kept before the caches are emptied
+/// (sizes are free-form, so the key space is large; a bot uses one or two keys).
+const CACHE_LIMIT: usize = 24;
+
+/// The renderer: piece art and themes, and the caches of sprites and empty boards.
+/// Build it once (it parses the art) and share it; `render` takes `&self`.
+pub struct Renderer {
+    pieces: PieceSet,
+    themes: Vec<Theme>,
+    fonts: Arc<fontdb::Database>,
+    /// Piece sprites per square side.
+    sprites: Mutex<HashMap<u32, Arc<Vec<Sprite>>>>,
+    /// Empty boards per (theme index, board side, orientation).
+    boards: Mutex<HashMap<(usize, u32, Orientation), Arc<BoardBase>>>,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("pieces", &self.pieces)
+            .field("themes", &self.theme_names())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Renderer {
+    /// A renderer with the built-in DejaVu Sans pieces and the built-in themes.
+    pub fn new() -> Renderer {
+        let fonts = pieces::embedded_fonts();
+        let set = PieceSet::dejavu(&fonts);
+        Renderer::with_fonts(set, fonts)
+    }
+
+    /// A renderer with the 12 pieces `wK.svg` … `bP.svg` from a folder (e.g. the folder
+    /// named by `CAJITAS_PIECES`).
+    pub fn with_pieces_dir(dir: &Path) -> Result<Renderer, PieceSetError> {
+        let fonts = pieces::embedded_fonts();
+        let set = PieceSet::from_dir(dir, &fonts)?;
+        Ok(Renderer::with_fonts(set, fonts))
+    }
+
+    fn with_fonts(pieces: PieceSet, fonts: Arc<fontdb::Database>) -> Renderer {
+        Renderer {
+            pieces,
+            themes: theme::builtin_themes(),
+            fonts,
+            sprites: Mutex::new(HashMap::new()),
+            boards: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The theme names, the default first.
+    pub fn theme_names(&self) -> Vec<&str> {
+        self.themes.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    /// The theme called `name`.
+    pub fn theme(&self, name: &str) -> Result<&Theme, RenderError> {
+        self.theme_index(name).map(|i| &self.themes[i])
+    }
+
+    fn theme_index(&self, name: &str) -> Result<usize, RenderError> {
+        self.themes
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| RenderError::UnknownTheme {
+                name: name.chars().take(64).collect(),
+                known: self.theme_names().join(", "),
+            })
+    }
+
+    /// Rasterises the sprites and the empty board for these options now, so the first
+    /// `render` with them is as fast as the rest.
+    pub fn prepare(&self, options: &RenderOptions) -> Result<(), RenderError> {
+        let (t, geo) = self.resolve(options)?;
+        self.sprites_for(geo.square);
+        self.board_for(t, geo, options.orientation);
+        Ok(())
+    }
+
+    fn resolve(&self, options: &RenderOptions) -> Result<(usize, Geometry), RenderError> {
+        let t = self.theme_index(&options.theme)?;
+        let size = clamp_size(u64::from(options.size)).size;
+        Ok((t, Geometry::new(size)))
+    }
+
+    fn sprites_for(&self, side: u32) -> Arc<Vec<Sprite>> {
+        let mut cache = self.sprites.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(s) = cache.get(&side) {
+            return Arc::clone(s);
+        }
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        let s = Arc::new(self.pieces.rasterise(side));
+        cache.insert(side, Arc::clone(&s));
+        s
+    }
+
+    fn board_for(&self, theme: usize, geo: Geometry, o: Orientation) -> Arc<BoardBase> {
+        let key = (theme, geo.size, o);
+        let mut cache = self.boards.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(b) = cache.get(&key) {
+            return Arc::clone(b);
+        }
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        let b = Arc::new(BoardBase::build(
+            &self.themes[theme],
+            geo,
+            o == Orientation::White,
+            &self.fonts,
+        ));
+        cache.insert(key, Arc::clone(&b));
+        b
+    }
+
+    /// Draws the board and returns the pixels (what [`Renderer::render`] encodes).
+    pub fn render_image(
+        &self,
+        view: &BoardView,
+        highlights: &Highlights,
+        options: &RenderOptions,
+    ) -> Result<RgbImage, RenderError> {
+        let (t, geo) = self.resolve(options)?;
+        let sprites = self.sprites_for(geo.square);
+        let base = self.board_for(t, geo, options.orientation);
+        let white_bottom = options.orientation == Orientation::White;
+        // Square index (a1 = 0) -> (column, row) in the picture.
+        let cell = |sq: usize| {
+            let (file, rank) = (sq % 8, sq / 8);
+            if white_bottom {
+                (file, 7 - rank)
+            } else {
+                (7 - file, rank)
+            }
+        };
+        let mut img = base.plain.clone();
+        for sq in highlights.last_move_squares() {
+            let (col, row) = cell(sq);
+            let (x0, y0, x1, y1) = geo.cell(col, row);
+            img.copy_rect_from(&base.tinted, x0, y0, x1, y1);
+        }
+        if let Some(sq) = highlights.check_square() {
+            let (col, row) = cell(sq);
+            let (x, y) = geo.sprite_origin(col, row);
+            img.blit(&base.check, x, y);
+        }
+        for (sq, piece) in view.pieces() {
+            let (col, row) = cell(sq);
+            let (x, y) = geo.sprite_origin(col, row);
+            img.blit(&sprites[piece], x, y);
+        }
+        Ok(img)
+    }
+
+    /// Draws the board as PNG bytes (8-bit RGB, `options.size` pixels square after clamping).
+    pub fn render(
+        &self,
+        view: &BoardView,
+        highlights: &Highlights,
+        options: &RenderOptions,
+    ) -> Result<Vec<u8>, RenderError> {
+        Ok(self.render_image(view, highlights, options)?.encode_png())
+    }
+}
+
+impl Default for Renderer {
+    fn default() -> Self {
+        Renderer::new()
+    }
+}
+
+/// The shared renderer with the built-in pieces, built on first use.
+pub fn default_renderer() -> &'static Renderer {
+    static RENDERER: OnceLock<Renderer> = OnceLock::new();
+    RENDERER.get_or_init(Renderer::new)
+}
+
+/// Draws a board with the built-in pieces as PNG bytes: see [`Renderer::render`].
+pub fn render(
+    view: &BoardView,
+    highlights: &Highlights,
+    options: &RenderOptions,
+) -> Result<Vec<u8>, RenderError> {
+    default_renderer().render(view, highlights, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_clamped_with_a_message() {
+        assert_eq!(clamp_size(512), ClampedSize { size: 512, note: None });
+        let small = clamp_size(16);
+        assert_eq!(small.size, MIN_SIZE);
+        assert!(small.note.unwrap().contains("using 128 px"));
+        assert_eq!(clamp_size(u64::MAX).size, MAX_SIZE);
+    }
+
+    #[test]
+    fn unknown_theme_lists_the_known_ones() {
+        let r = default_renderer();
+        let err = r.theme("purple").unwrap_err().to_string();
+        assert!(err.contains("brown, blue, green"), "{err}");
+        assert!(r.theme("Blue").is_ok());
+    }
+}

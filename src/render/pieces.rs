@@ -1,0 +1,290 @@
+//! Piece art: the built-in DejaVu Sans chess glyphs, or a folder of 12 SVG files.
+//!
+//! A [`PieceSet`] holds the 12 parsed SVG trees. They are rasterised into sprites once per
+//! square size (see [`super::raster::Sprite`]); nothing here runs per move.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg::{self, fontdb};
+
+use super::raster::Sprite;
+
+/// The file names of a piece folder, in [`piece_index`] order: white then black, each
+/// pawn, knight, bishop, rook, queen, king.
+pub const PIECE_FILES: [&str; 12] = [
+    "wP.svg", "wN.svg", "wB.svg", "wR.svg", "wQ.svg", "wK.svg", "bP.svg", "bN.svg", "bB.svg",
+    "bR.svg", "bQ.svg", "bK.svg",
+];
+
+/// The family name of the embedded font (DejaVu Sans, from the `dejavu` crate).
+pub const FONT_FAMILY: &str = "DejaVu Sans";
+
+/// Largest piece file accepted from a folder (cburnett files are under 1 KB).
+const MAX_SVG_BYTES: u64 = 1 << 20;
+
+/// The font database holding only the embedded DejaVu Sans (regular and bold): no system
+/// font is ever looked up, so the output is the same on every machine.
+pub fn embedded_fonts() -> Arc<fontdb::Database> {
+    let mut db = fontdb::Database::new();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    db.load_font_data(dejavu::sans::bold().to_vec());
+    Arc::new(db)
+}
+
+/// Parses an SVG document with the embedded fonts only.
+pub fn parse_svg(text: &str, fonts: &Arc<fontdb::Database>) -> Result<usvg::Tree, usvg::Error> {
+    let opt = usvg::Options {
+        fontdb: Arc::clone(fonts),
+        font_family: FONT_FAMILY.to_string(),
+        ..usvg::Options::default()
+    };
+    usvg::Tree::from_str(text, &opt)
+}
+
+/// Why a piece folder could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum PieceSetError {
+    /// A file is missing or unreadable.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A file is too large to be a piece.
+    #[error("{path} is larger than 1 MiB; is it really a piece?")]
+    TooLarge { path: PathBuf },
+    /// A file is not a usable SVG document.
+    #[error("{path} is not a usable SVG file: {reason}")]
+    Svg { path: PathBuf, reason: String },
+}
+
+/// One piece's art: the SVG tree and the square (in the tree's units) that maps onto a board square.
+#[derive(Clone)]
+struct PieceArt {
+    tree: usvg::Tree,
+    /// left, top, side
+    frame: (f32, f32, f32),
+}
+
+/// The 12 pieces' art, parsed once.
+#[derive(Clone)]
+pub struct PieceSet {
+    art: Vec<PieceArt>,
+    name: String,
+}
+
+impl std::fmt::Debug for PieceSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PieceSet").field("name", &self.name).finish()
+    }
+}
+
+/// The index of a piece in a [`PieceSet`] and in [`PIECE_FILES`]: `color * 6 + role`, with
+/// white = 0, black = 1, and roles pawn = 0 … king = 5.
+pub const fn piece_index(black: bool, role: usize) -> usize {
+    (black as usize) * 6 + role
+}
+
+impl PieceSet {
+    /// The built-in set: the chess glyphs of DejaVu Sans (U+2654–U+265F). White pieces are
+    /// the solid glyph filled white under the outline glyph in black; black pieces are the
+    /// solid glyph in black.
+    pub fn dejavu(fonts: &Arc<fontdb::Database>) -> PieceSet {
+        // Role order pawn..king; DejaVu's order is king, queen, rook, bishop, knight, pawn.
+        const OFFSET: [u32; 6] = [5, 4, 3, 2, 1, 0];
+        let glyph = |base: u32, role: usize| char::from_u32(base + OFFSET[role]).unwrap_or('?');
+        let mut trees = Vec::with_capacity(12);
+        for black in [false, true] {
+            for role in 0..6 {
+                let solid = glyph(0x265A, role);
+                let body = if black {
+                    format!(r##"<text {TEXT_ATTRS} fill="#000">{solid}</text>"##)
+                } else {
+                    let outline = glyph(0x2654, role);
+                    format!(
+                        r##"<text {TEXT_ATTRS} fill="#fff">{solid}</text><text {TEXT_ATTRS} fill="#000">{outline}</text>"##
+                    )
+                };
+                let svg = format!(
+                    r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">{body}</svg>"#
+                );
+                // The text is fixed and the font is embedded: this cannot fail in a tested build.
+                let tree = parse_svg(&svg, fonts).expect("built-in piece SVG parses");
+                trees.push(tree);
+            }
+        }
+        // One scale for all glyphs (a pawn stays smaller than a king), all on one baseline:
+        // the union of the glyphs' vertical extents fills PIECE_HEIGHT of the square, and
+        // each glyph is centred horizontally on its own box.
+        let boxes: Vec<_> = trees.iter().map(|t| ink_box(t.root())).collect();
+        let top = boxes.iter().map(|b| b.1).fold(f32::MAX, f32::min);
+        let bottom = boxes.iter().map(|b| b.3).fold(f32::MIN, f32::max);
+        let widest = boxes.iter().map(|b| b.2 - b.0).fold(0.0, f32::max);
+        let side = ((bottom - top) / PIECE_HEIGHT).max(widest / PIECE_WIDTH);
+        let frame_top = top - (side - (bottom - top)) / 2.0;
+        let art = trees
+            .into_iter()
+            .zip(boxes)
+            .map(|(tree, b)| {
+                let cx = (b.0 + b.2) / 2.0;
+                PieceArt {
+                    tree,
+                    frame: (cx - side / 2.0, frame_top, side),
+                }
+            })
+            .collect();
+        PieceSet {
+            art,
+            name: "DejaVu Sans".to_string(),
+        }
+    }
+
+    /// Loads the 12 files `wK.svg` … `bP.svg` from a folder (e.g. a copy of cburnett).
+    /// Each drawing is scaled to fill the square, keeping its proportions.
+    pub fn from_dir(dir: &Path, fonts: &Arc<fontdb::Database>) -> Result<PieceSet, PieceSetError> {
+        let mut art = Vec::with_capacity(12);
+        for file in PIECE_FILES {
+            let path = dir.join(file);
+            let meta = std::fs::metadata(&path).map_err(|source| PieceSetError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            if meta.len() > MAX_SVG_BYTES {
+                return Err(PieceSetError::TooLarge { path });
+            }
+            let text = std::fs::read_to_string(&path).map_err(|source| PieceSetError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let tree = parse_svg(&text, fonts).map_err(|e| PieceSetError::Svg {
+                path: path.clone(),
+                reason: e.to_string(),
+            })?;
+            let size = tree.size();
+            let side = size.width().max(size.height());
+            let frame = (
+                (size.width() - side) / 2.0,
+                (size.height() - side) / 2.0,
+                side,
+            );
+            art.push(PieceArt { tree, frame });
+        }
+        Ok(PieceSet {
+            art,
+            name: dir.display().to_string(),
+        })
+    }
+
+    /// Where the set comes from (for logs).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Rasterises the 12 pieces for squares of `side` pixels.
+    pub fn rasterise(&self, side: u32) -> Vec<Sprite> {
+        self.art
+            .iter()
+            .map(|a| {
+                let (left, top, frame) = a.frame;
+                let k = side as f32 / frame;
+                let t = Transform::from_row(k, 0.0, 0.0, k, -left * k, -top * k);
+                let mut pm = Pixmap::new(side, side).expect("square side is at least 16 px");
+                resvg::render(&a.tree, t, &mut pm.as_mut());
+                Sprite::from_pixmap(&pm)
+            })
+            .collect()
+    }
+}
+
+/// The share of a square's height the tallest built-in glyph fills.
+const PIECE_HEIGHT: f32 = 0.78;
+/// The most of a square's width any built-in glyph may fill.
+const PIECE_WIDTH: f32 = 0.84;
+
+/// The box `(left, top, right, bottom)` around the paths actually drawn (text bounding boxes
+/// include the font's line height, which would shrink the glyphs).
+fn ink_box(group: &usvg::Group) -> (f32, f32, f32, f32) {
+    let mut b = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    let mut add = |r: usvg::Rect| {
+        b = (
+            b.0.min(r.left()),
+            b.1.min(r.top()),
+            b.2.max(r.right()),
+            b.3.max(r.bottom()),
+        );
+    };
+    for node in group.children() {
+        match node {
+            usvg::Node::Group(g) => {
+                let r = ink_box(g);
+                if r.0 <= r.2 {
+                    add(usvg::Rect::from_ltrb(r.0, r.1, r.2, r.3).unwrap_or(g.abs_bounding_box()));
+                }
+            }
+            usvg::Node::Path(p) => add(p.abs_bounding_box()),
+            usvg::Node::Text(t) => {
+                let r = ink_box(t.flattened());
+                if r.0 <= r.2 {
+                    add(usvg::Rect::from_ltrb(r.0, r.1, r.2, r.3).unwrap_or(t.abs_bounding_box()));
+                }
+            }
+            usvg::Node::Image(i) => add(i.abs_bounding_box()),
+        }
+    }
+    b
+}
+
+const TEXT_ATTRS: &str =
+    r#"x="50" y="80" font-family="DejaVu Sans" font-size="80" text-anchor="middle""#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dejavu_glyphs_are_found_in_the_embedded_font() {
+        let fonts = embedded_fonts();
+        let set = PieceSet::dejavu(&fonts);
+        let sprites = set.rasterise(64);
+        assert_eq!(sprites.len(), 12);
+        for (i, s) in sprites.iter().enumerate() {
+            // A dropped glyph would leave an empty sprite.
+            let opaque = s.count_alpha_at_least(128);
+            assert!(opaque > 64 * 64 / 20, "piece {i} has only {opaque} opaque pixels");
+        }
+        // Twelve different drawings (a missing glyph would give twelve identical boxes).
+        for i in 0..12 {
+            for j in 0..i {
+                assert!(sprites[i].pixels() != sprites[j].pixels(), "pieces {i} and {j}");
+            }
+        }
+        // White pieces have a white body inside a dark outline; black pieces are dark.
+        for (i, s) in sprites.iter().enumerate() {
+            let opaque_white = s
+                .pixels()
+                .chunks_exact(4)
+                .filter(|p| p[3] == 255 && p[0] > 230 && p[1] > 230 && p[2] > 230)
+                .count();
+            let opaque_dark = s
+                .pixels()
+                .chunks_exact(4)
+                .filter(|p| p[3] == 255 && p[0] < 40)
+                .count();
+            assert!(opaque_dark > 40, "piece {i}: no outline");
+            if i < 6 {
+                assert!(opaque_white > 100, "white piece {i} has no white body");
+            } else {
+                assert_eq!(opaque_white, 0, "black piece {i} has white pixels");
+            }
+        }
+    }
+
+    #[test]
+    fn a_missing_file_names_the_file() {
+        let fonts = embedded_fonts();
+        let err = PieceSet::from_dir(Path::new("/nonexistent-cajitas-pieces"), &fonts).unwrap_err();
+        assert!(err.to_string().contains("wP.svg"), "{err}");
+    }
+}

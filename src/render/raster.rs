@@ -1,0 +1,243 @@
+//! The per-move pixel work: an opaque RGB canvas, a premultiplied source-over blit, a
+//! rectangle copy, and the PNG encoder. Integer arithmetic only, so the bytes are the same
+//! on every machine.
+
+use resvg::tiny_skia::Pixmap;
+
+/// A premultiplied RGBA image (a rasterised piece or glow), with the span of non-transparent
+/// pixels of each row so the blit skips the empty margins.
+#[derive(Clone, Debug)]
+pub struct Sprite {
+    width: u32,
+    height: u32,
+    /// Premultiplied RGBA, row-major.
+    data: Vec<u8>,
+    /// Per row: `[start, end)` columns that have alpha > 0 (start == end: empty row).
+    spans: Vec<(u32, u32)>,
+}
+
+impl Sprite {
+    /// Copies a tiny-skia pixmap (premultiplied RGBA).
+    pub fn from_pixmap(pm: &Pixmap) -> Sprite {
+        let (width, height) = (pm.width(), pm.height());
+        let data = pm.data().to_vec();
+        let spans = (0..height)
+            .map(|y| {
+                let row = &data[(y * width * 4) as usize..((y + 1) * width * 4) as usize];
+                let alpha = |x: u32| row[(x * 4 + 3) as usize] != 0;
+                match (0..width).find(|&x| alpha(x)) {
+                    None => (0, 0),
+                    Some(start) => {
+                        let end = (0..width).rev().find(|&x| alpha(x)).unwrap_or(start) + 1;
+                        (start, end)
+                    }
+                }
+            })
+            .collect();
+        Sprite {
+            width,
+            height,
+            data,
+            spans,
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The premultiplied RGBA bytes.
+    pub fn pixels(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// How many pixels have at least this alpha.
+    pub fn count_alpha_at_least(&self, a: u8) -> usize {
+        self.data.chunks_exact(4).filter(|p| p[3] >= a).count()
+    }
+
+    /// The rows that have any visible pixel.
+    pub fn rows_with_alpha(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.height).filter(|&y| self.spans[y as usize].0 < self.spans[y as usize].1)
+    }
+}
+
+/// An opaque RGB image, 8 bits per channel, row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RgbImage {
+    width: u32,
+    height: u32,
+    data: Vec<u8>,
+}
+
+/// `x / 255` rounded to nearest, exact for `x <= 255 * 255`.
+#[inline]
+fn div255(x: u32) -> u32 {
+    let t = x + 128;
+    (t + (t >> 8)) >> 8
+}
+
+impl RgbImage {
+    /// An image filled with one colour.
+    pub fn new(width: u32, height: u32, fill: [u8; 3]) -> RgbImage {
+        let mut data = Vec::with_capacity((width * height * 3) as usize);
+        for _ in 0..width * height {
+            data.extend_from_slice(&fill);
+        }
+        RgbImage {
+            width,
+            height,
+            data,
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The raw RGB bytes.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The colour at (x, y).
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = ((y * self.width + x) * 3) as usize;
+        [self.data[i], self.data[i + 1], self.data[i + 2]]
+    }
+
+    /// Fills the rectangle `[x0, x1) × [y0, y1)` (clipped to the image).
+    pub fn fill_rect(&mut self, x0: u32, y0: u32, x1: u32, y1: u32, c: [u8; 3]) {
+        let (x1, y1) = (x1.min(self.width), y1.min(self.height));
+        for y in y0..y1 {
+            let row = ((y * self.width) * 3) as usize;
+            for x in x0..x1 {
+                let i = row + (x * 3) as usize;
+                self.data[i..i + 3].copy_from_slice(&c);
+            }
+        }
+    }
+
+    /// Copies the rectangle `[x0, x1) × [y0, y1)` from an image of the same size.
+    pub fn copy_rect_from(&mut self, src: &RgbImage, x0: u32, y0: u32, x1: u32, y1: u32) {
+        debug_assert_eq!((self.width, self.height), (src.width, src.height));
+        let (x1, y1) = (x1.min(self.width), y1.min(self.height));
+        for y in y0..y1 {
+            let a = ((y * self.width + x0) * 3) as usize;
+            let b = ((y * self.width + x1) * 3) as usize;
+            self.data[a..b].copy_from_slice(&src.data[a..b]);
+        }
+    }
+
+    /// Draws a premultiplied sprite with its top-left corner at (x, y), source-over:
+    /// `d = s + d·(255 − sa)/255`. Parts outside the image are clipped.
+    pub fn blit(&mut self, sprite: &Sprite, x: u32, y: u32) {
+        let rows = sprite.height.min(self.height.saturating_sub(y));
+        let max_w = self.width.saturating_sub(x);
+        for sy in 0..rows {
+            let (start, end) = sprite.spans[sy as usize];
+            let end = end.min(max_w);
+            if start >= end {
+                continue;
+            }
+            let src_row = (sy * sprite.width * 4) as usize;
+            let dst_row = (((y + sy) * self.width + x) * 3) as usize;
+            for sx in start..end {
+                let s = &sprite.data[src_row + (sx * 4) as usize..][..4];
+                let a = u32::from(s[3]);
+                let d = &mut self.data[dst_row + (sx * 3) as usize..][..3];
+                if a == 255 {
+                    d.copy_from_slice(&s[..3]);
+                } else if a != 0 {
+                    let inv = 255 - a;
+                    for c in 0..3 {
+                        d[c] = (u32::from(s[c]) + div255(u32::from(d[c]) * inv)) as u8;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws a premultiplied tiny-skia pixmap of the same size over the whole image.
+    pub fn blit_pixmap(&mut self, pm: &Pixmap) {
+        self.blit(&Sprite::from_pixmap(pm), 0, 0);
+    }
+
+    /// Encodes as an 8-bit RGB PNG with the png crate's fast (fdeflate) compression and
+    /// adaptive filtering.
+    pub fn encode_png(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.data.len() / 8);
+        // Writing into a Vec cannot fail; the header values are valid by construction.
+        let mut enc = png::Encoder::new(&mut out, self.width, self.height);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Fast);
+        enc.set_filter(png::Filter::Adaptive);
+        let mut w = enc.write_header().expect("PNG header into memory");
+        // All at once: the streaming writer does not use the fast deflater.
+        w.write_image_data(&self.data)
+            .expect("PNG image data into memory");
+        w.finish().expect("PNG end into memory");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use resvg::tiny_skia::{Color, Pixmap};
+
+    #[test]
+    fn div255_is_rounded_division() {
+        for x in 0..=255 * 255 {
+            assert_eq!(div255(x), (x + 127) / 255, "x = {x}");
+        }
+    }
+
+    #[test]
+    fn blit_blends_half_transparent_red_over_white() {
+        let mut pm = Pixmap::new(2, 1).unwrap();
+        pm.fill(Color::from_rgba8(255, 0, 0, 128));
+        let mut img = RgbImage::new(3, 1, [255, 255, 255]);
+        img.blit(&Sprite::from_pixmap(&pm), 1, 0);
+        assert_eq!(img.pixel(0, 0), [255, 255, 255]);
+        assert_eq!(img.pixel(1, 0), [255, 127, 127]);
+        assert_eq!(img.pixel(2, 0), [255, 127, 127]);
+    }
+
+    #[test]
+    fn blit_is_clipped_at_the_edges() {
+        let mut pm = Pixmap::new(4, 4).unwrap();
+        pm.fill(Color::from_rgba8(0, 0, 255, 255));
+        let mut img = RgbImage::new(3, 3, [0, 0, 0]);
+        img.blit(&Sprite::from_pixmap(&pm), 2, 2);
+        assert_eq!(img.pixel(2, 2), [0, 0, 255]);
+        assert_eq!(img.pixel(1, 1), [0, 0, 0]);
+    }
+
+    #[test]
+    fn encoded_png_decodes_to_the_same_pixels() {
+        let mut img = RgbImage::new(5, 4, [10, 20, 30]);
+        img.fill_rect(1, 1, 3, 3, [200, 100, 0]);
+        let bytes = img.encode_png();
+        let dec = png::Decoder::new(std::io::Cursor::new(bytes));
+        let mut reader = dec.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (5, 4));
+        assert_eq!(info.color_type, png::ColorType::Rgb);
+        assert_eq!(&buf[..info.buffer_size()], img.data());
+    }
+}

@@ -1,0 +1,253 @@
+//! What to draw, in the rules crate's terms: the pieces on their squares, the highlights,
+//! and the alt text that describes the same position in words.
+
+use cajitas_rules::{Board, Color, Move, Piece, Position, Role, Square};
+
+use super::pieces::piece_index;
+
+/// The pieces to draw, one per square.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardView {
+    cells: [Option<Piece>; 64],
+}
+
+impl BoardView {
+    /// An empty board.
+    pub fn empty() -> BoardView {
+        BoardView { cells: [None; 64] }
+    }
+
+    /// Puts a piece on a square (or clears it).
+    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        self.cells[sq.index()] = piece;
+    }
+
+    /// The piece on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.cells[sq.index()]
+    }
+
+    /// `(square index a1 = 0, sprite index)` of every piece, a1 first.
+    pub(crate) fn pieces(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.map(|p| (i, sprite_index(p))))
+    }
+}
+
+impl Default for BoardView {
+    fn default() -> Self {
+        BoardView::empty()
+    }
+}
+
+impl From<&Board> for BoardView {
+    fn from(board: &Board) -> Self {
+        let mut view = BoardView::empty();
+        for (sq, piece) in board.iter() {
+            view.set(sq, Some(piece));
+        }
+        view
+    }
+}
+
+impl From<&Position> for BoardView {
+    fn from(pos: &Position) -> Self {
+        BoardView::from(pos.board())
+    }
+}
+
+fn role_index(role: Role) -> usize {
+    match role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    }
+}
+
+fn sprite_index(p: Piece) -> usize {
+    piece_index(p.color == Color::Black, role_index(p.role))
+}
+
+/// What to mark on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Highlights {
+    /// The last move's two squares (from, to), both tinted.
+    pub last_move: Option<(Square, Square)>,
+    /// The square of a king in check: a red glow is drawn under it.
+    pub check: Option<Square>,
+}
+
+impl Highlights {
+    /// No highlight.
+    pub fn none() -> Highlights {
+        Highlights::default()
+    }
+
+    /// The highlights the bot shows after `last_move` led to `pos`: the move's origin and
+    /// destination (for castling, the king's), and the checked king, if any.
+    pub fn after(pos: &Position, last_move: Option<Move>) -> Highlights {
+        Highlights {
+            last_move: last_move.map(|m| (m.from(), m.to())),
+            check: check_square(pos),
+        }
+    }
+
+    pub(crate) fn last_move_squares(&self) -> impl Iterator<Item = usize> {
+        self.last_move
+            .into_iter()
+            .flat_map(|(a, b)| [a.index(), b.index()])
+    }
+
+    pub(crate) fn check_square(&self) -> Option<usize> {
+        self.check.map(|s| s.index())
+    }
+}
+
+/// The king of the side to move, if it is in check.
+pub fn check_square(pos: &Position) -> Option<Square> {
+    if pos.is_check() {
+        pos.board().king_of(pos.turn())
+    } else {
+        None
+    }
+}
+
+/// Discord's limit for an attachment description.
+pub const ALT_TEXT_MAX: usize = 1024;
+
+fn role_name(role: Role, plural: bool) -> &'static str {
+    match (role, plural) {
+        (Role::King, false) => "king",
+        (Role::King, true) => "kings",
+        (Role::Queen, false) => "queen",
+        (Role::Queen, true) => "queens",
+        (Role::Rook, false) => "rook",
+        (Role::Rook, true) => "rooks",
+        (Role::Bishop, false) => "bishop",
+        (Role::Bishop, true) => "bishops",
+        (Role::Knight, false) => "knight",
+        (Role::Knight, true) => "knights",
+        (Role::Pawn, false) => "pawn",
+        (Role::Pawn, true) => "pawns",
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A short description of the position for screen readers: side to move, check or mate,
+/// then each side's pieces by square, e.g. `White to move. White: king e1, rooks a1 h1,
+/// pawns e4. Black: king e8, queen d8.` At most [`ALT_TEXT_MAX`] characters.
+pub fn alt_text(pos: &Position) -> String {
+    let turn = pos.turn();
+    let mut text = format!("{} to move.", color_name(turn));
+    if pos.is_checkmate() {
+        text.push_str(&format!(" {} is checkmated.", color_name(turn)));
+    } else if pos.is_check() {
+        text.push_str(&format!(" {} is in check.", color_name(turn)));
+    } else if pos.is_stalemate() {
+        text.push_str(" Stalemate.");
+    }
+    for color in [Color::White, Color::Black] {
+        text.push_str(&format!(" {}:", color_name(color)));
+        let mut first = true;
+        for role in [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            let squares: Vec<String> = pos
+                .board()
+                .by_piece(Piece { color, role })
+                .into_iter()
+                .map(|s| s.to_string())
+                .collect();
+            if squares.is_empty() {
+                continue;
+            }
+            if !first {
+                text.push(',');
+            }
+            first = false;
+            text.push_str(&format!(
+                " {} {}",
+                role_name(role, squares.len() > 1),
+                squares.join(" ")
+            ));
+        }
+        if first {
+            text.push_str(" no pieces");
+        }
+        text.push('.');
+    }
+    cap_chars(text, ALT_TEXT_MAX)
+}
+
+/// Cuts a string to at most `max` characters, ending with `…` when cut.
+fn cap_chars(text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut cut: String = text.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alt_text_of_the_initial_position() {
+        let text = alt_text(&Position::new());
+        assert!(text.starts_with("White to move. White: king e1, queen d1, rooks a1 h1, bishops c1 f1, knights b1 g1, pawns a2 b2 c2 d2 e2 f2 g2 h2. Black: king e8,"), "{text}");
+        assert!(text.ends_with("pawns a7 b7 c7 d7 e7 f7 g7 h7."), "{text}");
+    }
+
+    #[test]
+    fn alt_text_says_check_and_mate() {
+        // Fool's mate.
+        let mate = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+            .unwrap();
+        assert!(alt_text(&mate).starts_with("White to move. White is checkmated."));
+        let check = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
+        let text = alt_text(&check);
+        assert!(text.starts_with("White to move. White is in check. White: king e1. Black: king e8, rook e2."), "{text}");
+        assert_eq!(check_square(&check), Some(Square::E1));
+    }
+
+    #[test]
+    fn alt_text_is_capped() {
+        let long = "x".repeat(2000);
+        let capped = cap_chars(long, ALT_TEXT_MAX);
+        assert_eq!(capped.chars().count(), ALT_TEXT_MAX);
+        assert!(capped.ends_with('…'));
+        // The longest real description (32 pieces) fits without a cut.
+        assert!(alt_text(&Position::new()).chars().count() < ALT_TEXT_MAX);
+    }
+
+    #[test]
+    fn view_from_board_has_every_piece() {
+        let view = BoardView::from(&Board::new());
+        assert_eq!(view.pieces().count(), 32);
+        assert_eq!(
+            view.piece_at(Square::E8),
+            Some(Piece {
+                color: Color::Black,
+                role: Role::King
+            })
+        );
+    }
+}
