@@ -22,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Run the Discord bot (the token comes from DISCORD_TOKEN in the environment or `.env`).
     Run(RunArgs),
+    /// Draw positions (FEN) as PNG boards.
+    Render(crate::commands::render::RenderArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
@@ -39,6 +41,7 @@ pub struct RunArgs {
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Some(Command::Run(args)) => run_bot(args),
+        Some(Command::Render(args)) => crate::commands::render::run(args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             let args = <Cli as Parser>::try_parse_from(["cajitas", "run"])

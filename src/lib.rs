@@ -5,6 +5,7 @@
 //! layer, which calls the rules crate and the store.
 
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod logging;
 pub mod render;

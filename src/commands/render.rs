@@ -50,7 +50,12 @@ pub struct RenderArgs {
     #[arg(long, default_value = DEFAULT_THEME)]
     pub theme: String,
     /// A folder with 12 piece SVGs (wK.svg … bP.svg) to use instead of the built-in set.
-    #[arg(long, value_name = "DIR", env = "CAJITAS_PIECES", hide_env_values = true)]
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "CAJITAS_PIECES",
+        hide_env_values = true
+    )]
     pub pieces: Option<PathBuf>,
     /// Write the (single) board to this PNG file.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -208,7 +213,7 @@ fn parse_fen(input: &Input) -> Result<Position, Usage> {
 
 /// The two squares of a UCI move (`e2e4`, `e7e8q`); the promotion letter is checked but
 /// not needed to draw the tint.
-pub fn parse_uci_squares(text: &str) -> Result<(Square, Square), Usage> {
+fn parse_uci_squares(text: &str) -> Result<(Square, Square), Usage> {
     let bad = |why: &str| {
         let shown: String = text.chars().take(16).collect();
         Usage(format!(

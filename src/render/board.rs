@@ -59,7 +59,7 @@ impl Geometry {
 /// Whether the cell at (col, row) is a light square. The top-left cell is light from
 /// either side (a8 for white, h1 for black).
 pub fn cell_is_light(col: usize, row: usize) -> bool {
-    (col + row) % 2 == 0
+    (col + row).is_multiple_of(2)
 }
 
 /// The coordinate labels of a cell: `(rank label, file label)`. Ranks are on the right-hand
@@ -165,11 +165,13 @@ fn label_layer(
 /// A radial glow: the theme's check colour in the middle, darker and fading to nothing
 /// towards the square's edge (as lichess and python-chess draw it).
 fn check_glow(centre: Rgb, side: u32, fonts: &Arc<fontdb::Database>) -> Sprite {
-    let scale = |c: Rgb, k: u32| Rgb(
-        (u32::from(c.0) * k / 100) as u8,
-        (u32::from(c.1) * k / 100) as u8,
-        (u32::from(c.2) * k / 100) as u8,
-    );
+    let scale = |c: Rgb, k: u32| {
+        Rgb(
+            (u32::from(c.0) * k / 100) as u8,
+            (u32::from(c.1) * k / 100) as u8,
+            (u32::from(c.2) * k / 100) as u8,
+        )
+    };
     let svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" viewBox="0 0 100 100">
 <radialGradient id="g" cx="50" cy="50" r="50" gradientUnits="userSpaceOnUse">

@@ -302,7 +302,13 @@ mod tests {
 
     #[test]
     fn sizes_are_clamped_with_a_message() {
-        assert_eq!(clamp_size(512), ClampedSize { size: 512, note: None });
+        assert_eq!(
+            clamp_size(512),
+            ClampedSize {
+                size: 512,
+                note: None
+            }
+        );
         let small = clamp_size(16);
         assert_eq!(small.size, MIN_SIZE);
         assert!(small.note.unwrap().contains("using 128 px"));

@@ -77,7 +77,9 @@ pub struct PieceSet {
 
 impl std::fmt::Debug for PieceSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PieceSet").field("name", &self.name).finish()
+        f.debug_struct("PieceSet")
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -252,12 +254,18 @@ mod tests {
         for (i, s) in sprites.iter().enumerate() {
             // A dropped glyph would leave an empty sprite.
             let opaque = s.count_alpha_at_least(128);
-            assert!(opaque > 64 * 64 / 20, "piece {i} has only {opaque} opaque pixels");
+            assert!(
+                opaque > 64 * 64 / 20,
+                "piece {i} has only {opaque} opaque pixels"
+            );
         }
         // Twelve different drawings (a missing glyph would give twelve identical boxes).
         for i in 0..12 {
             for j in 0..i {
-                assert!(sprites[i].pixels() != sprites[j].pixels(), "pieces {i} and {j}");
+                assert!(
+                    sprites[i].pixels() != sprites[j].pixels(),
+                    "pieces {i} and {j}"
+                );
             }
         }
         // White pieces have a white body inside a dark outline; black pieces are dark.

@@ -180,7 +180,9 @@ mod tests {
 
     #[test]
     fn bad_colours_are_reported_by_key() {
-        let text = BUILTIN[0].1.replace("dark = \"#b58863\"", "dark = \"#b5886\"");
+        let text = BUILTIN[0]
+            .1
+            .replace("dark = \"#b58863\"", "dark = \"#b5886\"");
         let err = Theme::from_toml(&text).unwrap_err();
         assert!(err.contains("`dark`"), "{err}");
         assert!(Theme::from_toml("name = 1").is_err());

@@ -219,12 +219,18 @@ mod tests {
     #[test]
     fn alt_text_says_check_and_mate() {
         // Fool's mate.
-        let mate = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
-            .unwrap();
+        let mate =
+            Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+                .unwrap();
         assert!(alt_text(&mate).starts_with("White to move. White is checkmated."));
         let check = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
         let text = alt_text(&check);
-        assert!(text.starts_with("White to move. White is in check. White: king e1. Black: king e8, rook e2."), "{text}");
+        assert!(
+            text.starts_with(
+                "White to move. White is in check. White: king e1. Black: king e8, rook e2."
+            ),
+            "{text}"
+        );
         assert_eq!(check_square(&check), Some(Square::E1));
     }
 

@@ -1,0 +1,4 @@
+//! The logic of the `cajitas` subcommands other than `run`; `cli.rs` only parses and
+//! dispatches to these.
+
+pub mod render;

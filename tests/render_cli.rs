@@ -1,0 +1,209 @@
+//! `cajitas render` end to end: files written, sizes, and errors with exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cajitas(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cajitas"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CAJITAS_PIECES")
+        .output()
+        .expect("run cajitas")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cajitas-render-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn png_size(path: &Path) -> (u32, u32) {
+    let file = std::fs::File::open(path).unwrap();
+    let reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    let info = reader.info();
+    (info.width, info.height)
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn one_fen_to_a_file_with_a_clamped_size() {
+    let dir = temp_dir("one");
+    let out = cajitas(
+        &[
+            "render",
+            "--fen",
+            START,
+            "--size",
+            "2000",
+            "--theme",
+            "green",
+            "--orientation",
+            "auto",
+            "-o",
+            "board.png",
+        ],
+        &dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("using 1024 px"), "{stderr}");
+    assert_eq!(png_size(&dir.join("board.png")), (1024, 1024));
+}
+
+#[test]
+fn many_fens_to_numbered_files() {
+    let dir = temp_dir("many");
+    std::fs::write(
+        dir.join("fens.txt"),
+        format!("{START}\n\n  \n4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\n"),
+    )
+    .unwrap();
+    let out = cajitas(
+        &[
+            "render",
+            "--fen",
+            START,
+            "--fens",
+            "fens.txt",
+            "--last-move",
+            "e2e4",
+            "--size",
+            "256",
+            "--out",
+            "boards",
+        ],
+        &dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in ["0000.png", "0001.png", "0002.png"] {
+        assert_eq!(
+            png_size(&dir.join("boards").join(name)),
+            (256, 256),
+            "{name}"
+        );
+    }
+    assert!(!dir.join("boards/0003.png").exists());
+}
+
+#[test]
+fn a_bad_fen_line_names_the_line_and_field_and_exits_2() {
+    let dir = temp_dir("bad");
+    std::fs::write(
+        dir.join("fens.txt"),
+        format!("{START}\n\n{}\n", START.replace(" w ", " x ")),
+    )
+    .unwrap();
+    let out = cajitas(&["render", "--fens", "fens.txt", "--out", "boards"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("fens.txt line 3"), "{stderr}");
+    assert!(stderr.contains("side to move"), "{stderr}");
+    // Nothing was written.
+    assert!(!dir.join("boards").exists());
+}
+
+#[test]
+fn bad_flags_exit_2_with_a_message() {
+    let dir = temp_dir("flags");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["render", "--fen", START, "--theme", "purple", "-o", "x.png"],
+            "unknown theme",
+        ),
+        (
+            &[
+                "render",
+                "--fen",
+                START,
+                "--last-move",
+                "e2e9",
+                "-o",
+                "x.png",
+            ],
+            "--last-move",
+        ),
+        (
+            &["render", "--fen", START, "--fen", START, "-o", "x.png"],
+            "use --out DIR",
+        ),
+        (
+            &[
+                "render",
+                "--fen",
+                START,
+                "--pieces",
+                "no-such-dir",
+                "-o",
+                "x.png",
+            ],
+            "wP.svg",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = cajitas(args, &dir);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    assert!(!dir.join("x.png").exists());
+}
+
+#[test]
+fn a_pieces_folder_is_used_instead_of_the_built_in_set() {
+    let dir = temp_dir("pieces");
+    let set = dir.join("set");
+    std::fs::create_dir_all(&set).unwrap();
+    // Twelve plain squares: white pieces blue, black pieces red.
+    for c in ["w", "b"] {
+        for r in ["K", "Q", "R", "B", "N", "P"] {
+            let fill = if c == "w" { "#0000ff" } else { "#ff0000" };
+            std::fs::write(
+                set.join(format!("{c}{r}.svg")),
+                format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="45" height="45"><rect x="10" y="10" width="25" height="25" fill="{fill}"/></svg>"#),
+            )
+            .unwrap();
+        }
+    }
+    let out = cajitas(
+        &[
+            "render",
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "--pieces",
+            "set",
+            "--size",
+            "256",
+            "-o",
+            "b.png",
+        ],
+        &dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = std::fs::File::open(dir.join("b.png")).unwrap();
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    reader.next_frame(&mut buf).unwrap();
+    let px = |x: usize, y: usize| &buf[(y * 256 + x) * 3..][..3];
+    // e1 is column 4, row 7 (32 px squares): its centre is blue; e8's is red.
+    assert_eq!(px(4 * 32 + 16, 7 * 32 + 16), [0, 0, 255]);
+    assert_eq!(px(4 * 32 + 16, 16), [255, 0, 0]);
+}
