@@ -73,6 +73,12 @@ fn run_bot(args: RunArgs) -> ExitCode {
             .filter(|s| !s.is_empty()),
     };
     cfg.log_summary();
-    eprintln!("error: this build of cajitas has no Discord front end yet");
-    ExitCode::FAILURE
+    match crate::discord::run(cfg) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %format!("{e:#}"), "the bot stopped with an error");
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

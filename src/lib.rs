@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod discord;
 pub mod logging;
 pub mod render;
 pub mod store;

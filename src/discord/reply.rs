@@ -1,0 +1,275 @@
+//! Answering an interaction: the first callback (within Discord's 3 s), a defer, followups,
+//! and retries of the callback on a 5xx, a timeout or a 429.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use poise::serenity_prelude as serenity;
+use serenity::Builder as _;
+
+/// Discord's content limit.
+pub const MAX_CONTENT: usize = 2000;
+/// How long Discord waits for the first callback, less a safety margin.
+const CALLBACK_WINDOW: Duration = Duration::from_millis(2800);
+/// How long one callback attempt may take before it counts as timed out.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_millis(1200);
+/// The pause before retrying after a 429 when Discord's wait does not fit the window.
+const RATE_LIMIT_PAUSE: Duration = Duration::from_millis(250);
+
+/// A message to send: what a handler produces.
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    /// The text (cut at Discord's 2,000 characters).
+    pub content: String,
+    /// Embeds.
+    pub embeds: Vec<serenity::CreateEmbed>,
+    /// Button rows.
+    pub components: Vec<serenity::CreateActionRow>,
+    /// Files.
+    pub attachments: Vec<serenity::CreateAttachment>,
+    /// Only the user who interacted sees it.
+    pub ephemeral: bool,
+}
+
+impl Reply {
+    /// A plain public message.
+    pub fn text(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            ..Self::default()
+        }
+    }
+
+    /// A message only the user sees.
+    pub fn ephemeral(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            ephemeral: true,
+            ..Self::default()
+        }
+    }
+
+    fn content_capped(&self) -> String {
+        cap_chars(&self.content, MAX_CONTENT)
+    }
+
+    fn message(&self) -> serenity::CreateInteractionResponseMessage {
+        let mut m = serenity::CreateInteractionResponseMessage::new()
+            .content(self.content_capped())
+            .embeds(self.embeds.clone())
+            .components(self.components.clone())
+            .ephemeral(self.ephemeral);
+        for a in &self.attachments {
+            m = m.add_file(a.clone());
+        }
+        m
+    }
+
+    fn followup(&self) -> serenity::CreateInteractionResponseFollowup {
+        let mut m = serenity::CreateInteractionResponseFollowup::new()
+            .content(self.content_capped())
+            .embeds(self.embeds.clone())
+            .components(self.components.clone())
+            .ephemeral(self.ephemeral);
+        for a in &self.attachments {
+            m = m.add_file(a.clone());
+        }
+        m
+    }
+}
+
+/// Cuts `s` to at most `max` characters, ending with an ellipsis when cut.
+pub fn cap_chars(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Answers one interaction (command or component).
+pub struct Responder<'a> {
+    http: &'a serenity::Http,
+    id: serenity::InteractionId,
+    token: &'a str,
+    /// Whether the first callback (reply or defer) was sent; shared with poise for commands.
+    sent: &'a AtomicBool,
+    received: Instant,
+}
+
+impl<'a> Responder<'a> {
+    /// A responder for this interaction.
+    pub fn new(
+        http: &'a serenity::Http,
+        id: serenity::InteractionId,
+        token: &'a str,
+        sent: &'a AtomicBool,
+    ) -> Self {
+        Self {
+            http,
+            id,
+            token,
+            sent,
+            received: Instant::now(),
+        }
+    }
+
+    /// The interaction id (for logs).
+    pub fn id(&self) -> serenity::InteractionId {
+        self.id
+    }
+
+    /// Whether the first callback was sent.
+    pub fn has_responded(&self) -> bool {
+        self.sent.load(Ordering::SeqCst)
+    }
+
+    /// Sends `reply`: as the first callback, or as a followup after a defer.
+    pub async fn send(&self, reply: Reply) -> Result<(), serenity::Error> {
+        if self.has_responded() {
+            self.followup(reply).await
+        } else {
+            self.callback(serenity::CreateInteractionResponse::Message(
+                reply.message(),
+            ))
+            .await
+        }
+    }
+
+    /// Replaces the message holding the clicked button (components only).
+    pub async fn update(&self, reply: Reply) -> Result<(), serenity::Error> {
+        if self.has_responded() {
+            let mut edit = serenity::EditInteractionResponse::new()
+                .content(reply.content_capped())
+                .embeds(reply.embeds.clone())
+                .components(reply.components.clone());
+            for a in &reply.attachments {
+                edit = edit.new_attachment(a.clone());
+            }
+            edit.execute(self.http, self.token).await.map(|_| ())
+        } else {
+            self.callback(serenity::CreateInteractionResponse::UpdateMessage(
+                reply.message(),
+            ))
+            .await
+        }
+    }
+
+    /// Tells Discord the answer will take a while (a loading state, public or ephemeral).
+    pub async fn defer(&self, ephemeral: bool) -> Result<(), serenity::Error> {
+        if self.has_responded() {
+            return Ok(());
+        }
+        self.callback(serenity::CreateInteractionResponse::Defer(
+            serenity::CreateInteractionResponseMessage::new().ephemeral(ephemeral),
+        ))
+        .await
+    }
+
+    async fn followup(&self, reply: Reply) -> Result<(), serenity::Error> {
+        reply
+            .followup()
+            .execute(self.http, (None, self.token))
+            .await
+            .map(|_| ())
+    }
+
+    /// The first callback, retried within Discord's 3 s window: once after a 5xx or a timeout,
+    /// and after a 429 once its wait has passed. A retry that finds the interaction already
+    /// answered (a timed-out attempt that did arrive) counts as success.
+    async fn callback(&self, resp: serenity::CreateInteractionResponse) -> Result<(), serenity::Error> {
+        let deadline = self.received + CALLBACK_WINDOW;
+        let mut retried_5xx = false;
+        let mut rate_limited = 0;
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            let left = deadline.saturating_duration_since(Instant::now());
+            let limit = ATTEMPT_TIMEOUT.min(left.max(Duration::from_millis(200)));
+            let result =
+                tokio::time::timeout(limit, resp.clone().execute(self.http, (self.id, self.token)))
+                    .await;
+            let retry_reason = match result {
+                Ok(Ok(())) => {
+                    self.sent.store(true, Ordering::SeqCst);
+                    return Ok(());
+                }
+                Ok(Err(e)) => match classify(&e) {
+                    Failure::AlreadyAnswered if attempt > 1 => {
+                        self.sent.store(true, Ordering::SeqCst);
+                        return Ok(());
+                    }
+                    Failure::Server if !retried_5xx => {
+                        retried_5xx = true;
+                        format!("{e}")
+                    }
+                    Failure::RateLimited if rate_limited < 2 => {
+                        rate_limited += 1;
+                        tokio::time::sleep(RATE_LIMIT_PAUSE).await;
+                        format!("{e}")
+                    }
+                    _ => {
+                        tracing::warn!(interaction = %self.id, attempt, error = %e, "interaction callback failed");
+                        return Err(e);
+                    }
+                },
+                Err(_) if !retried_5xx => {
+                    retried_5xx = true;
+                    format!("timed out after {limit:?}")
+                }
+                Err(_) => {
+                    tracing::warn!(interaction = %self.id, attempt, "interaction callback timed out");
+                    return Err(serenity::Error::Other("interaction callback timed out"));
+                }
+            };
+            if Instant::now() >= deadline {
+                tracing::warn!(interaction = %self.id, attempt, reason = %retry_reason,
+                    "interaction callback failed and Discord's 3 s window is over");
+                return Err(serenity::Error::Other("interaction callback window over"));
+            }
+            tracing::warn!(interaction = %self.id, attempt, reason = %retry_reason, "retrying interaction callback");
+        }
+    }
+}
+
+enum Failure {
+    Server,
+    RateLimited,
+    AlreadyAnswered,
+    Other,
+}
+
+fn classify(e: &serenity::Error) -> Failure {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            let status = r.status_code.as_u16();
+            if status == 429 {
+                Failure::RateLimited
+            } else if status >= 500 {
+                Failure::Server
+            } else if r.error.code == 40060 {
+                // "Interaction has already been acknowledged"
+                Failure::AlreadyAnswered
+            } else {
+                Failure::Other
+            }
+        }
+        serenity::Error::Http(serenity::HttpError::Request(r)) if r.is_timeout() || r.is_connect() => {
+            Failure::Server
+        }
+        _ => Failure::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capping_counts_characters() {
+        assert_eq!(cap_chars("abc", 3), "abc");
+        assert_eq!(cap_chars("abcd", 3), "ab…");
+        assert_eq!(cap_chars("ñññññ", 4).chars().count(), 4);
+    }
+}

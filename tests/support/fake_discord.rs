@@ -1,0 +1,876 @@
+//! A fake Discord for end-to-end tests: one axum server on loopback serving the REST API under
+//! `/api/v10/...` and a websocket gateway at `/gw`. The real bot connects to it unchanged
+//! (see `DISCORD_API_BASE`). Every REST request is recorded (unknown routes get a 404 and are
+//! recorded too), so tests assert on what the bot sent.
+//!
+//! Payload details follow serenity 0.12.5 + poise 0.7.1 (see the shared notes): interactions
+//! carry `attachment_size_limit`, `entitlements`, `locale`, `app_permissions` and
+//! `member.permissions`, or serenity drops them silently.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, FromRequest, Multipart, Request as AxumRequest, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+/// The application (and bot user) id the fake announces.
+pub const APP_ID: u64 = 1_000_000_000_000_000_042;
+/// The guild every interaction comes from (unless a test says otherwise).
+pub const GUILD_ID: u64 = 1_100_000_000_000_000_001;
+/// Permissions sent as `member.permissions` and `app_permissions` (everything a bot needs).
+pub const PERMISSIONS: &str = "2248473465835073";
+
+/// One file part of a multipart request.
+#[derive(Debug, Clone)]
+pub struct FilePart {
+    /// The part name, e.g. `files[0]`.
+    pub name: String,
+    /// The file name, e.g. `board.png`.
+    pub filename: String,
+    /// The bytes.
+    pub data: Vec<u8>,
+}
+
+/// One REST request the bot made.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// Sequence number (0-based) among all requests.
+    pub n: usize,
+    /// HTTP method.
+    pub method: Method,
+    /// Path after `/api/v10` (e.g. `/interactions/1/tok/callback`).
+    pub path: String,
+    /// The query string, if any.
+    pub query: Option<String>,
+    /// The JSON body (or multipart `payload_json`), if any.
+    pub json: Option<Value>,
+    /// Multipart files.
+    pub files: Vec<FilePart>,
+    /// The status the fake answered.
+    pub status: u16,
+    /// When it arrived.
+    pub at: Instant,
+}
+
+impl Recorded {
+    /// For a callback: the callback type (4 message, 5 defer, 6 deferred update, 7 update, 8 autocomplete).
+    pub fn callback_type(&self) -> Option<u64> {
+        self.json.as_ref()?.get("type")?.as_u64()
+    }
+
+    /// The message data of a callback (`data`), or the body of a webhook request.
+    pub fn message(&self) -> Value {
+        let j = self.json.clone().unwrap_or(Value::Null);
+        if self.path.ends_with("/callback") {
+            j.get("data").cloned().unwrap_or(Value::Null)
+        } else {
+            j
+        }
+    }
+
+    /// The message content.
+    pub fn content(&self) -> String {
+        self.message()
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Whether the message has the ephemeral flag (64).
+    pub fn is_ephemeral(&self) -> bool {
+        self.message()
+            .get("flags")
+            .and_then(Value::as_u64)
+            .is_some_and(|f| f & 64 != 0)
+    }
+
+    /// The embeds of the message.
+    pub fn embeds(&self) -> Vec<Value> {
+        self.message()
+            .get("embeds")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// All visible text of the message: content, embed titles, descriptions, fields and footers.
+    pub fn text(&self) -> String {
+        let mut s = self.content();
+        for e in self.embeds() {
+            for k in ["title", "description"] {
+                if let Some(t) = e.get(k).and_then(Value::as_str) {
+                    s.push('\n');
+                    s.push_str(t);
+                }
+            }
+            for f in e
+                .get("fields")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+            {
+                s.push('\n');
+                s.push_str(f.get("name").and_then(Value::as_str).unwrap_or(""));
+                s.push_str(": ");
+                s.push_str(f.get("value").and_then(Value::as_str).unwrap_or(""));
+            }
+            if let Some(t) = e.pointer("/footer/text").and_then(Value::as_str) {
+                s.push('\n');
+                s.push_str(t);
+            }
+        }
+        s
+    }
+
+    /// The custom ids of the message's buttons.
+    pub fn custom_ids(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for row in self
+            .message()
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+        {
+            for c in row
+                .get("components")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+            {
+                if let Some(id) = c.get("custom_id").and_then(Value::as_str) {
+                    out.push(id.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// The attachment descriptors of `payload_json` (filename, description).
+    pub fn attachments(&self) -> Vec<Value> {
+        self.message()
+            .get("attachments")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The uploaded file with this file name.
+    pub fn file(&self, filename: &str) -> Option<&FilePart> {
+        self.files.iter().find(|f| f.filename == filename)
+    }
+
+    /// Autocomplete choices (name, value) of a type-8 callback.
+    pub fn choices(&self) -> Vec<(String, String)> {
+        self.message()
+            .get("choices")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| {
+                (
+                    c.get("name").and_then(Value::as_str).unwrap_or("").into(),
+                    c.get("value")
+                        .map(|v| v.as_str().map(String::from).unwrap_or(v.to_string()))
+                        .unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+}
+
+/// Something the gateway side saw or did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GatewayEvent {
+    /// A websocket connection was opened.
+    Connected,
+    /// The client identified.
+    Identify,
+    /// The client resumed with this sequence number.
+    Resume(u64),
+    /// The client sent a heartbeat.
+    Heartbeat,
+    /// The connection ended.
+    Disconnected,
+}
+
+enum GwCmd {
+    Send(String),
+    Close(u16),
+}
+
+/// A planned failure for the next matching request.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// The request path must contain this.
+    pub path_contains: String,
+    /// The status to answer (e.g. 500, 429).
+    pub status: u16,
+    /// The body to answer.
+    pub body: Value,
+    /// Delay before answering.
+    pub delay: Duration,
+}
+
+struct Inner {
+    port: u16,
+    heartbeat_ms: u64,
+    requests: Mutex<Vec<Recorded>>,
+    gateway_log: Mutex<Vec<(GatewayEvent, Instant)>>,
+    bump: watch::Sender<u64>,
+    gateway: Mutex<Option<mpsc::UnboundedSender<GwCmd>>>,
+    seq: AtomicU64,
+    sessions: AtomicU64,
+    ids: AtomicU64,
+    failures: Mutex<VecDeque<Failure>>,
+}
+
+impl Inner {
+    fn bump(&self) {
+        self.bump.send_modify(|v| *v += 1);
+    }
+    fn gw(&self, e: GatewayEvent) {
+        self.gateway_log.lock().unwrap().push((e, Instant::now()));
+        self.bump();
+    }
+    fn next_id(&self) -> u64 {
+        1_300_000_000_000_000_000 + self.ids.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// The fake Discord server.
+#[derive(Clone)]
+pub struct FakeDiscord {
+    inner: Arc<Inner>,
+    /// `http://127.0.0.1:PORT`: the bot's `DISCORD_API_BASE`.
+    pub base: String,
+}
+
+/// A user of the fake guild.
+#[derive(Debug, Clone)]
+pub struct FakeUser {
+    /// The snowflake.
+    pub id: u64,
+    /// The user name.
+    pub name: String,
+    /// Whether it is a bot account.
+    pub bot: bool,
+}
+
+impl FakeUser {
+    /// A human user.
+    pub fn new(id: u64, name: &str) -> Self {
+        Self {
+            id,
+            name: name.into(),
+            bot: false,
+        }
+    }
+
+    /// The user object as Discord sends it.
+    pub fn json(&self) -> Value {
+        json!({"id": self.id.to_string(), "username": self.name, "global_name": self.name,
+               "discriminator": "0", "avatar": null, "bot": self.bot})
+    }
+
+    /// A mention of this user.
+    pub fn mention(&self) -> String {
+        format!("<@{}>", self.id)
+    }
+}
+
+impl FakeDiscord {
+    /// Starts the fake on a free loopback port with this heartbeat interval.
+    pub async fn start(heartbeat_ms: u64) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
+        let port = listener.local_addr().unwrap().port();
+        let (bump, _) = watch::channel(0);
+        let inner = Arc::new(Inner {
+            port,
+            heartbeat_ms,
+            requests: Mutex::new(Vec::new()),
+            gateway_log: Mutex::new(Vec::new()),
+            bump,
+            gateway: Mutex::new(None),
+            seq: AtomicU64::new(0),
+            sessions: AtomicU64::new(0),
+            ids: AtomicU64::new(1),
+            failures: Mutex::new(VecDeque::new()),
+        });
+        let app = Router::new()
+            .route("/gw", any(gateway))
+            .fallback(rest)
+            .layer(DefaultBodyLimit::max(64 * 1024 * 1024))
+            .with_state(inner.clone());
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Self {
+            inner,
+            base: format!("http://127.0.0.1:{port}"),
+        }
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.inner.requests.lock().unwrap().clone()
+    }
+
+    /// Every gateway event so far.
+    pub fn gateway_events(&self) -> Vec<GatewayEvent> {
+        self.inner
+            .gateway_log
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(e, _)| e.clone())
+            .collect()
+    }
+
+    /// Requests whose path is not one the fake knows (answered 404).
+    pub fn unknown_requests(&self) -> Vec<Recorded> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.status == 404)
+            .collect()
+    }
+
+    /// Makes the next request whose path contains `path_contains` fail this way.
+    pub fn fail_next(&self, f: Failure) {
+        self.inner.failures.lock().unwrap().push_back(f);
+    }
+
+    /// Waits until `check` returns `Some`, re-checking whenever anything is recorded.
+    pub async fn wait_for<T>(
+        &self,
+        what: &str,
+        timeout: Duration,
+        mut check: impl FnMut(&FakeDiscord) -> Option<T>,
+    ) -> T {
+        let mut rx = self.inner.bump.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            rx.borrow_and_update();
+            if let Some(t) = check(self) {
+                return t;
+            }
+            match tokio::time::timeout_at(deadline, rx.changed()).await {
+                Ok(Ok(())) => {}
+                _ => {
+                    if let Some(t) = check(self) {
+                        return t;
+                    }
+                    panic!(
+                        "timed out after {timeout:?} waiting for {what}\nrequests: {:#?}\ngateway: {:?}",
+                        self.requests()
+                            .iter()
+                            .map(|r| format!("{} {} -> {}", r.method, r.path, r.status))
+                            .collect::<Vec<_>>(),
+                        self.gateway_events()
+                    )
+                }
+            }
+        }
+    }
+
+    /// Waits for the first request (at index `from` or later) matching `pred`.
+    pub async fn wait_request(
+        &self,
+        what: &str,
+        from: usize,
+        pred: impl Fn(&Recorded) -> bool,
+    ) -> Recorded {
+        self.wait_for(what, Duration::from_secs(20), |f| {
+            f.requests().into_iter().skip(from).find(|r| pred(r))
+        })
+        .await
+    }
+
+    /// Number of times `event` was seen.
+    pub fn count(&self, event: &GatewayEvent) -> usize {
+        self.gateway_events().iter().filter(|e| *e == event).count()
+    }
+
+    /// Waits until the bot has identified (or resumed) `n` times in total and processed READY:
+    /// READY is processed when the bot asks for its application info (it does at every READY),
+    /// or at the first heartbeat after the identify.
+    pub async fn wait_ready(&self, identifies: usize) {
+        self.wait_for("READY processed", Duration::from_secs(30), |f| {
+            let log = f.inner.gateway_log.lock().unwrap().clone();
+            let (_, at) = log
+                .iter()
+                .filter(|(e, _)| *e == GatewayEvent::Identify)
+                .nth(identifies - 1)?;
+            let app_info = f
+                .requests()
+                .iter()
+                .any(|r| r.path == "/oauth2/applications/@me" && r.at >= *at);
+            let beat = log
+                .iter()
+                .any(|(e, t)| *e == GatewayEvent::Heartbeat && t >= at);
+            (app_info || beat).then_some(())
+        })
+        .await
+    }
+
+    /// Sends a dispatch event on the current gateway connection.
+    pub fn dispatch(&self, t: &str, d: Value) {
+        let s = self.inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let frame = json!({"op": 0, "s": s, "t": t, "d": d}).to_string();
+        let gw = self.inner.gateway.lock().unwrap();
+        gw.as_ref()
+            .expect("no gateway connection")
+            .send(GwCmd::Send(frame))
+            .expect("gateway connection gone");
+    }
+
+    /// Closes the gateway connection with this close code (4000: resumable).
+    pub fn close_gateway(&self, code: u16) {
+        if let Some(gw) = self.inner.gateway.lock().unwrap().as_ref() {
+            let _ = gw.send(GwCmd::Close(code));
+        }
+    }
+
+    /// Sends an interaction and waits for its callback (`POST /interactions/{id}/.../callback`).
+    pub async fn interact(&self, payload: &Value) -> Recorded {
+        let id = payload["id"].as_str().unwrap().to_string();
+        let from = self.requests().len();
+        self.dispatch("INTERACTION_CREATE", payload.clone());
+        self.callback(&id, from).await
+    }
+
+    /// Waits for the callback of interaction `id` (a successful one).
+    pub async fn callback(&self, id: &str, from: usize) -> Recorded {
+        let prefix = format!("/interactions/{id}/");
+        self.wait_request(&format!("callback of interaction {id}"), from, |r| {
+            r.path.starts_with(&prefix) && r.path.ends_with("/callback") && r.status < 300
+        })
+        .await
+    }
+
+    /// Waits for a followup (`POST /webhooks/{app}/{token}`) of the interaction with this token.
+    pub async fn followup(&self, token: &str, from: usize) -> Recorded {
+        let path = format!("/webhooks/{APP_ID}/{token}");
+        self.wait_request(&format!("followup of {token}"), from, |r| {
+            r.method == Method::POST && r.path == path
+        })
+        .await
+    }
+
+    /// A fresh unique snowflake for an interaction.
+    pub fn snowflake(&self) -> u64 {
+        1_600_000_000_000_000_000 + self.inner.ids.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Builds interaction payloads for one channel.
+#[derive(Debug, Clone)]
+pub struct Channel {
+    /// The channel id.
+    pub id: u64,
+    /// The guild id (`None`: a DM).
+    pub guild: Option<u64>,
+}
+
+fn option_json(name: &str, value: &Value, focused: bool) -> Value {
+    let ty = match value {
+        Value::Bool(_) => 5,
+        Value::Number(_) => 4,
+        _ => 3,
+    };
+    let mut o = json!({"name": name, "type": ty, "value": value});
+    if focused {
+        o["focused"] = json!(true);
+    }
+    o
+}
+
+impl Channel {
+    /// A guild channel.
+    pub fn new(id: u64) -> Self {
+        Self {
+            id,
+            guild: Some(GUILD_ID),
+        }
+    }
+
+    fn base(&self, fake: &FakeDiscord, ty: u8, user: &FakeUser, locale: &str) -> Value {
+        let id = fake.snowflake().to_string();
+        let mut v = json!({
+            "id": id, "application_id": APP_ID.to_string(), "type": ty,
+            "token": format!("tok-{id}"), "version": 1,
+            "channel_id": self.id.to_string(),
+            "channel": {"id": self.id.to_string(), "type": 0},
+            "app_permissions": PERMISSIONS, "locale": locale, "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+        });
+        match self.guild {
+            Some(g) => {
+                v["guild_id"] = json!(g.to_string());
+                v["guild_locale"] = json!("en-US");
+                v["member"] = json!({"user": user.json(), "roles": [], "deaf": false, "mute": false,
+                    "flags": 0, "permissions": PERMISSIONS, "joined_at": "2024-01-01T00:00:00.000000+00:00"});
+                v["authorizing_integration_owners"] = json!({"0": g.to_string()});
+                v["context"] = json!(0);
+            }
+            None => {
+                v["user"] = user.json();
+                v["authorizing_integration_owners"] = json!({"1": user.id.to_string()});
+                v["context"] = json!(1);
+            }
+        }
+        v
+    }
+
+    /// A slash command `/name opt:value ...`. User options must also be passed in `users`
+    /// (they go into `resolved`).
+    pub fn command(
+        &self,
+        fake: &FakeDiscord,
+        user: &FakeUser,
+        locale: &str,
+        name: &str,
+        options: &[(&str, Value)],
+        users: &[&FakeUser],
+    ) -> Value {
+        let mut v = self.base(fake, 2, user, locale);
+        let opts: Vec<Value> = options
+            .iter()
+            .map(|(n, val)| {
+                let mut o = option_json(n, val, false);
+                if users.iter().any(|u| Some(u.id.to_string().as_str()) == val.as_str()) {
+                    o["type"] = json!(6);
+                }
+                o
+            })
+            .collect();
+        let mut data = json!({"id": "1400000000000000001", "name": name, "type": 1, "options": opts});
+        if !users.is_empty() {
+            let mut resolved = serde_json::Map::new();
+            let mut members = serde_json::Map::new();
+            for u in users {
+                resolved.insert(u.id.to_string(), u.json());
+                members.insert(
+                    u.id.to_string(),
+                    json!({"roles": [], "joined_at": "2024-01-01T00:00:00.000000+00:00",
+                           "deaf": false, "mute": false, "flags": 0, "permissions": PERMISSIONS}),
+                );
+            }
+            data["resolved"] = json!({"users": resolved, "members": members});
+        }
+        v["data"] = data;
+        v
+    }
+
+    /// An autocomplete request for `/name` with `focused` being typed as `partial`.
+    pub fn autocomplete(
+        &self,
+        fake: &FakeDiscord,
+        user: &FakeUser,
+        locale: &str,
+        name: &str,
+        focused: &str,
+        partial: &str,
+    ) -> Value {
+        let mut v = self.base(fake, 4, user, locale);
+        v["data"] = json!({"id": "1400000000000000001", "name": name, "type": 1,
+            "options": [option_json(focused, &json!(partial), true)]});
+        v
+    }
+
+    /// A click on the button `custom_id` of the bot's message `message` (the callback or
+    /// followup that created it).
+    pub fn click(
+        &self,
+        fake: &FakeDiscord,
+        user: &FakeUser,
+        locale: &str,
+        message: &Recorded,
+        custom_id: &str,
+    ) -> Value {
+        let mut v = self.base(fake, 3, user, locale);
+        let m = message.message();
+        let components: Vec<Value> = m
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|row| {
+                let comps: Vec<Value> = row
+                    .get("components")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|c| {
+                        json!({"type": 2, "style": c.get("style").cloned().unwrap_or(json!(1)),
+                               "custom_id": c.get("custom_id").cloned().unwrap_or(json!("")),
+                               "label": c.get("label").cloned().unwrap_or(json!(""))})
+                    })
+                    .collect();
+                json!({"type": 1, "components": comps})
+            })
+            .collect();
+        v["data"] = json!({"custom_id": custom_id, "component_type": 2});
+        v["message"] = json!({
+            "id": fake.inner.next_id().to_string(), "channel_id": self.id.to_string(),
+            "author": {"id": APP_ID.to_string(), "username": "cajitas", "bot": true},
+            "content": m.get("content").cloned().unwrap_or(json!("")),
+            "timestamp": "2025-01-01T00:00:00.000000+00:00", "tts": false,
+            "mention_everyone": false, "mentions": [], "mention_roles": [], "attachments": [],
+            "embeds": [], "pinned": false, "type": 0, "components": components,
+            "flags": if message.is_ephemeral() { 64 } else { 0 },
+        });
+        v
+    }
+}
+
+// ---------------------------------------------------------------- the server
+
+fn message_json(inner: &Inner, channel: &str, body: Option<&Value>) -> Value {
+    let content = body
+        .and_then(|b| b.get("content"))
+        .cloned()
+        .unwrap_or(json!(""));
+    json!({
+        "id": inner.next_id().to_string(), "channel_id": channel,
+        "author": {"id": APP_ID.to_string(), "username": "cajitas", "bot": true},
+        "content": content, "timestamp": "2025-01-01T00:00:00.000000+00:00",
+        "tts": false, "mention_everyone": false, "mentions": [], "mention_roles": [],
+        "attachments": [], "embeds": [], "pinned": false, "type": 0,
+    })
+}
+
+async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
+    let method = req.method().clone();
+    let uri = req.uri().clone();
+    let full = uri.path().to_string();
+    let query = uri.query().map(String::from);
+    let is_multipart = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("multipart/form-data"));
+    let mut json_body = None;
+    let mut files = Vec::new();
+    if is_multipart {
+        if let Ok(mut mp) = Multipart::from_request(req, &()).await {
+            while let Ok(Some(field)) = mp.next_field().await {
+                let name = field.name().unwrap_or("").to_string();
+                let filename = field.file_name().map(String::from);
+                let data = field.bytes().await.unwrap_or_default();
+                if name == "payload_json" {
+                    json_body = serde_json::from_slice(&data).ok();
+                } else {
+                    files.push(FilePart {
+                        name,
+                        filename: filename.unwrap_or_default(),
+                        data: data.to_vec(),
+                    });
+                }
+            }
+        }
+    } else {
+        let bytes: Bytes = axum::body::to_bytes(req.into_body(), 64 * 1024 * 1024)
+            .await
+            .unwrap_or_default();
+        if !bytes.is_empty() {
+            json_body = serde_json::from_slice(&bytes).ok();
+        }
+    }
+
+    let path = full.strip_prefix("/api/v10").unwrap_or(&full).to_string();
+    let failure = {
+        let mut f = inner.failures.lock().unwrap();
+        match f.iter().position(|x| path.contains(&x.path_contains)) {
+            Some(i) => f.remove(i),
+            None => None,
+        }
+    };
+    let (status, body): (u16, Option<Value>) = if let Some(f) = failure {
+        tokio::time::sleep(f.delay).await;
+        (f.status, Some(f.body))
+    } else if !full.starts_with("/api/v10/") {
+        (404, Some(json!({"message": "404: Not Found", "code": 0})))
+    } else {
+        route(&inner, &method, &path, json_body.as_ref())
+    };
+
+    inner.requests.lock().unwrap().push(Recorded {
+        n: 0,
+        method,
+        path,
+        query,
+        json: json_body,
+        files,
+        status,
+        at: Instant::now(),
+    });
+    {
+        let mut reqs = inner.requests.lock().unwrap();
+        let n = reqs.len() - 1;
+        reqs[n].n = n;
+    }
+    inner.bump();
+
+    let code = StatusCode::from_u16(status).unwrap();
+    match body {
+        Some(b) => {
+            let mut resp = (code, axum::Json(b.clone())).into_response();
+            if status == 429 {
+                let secs = b.get("retry_after").and_then(Value::as_f64).unwrap_or(0.1);
+                resp.headers_mut()
+                    .insert("retry-after", secs.to_string().parse().unwrap());
+                resp.headers_mut()
+                    .insert("x-ratelimit-scope", "user".parse().unwrap());
+            }
+            resp
+        }
+        None => code.into_response(),
+    }
+}
+
+fn route(inner: &Inner, method: &Method, path: &str, body: Option<&Value>) -> (u16, Option<Value>) {
+    let seg: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let ws = format!("ws://127.0.0.1:{}/gw", inner.port);
+    match (method.as_str(), seg.as_slice()) {
+        ("GET", ["gateway"]) => (200, Some(json!({"url": ws}))),
+        ("GET", ["gateway", "bot"]) => (
+            200,
+            Some(json!({"url": ws, "shards": 1, "session_start_limit":
+                {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})),
+        ),
+        ("GET", ["oauth2", "applications", "@me"]) => (
+            200,
+            Some(json!({"id": APP_ID.to_string(), "name": "cajitas", "icon": null,
+                "description": "", "bot_public": true, "bot_require_code_grant": false,
+                "verify_key": "00", "flags": 0})),
+        ),
+        ("GET", ["users", "@me"]) => (
+            200,
+            Some(json!({"id": APP_ID.to_string(), "username": "cajitas", "bot": true})),
+        ),
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            let cmds = body
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|mut c| {
+                    c["id"] = json!(inner.next_id().to_string());
+                    c["application_id"] = json!(APP_ID.to_string());
+                    c["version"] = json!("1");
+                    if c.get("type").is_none() {
+                        c["type"] = json!(1);
+                    }
+                    c
+                })
+                .collect::<Vec<_>>();
+            (200, Some(Value::Array(cmds)))
+        }
+        ("POST", ["interactions", _, _, "callback"]) => (204, None),
+        ("GET" | "PATCH", ["webhooks", _, _, "messages", _]) => {
+            (200, Some(message_json(inner, "1", body)))
+        }
+        ("DELETE", ["webhooks", _, _, "messages", _]) => (204, None),
+        ("POST", ["webhooks", _, _]) => (200, Some(message_json(inner, "1", body))),
+        _ => (
+            404,
+            Some(json!({"message": format!("fake: no route {method} {path}"), "code": 0})),
+        ),
+    }
+}
+
+async fn gateway(State(inner): State<Arc<Inner>>, ws: WebSocketUpgrade) -> Response {
+    ws.on_upgrade(move |socket| gateway_conn(inner, socket))
+}
+
+async fn gateway_conn(inner: Arc<Inner>, mut socket: WebSocket) {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    *inner.gateway.lock().unwrap() = Some(tx);
+    inner.gw(GatewayEvent::Connected);
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": inner.heartbeat_ms}}).to_string();
+    if socket.send(WsMessage::Text(hello.into())).await.is_err() {
+        inner.gw(GatewayEvent::Disconnected);
+        return;
+    }
+    loop {
+        tokio::select! {
+            msg = socket.recv() => {
+                let Some(Ok(msg)) = msg else { break };
+                let text = match msg {
+                    WsMessage::Text(t) => t.to_string(),
+                    WsMessage::Binary(b) => String::from_utf8_lossy(&b).into_owned(),
+                    WsMessage::Close(_) => break,
+                    _ => continue,
+                };
+                let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+                let reply = match v.get("op").and_then(Value::as_u64) {
+                    Some(1) => {
+                        inner.gw(GatewayEvent::Heartbeat);
+                        Some(json!({"op": 11}))
+                    }
+                    Some(2) => {
+                        inner.gw(GatewayEvent::Identify);
+                        let n = inner.sessions.fetch_add(1, Ordering::SeqCst) + 1;
+                        let s = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+                        Some(json!({"op": 0, "s": s, "t": "READY", "d": {
+                            "v": 10,
+                            "user": {"id": APP_ID.to_string(), "username": "cajitas", "bot": true},
+                            "guilds": [], "session_id": format!("fake-session-{n}"),
+                            "resume_gateway_url": format!("ws://127.0.0.1:{}/gw", inner.port),
+                            "shard": [0, 1],
+                            "application": {"id": APP_ID.to_string(), "flags": 0}}}))
+                    }
+                    Some(6) => {
+                        let seq = v.pointer("/d/seq").and_then(Value::as_u64).unwrap_or(0);
+                        inner.gw(GatewayEvent::Resume(seq));
+                        let s = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+                        Some(json!({"op": 0, "s": s, "t": "RESUMED", "d": {}}))
+                    }
+                    _ => None,
+                };
+                if let Some(r) = reply
+                    && socket.send(WsMessage::Text(r.to_string().into())).await.is_err()
+                {
+                    break;
+                }
+            }
+            cmd = rx.recv() => {
+                match cmd {
+                    Some(GwCmd::Send(frame)) => {
+                        if socket.send(WsMessage::Text(frame.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(GwCmd::Close(code)) => {
+                        let _ = socket
+                            .send(WsMessage::Close(Some(CloseFrame { code, reason: "fake close".into() })))
+                            .await;
+                        break;
+                    }
+                    None => break,
+                }
+            }
+        }
+    }
+    inner.gw(GatewayEvent::Disconnected);
+}
