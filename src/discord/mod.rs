@@ -78,10 +78,9 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     let gate = gate::Gate::new(framework);
     let tracker = gate.tracker();
 
-    let mut client =
-        serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
-            .framework(gate)
-            .await?;
+    let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
+        .framework(gate)
+        .await?;
 
     let shard_manager = Arc::clone(&client.shard_manager);
     let signal_tracker = tracker.clone();

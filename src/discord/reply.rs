@@ -178,7 +178,10 @@ impl<'a> Responder<'a> {
     /// The first callback, retried within Discord's 3 s window: once after a 5xx or a timeout,
     /// and after a 429 once its wait has passed. A retry that finds the interaction already
     /// answered (a timed-out attempt that did arrive) counts as success.
-    async fn callback(&self, resp: serenity::CreateInteractionResponse) -> Result<(), serenity::Error> {
+    async fn callback(
+        &self,
+        resp: serenity::CreateInteractionResponse,
+    ) -> Result<(), serenity::Error> {
         let deadline = self.received + CALLBACK_WINDOW;
         let mut retried_5xx = false;
         let mut rate_limited = 0;
@@ -187,9 +190,11 @@ impl<'a> Responder<'a> {
             attempt += 1;
             let left = deadline.saturating_duration_since(Instant::now());
             let limit = ATTEMPT_TIMEOUT.min(left.max(Duration::from_millis(200)));
-            let result =
-                tokio::time::timeout(limit, resp.clone().execute(self.http, (self.id, self.token)))
-                    .await;
+            let result = tokio::time::timeout(
+                limit,
+                resp.clone().execute(self.http, (self.id, self.token)),
+            )
+            .await;
             let retry_reason = match result {
                 Ok(Ok(())) => {
                     self.sent.store(true, Ordering::SeqCst);
@@ -255,7 +260,9 @@ fn classify(e: &serenity::Error) -> Failure {
                 Failure::Other
             }
         }
-        serenity::Error::Http(serenity::HttpError::Request(r)) if r.is_timeout() || r.is_connect() => {
+        serenity::Error::Http(serenity::HttpError::Request(r))
+            if r.is_timeout() || r.is_connect() =>
+        {
             Failure::Server
         }
         _ => Failure::Other,

@@ -554,13 +554,17 @@ impl Channel {
             .iter()
             .map(|(n, val)| {
                 let mut o = option_json(n, val, false);
-                if users.iter().any(|u| Some(u.id.to_string().as_str()) == val.as_str()) {
+                if users
+                    .iter()
+                    .any(|u| Some(u.id.to_string().as_str()) == val.as_str())
+                {
                     o["type"] = json!(6);
                 }
                 o
             })
             .collect();
-        let mut data = json!({"id": "1400000000000000001", "name": name, "type": 1, "options": opts});
+        let mut data =
+            json!({"id": "1400000000000000001", "name": name, "type": 1, "options": opts});
         if !users.is_empty() {
             let mut resolved = serde_json::Map::new();
             let mut members = serde_json::Map::new();
@@ -759,9 +763,11 @@ fn route(inner: &Inner, method: &Method, path: &str, body: Option<&Value>) -> (u
         ),
         ("GET", ["oauth2", "applications", "@me"]) => (
             200,
-            Some(json!({"id": APP_ID.to_string(), "name": "cajitas", "icon": null,
+            Some(
+                json!({"id": APP_ID.to_string(), "name": "cajitas", "icon": null,
                 "description": "", "bot_public": true, "bot_require_code_grant": false,
-                "verify_key": "00", "flags": 0})),
+                "verify_key": "00", "flags": 0}),
+            ),
         ),
         ("GET", ["users", "@me"]) => (
             200,
