@@ -2,9 +2,6 @@
 
 mod support;
 
-use std::time::Duration;
-
-use serde_json::json;
 use support::bot::{Bot, BotOptions, TempDir};
 use support::fake_discord::{APP_ID, Channel, FakeDiscord, FakeUser};
 

@@ -12,7 +12,7 @@
 mod errors;
 mod gate;
 mod help;
-mod reply;
+pub mod reply;
 mod setup;
 
 use std::sync::Arc;
