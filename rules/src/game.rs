@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::outcome::{DrawClaim, DrawReason, Outcome, WinReason};
-use crate::{Bitboard, Board, Color, Move, Position, Role, Square};
+use crate::{Bitboard, Board, Color, Move, MoveList, Position, Role, Square};
 
 /// What FIDE 9.2.3 compares to decide that two positions are "the same".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,19 +31,23 @@ impl RepState {
         }
     }
 
-    /// A Zobrist-style key: equal states have equal keys.
+    /// A Zobrist key: equal states have equal keys (a table lookup per piece).
     fn key(&self) -> u64 {
         let mut k = 0u64;
-        for (sq, piece) in self.board.iter() {
-            let idx = (piece.color as usize) * 6 + piece.role as usize;
-            k ^= mix((idx * 64 + sq.index()) as u64 + 1);
+        for (ci, color) in Color::ALL.into_iter().enumerate() {
+            let ours = self.board.by_color(color);
+            for (ri, role) in Role::ALL.into_iter().enumerate() {
+                for sq in ours & self.board.by_role(role) {
+                    k ^= ZOBRIST[ci * 6 + ri][sq.index()];
+                }
+            }
         }
         if self.turn == Color::Black {
-            k ^= 0x9e37_79b9_7f4a_7c15;
+            k ^= ZOBRIST_BLACK;
         }
         k ^= mix(self.castling.0 ^ 0x5bd1_e995);
         if let Some(sq) = self.ep {
-            k ^= mix(10_000 + sq.index() as u64);
+            k ^= ZOBRIST[12][sq.index()];
         }
         k
     }
@@ -56,6 +60,19 @@ const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
+
+/// Random keys per (piece, square), and a 13th row for en passant squares.
+static ZOBRIST: [[u64; 64]; 13] = {
+    let mut table = [[0u64; 64]; 13];
+    let mut i = 0;
+    while i < 13 * 64 {
+        table[i / 64][i % 64] = mix(i as u64 + 1);
+        i += 1;
+    }
+    table
+};
+
+const ZOBRIST_BLACK: u64 = mix(0xb1ac_c0de);
 
 /// One position of the current reversible stretch.
 #[derive(Debug, Clone)]
@@ -91,6 +108,9 @@ pub struct Game {
     /// The positions since the last irreversible move (capture or pawn move), the current
     /// one last.
     window: Vec<Seen>,
+    /// The legal moves of the current position (worked out once per move, for both the
+    /// legality check of the next move and the automatic endings).
+    legal: MoveList,
     /// The automatic ending of the current position, if any.
     automatic: Option<Outcome>,
     /// An ending decided by a player or the application (claim, resignation, agreement,
@@ -200,6 +220,7 @@ impl Game {
             position,
             moves: Vec::new(),
             window: Vec::new(),
+            legal: MoveList::new(),
             automatic: None,
             decided: None,
         };
@@ -261,7 +282,7 @@ impl Game {
         if let Some(o) = self.outcome() {
             return Err(PlayError::GameOver(o));
         }
-        if !self.position.is_legal(m) {
+        if !self.legal.contains(&m) {
             return Err(PlayError::IllegalMove(m));
         }
         self.position.play_unchecked(m);
@@ -290,8 +311,9 @@ impl Game {
         let key = state.key();
         let count = self.earlier_count(key, &state) + 1;
         self.window.push(Seen { key, state, count });
+        self.legal = self.position.legal_moves();
         let pos = &self.position;
-        self.automatic = if pos.legal_moves().is_empty() {
+        self.automatic = if self.legal.is_empty() {
             Some(if pos.is_check() {
                 Outcome::Decisive {
                     winner: !pos.turn(),
@@ -363,7 +385,7 @@ impl Game {
     /// keeps them valid.
     pub fn claimable_with(&self, m: Move) -> Vec<DrawClaim> {
         let mut claims = Vec::new();
-        if self.is_over() || !self.position.is_legal(m) {
+        if self.is_over() || !self.legal.contains(&m) {
             return claims;
         }
         let (halfmoves, occurrences) = self.after(m);
@@ -392,7 +414,7 @@ impl Game {
         let look_fifty = !fifty && self.position.halfmoves() >= 99;
         let look_threefold = !threefold && self.window.len() >= 4;
         if !self.is_over() && (look_fifty || look_threefold) {
-            for &m in self.position.legal_moves().iter() {
+            for &m in self.legal.iter() {
                 if m.is_zeroing() {
                     continue;
                 }
@@ -455,7 +477,7 @@ impl Game {
         if let Some(o) = self.outcome() {
             return Err(ClaimError::GameOver(o));
         }
-        if !self.position.is_legal(m) {
+        if !self.legal.contains(&m) {
             return Err(ClaimError::IllegalMove(m));
         }
         let (halfmoves, occurrences) = self.after(m);

@@ -195,6 +195,15 @@ mod tests {
     }
 
     #[test]
+    fn exactly_the_ply_cap_is_fine() {
+        let src = "Nf3 Nf6 Ng1 Ng8\n".repeat(MAX_PLIES / 4);
+        let games: Vec<_> = Splitter::new(&src).collect();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].moves.len(), MAX_PLIES);
+        assert!(games[0].error.is_none());
+    }
+
+    #[test]
     fn the_ply_cap_is_an_error() {
         let mut src = String::new();
         for _ in 0..(MAX_PLIES / 4 + 1) {
