@@ -24,6 +24,8 @@ pub enum Command {
     Run(RunArgs),
     /// Draw positions (FEN) as PNG boards.
     Render(crate::commands::render::RenderArgs),
+    /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
+    Perft(crate::commands::perft::PerftArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
@@ -42,6 +44,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Some(Command::Run(args)) => run_bot(args),
         Some(Command::Render(args)) => crate::commands::render::run(args),
+        Some(Command::Perft(args)) => crate::commands::perft::run(&args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             let args = <Cli as Parser>::try_parse_from(["cajitas", "run"])

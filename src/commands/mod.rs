@@ -2,3 +2,4 @@
 //! dispatches to these.
 
 pub mod render;
+pub mod perft;
