@@ -1,5 +1,5 @@
 //! The logic of the `cajitas` subcommands other than `run`; `cli.rs` only parses and
 //! dispatches to these.
 
-pub mod render;
 pub mod perft;
+pub mod render;
