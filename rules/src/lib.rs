@@ -18,11 +18,15 @@ mod bitboard;
 mod board;
 mod fen;
 mod game;
+mod messages;
 mod moves;
 mod outcome;
 pub mod pgn;
 mod position;
+mod read;
+mod san;
 mod types;
+mod uci;
 
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
@@ -33,4 +37,10 @@ pub use outcome::{DrawClaim, DrawReason, Outcome, WinReason};
 pub use position::{
     IllegalMoveError, Position, PositionError, PositionErrorKind, PositionWarning, perft,
 };
+pub use read::{
+    CastleProblem, IllegalReason, Lang, MAX_INPUT_CHARS, Malformed, MoveText, Pattern, ReadError,
+    ReadErrorKind, Reading, read_move,
+};
+pub use san::{ParseSanError, San, SanError, SanPlus, Suffix, san};
 pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
+pub use uci::{IllegalUciError, ParseUciError, Uci};

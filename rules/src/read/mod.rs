@@ -1,0 +1,282 @@
+//! Reading the moves people type: lenient SAN, lower case, coordinates, Spanish letters and
+//! figurines, into the legal move meant, or a precise [`ReadError`].
+//!
+//! The work is split in two: [`MoveText::parse`] understands the text with no position (every
+//! possible reading, most likely first), then [`MoveText::to_move`] tries the readings in order
+//! against the legal moves; the first reading that matches decides.
+
+mod error;
+mod explain;
+mod text;
+
+pub use error::{CastleProblem, IllegalReason, Malformed, ReadError, ReadErrorKind};
+pub use text::{Lang, MAX_INPUT_CHARS, MoveText, Pattern, Reading};
+
+use crate::{Move, Position, Role, San};
+
+/// Reads a move as a player typed it, in `pos`, with a language hint.
+///
+/// Accepted:
+/// - English SAN with a missing or extra `x`; `+`, `#`, `!`, `?` ignored; `0-0`, `o-o`,
+///   `O-O-O`...; promotion with or without `=`, either case (`e8Q`, `e8=Q`, `e8q`);
+///   over-disambiguation (`Ng1f3`); an `e.p.` suffix, attached or as the next word;
+///   surrounding spaces.
+/// - Lower case: `a`–`h` are files first (`bxc3`, `bc3`, `dc4` are pawn captures); only when
+///   that reading is illegal is the letter read as a piece (bishop for `b`; in Spanish alfil,
+///   caballo, dama for `a`, `c`, `d`). `k q r n t p` are piece letters (`nf3`).
+/// - Coordinates: `e2e4`, `e2-e4`, `e2xe4`, `e7e8q`, `d7d8R`; castling as `e1g1` or as the king
+///   taking its rook (`e1h1`). `Kg1` is a king move, never castling.
+/// - Spanish letters for the piece and the promotion (`Cf3`, `e8=D`, `e8T`): D dama, T torre,
+///   A alfil, C caballo, P peón, R rey, and K, Q as in our Spanish source document; accepted in
+///   both languages. `R` is tried as rook first in English and as rey first in Spanish; when
+///   that reading is illegal and the other is legal, the other is taken.
+/// - Figurines `♔♕♖♗♘♙♚♛♜♝♞♟`, either colour's glyph for either side.
+///
+/// Null moves (`--`, `Z0`) are malformed. Input longer than [`MAX_INPUT_CHARS`] characters
+/// (after trimming) is refused before parsing.
+///
+/// ```
+/// use cajitas_rules::{read_move, san, Lang, Position};
+/// let pos = Position::new();
+/// for text in ["Nf3", "nf3", "Cf3", "♘f3", "g1f3", "Ng1f3", "N-f3!?", " Ng1-f3 "] {
+///     let m = read_move(&pos, text, Lang::En).unwrap();
+///     assert_eq!(san(&pos, m), "Nf3");
+/// }
+/// let err = read_move(&pos, "e5", Lang::En).unwrap_err();
+/// assert_eq!(err.to_string(), "No pawn can reach e5. Did you mean e4, e3 or d4?");
+/// ```
+pub fn read_move(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadError> {
+    match MoveText::parse(text, lang) {
+        Ok(parsed) => parsed.to_move(pos),
+        Err(problem) => {
+            let suggestions = match problem {
+                Malformed::Empty | Malformed::TooLong { .. } | Malformed::NullMove => Vec::new(),
+                _ => {
+                    let legal = pos.legal_moves();
+                    suggest(&legal, &sans_of(&legal), text.trim(), &[])
+                }
+            };
+            Err(ReadError {
+                kind: ReadErrorKind::Malformed { problem },
+                suggestions,
+            })
+        }
+    }
+}
+
+/// How a legal move relates to a reading.
+#[derive(PartialEq, Eq)]
+enum Match {
+    No,
+    Exact,
+    /// Everything matches, but the move promotes and the text named no piece.
+    NeedsPromotion,
+}
+
+fn match_reading(reading: &Reading, m: Move) -> Match {
+    let p = match reading {
+        Reading::Castle(side) => {
+            return if m.castling_side() == Some(*side) {
+                Match::Exact
+            } else {
+                Match::No
+            };
+        }
+        Reading::Move(p) => p,
+    };
+    if let Move::Castle { king, rook } = m {
+        // Only coordinates (no piece letter) castle: `e1g1`, `e1h1`. `Kg1` never does.
+        return if p.role.is_none()
+            && p.promotion.is_none()
+            && p.from() == Some(king)
+            && (p.to == m.to() || p.to == rook)
+        {
+            Match::Exact
+        } else {
+            Match::No
+        };
+    }
+    let from = m.from();
+    if p.to != m.to()
+        || p.role.is_some_and(|r| r != m.role())
+        || p.from_file.is_some_and(|f| f != from.file())
+        || p.from_rank.is_some_and(|r| r != from.rank())
+    {
+        return Match::No;
+    }
+    if p.promotion == m.promotion() {
+        Match::Exact
+    } else if p.promotion.is_none() {
+        Match::NeedsPromotion
+    } else {
+        Match::No
+    }
+}
+
+/// How close a legal move is to the readings: 0 for the same piece to the same destination,
+/// 1 for the same piece, 2 otherwise; and the king-step distance between its destination and
+/// the one typed (0 when unknown).
+fn closeness(readings: &[Reading], m: Move) -> (u8, u32) {
+    let mut best = (2, 0);
+    for reading in readings {
+        let (same_piece, to) = match reading {
+            Reading::Castle(side) => (m.is_castle(), m.castling_side() == Some(*side)),
+            Reading::Move(p) => (
+                match p.role {
+                    Some(role) => m.role() == role,
+                    None => p.from() == Some(m.from()),
+                },
+                m.to() == p.to,
+            ),
+        };
+        let square_distance = match reading {
+            Reading::Move(p) => p.to.distance(m.to()),
+            Reading::Castle(_) => 0,
+        };
+        let group = match (same_piece, to) {
+            (true, true) => 0,
+            (true, false) => 1,
+            _ => 2,
+        };
+        best = best.min((group, square_distance));
+    }
+    best
+}
+
+fn sans_of(legal: &[Move]) -> Vec<String> {
+    legal
+        .iter()
+        .map(|&m| San::from_move_among(m, legal).to_string())
+        .collect()
+}
+
+/// Levenshtein distance between two short strings, ignoring case.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
+    let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// Up to three legal moves, ranked as [`ReadError`] documents.
+fn suggest(legal: &[Move], sans: &[String], typed: &str, readings: &[Reading]) -> Vec<String> {
+    let limit = 2.max(typed.chars().count() / 2);
+    let promotion_order = |m: &Move| match m.promotion() {
+        Some(Role::Rook) => 1,
+        Some(Role::Bishop) => 2,
+        Some(Role::Knight) => 3,
+        _ => 0,
+    };
+    let mut ranked: Vec<(u8, usize, u32, u8, &String)> = legal
+        .iter()
+        .zip(sans)
+        .filter_map(|(m, san)| {
+            let (group, square_distance) = closeness(readings, *m);
+            let distance = edit_distance(typed, san);
+            (group == 0 || distance <= limit).then_some((
+                group,
+                distance,
+                square_distance,
+                promotion_order(m),
+                san,
+            ))
+        })
+        .collect();
+    ranked.sort();
+    ranked.into_iter().take(3).map(|r| r.4.clone()).collect()
+}
+
+impl MoveText {
+    /// The legal move this text means in `pos`: the readings are tried in order and the first
+    /// that matches any legal move decides (one move: that move; several: ambiguous; only
+    /// promotions while no piece was named: incomplete promotion). When none matches, the
+    /// error explains the first reading.
+    ///
+    /// ```
+    /// use cajitas_rules::{Lang, MoveText, Position, Role};
+    /// let pos = Position::new();
+    /// let m = MoveText::parse("e2e4", Lang::En).unwrap().to_move(&pos).unwrap();
+    /// assert_eq!(m.role(), Role::Pawn);
+    /// ```
+    pub fn to_move(&self, pos: &Position) -> Result<Move, ReadError> {
+        let legal = pos.legal_moves();
+        for reading in &self.readings {
+            let mut exact = Vec::new();
+            let mut unpromoted = Vec::new();
+            for &m in legal.iter() {
+                match match_reading(reading, m) {
+                    Match::Exact => exact.push(m),
+                    Match::NeedsPromotion => unpromoted.push(m),
+                    Match::No => {}
+                }
+            }
+            let kind = match (exact.as_slice(), unpromoted.first()) {
+                ([m], _) => return Ok(*m),
+                ([], None) => continue,
+                ([], Some(first))
+                    if unpromoted
+                        .iter()
+                        .all(|m| m.from() == first.from() && m.to() == first.to()) =>
+                {
+                    let mut choices: Vec<Role> = Role::PROMOTIONS
+                        .into_iter()
+                        .filter(|r| unpromoted.iter().any(|m| m.promotion() == Some(*r)))
+                        .collect();
+                    choices.dedup();
+                    ReadErrorKind::IncompletePromotion {
+                        to: first.to(),
+                        choices,
+                    }
+                }
+                _ => {
+                    let matched = if exact.is_empty() {
+                        &unpromoted
+                    } else {
+                        &exact
+                    };
+                    let mut candidates: Vec<String> = matched
+                        .iter()
+                        .map(|&m| San::from_move_among(m, &legal).to_string())
+                        .collect();
+                    candidates.sort();
+                    ReadErrorKind::Ambiguous { candidates }
+                }
+            };
+            return Err(self.error(kind, &legal));
+        }
+        let reason = explain::explain(pos, &legal, &self.readings[0]);
+        Err(self.error(ReadErrorKind::Illegal { reason }, &legal))
+    }
+
+    fn error(&self, kind: ReadErrorKind, legal: &[Move]) -> ReadError {
+        ReadError {
+            kind,
+            suggestions: suggest(legal, &sans_of(legal), &self.canonical, &self.readings),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edit_distance;
+
+    #[test]
+    fn levenshtein() {
+        assert_eq!(edit_distance("", ""), 0);
+        assert_eq!(edit_distance("Nf4", "nf3"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("e4", ""), 2);
+        assert_eq!(edit_distance("O-O", "O-O-O"), 2);
+    }
+}
