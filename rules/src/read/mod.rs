@@ -12,7 +12,7 @@ mod text;
 pub use error::{CastleProblem, IllegalReason, Malformed, ReadError, ReadErrorKind};
 pub use text::{Lang, MAX_INPUT_CHARS, MoveText, Pattern, Reading};
 
-use crate::{Move, Position, Role, San};
+use crate::{File, Move, Position, Rank, Role, San, Square};
 
 /// Reads a move as a player typed it, in `pos`, with a language hint.
 ///
@@ -53,7 +53,18 @@ pub fn read_move(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadErr
                 Malformed::Empty | Malformed::TooLong { .. } | Malformed::NullMove => Vec::new(),
                 _ => {
                     let legal = pos.legal_moves();
-                    suggest(&legal, &sans_of(&legal), text.trim(), &[])
+                    let hint = destination_hint(text).map(|to| {
+                        Reading::Move(Pattern {
+                            role: None,
+                            from_file: None,
+                            from_rank: None,
+                            capture: false,
+                            to,
+                            promotion: None,
+                            piece_letter: false,
+                        })
+                    });
+                    suggest(&legal, &sans_of(&legal), text.trim(), hint.as_slice())
                 }
             };
             Err(ReadError {
@@ -62,6 +73,17 @@ pub fn read_move(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadErr
             })
         }
     }
+}
+
+/// The last square name (`f3`) in a malformed text, to rank suggestions by.
+fn destination_hint(text: &str) -> Option<Square> {
+    let chars: Vec<char> = text.chars().collect();
+    chars.windows(2).rev().find_map(|w| {
+        Some(Square::from_coords(
+            File::from_char(w[0])?,
+            Rank::from_char(w[1])?,
+        ))
+    })
 }
 
 /// How a legal move relates to a reading.
@@ -117,7 +139,7 @@ fn match_reading(reading: &Reading, m: Move) -> Match {
 /// 1 for the same piece, 2 otherwise; and the king-step distance between its destination and
 /// the one typed (0 when unknown).
 fn closeness(readings: &[Reading], m: Move) -> (u8, u32) {
-    let mut best = (2, 0);
+    let mut best: Option<(u8, u32)> = None;
     for reading in readings {
         let (same_piece, to) = match reading {
             Reading::Castle(side) => (m.is_castle(), m.castling_side() == Some(*side)),
@@ -138,9 +160,10 @@ fn closeness(readings: &[Reading], m: Move) -> (u8, u32) {
             (true, false) => 1,
             _ => 2,
         };
-        best = best.min((group, square_distance));
+        let this = (group, square_distance);
+        best = Some(best.map_or(this, |b| b.min(this)));
     }
-    best
+    best.unwrap_or((2, 0))
 }
 
 fn sans_of(legal: &[Move]) -> Vec<String> {
@@ -221,7 +244,7 @@ impl MoveText {
                     Match::No => {}
                 }
             }
-            let kind = match (exact.as_slice(), unpromoted.first()) {
+            match (exact.as_slice(), unpromoted.first()) {
                 ([m], _) => return Ok(*m),
                 ([], None) => continue,
                 ([], Some(first))
@@ -234,10 +257,11 @@ impl MoveText {
                         .filter(|r| unpromoted.iter().any(|m| m.promotion() == Some(*r)))
                         .collect();
                     choices.dedup();
-                    ReadErrorKind::IncompletePromotion {
+                    let kind = ReadErrorKind::IncompletePromotion {
                         to: first.to(),
                         choices,
-                    }
+                    };
+                    return Err(self.error_among(kind, &unpromoted, &legal));
                 }
                 _ => {
                     let matched = if exact.is_empty() {
@@ -250,10 +274,10 @@ impl MoveText {
                         .map(|&m| San::from_move_among(m, &legal).to_string())
                         .collect();
                     candidates.sort();
-                    ReadErrorKind::Ambiguous { candidates }
+                    let kind = ReadErrorKind::Ambiguous { candidates };
+                    return Err(self.error_among(kind, matched, &legal));
                 }
-            };
-            return Err(self.error(kind, &legal));
+            }
         }
         let reason = explain::explain(pos, &legal, &self.readings[0]);
         Err(self.error(ReadErrorKind::Illegal { reason }, &legal))
@@ -263,6 +287,19 @@ impl MoveText {
         ReadError {
             kind,
             suggestions: suggest(legal, &sans_of(legal), &self.canonical, &self.readings),
+        }
+    }
+
+    /// An error whose suggestions are only the `matched` moves (the candidates of an
+    /// ambiguity, the choices of a promotion), ranked the same way.
+    fn error_among(&self, kind: ReadErrorKind, matched: &[Move], legal: &[Move]) -> ReadError {
+        let sans: Vec<String> = matched
+            .iter()
+            .map(|&m| San::from_move_among(m, legal).to_string())
+            .collect();
+        ReadError {
+            kind,
+            suggestions: suggest(matched, &sans, &self.canonical, &self.readings),
         }
     }
 }
