@@ -248,6 +248,29 @@ impl Game {
         self.moves.last().copied()
     }
 
+    /// The moves played, each in standard SAN (with `+` and `#`).
+    ///
+    /// ```
+    /// use cajitas_rules::{Game, Lang, read_move};
+    /// let mut game = Game::new();
+    /// for text in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
+    ///     let m = read_move(game.position(), text, Lang::En).unwrap();
+    ///     game.play(m).unwrap();
+    /// }
+    /// assert_eq!(game.sans(), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+    /// ```
+    pub fn sans(&self) -> Vec<String> {
+        let mut pos = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| {
+                let text = crate::san(&pos, m);
+                pos.play_unchecked(m);
+                text
+            })
+            .collect()
+    }
+
     /// How many plies (half-moves) were played.
     pub fn ply(&self) -> usize {
         self.moves.len()

@@ -1,15 +1,33 @@
 //! PGN (Portable Game Notation): export that lichess imports, and tolerant import.
 //!
-//! This module has the [`PgnResult`] marker and the position-free tokeniser; the writer
-//! and the reader build on SAN and the move reader of part 2.
+//! - [`write_game`] writes a [`Game`](crate::Game) with the Seven Tag Roster (from
+//!   [`Tags`] and the game's result), Termination, SetUp/FEN when the game did not start
+//!   from the initial position, and movetext wrapped at 80 columns.
+//! - [`read_games`] reads every game of a text, tolerating what real files contain
+//!   (comments, NAGs, variations, `%clk`, a BOM, CRLF, ...); [`read_game`] reads the first.
+//!   Moves are read with [`read_move`](crate::read_move). Errors name the line.
+//!
+//! ```
+//! use cajitas_rules::{Lang, pgn};
+//! let text = "[Event \"Casual\"]\n[White \"Ana\"]\n[Black \"Bo\"]\n\n\
+//!             1. f3 e5 2. g4 Qh4# 0-1\n";
+//! let read = pgn::read_game(text, Lang::En).unwrap();
+//! assert!(read.game.outcome().is_some());
+//! let written = pgn::write_game(&read.game, &pgn::Tags::default());
+//! let again = pgn::read_game(&written, Lang::En).unwrap();
+//! assert_eq!(again.game.moves(), read.game.moves());
+//! assert_eq!(again.result, Some(pgn::PgnResult::BlackWins));
+//! ```
 
 use std::fmt;
 
-// The tokeniser and splitter are used by the reader, wired in once part 2's move reader lands.
-#[allow(dead_code)]
 mod lexer;
-#[allow(dead_code)]
+mod read;
 mod split;
+mod write;
+
+pub use read::{Games, PgnError, PgnErrorKind, PgnGame, decode, read_game, read_games};
+pub use write::{Tags, write_game};
 
 /// The most plies (half-moves) a game read from PGN may have.
 pub const MAX_PLIES: usize = 2000;

@@ -1,0 +1,273 @@
+//! PGN import and export: real game files, round trips, and malformed input.
+
+use cajitas_rules::pgn::{self, PgnErrorKind, PgnGame, PgnResult, Tags};
+use cajitas_rules::{Color, DrawReason, Game, Lang, Outcome, Position, WinReason};
+
+const HISTORICAL: &str = include_str!("data/pgn/historical.pgn");
+const LICHESS: &str = include_str!("data/pgn/lichess.pgn");
+
+fn read_all(text: &str) -> Vec<PgnGame> {
+    pgn::read_games(text, Lang::En)
+        .unwrap()
+        .map(|g| g.unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+fn mate(winner: Color) -> Option<Outcome> {
+    Some(Outcome::Decisive {
+        winner,
+        reason: WinReason::Checkmate,
+    })
+}
+
+#[test]
+fn historical_games_import_without_error() {
+    assert!(HISTORICAL.starts_with('\u{feff}'), "the file keeps its BOM");
+    assert!(
+        HISTORICAL.contains("\r\n"),
+        "the file keeps its CRLF line ends"
+    );
+    let games = read_all(HISTORICAL);
+    let expect: [(&str, usize, Option<Outcome>, PgnResult); 8] = [
+        ("Morphy, Paul", 33, mate(Color::White), PgnResult::WhiteWins),
+        (
+            "Anderssen, Adolf",
+            45,
+            mate(Color::White),
+            PgnResult::WhiteWins,
+        ),
+        (
+            "Anderssen, Adolf",
+            47,
+            mate(Color::White),
+            PgnResult::WhiteWins,
+        ),
+        (
+            "Byrne, Donald",
+            82,
+            mate(Color::Black),
+            PgnResult::BlackWins,
+        ),
+        ("Kasparov, Garry", 87, None, PgnResult::WhiteWins),
+        (
+            "Reti, Richard",
+            21,
+            mate(Color::White),
+            PgnResult::WhiteWins,
+        ),
+        (
+            "Lasker, Edward",
+            35,
+            mate(Color::White),
+            PgnResult::WhiteWins,
+        ),
+        ("Adams, Edwin", 45, None, PgnResult::WhiteWins),
+    ];
+    assert_eq!(games.len(), expect.len());
+    for (g, (white, plies, outcome, result)) in games.iter().zip(expect) {
+        assert_eq!(g.tag("White"), Some(white));
+        assert_eq!(g.game.ply(), plies, "{white}");
+        assert_eq!(g.game.outcome(), outcome, "{white}");
+        assert_eq!(g.result, Some(result), "{white}");
+        assert_eq!(g.outcome().map(|o| o.pgn_result()), Some(result), "{white}");
+    }
+    // The Opera game's tags, accents and all.
+    assert_eq!(games[0].tag("Site"), Some("Paris, Théâtre-Italien"));
+    assert_eq!(games[0].line, 3);
+    // A game that ended by resignation is read as one.
+    assert_eq!(
+        games[4].outcome(),
+        Some(Outcome::Decisive {
+            winner: Color::White,
+            reason: WinReason::Resignation
+        })
+    );
+}
+
+#[test]
+fn lichess_exports_import_without_error() {
+    let games = read_all(LICHESS);
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0].game.ply(), 7);
+    assert_eq!(games[0].game.outcome(), mate(Color::White));
+    // From a position, with SetUp.
+    assert_eq!(games[1].game.start().fen(), "7k/8/6K1/8/8/8/8/R7 w - - 0 1");
+    assert_eq!(games[1].game.outcome(), mate(Color::White));
+    // FEN without SetUp, Black to move.
+    assert_eq!(games[2].game.start().turn(), Color::Black);
+    assert_eq!(games[2].game.ply(), 4);
+    assert_eq!(games[2].result, Some(PgnResult::Unknown));
+    assert_eq!(games[2].outcome(), None);
+    // The fivefold repetition ends the game by itself.
+    assert_eq!(
+        games[3].game.outcome(),
+        Some(Outcome::Draw {
+            reason: DrawReason::Fivefold
+        })
+    );
+}
+
+#[test]
+fn export_then_import_gives_the_same_moves_and_result() {
+    for text in [HISTORICAL, LICHESS] {
+        for original in read_all(text) {
+            let finished = original.finished_game();
+            let tags = Tags {
+                white: original.tag("White").unwrap_or("?").to_string(),
+                black: original.tag("Black").unwrap_or("?").to_string(),
+                ..Tags::default()
+            };
+            let written = pgn::write_game(&finished, &tags);
+            assert!(
+                written.lines().all(|l| l.chars().count() <= 80),
+                "{written}"
+            );
+            let again =
+                pgn::read_game(&written, Lang::En).unwrap_or_else(|e| panic!("{e}\n{written}"));
+            assert_eq!(again.game.moves(), original.game.moves());
+            assert_eq!(again.game.start(), original.game.start());
+            assert_eq!(
+                again.result,
+                original
+                    .result
+                    .filter(|r| *r != PgnResult::Unknown)
+                    .or(Some(PgnResult::Unknown))
+            );
+            assert_eq!(again.outcome(), original.outcome());
+            assert_eq!(again.tag("White"), original.tag("White"));
+        }
+    }
+}
+
+#[test]
+fn export_format() {
+    let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 40").unwrap();
+    let mut game = Game::from_position(pos);
+    for text in ["Kd7", "e4", "Kd6"] {
+        let m = cajitas_rules::read_move(game.position(), text, Lang::En).unwrap();
+        game.play(m).unwrap();
+    }
+    game.resign(Color::Black).unwrap();
+    let tags = Tags {
+        event: "Cajitas \"casual\"".into(),
+        site: "Discord".into(),
+        date: Tags::date(2026, 11, 29),
+        round: "-".into(),
+        white: "Ana\\B".into(),
+        black: "Bo\nC".into(),
+        extra: vec![
+            ("WhiteElo".into(), "1500".into()),
+            ("Result".into(), "0-1".into()),
+            ("bad name".into(), "x".into()),
+        ],
+    };
+    let text = pgn::write_game(&game, &tags);
+    assert_eq!(
+        text,
+        "[Event \"Cajitas \\\"casual\\\"\"]\n[Site \"Discord\"]\n[Date \"2026.11.29\"]\n\
+         [Round \"-\"]\n[White \"Ana\\\\B\"]\n[Black \"Bo C\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n\
+         [FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]\n[Termination \"Normal\"]\n[WhiteElo \"1500\"]\n\
+         \n40... Kd7 41. e4 Kd6 1-0\n"
+    );
+    // Long games wrap at 80 columns, and every token survives.
+    let long = read_all(HISTORICAL).remove(4).finished_game();
+    let text = pgn::write_game(&long, &Tags::default());
+    let movetext: Vec<&str> = text.split("\n\n").nth(1).unwrap().lines().collect();
+    assert!(movetext.len() > 5);
+    assert!(movetext.iter().all(|l| l.len() <= 80 && !l.ends_with(' ')));
+    assert!(
+        movetext
+            .iter()
+            .take(movetext.len() - 1)
+            .all(|l| l.len() > 70),
+        "lines are filled"
+    );
+    assert!(
+        movetext
+            .join(" ")
+            .contains("24. Rxd4 cxd4 25. Re7+ Kb6 26. Qxd4+")
+    );
+    assert!(text.ends_with(" 1-0\n"));
+}
+
+#[test]
+fn spanish_and_lenient_moves_inside_pgn() {
+    let g = pgn::read_game(
+        "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. Axc6 dxc6 5. 0-0 *",
+        Lang::Es,
+    )
+    .unwrap();
+    assert_eq!(g.game.ply(), 9);
+    let g = pgn::read_game("1.e2e4 e7e5 2.Ng1f3 Nb8c6 3.Bb5 a6 *", Lang::En).unwrap();
+    assert_eq!(g.game.ply(), 6);
+}
+
+fn first_error(text: &str) -> pgn::PgnError {
+    pgn::read_games(text, Lang::En)
+        .unwrap()
+        .find_map(Result::err)
+        .expect("an error")
+}
+
+#[test]
+fn malformed_pgn_names_the_line() {
+    // An illegal move.
+    let e = first_error("[Event \"x\"]\n[Site \"y\"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Nf3 *\n");
+    assert_eq!((e.line, e.ply, e.input.as_str()), (6, 5, "Nf3"));
+    assert!(matches!(e.kind, PgnErrorKind::Move(_)));
+    assert!(e.to_string().starts_with("line 6: 3... Nf3: "), "{e}");
+    // Not a move at all.
+    let e = first_error("1. e4 e5\n2. Xx9 *");
+    assert_eq!((e.line, e.ply, e.input.as_str()), (2, 2, "Xx9"));
+    // A comment never closed.
+    let e = first_error("[Event \"x\"]\n1. e4 {what\nnever ends\n1-0\n");
+    assert_eq!(e.line, 2);
+    assert!(e.to_string().contains("never closed"), "{e}");
+    // A tag pair never closed.
+    let e = first_error("[Event \"x\"]\n[White \"Ana]\n1. e4 *");
+    assert_eq!(e.line, 2);
+    assert!(
+        e.to_string().starts_with("line 2: malformed tag pair"),
+        "{e}"
+    );
+    // A variation never closed.
+    let e = first_error("1. e4 e5\n2. Nf3 (2. f4 exf4\n3. Bc4 *");
+    assert_eq!(e.line, 2);
+    // A FEN tag that is no position.
+    let e = first_error("[Event \"x\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *");
+    assert!(matches!(e.kind, PgnErrorKind::Fen(_)), "{e}");
+    assert_eq!(e.line, 1);
+    // Another variant.
+    let e = first_error("[Variant \"Crazyhouse\"]\n1. e4 *");
+    assert!(e.to_string().contains("Crazyhouse"), "{e}");
+    // A move after the game ended.
+    let e = first_error("1. f3 e5 2. g4 Qh4# 3. e4 0-1");
+    assert!(matches!(e.kind, PgnErrorKind::GameOver(_)), "{e}");
+    assert_eq!((e.ply, e.input.as_str()), (4, "e4"));
+    // A stray brace.
+    let e = first_error("\n1. e4 } e5 *");
+    assert_eq!(e.line, 2);
+}
+
+#[test]
+fn a_failing_game_does_not_stop_the_others() {
+    let text = "[Event \"1\"]\n1. e4 *\n\n[Event \"2\"]\n1. e5 *\n\n[Event \"3\"]\n1. d4 *\n";
+    let games: Vec<_> = pgn::read_games(text, Lang::En).unwrap().collect();
+    assert_eq!(games.len(), 3);
+    assert!(games[0].is_ok() && games[2].is_ok());
+    assert_eq!(games[1].as_ref().unwrap_err().line, 5);
+}
+
+#[test]
+fn caps() {
+    // 2,001 plies are too many (2,000 pass: see the splitter's unit tests).
+    let too_many = "Nf3 Nf6 Ng1 Ng8 ".repeat(501);
+    let e = first_error(&too_many);
+    assert!(e.to_string().contains("2000"), "{e}");
+    assert_eq!(e.ply, 2000);
+    // 64 MiB.
+    let huge = " ".repeat(pgn::MAX_FILE_BYTES + 1);
+    let e = pgn::read_games(&huge, Lang::En).err().expect("too large");
+    assert!(matches!(e.kind, PgnErrorKind::TooLarge { .. }));
+    assert!(e.to_string().contains("64 MiB"), "{e}");
+}
