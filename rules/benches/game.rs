@@ -105,6 +105,17 @@ fn main() {
         }
         n
     });
+    let movegen = time_per_ply(plies, || {
+        let mut n = 0;
+        for moves in &games {
+            let mut pos = Position::new();
+            for &m in moves {
+                n += pos.legal_moves().len() as u64;
+                pos.play_unchecked(m);
+            }
+        }
+        n
+    });
     let ours = time_per_ply(plies, || {
         let mut n = 0;
         for moves in &games {
@@ -149,6 +160,7 @@ fn main() {
         games.len()
     );
     println!("  Position::play_unchecked (no bookkeeping): {bare:8.1} ns/ply");
+    println!("  Position::legal_moves + play_unchecked:    {movegen:8.1} ns/ply");
     println!("  cajitas Game::play:                        {ours:8.1} ns/ply");
     println!("  shakmaty, same bookkeeping:                {shak:8.1} ns/ply");
     println!(
