@@ -26,6 +26,8 @@ pub enum Command {
     Render(crate::commands::render::RenderArgs),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft(crate::commands::perft::PerftArgs),
+    /// Play move text (FILE or standard input) and print the game as one JSON line.
+    Replay(crate::commands::replay::ReplayArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
@@ -45,6 +47,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Run(args)) => run_bot(args),
         Some(Command::Render(args)) => crate::commands::render::run(args),
         Some(Command::Perft(args)) => crate::commands::perft::run(&args),
+        Some(Command::Replay(args)) => crate::commands::replay::run(&args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             let args = <Cli as Parser>::try_parse_from(["cajitas", "run"])

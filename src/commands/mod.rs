@@ -3,3 +3,4 @@
 
 pub mod perft;
 pub mod render;
+pub mod replay;
