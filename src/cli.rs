@@ -28,6 +28,8 @@ pub enum Command {
     Perft(crate::commands::perft::PerftArgs),
     /// Play move text (FILE or standard input) and print the game as one JSON line.
     Replay(crate::commands::replay::ReplayArgs),
+    /// Play in the terminal without Discord, through the same game service and database.
+    Local(crate::console::LocalArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
@@ -48,6 +50,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Render(args)) => crate::commands::render::run(args),
         Some(Command::Perft(args)) => crate::commands::perft::run(&args),
         Some(Command::Replay(args)) => crate::commands::replay::run(&args),
+        Some(Command::Local(args)) => crate::console::main(args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             let args = <Cli as Parser>::try_parse_from(["cajitas", "run"])

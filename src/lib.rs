@@ -7,7 +7,9 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod console;
 pub mod discord;
+pub mod game;
 pub mod logging;
 pub mod render;
 pub mod store;

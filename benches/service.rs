@@ -1,0 +1,191 @@
+//! Moves per second through the game service on a real SQLite file (WAL + synchronous=FULL),
+//! beside the raw SQLite commit rate measured in the same run.
+//!
+//! `cargo bench --bench service` (add `-- --quick` for a short run). Each figure is the median
+//! of several rounds. Every move is one durable transaction (an fsync), so the raw commit rate
+//! of the disk is the ceiling; the ratio says how much of it the service keeps.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cajitas::game::{ChannelRef, ColourChoice, GameService, Lang, ServiceOptions, UserRef};
+use cajitas_rules::{Position, san};
+
+/// A random legal game, as SAN texts (stops before the position has no legal move).
+fn random_script(rng: &mut fastrand::Rng, max_plies: usize) -> Vec<String> {
+    let mut pos = Position::new();
+    let mut out = Vec::new();
+    while out.len() < max_plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.usize(..legal.len())];
+        out.push(san(&pos, m));
+        pos.play(m);
+    }
+    out
+}
+
+fn players() -> (UserRef, UserRef) {
+    (
+        UserRef::new(1, "alice", false),
+        UserRef::new(2, "bob", false),
+    )
+}
+
+fn start(svc: &GameService, ch: ChannelRef) {
+    let (a, b) = players();
+    svc.challenge(&a, ch, Some(&b), ColourChoice::White)
+        .unwrap();
+    svc.accept(&b, ch).unwrap();
+}
+
+/// Plays the next move of a channel's script; starts a new game when the game or the
+/// script ends. Returns the time of the move itself.
+struct Table {
+    ch: ChannelRef,
+    script: Vec<String>,
+    next: usize,
+}
+
+impl Table {
+    fn new(svc: &GameService, channel: u64, rng: &mut fastrand::Rng) -> Table {
+        let ch = ChannelRef {
+            guild: Some(1),
+            channel,
+        };
+        start(svc, ch);
+        Table {
+            ch,
+            script: random_script(rng, 120),
+            next: 0,
+        }
+    }
+
+    fn step(&mut self, svc: &GameService) -> Duration {
+        let (a, b) = players();
+        let who = if self.next.is_multiple_of(2) { &a } else { &b };
+        let t0 = Instant::now();
+        let r = svc
+            .play_move(who, self.ch, &self.script[self.next], Lang::En, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.script[self.next]));
+        let dt = t0.elapsed();
+        self.next += 1;
+        if r.view.finished || self.next == self.script.len() {
+            if !r.view.finished {
+                svc.resign(&a, self.ch, None).unwrap();
+            }
+            start(svc, self.ch);
+            self.next = 0;
+        }
+        dt
+    }
+}
+
+fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cajitas-bench-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn raw_commits_per_s(path: &Path, n: u64) -> f64 {
+    let dt = cajitas::store::measure_raw_commits(path, n).unwrap();
+    n as f64 / dt.as_secs_f64()
+}
+
+fn sequential_moves_per_s(svc: &GameService, channel: u64, n: usize, seed: u64) -> f64 {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut table = Table::new(svc, channel, &mut rng);
+    let mut total = Duration::ZERO;
+    for _ in 0..n {
+        total += table.step(svc);
+    }
+    n as f64 / total.as_secs_f64()
+}
+
+fn parallel_moves_per_s(svc: &GameService, games: usize, threads: usize, per_game: usize) -> f64 {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let base = 1_000_000 + fastrand::u64(..1_000_000) * 1000;
+    let mut tables: Vec<Vec<Table>> = (0..threads).map(|_| Vec::new()).collect();
+    for g in 0..games {
+        tables[g % threads].push(Table::new(svc, base + g as u64, &mut rng));
+    }
+    let barrier = Arc::new(std::sync::Barrier::new(threads + 1));
+    let handles: Vec<_> = tables
+        .into_iter()
+        .map(|mut mine| {
+            let svc = svc.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                for _ in 0..per_game {
+                    for t in mine.iter_mut() {
+                        t.step(&svc);
+                    }
+                }
+            })
+        })
+        .collect();
+    barrier.wait();
+    let t0 = Instant::now();
+    for h in handles {
+        h.join().unwrap();
+    }
+    (games * per_game) as f64 / t0.elapsed().as_secs_f64()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let (rounds, raw_n, seq_n, per_game) = if quick {
+        (3, 500, 500, 5)
+    } else {
+        (5, 2000, 2000, 20)
+    };
+    let dir = fresh_dir("service");
+    let svc = GameService::open(&dir.join("service.db"), ServiceOptions::default()).unwrap();
+
+    let mut raw = Vec::new();
+    let mut seq = Vec::new();
+    let mut par = Vec::new();
+    for round in 0..rounds {
+        // Interleaved, so that a noisy moment of the shared machine hits all three alike.
+        raw.push(raw_commits_per_s(&dir.join("raw.db"), raw_n));
+        seq.push(sequential_moves_per_s(
+            &svc,
+            1 + round as u64,
+            seq_n,
+            round as u64,
+        ));
+        par.push(parallel_moves_per_s(&svc, 100, 2, per_game));
+    }
+    let (raw, seq, par) = (median(raw), median(seq), median(par));
+    println!(
+        "game service benchmark (real SQLite file, WAL + synchronous=FULL), median of {rounds} rounds"
+    );
+    println!(
+        "  {:<46} {:>9.0} commits/s   (peer: 100%)",
+        "raw SQLite: one-row IMMEDIATE commits", raw
+    );
+    println!(
+        "  {:<46} {:>9.0} moves/s     ({:.0}% of raw)",
+        "service: one game, sequential",
+        seq,
+        100.0 * seq / raw
+    );
+    println!(
+        "  {:<46} {:>9.0} moves/s     ({:.0}% of raw)",
+        "service: 100 games, 2 worker threads",
+        par,
+        100.0 * par / raw
+    );
+    println!("  target: >= 2000 moves/s and >= 50% of the raw commit rate");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,124 @@
+//! Every way the game service can say no, each with its own message.
+
+use cajitas_rules::ReadError;
+
+use crate::store::StoreError;
+
+/// Why an operation of the [`GameService`](super::GameService) did nothing.
+///
+/// Every variant but [`GameError::Internal`] is a refusal: the message is for the player, in
+/// plain English, and the database is unchanged. `Internal` is an unexpected failure: front
+/// ends apologise to the user and log the details.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// There is no game in this channel at all.
+    #[error("There is no game in this channel. Start one with `challenge`.")]
+    NoGame,
+    /// The channel's last game has ended.
+    #[error("The game in this channel is already over. Start a new one with `challenge`.")]
+    GameOver,
+    /// The actor is not one of the two players.
+    #[error("You are not playing in this game.")]
+    NotAPlayer,
+    /// The actor is a player, but the other side is to move.
+    #[error("It is not your turn: wait for your opponent's move.")]
+    NotYourTurn,
+    /// The position (or the challenge) changed since the actor last saw it: they lost a race
+    /// with another move, or pressed a button from an older message.
+    #[error(
+        "The position changed before your action arrived (this button or move is out of date). Look at the board and try again."
+    )]
+    PositionChanged,
+    /// The move could not be read or is not legal here; carries the reader's suggestions.
+    #[error("{0}")]
+    Move(ReadError),
+    /// A user-typed string is too long.
+    #[error("The {what} is too long (at most {max} characters).")]
+    TooLong {
+        /// What was too long ("move").
+        what: &'static str,
+        /// The limit, in characters.
+        max: usize,
+    },
+    /// The move text is empty.
+    #[error("Type a move, for example `e4`, `Nf3`, `Cf3` or `e2e4`.")]
+    EmptyMove,
+    /// No pending challenge in this channel.
+    #[error("There is no pending challenge in this channel.")]
+    NoChallenge,
+    /// The pending challenge timed out.
+    #[error("That challenge has expired. Send a new one with `challenge`.")]
+    ChallengeExpired,
+    /// The challenge this button belongs to was already answered.
+    #[error("That challenge was already {0}.")]
+    ChallengeClosed(&'static str),
+    /// A user challenged themselves.
+    #[error("You cannot challenge yourself. Name an opponent, or leave it open for anyone.")]
+    CannotChallengeSelf,
+    /// A user challenged a bot account.
+    #[error("Bots cannot play. Challenge a person, or leave the challenge open.")]
+    CannotChallengeBot,
+    /// A bot account tried to accept a challenge.
+    #[error("Bot accounts cannot play.")]
+    BotCannotPlay,
+    /// A challenge is already waiting in this channel.
+    #[error("A challenge is already waiting for an answer in this channel.")]
+    ChallengePending,
+    /// A game is already being played in this channel.
+    #[error(
+        "A game is already in progress in this channel. One game per channel: finish it first, or play in another channel or thread."
+    )]
+    GameInProgress,
+    /// The actor is not the one who was challenged.
+    #[error("This challenge is not addressed to you.")]
+    NotChallenged,
+    /// The challenger tried to accept or decline their own challenge.
+    #[error("You cannot answer your own challenge (use `cancel` to withdraw it).")]
+    OwnChallenge,
+    /// Someone other than the challenger tried to cancel a challenge.
+    #[error("Only the challenger can cancel this challenge.")]
+    NotChallenger,
+    /// The actor already has a draw offer standing.
+    #[error("You have already offered a draw; wait for your opponent's answer.")]
+    DrawAlreadyOffered,
+    /// No draw offer is standing.
+    #[error("There is no draw offer to answer.")]
+    NoDrawOffer,
+    /// The actor tried to answer their own draw offer.
+    #[error("You cannot answer your own draw offer; your opponent must.")]
+    OwnDrawOffer,
+    /// A draw claim was made but no claim is valid now.
+    #[error(
+        "No draw can be claimed now: the position has not occurred three times and the 50-move rule is not met."
+    )]
+    NothingToClaim,
+    /// A draw claim was written with a move, but neither the position now nor the one after
+    /// the move qualifies. The move was not played.
+    #[error(
+        "No draw can be claimed with {0}: neither threefold repetition nor the 50-move rule would apply. The move was not played."
+    )]
+    NothingToClaimWith(String),
+    /// Only the player to move can claim a draw (FIDE 9.2, 9.3).
+    #[error("Only the player to move can claim a draw.")]
+    ClaimNotYourTurn,
+    /// Abort was asked after both players moved.
+    #[error("Too late to abort: both players have moved. You can resign or offer a draw.")]
+    AbortTooLate,
+    /// The stored game could not be rebuilt by the rules (a damaged database).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl GameError {
+    /// Whether this is a refusal (the user did something not allowed) rather than an
+    /// unexpected failure. False only for [`GameError::Internal`].
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, GameError::Internal(_))
+    }
+}
+
+impl From<StoreError> for GameError {
+    fn from(e: StoreError) -> Self {
+        GameError::Internal(e.to_string())
+    }
+}

@@ -1,0 +1,139 @@
+//! `cajitas local` driven through a pipe, as a script would.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "cajitas-console-{tag}-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn local(dir: &Path, args: &[&str], script: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
+        .arg("local")
+        .args(args)
+        .current_dir(dir)
+        .env("CAJITAS_DB", dir.join("local.db"))
+        .env_remove("CAJITAS_CHALLENGE_TTL")
+        .env_remove("DISCORD_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+const SCHOLARS_MATE: &str = "\
+# alice is the default user
+help
+challenge bob white
+as bob
+accept
+as alice
+move e4
+move d4
+as bob
+move e5
+as carol
+move Nf3
+accept
+as alice
+move Qh5
+as bob
+move Nc6
+as alice
+move Bc4
+as bob
+move Nf6
+move Nf6xx
+as alice
+move Qxf7#
+board
+history
+frobnicate
+move e4
+quit
+as nobody
+";
+
+#[test]
+fn a_scripted_game_to_checkmate() {
+    let dir = temp_dir("mate");
+    let out = local(&dir, &[], SCHOLARS_MATE);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    for needle in [
+        "challenge [NAME]",     // help
+        "alice challenges bob", // challenge
+        "begins: alice (white) against bob (black)",
+        "alice plays e4.",
+        "It is not your turn",               // move d4 by alice
+        "You are not playing in this game.", // carol
+        "no pending challenge",              // carol's accept
+        "alice plays Qxf7#.",
+        "8  r . b q k b . r", // the final board
+        "White wins by checkmate (alice wins, 1-0).",
+        "game 1: alice - bob  1-0", // history
+        "Unknown command \"frobnicate\"",
+        "already over", // move after mate
+        "Board image: ",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in\n{stdout}");
+    }
+    assert!(!stdout.contains("nobody"), "nothing runs after quit");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Each move rendered a PNG.
+    let pngs: Vec<_> = std::fs::read_dir(dir.join("cajitas-local-boards"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(pngs.len(), 8, "{pngs:?}"); // the start + 7 moves
+    let last = dir.join("cajitas-local-boards").join("game-1-ply-007.png");
+    let bytes = std::fs::read(&last).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(stdout.contains(&last.display().to_string()), "{stdout}");
+
+    // The same database, a second session: the game is still there.
+    let out = local(&dir, &["--no-png"], "board\nhistory\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout.contains("White wins by checkmate"), "{stdout}");
+}
+
+#[test]
+fn spanish_moves_and_end_of_input_without_quit() {
+    let dir = temp_dir("es");
+    let script = "challenge bob black\nas bob\naccept\nmove Cf3\nlang en\nas alice\nmove Rd5\nmove Nf6\nabort\n";
+    let out = local(&dir, &["--lang", "es", "--as", "alice", "--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("bob plays Nf3."), "{stdout}");
+    // In English R is a rook, and no rook reaches d5.
+    assert!(stdout.contains("rook"), "{stdout}");
+    assert!(stdout.contains("alice plays Nf6."), "{stdout}");
+    assert!(stdout.contains("Too late to abort"), "{stdout}");
+    assert!(!dir.join("cajitas-local-boards").exists());
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    let dir = temp_dir("flags");
+    let out = local(&dir, &["--lang", "fr"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown language"), "{stderr}");
+}

@@ -1,0 +1,865 @@
+//! The game service end to end: every ending, every refusal, persistence across a reopen, and
+//! racing moves. All through the public API, on real SQLite files (WAL + FULL).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::Duration;
+
+use cajitas::game::{
+    ChallengeState, ChannelRef, ColourChoice, GameError, GameService, Lang, ServiceOptions, UserRef,
+};
+use cajitas_rules::{Color, DrawClaim, DrawReason, Outcome, Position, Uci, WinReason};
+
+fn temp_db(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "cajitas-game-{tag}-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.db")
+}
+
+fn service(tag: &str) -> GameService {
+    GameService::open(&temp_db(tag), ServiceOptions::default()).unwrap()
+}
+
+fn alice() -> UserRef {
+    UserRef::new(1, "alice", false)
+}
+fn bob() -> UserRef {
+    UserRef::new(2, "bob", false)
+}
+fn carol() -> UserRef {
+    UserRef::new(3, "carol", false)
+}
+fn robot() -> UserRef {
+    UserRef::new(4, "robot", true)
+}
+
+const CH: ChannelRef = ChannelRef {
+    guild: Some(10),
+    channel: 100,
+};
+
+/// Alice (white) against Bob (black) in `CH`, through a challenge.
+fn new_game(svc: &GameService) -> i64 {
+    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        .unwrap();
+    let v = svc.accept(&bob(), CH).unwrap();
+    assert_eq!(v.white, alice());
+    assert_eq!(v.black, bob());
+    v.game_id
+}
+
+/// Plays `moves` alternately (the player to move plays each).
+fn play(svc: &GameService, moves: &[&str]) -> cajitas::game::MoveResult {
+    let mut last = None;
+    for m in moves {
+        let v = svc.board(CH).unwrap();
+        let who = v.player_to_move().clone();
+        last = Some(
+            svc.play_move(&who, CH, m, Lang::En, false)
+                .unwrap_or_else(|e| panic!("{m}: {e}")),
+        );
+    }
+    last.expect("at least one move")
+}
+
+fn set_position(svc: &GameService, fen: &str) -> i64 {
+    let pos = Position::from_fen(fen).unwrap();
+    svc.start_game(&alice(), &bob(), CH, &pos).unwrap().game_id
+}
+
+const SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
+
+// ---- endings --------------------------------------------------------------------------
+
+#[test]
+fn checkmate() {
+    let svc = service("mate");
+    new_game(&svc);
+    let r = play(&svc, &["f3", "e5", "g4", "Qh4#"]);
+    assert_eq!(r.san, "Qh4#");
+    let v = r.view;
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: WinReason::Checkmate
+        })
+    );
+    assert!(v.finished && !v.aborted && v.check);
+    assert_eq!(v.result, "0-1");
+    assert_eq!(v.ply, 4);
+    assert!(v.status_line().contains("bob wins"), "{}", v.status_line());
+    let h = svc.history(CH, 10).unwrap();
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0].termination, "checkmate");
+    assert_eq!(h[0].result, "0-1");
+    let pgn = svc.pgn(CH).unwrap();
+    for needle in [
+        "[White \"alice\"]",
+        "[Black \"bob\"]",
+        "[Result \"0-1\"]",
+        "Termination",
+        "Qh4#",
+    ] {
+        assert!(pgn.contains(needle), "{needle} missing in\n{pgn}");
+    }
+    // The board of a finished game is still shown.
+    assert_eq!(svc.board(CH).unwrap().outcome, v.outcome);
+}
+
+#[test]
+fn stalemate() {
+    let svc = service("stalemate");
+    new_game(&svc);
+    // Sam Loyd's ten-move stalemate.
+    let line = [
+        "e3", "a5", "Qh5", "Ra6", "Qxa5", "h5", "h4", "Rah6", "Qxc7", "f6", "Qxd7+", "Kf7", "Qxb7",
+        "Qd3", "Qxb8", "Qh7", "Qxc8", "Kg6", "Qe6",
+    ];
+    let v = play(&svc, &line).view;
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Stalemate
+        })
+    );
+    assert_eq!(v.result, "1/2-1/2");
+}
+
+#[test]
+fn dead_position() {
+    let svc = service("dead");
+    set_position(&svc, "8/8/8/8/2k5/8/1r6/K7 w - - 0 1");
+    let v = play(&svc, &["Kxb2"]).view;
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::DeadPosition
+        })
+    );
+    assert_eq!(v.material, 0);
+}
+
+#[test]
+fn threefold_claim_now() {
+    let svc = service("3fold-now");
+    new_game(&svc);
+    play(&svc, &SHUFFLE);
+    // Twice is not enough.
+    assert!(matches!(
+        svc.draw_claim(&alice(), CH),
+        Err(GameError::NothingToClaim)
+    ));
+    let v = play(&svc, &SHUFFLE[..3]).view;
+    assert!(v.claimable_now.is_empty());
+    assert_eq!(v.claimable, vec![DrawClaim::ThreefoldRepetition]);
+    assert!(
+        v.status_line().contains("with a move"),
+        "{}",
+        v.status_line()
+    );
+    let v = play(&svc, &SHUFFLE[3..]).view;
+    assert_eq!(v.claimable_now, vec![DrawClaim::ThreefoldRepetition]);
+    assert!(
+        v.status_line().contains("may claim a draw now"),
+        "{}",
+        v.status_line()
+    );
+    // Only the player to move claims.
+    assert!(matches!(
+        svc.draw_claim(&bob(), CH),
+        Err(GameError::ClaimNotYourTurn)
+    ));
+    let v = svc.draw_claim(&alice(), CH).unwrap();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::ThreefoldClaim
+        })
+    );
+    assert_eq!(
+        svc.history(CH, 5).unwrap()[0].termination,
+        "threefold-repetition"
+    );
+}
+
+#[test]
+fn threefold_claim_with_a_move() {
+    let svc = service("3fold-move");
+    let id = new_game(&svc);
+    play(&svc, &SHUFFLE);
+    play(&svc, &SHUFFLE[..3]);
+    // Black's Ng8 would repeat the start position a third time: claim with it.
+    let r = svc.play_move(&bob(), CH, "Ng8", Lang::En, true).unwrap();
+    assert_eq!(r.claimed, Some(DrawClaim::ThreefoldRepetition));
+    assert_eq!(r.san, "Ng8");
+    assert_eq!(
+        r.view.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::ThreefoldClaim
+        })
+    );
+    // The move is written with the claim, not played.
+    assert_eq!(r.view.ply, 7);
+    assert_eq!(svc.moves_uci(id).unwrap().len(), 7);
+}
+
+#[test]
+fn fifty_move_claims() {
+    // With the move: White's quiet move makes the 100th half-move.
+    let svc = service("fifty");
+    set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    // A pawn-less quiet move with `claim`, but first a move that would not qualify: a capture
+    // is impossible here, so try the claim in a position where nothing qualifies later.
+    let r = svc.play_move(&alice(), CH, "Ra2", Lang::En, true).unwrap();
+    assert_eq!(r.claimed, Some(DrawClaim::FiftyMoves));
+    assert_eq!(r.view.ply, 0);
+    assert_eq!(
+        r.view.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::FiftyMoveClaim
+        })
+    );
+
+    // Now: the move is played without a claim, then Black claims.
+    let svc = service("fifty-now");
+    set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    let v = play(&svc, &["Ra2"]).view;
+    assert!(v.outcome.is_none());
+    assert_eq!(v.claimable_now, vec![DrawClaim::FiftyMoves]);
+    let v = svc.draw_claim(&bob(), CH).unwrap();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::FiftyMoveClaim
+        })
+    );
+    assert_eq!(svc.history(CH, 1).unwrap()[0].termination, "fifty-moves");
+}
+
+#[test]
+fn a_claim_that_does_not_qualify_changes_nothing() {
+    let svc = service("bad-claim");
+    new_game(&svc);
+    let e = svc
+        .play_move(&alice(), CH, "e4", Lang::En, true)
+        .unwrap_err();
+    assert!(
+        matches!(e, GameError::NothingToClaimWith(ref s) if s == "e4"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("not played"));
+    let v = svc.board(CH).unwrap();
+    assert_eq!(v.ply, 0);
+    assert!(v.outcome.is_none());
+}
+
+#[test]
+fn fivefold_repetition_ends_the_game() {
+    let svc = service("5fold");
+    new_game(&svc);
+    for _ in 0..3 {
+        let v = play(&svc, &SHUFFLE).view;
+        assert!(v.outcome.is_none());
+    }
+    let v = play(&svc, &SHUFFLE).view;
+    assert_eq!(v.ply, 16);
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Fivefold
+        })
+    );
+    assert!(matches!(
+        svc.play_move(&alice(), CH, "Nf3", Lang::En, false),
+        Err(GameError::GameOver)
+    ));
+}
+
+#[test]
+fn seventy_five_moves_end_the_game() {
+    let svc = service("75");
+    set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 149 100");
+    let v = play(&svc, &["Ra2"]).view;
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::SeventyFiveMoves
+        })
+    );
+}
+
+#[test]
+fn draw_by_agreement_and_the_life_of_an_offer() {
+    let svc = service("agree");
+    new_game(&svc);
+    assert!(matches!(
+        svc.draw_accept(&bob(), CH, None),
+        Err(GameError::NoDrawOffer)
+    ));
+    let v = svc.draw_offer(&alice(), CH, None).unwrap();
+    assert_eq!(v.draw_offer_by, Some(Color::White));
+    assert!(matches!(
+        svc.draw_offer(&alice(), CH, None),
+        Err(GameError::DrawAlreadyOffered)
+    ));
+    assert!(matches!(
+        svc.draw_accept(&alice(), CH, None),
+        Err(GameError::OwnDrawOffer)
+    ));
+    assert!(matches!(
+        svc.draw_accept(&carol(), CH, None),
+        Err(GameError::NotAPlayer)
+    ));
+    // The offer stands while its maker moves ...
+    let v = play(&svc, &["e4"]).view;
+    assert_eq!(v.draw_offer_by, Some(Color::White));
+    // ... and lapses when the opponent moves instead of answering.
+    let v = play(&svc, &["e5"]).view;
+    assert_eq!(v.draw_offer_by, None);
+    // Decline keeps the game going.
+    svc.draw_offer(&bob(), CH, None).unwrap();
+    let v = svc.draw_decline(&alice(), CH, None).unwrap();
+    assert_eq!(v.draw_offer_by, None);
+    assert!(v.outcome.is_none());
+    // A button from an older offer is stale.
+    let v = svc.draw_offer(&alice(), CH, Some(2)).unwrap();
+    assert_eq!(v.ply, 2);
+    assert!(matches!(
+        svc.draw_accept(&bob(), CH, Some(1)),
+        Err(GameError::PositionChanged)
+    ));
+    let v = svc.draw_accept(&bob(), CH, Some(2)).unwrap();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Agreement
+        })
+    );
+    assert_eq!(v.draw_offer_by, None);
+    assert_eq!(svc.history(CH, 1).unwrap()[0].termination, "agreement");
+}
+
+#[test]
+fn a_counter_offer_is_an_agreement() {
+    let svc = service("counter");
+    new_game(&svc);
+    svc.draw_offer(&alice(), CH, None).unwrap();
+    let v = svc.draw_offer(&bob(), CH, None).unwrap();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Agreement
+        })
+    );
+}
+
+#[test]
+fn resignation() {
+    let svc = service("resign");
+    new_game(&svc);
+    play(&svc, &["d4", "d5"]);
+    assert!(matches!(
+        svc.resign(&alice(), CH, Some(1)),
+        Err(GameError::PositionChanged)
+    ));
+    assert!(matches!(
+        svc.resign(&carol(), CH, None),
+        Err(GameError::NotAPlayer)
+    ));
+    // Either player may resign, whoever is to move.
+    let v = svc.resign(&bob(), CH, Some(2)).unwrap();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::White,
+            reason: WinReason::Resignation
+        })
+    );
+    assert_eq!(v.result, "1-0");
+    let pgn = svc.pgn(CH).unwrap();
+    assert!(pgn.contains("1-0"), "{pgn}");
+}
+
+#[test]
+fn abort_before_both_players_moved() {
+    let svc = service("abort");
+    new_game(&svc);
+    let v = svc.abort(&bob(), CH).unwrap();
+    assert!(v.aborted && v.finished);
+    assert_eq!(v.outcome, None);
+    assert_eq!(v.result, "*");
+    // An aborted game is not in the history of finished games.
+    assert!(svc.history(CH, 10).unwrap().is_empty());
+    assert!(svc.pgn(CH).unwrap().contains("*"));
+
+    // After White's first move, either player may still abort.
+    new_game(&svc);
+    play(&svc, &["e4"]);
+    assert!(matches!(
+        svc.abort(&carol(), CH),
+        Err(GameError::NotAPlayer)
+    ));
+    assert!(svc.abort(&alice(), CH).unwrap().aborted);
+
+    // Not once both have moved.
+    new_game(&svc);
+    play(&svc, &["e4", "e5"]);
+    assert!(matches!(
+        svc.abort(&alice(), CH),
+        Err(GameError::AbortTooLate)
+    ));
+}
+
+// ---- challenges -----------------------------------------------------------------------
+
+static CLOCK: AtomicI64 = AtomicI64::new(1_000_000);
+fn test_clock() -> i64 {
+    CLOCK.load(Ordering::SeqCst)
+}
+
+#[test]
+fn challenges_expire_and_are_replaced() {
+    let opts = ServiceOptions {
+        challenge_ttl: Duration::from_secs(60),
+        clock: test_clock,
+    };
+    let svc = GameService::open(&temp_db("expire"), opts).unwrap();
+    let c = svc
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::Black)
+        .unwrap();
+    assert_eq!(c.expires_at - c.created_at, 60_000);
+    assert_eq!(c.status, ChallengeState::Pending);
+    CLOCK.fetch_add(60_000, Ordering::SeqCst);
+    assert!(matches!(
+        svc.accept(&bob(), CH),
+        Err(GameError::ChallengeExpired)
+    ));
+    assert!(matches!(
+        svc.decline(&bob(), CH),
+        Err(GameError::ChallengeExpired)
+    ));
+    assert_eq!(
+        svc.pending_challenge(CH).unwrap().unwrap().status,
+        ChallengeState::Expired
+    );
+    // An expired challenge does not block a new one.
+    let c2 = svc
+        .challenge(&carol(), CH, None, ColourChoice::Black)
+        .unwrap();
+    assert_ne!(c2.id, c.id);
+    assert!(matches!(
+        svc.accept_challenge(&bob(), CH, Some(c.id)),
+        Err(GameError::ChallengeExpired)
+    ));
+    // The open challenge: Black for carol, so the acceptor is White.
+    let v = svc.accept_challenge(&bob(), CH, Some(c2.id)).unwrap();
+    assert_eq!(v.white, bob());
+    assert_eq!(v.black, carol());
+}
+
+#[test]
+fn challenge_flow_and_its_refusals() {
+    let svc = service("challenge");
+    let other = ChannelRef {
+        guild: Some(10),
+        channel: 200,
+    };
+    assert!(matches!(
+        svc.accept(&bob(), CH),
+        Err(GameError::NoChallenge)
+    ));
+    assert!(matches!(
+        svc.cancel(&bob(), CH),
+        Err(GameError::NoChallenge)
+    ));
+    assert!(matches!(
+        svc.challenge(&alice(), CH, Some(&alice()), ColourChoice::Random),
+        Err(GameError::CannotChallengeSelf)
+    ));
+    assert!(matches!(
+        svc.challenge(&alice(), CH, Some(&robot()), ColourChoice::Random),
+        Err(GameError::CannotChallengeBot)
+    ));
+    assert!(matches!(
+        svc.challenge(&robot(), CH, None, ColourChoice::Random),
+        Err(GameError::BotCannotPlay)
+    ));
+    let c = svc
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::Random)
+        .unwrap();
+    assert_eq!(c.opponent, Some(bob()));
+    assert!(matches!(
+        svc.challenge(&carol(), CH, None, ColourChoice::Random),
+        Err(GameError::ChallengePending)
+    ));
+    assert!(matches!(
+        svc.accept(&carol(), CH),
+        Err(GameError::NotChallenged)
+    ));
+    assert!(matches!(
+        svc.decline(&carol(), CH),
+        Err(GameError::NotChallenged)
+    ));
+    assert!(matches!(
+        svc.accept(&alice(), CH),
+        Err(GameError::OwnChallenge)
+    ));
+    assert!(matches!(
+        svc.cancel(&bob(), CH),
+        Err(GameError::NotChallenger)
+    ));
+    let d = svc.decline(&bob(), CH).unwrap();
+    assert_eq!(d.status, ChallengeState::Declined);
+    assert!(matches!(
+        svc.accept_challenge(&bob(), CH, Some(c.id)),
+        Err(GameError::ChallengeClosed("declined"))
+    ));
+    // Cancel.
+    svc.challenge(&alice(), CH, None, ColourChoice::Random)
+        .unwrap();
+    assert_eq!(
+        svc.cancel(&alice(), CH).unwrap().status,
+        ChallengeState::Cancelled
+    );
+    // An open challenge: anyone but a bot or the challenger accepts.
+    svc.challenge(&alice(), CH, None, ColourChoice::White)
+        .unwrap();
+    assert!(matches!(
+        svc.accept(&robot(), CH),
+        Err(GameError::BotCannotPlay)
+    ));
+    let v = svc.accept(&carol(), CH).unwrap();
+    assert_eq!((v.white.id, v.black.id), (1, 3));
+    // One game per channel ...
+    assert!(matches!(
+        svc.challenge(&bob(), CH, None, ColourChoice::Random),
+        Err(GameError::GameInProgress)
+    ));
+    // ... but a user may play in several channels.
+    svc.challenge(&alice(), other, Some(&bob()), ColourChoice::Random)
+        .unwrap();
+    let v2 = svc.accept(&bob(), other).unwrap();
+    assert_ne!(v2.game_id, v.game_id);
+    assert!(matches!(
+        svc.start_game(&alice(), &bob(), CH, &Position::new()),
+        Err(GameError::GameInProgress)
+    ));
+    // A random colour gives each side to someone.
+    assert_ne!(v2.white, v2.black);
+}
+
+#[test]
+fn move_refusals_change_nothing() {
+    let svc = service("refusals");
+    assert!(matches!(
+        svc.play_move(&alice(), CH, "e4", Lang::En, false),
+        Err(GameError::NoGame)
+    ));
+    assert!(matches!(svc.board(CH), Err(GameError::NoGame)));
+    assert!(matches!(svc.pgn(CH), Err(GameError::NoGame)));
+    assert!(matches!(
+        svc.resign(&alice(), CH, None),
+        Err(GameError::NoGame)
+    ));
+    assert!(matches!(
+        svc.draw_offer(&alice(), CH, None),
+        Err(GameError::NoGame)
+    ));
+    assert!(svc.legal_moves_for(&alice(), CH).unwrap().is_empty());
+    new_game(&svc);
+    play(&svc, &["e4"]);
+    let before = svc.board(CH).unwrap();
+    let refusals: Vec<(GameError, &str)> = vec![
+        (
+            svc.play_move(&carol(), CH, "e5", Lang::En, false)
+                .unwrap_err(),
+            "not a player",
+        ),
+        (
+            svc.play_move(&alice(), CH, "d4", Lang::En, false)
+                .unwrap_err(),
+            "not your turn",
+        ),
+        (
+            svc.play_move_at(&bob(), CH, "e5", Lang::En, false, Some(0))
+                .unwrap_err(),
+            "stale",
+        ),
+        (
+            svc.play_move(&bob(), CH, "Ke5", Lang::En, false)
+                .unwrap_err(),
+            "illegal",
+        ),
+        (
+            svc.play_move(&bob(), CH, "zz9", Lang::En, false)
+                .unwrap_err(),
+            "malformed",
+        ),
+        (
+            svc.play_move(&bob(), CH, &"e".repeat(33), Lang::En, false)
+                .unwrap_err(),
+            "too long",
+        ),
+        (
+            svc.play_move(&bob(), CH, "  ", Lang::En, false)
+                .unwrap_err(),
+            "empty",
+        ),
+    ];
+    let kinds: Vec<&str> = refusals
+        .iter()
+        .map(|(e, _)| match e {
+            GameError::NotAPlayer => "not a player",
+            GameError::NotYourTurn => "not your turn",
+            GameError::PositionChanged => "stale",
+            GameError::Move(r) if r.to_string().contains("Ke") || r.to_string().len() > 5 => {
+                if matches!(r.kind, cajitas_rules::ReadErrorKind::Malformed { .. }) {
+                    "malformed"
+                } else {
+                    "illegal"
+                }
+            }
+            GameError::TooLong { max: 32, .. } => "too long",
+            GameError::EmptyMove => "empty",
+            _ => "other",
+        })
+        .collect();
+    let expected: Vec<&str> = refusals.iter().map(|(_, k)| *k).collect();
+    assert_eq!(kinds, expected, "{refusals:?}");
+    let mut messages: Vec<String> = refusals.iter().map(|(e, _)| e.to_string()).collect();
+    assert!(refusals.iter().all(|(e, _)| e.is_refusal()));
+    messages.sort();
+    messages.dedup();
+    assert_eq!(
+        messages.len(),
+        refusals.len(),
+        "each refusal has its own message"
+    );
+    // Exactly 32 characters is not "too long" (it is read, and refused as a move).
+    assert!(matches!(
+        svc.play_move(&bob(), CH, &"e".repeat(32), Lang::En, false),
+        Err(GameError::Move(_))
+    ));
+    let after = svc.board(CH).unwrap();
+    assert_eq!(after.ply, before.ply);
+    assert_eq!(after.position, before.position);
+    assert!(!GameError::Internal("x".into()).is_refusal());
+}
+
+#[test]
+fn spanish_letters_and_legal_moves() {
+    let svc = service("lang");
+    new_game(&svc);
+    assert!(svc.legal_moves_for(&bob(), CH).unwrap().is_empty());
+    let legal = svc.legal_moves_for(&alice(), CH).unwrap();
+    assert_eq!(legal.len(), 20);
+    assert!(legal.contains(&"Nf3".to_owned()));
+    let r = svc.play_move(&alice(), CH, "Cf3", Lang::Es, false).unwrap();
+    assert_eq!(r.san, "Nf3");
+    assert_eq!(r.view.last_san.as_deref(), Some("Nf3"));
+    assert_eq!(r.view.to_move, Color::Black);
+    assert_eq!(r.view.sans, vec!["Nf3"]);
+    let r = svc.play_move(&bob(), CH, "e7e5", Lang::En, false).unwrap();
+    assert_eq!(r.san, "e5");
+}
+
+#[test]
+fn material_balance() {
+    let svc = service("material");
+    new_game(&svc);
+    let v = play(&svc, &["e4", "d5", "exd5"]).view;
+    assert_eq!(v.material, 1);
+    let v = play(&svc, &["Qxd5"]).view;
+    assert_eq!(v.material, 0);
+}
+
+// ---- persistence and concurrency ----------------------------------------------------
+
+#[test]
+fn a_game_survives_closing_and_reopening_the_database() {
+    let path = temp_db("reopen");
+    let id = {
+        let svc = GameService::open(&path, ServiceOptions::default()).unwrap();
+        let id = new_game(&svc);
+        play(&svc, &["e4", "c5", "Nf3"]);
+        svc.draw_offer(&alice(), CH, None).unwrap();
+        id
+    };
+    let svc = GameService::open(&path, ServiceOptions::default()).unwrap();
+    let v = svc.board(CH).unwrap();
+    assert_eq!(v.game_id, id);
+    assert_eq!(v.ply, 3);
+    assert_eq!(v.draw_offer_by, Some(Color::White));
+    assert_eq!(v.sans, vec!["e4", "c5", "Nf3"]);
+    assert_eq!(
+        v.position.fen(),
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    let v = play(&svc, &["d6", "d4", "cxd4"]).view;
+    assert_eq!(v.ply, 6);
+    assert_eq!(
+        svc.moves_uci(id).unwrap(),
+        ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"]
+    );
+}
+
+#[test]
+fn racing_moves_for_the_same_ply_land_once() {
+    let svc = service("race-one");
+    new_game(&svc);
+    let barrier = Arc::new(Barrier::new(32));
+    let handles: Vec<_> = (0..32)
+        .map(|i| {
+            let svc = svc.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let text = ["e4", "d4", "c4", "Nf3"][i % 4];
+                barrier.wait();
+                if i % 2 == 0 {
+                    svc.play_move_at(&alice(), CH, text, Lang::En, false, Some(0))
+                } else {
+                    svc.play_move(&alice(), CH, text, Lang::En, false)
+                }
+            })
+        })
+        .collect();
+    let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let won: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+    assert_eq!(won.len(), 1);
+    for r in &results {
+        match r {
+            Ok(_) => {}
+            Err(GameError::PositionChanged) | Err(GameError::NotYourTurn) => {}
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+    assert_eq!(svc.board(CH).unwrap().ply, 1);
+}
+
+#[test]
+fn thirty_two_threads_play_one_game() {
+    let svc = service("race-game");
+    let id = new_game(&svc);
+    const PLIES: u32 = 40;
+    let acknowledged = Arc::new(Mutex::new(Vec::<(u32, String)>::new()));
+    let barrier = Arc::new(Barrier::new(32));
+    let handles: Vec<_> = (0..32usize)
+        .map(|i| {
+            let svc = svc.clone();
+            let acknowledged = acknowledged.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let (me, colour) = if i % 2 == 0 {
+                    (alice(), Color::White)
+                } else {
+                    (bob(), Color::Black)
+                };
+                barrier.wait();
+                let mut lost = 0u32;
+                loop {
+                    let v = svc.board(CH).unwrap();
+                    if v.finished || v.ply >= PLIES {
+                        return lost;
+                    }
+                    if v.to_move != colour {
+                        std::thread::yield_now();
+                        continue;
+                    }
+                    let legal = v.position.legal_moves();
+                    let m = legal[(i + v.ply as usize) % legal.len()];
+                    let text = Uci::from_move(m).to_string();
+                    match svc.play_move_at(&me, CH, &text, Lang::En, false, Some(v.ply)) {
+                        Ok(r) => {
+                            assert_eq!(r.view.ply, v.ply + 1);
+                            acknowledged.lock().unwrap().push((v.ply, text));
+                        }
+                        Err(GameError::PositionChanged) => lost += 1,
+                        Err(e) => panic!("thread {i}: {e}"),
+                    }
+                }
+            })
+        })
+        .collect();
+    let lost: u32 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    let mut acked = acknowledged.lock().unwrap().clone();
+    acked.sort();
+    let plies: Vec<u32> = acked.iter().map(|(p, _)| *p).collect();
+    let n = plies.len() as u32;
+    assert_eq!(
+        plies,
+        (0..n).collect::<Vec<_>>(),
+        "exactly one move per ply"
+    );
+    let stored = svc.moves_uci(id).unwrap();
+    let acked_moves: Vec<String> = acked.into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        stored, acked_moves,
+        "the database holds exactly the acknowledged moves"
+    );
+    let v = svc.board(CH).unwrap();
+    assert_eq!(v.ply, n);
+    assert!(n >= PLIES || v.finished);
+    eprintln!("{n} plies, {lost} moves lost a race");
+}
+
+// ---- PGN --------------------------------------------------------------------------------
+
+/// The PGN of the channel's game re-imports to the same moves and result.
+fn pgn_round_trip(svc: &GameService, expected_result: &str) -> String {
+    let text = svc.pgn(CH).unwrap();
+    let g = cajitas_rules::pgn::read_game(&text, Lang::En)
+        .unwrap_or_else(|e| panic!("{}\n{text}", e.message()));
+    let v = svc.board(CH).unwrap();
+    assert_eq!(g.game.position(), &v.position, "{text}");
+    assert_eq!(g.game.sans(), v.sans, "{text}");
+    assert_eq!(
+        g.result.map(|r| r.to_string()).as_deref(),
+        Some(expected_result),
+        "{text}"
+    );
+    assert_eq!(g.tag("White"), Some("alice"));
+    assert_eq!(g.tag("Black"), Some("bob"));
+    assert!(g.tag("Termination").is_some(), "{text}");
+    text
+}
+
+#[test]
+fn pgn_of_games_in_progress_and_ended_every_way() {
+    let svc = service("pgn");
+    new_game(&svc);
+    play(&svc, &["e4", "e5", "Nf3"]);
+    let text = pgn_round_trip(&svc, "*");
+    assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
+    svc.resign(&bob(), CH, None).unwrap();
+    pgn_round_trip(&svc, "1-0");
+
+    new_game(&svc);
+    svc.draw_offer(&alice(), CH, None).unwrap();
+    svc.draw_accept(&bob(), CH, None).unwrap();
+    pgn_round_trip(&svc, "1/2-1/2");
+
+    // A claim written with a move: the move is not in the PGN.
+    new_game(&svc);
+    play(&svc, &SHUFFLE);
+    play(&svc, &SHUFFLE[..3]);
+    svc.play_move(&bob(), CH, "Ng8", Lang::En, true).unwrap();
+    let text = pgn_round_trip(&svc, "1/2-1/2");
+    assert!(text.contains("4. Ng1 1/2-1/2"), "{text}");
+
+    // A set position carries its FEN.
+    let svc = service("pgn-fen");
+    set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    play(&svc, &["Ra2"]);
+    svc.draw_claim(&bob(), CH).unwrap();
+    let text = pgn_round_trip(&svc, "1/2-1/2");
+    assert!(
+        text.contains("[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 99 80\"]"),
+        "{text}"
+    );
+}
