@@ -1,8 +1,9 @@
 //! Attack sets of every piece, and the lines between squares.
 //!
 //! Knight, king and pawn attacks and the `between`/`ray` tables are computed at compile
-//! time. Sliding attacks use "fancy" magic bitboards whose magic numbers are searched at
-//! first use with a fixed-seed generator (deterministic, a few milliseconds).
+//! time. Sliding attacks use "fancy" magic bitboards: the magic numbers were found by a
+//! fixed-seed search (reproduced by a unit test) and their tables are built, and checked,
+//! at compile time.
 //!
 //! ```
 //! use cajitas_rules::{attacks, Bitboard, Square};
@@ -11,8 +12,6 @@
 //! assert!(attacks::rook(Square::E4, blockers).contains(Square::E6));
 //! assert!(!attacks::rook(Square::E4, blockers).contains(Square::E7));
 //! ```
-
-use std::sync::LazyLock;
 
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Square};
@@ -141,125 +140,261 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
 
 static LINES: ([[u64; 64]; 64], [[u64; 64]; 64]) = line_tables();
 
-#[derive(Clone, Copy, Default)]
+const fn empty_board(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = slide(sq, 0, dirs);
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_EMPTY: [u64; 64] = empty_board(&ROOK_DIRS);
+static BISHOP_EMPTY: [u64; 64] = empty_board(&BISHOP_DIRS);
+
+/// Rook attacks on an empty board (a fast pre-filter: no slider outside these rays can
+/// attack `sq`).
+#[inline(always)]
+pub(crate) fn rook_empty(sq: Square) -> Bitboard {
+    Bitboard(ROOK_EMPTY[sq.index()])
+}
+
+/// Bishop attacks on an empty board.
+#[inline(always)]
+pub(crate) fn bishop_empty(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_EMPTY[sq.index()])
+}
+
+#[derive(Clone, Copy)]
 struct Magic {
     mask: u64,
     magic: u64,
     shift: u32,
-    offset: usize,
+    offset: u32,
 }
 
-struct Sliders {
-    rook: [Magic; 64],
-    bishop: [Magic; 64],
-    table: Vec<u64>,
-}
-
-fn relevant_mask(sq: usize, dirs: &[(i32, i32); 4]) -> u64 {
+/// The relevant occupancy of a slider on `sq`: its rays without the edge squares (an
+/// edge square never blocks anything beyond it).
+const fn relevant_mask(sq: usize, dirs: &[(i32, i32); 4]) -> u64 {
     let mut bb = 0u64;
-    for &(df, dr) in dirs {
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
         let mut f = (sq % 8) as i32 + df;
         let mut r = (sq / 8) as i32 + dr;
-        // Edge squares never block anything beyond them: leave them out.
-        while (0..8).contains(&(f + df)) && (0..8).contains(&(r + dr)) {
+        while f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8 {
             bb |= 1u64 << (r * 8 + f);
             f += df;
             r += dr;
         }
+        d += 1;
     }
     bb
 }
 
-struct XorShift(u64);
+/// Magic numbers found by `tests::magics_are_reproducible` (a fixed-seed xorshift
+/// search). Their tables are built and checked for harmful collisions at compile time.
+const ROOK_MAGICS: [u64; 64] = [
+    0x2080002080400010,
+    0x00c0002001401000,
+    0x2100110008402002,
+    0x0880080081041000,
+    0x0200020020041008,
+    0x2300040008010012,
+    0x0c00283004008201,
+    0x0180010000407a80,
+    0x0168800080400020,
+    0x0010400040201000,
+    0x1001002001001048,
+    0x1001002408100100,
+    0x0801000408010012,
+    0x4001000209000400,
+    0x08a20004c8020001,
+    0x2002801145002280,
+    0x0080860021004200,
+    0x001000c009402002,
+    0x00b0002004002800,
+    0x100a808010020800,
+    0x8101010008000410,
+    0x0244008002000480,
+    0x0000040010810208,
+    0x2000020000448534,
+    0x4104400480008033,
+    0x0000810100204000,
+    0x0440430900200010,
+    0x4600240900100100,
+    0x0060080080040080,
+    0x0001000300080400,
+    0x0004084400011002,
+    0x0023040200008041,
+    0x0580050043002080,
+    0x0400804002802008,
+    0x0001002001004010,
+    0x1000200901001000,
+    0x4410800801800c00,
+    0xa012003806001004,
+    0x0020100104008802,
+    0x0004808402000041,
+    0x0010400170898000,
+    0x0080500020004004,
+    0x1040408012020020,
+    0x8010040008004040,
+    0x2001080100110004,
+    0x0000020004008080,
+    0x0021010810040002,
+    0x0800008c43020024,
+    0x0000800021005100,
+    0x0070201040008080,
+    0x0000d04282006a00,
+    0x0010014400080240,
+    0x0001080110050100,
+    0x0012000810240600,
+    0x0402000801040200,
+    0x028100108a004100,
+    0x0050800300102045,
+    0x8208210040120882,
+    0x8010600101183441,
+    0x020b000910006045,
+    0x0241001002480005,
+    0x0081000400880241,
+    0x0000009008024124,
+    0x0048122980410402,
+];
+const BISHOP_MAGICS: [u64; 64] = [
+    0x0848020822040013,
+    0x8010a40085821200,
+    0x0008008430840822,
+    0x0808048108040000,
+    0x1304042100008104,
+    0x5001012010204023,
+    0x81048801b8200420,
+    0x200a008084012000,
+    0x0040102001042084,
+    0x840a505042428020,
+    0x0000700102202920,
+    0x44101c0c10800002,
+    0x0040040422000000,
+    0x0180020802090202,
+    0x4020020811041202,
+    0x000104308c042000,
+    0x4140661002424400,
+    0x0028012008010460,
+    0x0188062102002a00,
+    0x0014004840102008,
+    0x0105000290400002,
+    0x8001022200410400,
+    0x104a041918013446,
+    0x008a000082008238,
+    0x04a0060008100430,
+    0x0008220008820801,
+    0x2508041208005010,
+    0x4008080200202020,
+    0x2441001013004000,
+    0x0030008060407000,
+    0x4008108000420800,
+    0x0012021050290100,
+    0x0210080482200500,
+    0xcc01112048100480,
+    0x0020402806500440,
+    0x00048e0080580080,
+    0x0040102020020080,
+    0x0028010440080807,
+    0x4601041108008800,
+    0x8040810e04104200,
+    0x901210110400088a,
+    0xa003080212081050,
+    0x00c1004048401004,
+    0x900000a014400800,
+    0x0008021040405401,
+    0x4020008206002090,
+    0x0004190424030100,
+    0x0424008a02026250,
+    0x8004088250900040,
+    0x1c00430088a04200,
+    0x0001020094040001,
+    0x8040210020880061,
+    0x2010040450442032,
+    0x0800840850044001,
+    0x0004040802140004,
+    0x0004080a04222020,
+    0x8088802110022000,
+    0x1081a10416114400,
+    0x0205010a24060820,
+    0x0000000720411080,
+    0x1008000208430400,
+    0x580c026028810840,
+    0x802020441020a110,
+    0x12c0022401020018,
+];
 
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
-}
-
-fn find_magics(dirs: &[(i32, i32); 4], table: &mut Vec<u64>, rng: &mut XorShift) -> [Magic; 64] {
-    let mut magics = [Magic::default(); 64];
-    let mut occs = Vec::with_capacity(4096);
-    let mut refs = Vec::with_capacity(4096);
-    let mut epoch = vec![0u32; 4096];
-    let mut used = vec![0u64; 4096];
-    let mut attempt = 0u32;
-    for (sq, m) in magics.iter_mut().enumerate() {
+const fn magics(dirs: &[(i32, i32); 4], numbers: &[u64; 64], base: u32) -> [Magic; 64] {
+    let mut out = [Magic {
+        mask: 0,
+        magic: 0,
+        shift: 0,
+        offset: 0,
+    }; 64];
+    let mut offset = base;
+    let mut sq = 0;
+    while sq < 64 {
         let mask = relevant_mask(sq, dirs);
         let bits = mask.count_ones();
-        occs.clear();
-        refs.clear();
+        out[sq] = Magic {
+            mask,
+            magic: numbers[sq],
+            shift: 64 - bits,
+            offset,
+        };
+        offset += 1 << bits;
+        sq += 1;
+    }
+    out
+}
+
+const ROOK_TABLE_SIZE: u32 = 102_400;
+const TABLE_SIZE: usize = 102_400 + 5_248;
+
+static ROOK: [Magic; 64] = magics(&ROOK_DIRS, &ROOK_MAGICS, 0);
+static BISHOP: [Magic; 64] = magics(&BISHOP_DIRS, &BISHOP_MAGICS, ROOK_TABLE_SIZE);
+
+const fn fill(table: &mut [u64; TABLE_SIZE], m: &[Magic; 64], dirs: &[(i32, i32); 4]) {
+    let mut sq = 0;
+    while sq < 64 {
+        let Magic {
+            mask,
+            magic,
+            shift,
+            offset,
+        } = m[sq];
         let mut subset = 0u64;
         loop {
-            occs.push(subset);
-            refs.push(slide(sq, subset, dirs));
+            let att = slide(sq, subset, dirs);
+            let idx = offset as usize + (subset.wrapping_mul(magic) >> shift) as usize;
+            // Attack sets are never empty, so 0 marks a free slot.
+            assert!(table[idx] == 0 || table[idx] == att, "magic collision");
+            table[idx] = att;
             subset = subset.wrapping_sub(mask) & mask;
             if subset == 0 {
                 break;
             }
         }
-        let shift = 64 - bits;
-        let size = 1usize << bits;
-        let magic = loop {
-            let candidate = rng.sparse();
-            if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
-                continue;
-            }
-            attempt += 1;
-            let mut ok = true;
-            for (&occ, &att) in occs.iter().zip(refs.iter()) {
-                let idx = (occ.wrapping_mul(candidate) >> shift) as usize;
-                if epoch[idx] != attempt {
-                    epoch[idx] = attempt;
-                    used[idx] = att;
-                } else if used[idx] != att {
-                    ok = false;
-                    break;
-                }
-            }
-            if ok {
-                break candidate;
-            }
-        };
-        let offset = table.len();
-        table.resize(offset + size, 0);
-        for (&occ, &att) in occs.iter().zip(refs.iter()) {
-            table[offset + (occ.wrapping_mul(magic) >> shift) as usize] = att;
-        }
-        *m = Magic {
-            mask,
-            magic,
-            shift,
-            offset,
-        };
+        sq += 1;
     }
-    magics
 }
 
-static SLIDERS: LazyLock<Sliders> = LazyLock::new(|| {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    let mut table = Vec::with_capacity(102_400 + 5_248);
-    let rook = find_magics(&ROOK_DIRS, &mut table, &mut rng);
-    let bishop = find_magics(&BISHOP_DIRS, &mut table, &mut rng);
-    Sliders {
-        rook,
-        bishop,
-        table,
-    }
-});
+const fn build_table() -> [u64; TABLE_SIZE] {
+    let mut table = [0u64; TABLE_SIZE];
+    fill(&mut table, &ROOK, &ROOK_DIRS);
+    fill(&mut table, &BISHOP, &BISHOP_DIRS);
+    table
+}
+
+static TABLE: [u64; TABLE_SIZE] = build_table();
 
 #[inline(always)]
-fn magic_lookup(s: &Sliders, m: &Magic, occupied: u64) -> u64 {
-    s.table[m.offset + ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+fn magic_lookup(m: &Magic, occupied: u64) -> u64 {
+    TABLE[m.offset as usize + ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
 }
 
 /// The squares a knight on `sq` attacks.
@@ -305,8 +440,7 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
 /// ```
 #[inline]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
-    let s = &*SLIDERS;
-    Bitboard(magic_lookup(s, &s.bishop[sq.index()], occupied.0))
+    Bitboard(magic_lookup(&BISHOP[sq.index()], occupied.0))
 }
 
 /// The squares a rook on `sq` attacks, given the `occupied` squares.
@@ -317,8 +451,7 @@ pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
 /// ```
 #[inline]
 pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
-    let s = &*SLIDERS;
-    Bitboard(magic_lookup(s, &s.rook[sq.index()], occupied.0))
+    Bitboard(magic_lookup(&ROOK[sq.index()], occupied.0))
 }
 
 /// The squares a queen on `sq` attacks, given the `occupied` squares.
@@ -329,10 +462,8 @@ pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
 /// ```
 #[inline]
 pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
-    let s = &*SLIDERS;
     Bitboard(
-        magic_lookup(s, &s.rook[sq.index()], occupied.0)
-            | magic_lookup(s, &s.bishop[sq.index()], occupied.0),
+        magic_lookup(&ROOK[sq.index()], occupied.0) | magic_lookup(&BISHOP[sq.index()], occupied.0),
     )
 }
 
@@ -388,6 +519,73 @@ pub fn pawn_set(color: Color, pawns: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            x
+        }
+        fn sparse(&mut self) -> u64 {
+            self.next() & self.next() & self.next()
+        }
+    }
+
+    /// The search that found the magic numbers: random sparse candidates from a
+    /// fixed-seed xorshift, kept when no two occupancies with different attacks share
+    /// an index.
+    fn find_magics(dirs: &[(i32, i32); 4], rng: &mut XorShift) -> [u64; 64] {
+        let mut found = [0u64; 64];
+        let mut epoch = vec![0u32; 4096];
+        let mut used = vec![0u64; 4096];
+        let mut attempt = 0u32;
+        for (sq, out) in found.iter_mut().enumerate() {
+            let mask = relevant_mask(sq, dirs);
+            let shift = 64 - mask.count_ones();
+            let mut occs = Vec::new();
+            let mut subset = 0u64;
+            loop {
+                occs.push((subset, slide(sq, subset, dirs)));
+                subset = subset.wrapping_sub(mask) & mask;
+                if subset == 0 {
+                    break;
+                }
+            }
+            *out = loop {
+                let candidate = rng.sparse();
+                if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
+                    continue;
+                }
+                attempt += 1;
+                let ok = occs.iter().all(|&(occ, att)| {
+                    let idx = (occ.wrapping_mul(candidate) >> shift) as usize;
+                    if epoch[idx] != attempt {
+                        epoch[idx] = attempt;
+                        used[idx] = att;
+                        true
+                    } else {
+                        used[idx] == att
+                    }
+                });
+                if ok {
+                    break candidate;
+                }
+            };
+        }
+        found
+    }
+
+    #[test]
+    fn magics_are_reproducible() {
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+        assert_eq!(find_magics(&ROOK_DIRS, &mut rng), ROOK_MAGICS);
+        assert_eq!(find_magics(&BISHOP_DIRS, &mut rng), BISHOP_MAGICS);
+    }
 
     #[test]
     fn magic_lookups_match_ray_walking() {

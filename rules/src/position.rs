@@ -168,24 +168,64 @@ trait Sink {
     fn castle(&mut self, king: Square, rook: Square);
 }
 
-struct Counter(u64);
+/// Counts moves without listing them. Target sets are summed in a bit-sliced counter
+/// (a carry-save adder per square: no piece of one side can add more than 16 moves to
+/// one square), so the popcounts happen once at the end instead of once per piece.
+#[derive(Default)]
+struct Counter {
+    ones: u64,
+    twos: u64,
+    fours: u64,
+    eights: u64,
+    sixteens: u64,
+    extra: u64,
+}
+
+impl Counter {
+    #[inline(always)]
+    fn add(&mut self, x: u64) {
+        let c1 = self.ones & x;
+        self.ones ^= x;
+        let c2 = self.twos & c1;
+        self.twos ^= c1;
+        let c3 = self.fours & c2;
+        self.fours ^= c2;
+        let c4 = self.eights & c3;
+        self.eights ^= c3;
+        self.sixteens ^= c4;
+    }
+
+    #[inline(always)]
+    fn total(&self) -> u64 {
+        self.extra
+            + u64::from(self.ones.count_ones())
+            + 2 * u64::from(self.twos.count_ones())
+            + 4 * u64::from(self.fours.count_ones())
+            + 8 * u64::from(self.eights.count_ones())
+            + 16 * u64::from(self.sixteens.count_ones())
+    }
+}
 
 impl Sink for Counter {
     #[inline(always)]
     fn piece(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard) {
-        self.0 += targets.count() as u64;
+        self.add(targets.0);
     }
     #[inline(always)]
     fn pawns(&mut self, _: &Board, targets: Bitboard, _: i32, promotion: bool) {
-        self.0 += targets.count() as u64 * if promotion { 4 } else { 1 };
+        if promotion {
+            self.extra += 4 * targets.count() as u64;
+        } else {
+            self.add(targets.0);
+        }
     }
     #[inline(always)]
     fn en_passant(&mut self, _: Square, _: Square) {
-        self.0 += 1;
+        self.extra += 1;
     }
     #[inline(always)]
     fn castle(&mut self, _: Square, _: Square) {
-        self.0 += 1;
+        self.extra += 1;
     }
 }
 
@@ -508,9 +548,9 @@ impl Position {
     /// ```
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
-        let mut c = Counter(0);
+        let mut c = Counter::default();
         self.gen_en_passant(ep, self.checkers(), &mut c);
-        if c.0 > 0 { Some(ep) } else { None }
+        if c.total() > 0 { Some(ep) } else { None }
     }
 
     /// Halfmoves since the last capture or pawn move.
@@ -562,6 +602,27 @@ impl Position {
             | (attacks::rook(sq, occupied) & b.rooks_and_queens())
             | (attacks::bishop(sq, occupied) & b.bishops_and_queens()))
             & b.by_color(by)
+    }
+
+    /// `true` when a piece in `them` (the opponent's pieces) attacks `sq` with `occupied`
+    /// as the blockers; cheaper than [`Position::attackers_to`] (early exits, and slider
+    /// lookups only when a slider stands on one of the square's lines).
+    #[inline(always)]
+    fn attacked(&self, sq: Square, them: Color, occupied: Bitboard) -> bool {
+        let b = &self.board;
+        let theirs = b.by_color(them);
+        if (attacks::knight(sq) & b.knights() & theirs).any()
+            || (attacks::pawn(!them, sq) & b.pawns() & theirs).any()
+            || (attacks::king(sq) & b.kings() & theirs).any()
+        {
+            return true;
+        }
+        let rq = b.rooks_and_queens() & theirs;
+        if (attacks::rook_empty(sq) & rq).any() && (attacks::rook(sq, occupied) & rq).any() {
+            return true;
+        }
+        let bq = b.bishops_and_queens() & theirs;
+        (attacks::bishop_empty(sq) & bq).any() && (attacks::bishop(sq, occupied) & bq).any()
     }
 
     /// The pieces giving check to the side to move.
@@ -633,12 +694,30 @@ impl Position {
         self.pinned_for(self.our_king())
     }
 
+    /// The pieces of `theirs` attacking our king on `king`.
+    #[inline(always)]
+    fn checkers_of(&self, king: Square, theirs: Bitboard, occ: Bitboard) -> Bitboard {
+        let b = &self.board;
+        let mut checkers = ((attacks::knight(king) & b.knights())
+            | (attacks::pawn(self.turn, king) & b.pawns()))
+            & theirs;
+        let rq = b.rooks_and_queens() & theirs;
+        if (attacks::rook_empty(king) & rq).any() {
+            checkers |= attacks::rook(king, occ) & rq;
+        }
+        let bq = b.bishops_and_queens() & theirs;
+        if (attacks::bishop_empty(king) & bq).any() {
+            checkers |= attacks::bishop(king, occ) & bq;
+        }
+        checkers
+    }
+
     #[inline(always)]
     fn pinned_for(&self, king: Square) -> Bitboard {
         let b = &self.board;
         let them = b.by_color(!self.turn);
-        let snipers = ((attacks::rook(king, Bitboard::EMPTY) & b.rooks_and_queens())
-            | (attacks::bishop(king, Bitboard::EMPTY) & b.bishops_and_queens()))
+        let snipers = ((attacks::rook_empty(king) & b.rooks_and_queens())
+            | (attacks::bishop_empty(king) & b.bishops_and_queens()))
             & them;
         let occ = b.occupied();
         let mut pinned = Bitboard::EMPTY;
@@ -663,11 +742,25 @@ impl Position {
         list
     }
 
+    /// Replaces the contents of `list` with the legal moves (reusing one list avoids
+    /// even the stack copy of [`Position::legal_moves`]).
+    ///
+    /// ```
+    /// use cajitas_rules::{MoveList, Position};
+    /// let mut list = MoveList::new();
+    /// Position::new().legal_moves_into(&mut list);
+    /// assert_eq!(list.len(), 20);
+    /// ```
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate(list);
+    }
+
     /// The number of legal moves, counted without listing them.
     pub fn count_legal_moves(&self) -> u64 {
-        let mut c = Counter(0);
+        let mut c = Counter::default();
         self.generate(&mut c);
-        c.0
+        c.total()
     }
 
     /// `true` when `m` is legal here.
@@ -709,13 +802,13 @@ impl Position {
         let theirs = b.by_color(them);
         let occ = b.occupied();
         let king = self.our_king();
-        let checkers = self.attackers_to(king, them, occ);
+        let checkers = self.checkers_of(king, theirs, occ);
 
         // King moves: never onto an attacked square (the king itself is no blocker).
         let occ_no_king = occ ^ king;
         let mut safe = Bitboard::EMPTY;
         for to in attacks::king(king) - ours {
-            if self.attackers_to(to, them, occ_no_king).is_empty() {
+            if !self.attacked(to, them, occ_no_king) {
                 safe.add(to);
             }
         }
@@ -856,7 +949,7 @@ impl Position {
             let occ_after = occ ^ king ^ rook;
             if path
                 .into_iter()
-                .all(|sq| self.attackers_to(sq, !us, occ_after).is_empty())
+                .all(|sq| !self.attacked(sq, !us, occ_after))
             {
                 sink.castle(king, rook);
             }
@@ -904,12 +997,19 @@ impl Position {
             Move::Normal {
                 role,
                 from,
+                capture,
                 to,
                 promotion,
-                ..
             } => {
-                if let Some(cap) = self.board.role_at(to) {
-                    self.board.take(to, them, cap);
+                if self.board.occupied().contains(to) {
+                    // Trust the move's capture when the board agrees; look it up otherwise.
+                    let cap = match capture {
+                        Some(c) if self.board.by_role(c).contains(to) => Some(c),
+                        _ => self.board.role_at(to),
+                    };
+                    if let Some(cap) = cap {
+                        self.board.take(to, them, cap);
+                    }
                     self.halfmoves = 0;
                 }
                 self.board.take(from, us, role);
@@ -960,17 +1060,37 @@ impl Position {
 /// assert_eq!(perft(&Position::new(), 3), 8_902);
 /// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves(),
-        _ => {
-            let mut total = 0;
-            for m in pos.legal_moves() {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                total += perft(&child, depth - 1);
-            }
-            total
+    if depth <= 1 {
+        return if depth == 0 {
+            1
+        } else {
+            pos.count_legal_moves()
+        };
+    }
+    // One move list per ply, made once: nothing is allocated or cleared in the loop.
+    let mut lists = vec![MoveList::new(); depth as usize - 1];
+    perft_inner(pos, depth, &mut lists)
+}
+
+fn perft_inner(pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+    let Some((list, rest)) = lists.split_first_mut() else {
+        return pos.count_legal_moves();
+    };
+    list.clear();
+    pos.generate(list);
+    let mut total = 0;
+    if depth == 2 {
+        for &m in list.iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            total += child.count_legal_moves();
+        }
+    } else {
+        for &m in list.iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            total += perft_inner(&child, depth - 1, rest);
         }
     }
+    total
 }
