@@ -313,6 +313,14 @@ impl FromStr for San {
 }
 
 /// What follows a SAN: `+` for check, `#` for checkmate.
+///
+/// ```
+/// use cajitas_rules::{Position, Suffix};
+/// let mated = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").unwrap();
+/// assert_eq!(Suffix::after(&mated), Some(Suffix::Checkmate));
+/// assert_eq!(Suffix::Checkmate.char(), '#');
+/// assert_eq!(Suffix::after(&Position::new()), None);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Suffix {
     /// `+`
@@ -358,6 +366,13 @@ impl SanPlus {
     /// The SAN of a legal move with `+` or `#` when it gives check or mate.
     ///
     /// For an illegal move, no suffix is computed (and nothing panics).
+    ///
+    /// ```
+    /// use cajitas_rules::{Position, SanPlus, Uci};
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// let m = "h1h8".parse::<Uci>().unwrap().to_move(&pos).unwrap();
+    /// assert_eq!(SanPlus::from_move(&pos, m).to_string(), "Rh8+");
+    /// ```
     pub fn from_move(pos: &Position, m: Move) -> SanPlus {
         let legal = pos.legal_moves();
         let san = San::from_move_among(m, &legal);

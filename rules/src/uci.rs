@@ -42,6 +42,12 @@ pub struct ParseUciError;
 impl std::error::Error for ParseUciError {}
 
 /// A well-formed UCI move is not legal in the position.
+///
+/// ```
+/// use cajitas_rules::{IllegalUciError, Position, Uci};
+/// let uci: Uci = "e2e5".parse().unwrap();
+/// assert_eq!(uci.to_move(&Position::new()), Err(IllegalUciError));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct IllegalUciError;
 

@@ -45,6 +45,14 @@ pub struct ReadError {
 impl std::error::Error for ReadError {}
 
 /// The kinds of [`ReadError`].
+///
+/// ```
+/// use cajitas_rules::{read_move, Lang, Position, ReadErrorKind};
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+/// let err = read_move(&pos, "Nd2", Lang::En).unwrap_err();
+/// assert_eq!(err.kind, ReadErrorKind::Ambiguous { candidates: vec!["Nbd2".into(), "Nfd2".into()] });
+/// assert_eq!(err.kind.to_string(), "ambiguous: it could be Nbd2 or Nfd2");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadErrorKind {
     /// The text is not a move in any notation the reader knows.
@@ -72,6 +80,13 @@ pub enum ReadErrorKind {
 }
 
 /// What the reader did not understand in a malformed move.
+///
+/// ```
+/// use cajitas_rules::{read_move, Lang, Malformed, Position, ReadErrorKind};
+/// let err = read_move(&Position::new(), "Z0", Lang::En).unwrap_err();
+/// assert_eq!(err.kind, ReadErrorKind::Malformed { problem: Malformed::NullMove });
+/// assert_eq!(Malformed::NoDestination.to_string(), "no destination square found: a move names one, like e4");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Malformed {
     /// Nothing but spaces was typed.
@@ -100,6 +115,15 @@ pub enum Malformed {
 }
 
 /// Why a well-formed move is not legal in the position.
+///
+/// ```
+/// use cajitas_rules::{read_move, IllegalReason, Lang, Position, ReadErrorKind, Role, Square};
+/// let pos = Position::from_fen("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1").unwrap();
+/// let err = read_move(&pos, "Nc3", Lang::En).unwrap_err();
+/// let reason = IllegalReason::Pinned { role: Role::Knight, square: Square::E2 };
+/// assert_eq!(err.kind, ReadErrorKind::Illegal { reason: reason.clone() });
+/// assert_eq!(reason.to_string(), "the knight on e2 is pinned");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IllegalReason {
     /// The side to move has no legal move at all: the game is over.
@@ -178,6 +202,18 @@ pub enum IllegalReason {
 }
 
 /// Why castling is not possible.
+///
+/// ```
+/// use cajitas_rules::{read_move, CastleProblem, CastlingSide, IllegalReason, Lang, Position, ReadErrorKind};
+/// let pos = Position::from_fen("4k3/5r2/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+/// let err = read_move(&pos, "O-O", Lang::En).unwrap_err();
+/// let reason = IllegalReason::Castle {
+///     side: CastlingSide::KingSide,
+///     problem: CastleProblem::ThroughAttackedSquare,
+/// };
+/// assert_eq!(err.kind, ReadErrorKind::Illegal { reason });
+/// assert!(err.to_string().starts_with("Cannot castle through an attacked square."));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CastleProblem {
     /// The king has left its square (or every castling right is gone).

@@ -4,6 +4,13 @@ use super::error::Malformed;
 use crate::{CastlingSide, File, Rank, Role, Square};
 
 /// The longest input the reader looks at, in characters, after trimming surrounding spaces.
+///
+/// ```
+/// use cajitas_rules::{read_move, Lang, Malformed, Position, ReadErrorKind, MAX_INPUT_CHARS};
+/// let text = "e".repeat(MAX_INPUT_CHARS + 1);
+/// let err = read_move(&Position::new(), &text, Lang::En).unwrap_err();
+/// assert_eq!(err.kind, ReadErrorKind::Malformed { problem: Malformed::TooLong { max: MAX_INPUT_CHARS } });
+/// ```
 pub const MAX_INPUT_CHARS: usize = 32;
 
 /// The language hint of the reader: which meaning of `R` (rook in English, rey — king — in
@@ -26,6 +33,12 @@ pub enum Lang {
 }
 
 /// One way to understand a typed move, before it meets a position.
+///
+/// ```
+/// use cajitas_rules::{CastlingSide, Lang, MoveText, Reading};
+/// let text = MoveText::parse("0-0-0+", Lang::Es).unwrap();
+/// assert_eq!(text.readings, [Reading::Castle(CastlingSide::QueenSide)]);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reading {
     /// Castling (`O-O`, `0-0-0`, `o-o`, ...).
@@ -35,6 +48,15 @@ pub enum Reading {
 }
 
 /// A move to a square as typed: the piece, origin hints, capture mark and promotion.
+///
+/// ```
+/// use cajitas_rules::{Lang, MoveText, Reading, Role, Square};
+/// let text = MoveText::parse("e7xd8=D", Lang::Es).unwrap();
+/// let Reading::Move(p) = text.readings[0] else { panic!() };
+/// assert_eq!(p.role, None); // coordinates: whatever stands on e7
+/// assert_eq!(p.from(), Some(Square::E7));
+/// assert_eq!((p.to, p.capture, p.promotion), (Square::D8, true, Some(Role::Queen)));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pattern {
     /// The piece that moves; `None` for coordinates (`g1f3`), where any piece on the origin may.
@@ -55,6 +77,12 @@ pub struct Pattern {
 
 impl Pattern {
     /// The origin square when both file and rank were typed.
+    ///
+    /// ```
+    /// use cajitas_rules::{Lang, MoveText, Reading, Square};
+    /// let Reading::Move(p) = MoveText::parse("Ng1f3", Lang::En).unwrap().readings[0] else { panic!() };
+    /// assert_eq!(p.from(), Some(Square::G1));
+    /// ```
     pub fn from(&self) -> Option<Square> {
         match (self.from_file, self.from_rank) {
             (Some(f), Some(r)) => Some(Square::from_coords(f, r)),
