@@ -307,17 +307,20 @@ pub fn read_game(text: &str, lang: Lang) -> Result<PgnGame, PgnError> {
     })
 }
 
-/// Decodes PGN bytes: UTF-8 when they are, otherwise Latin-1 (ISO 8859-1), which older
-/// PGN files use; every byte sequence decodes.
+/// Decodes PGN bytes: UTF-8 when they are; otherwise, after a UTF-8 byte order mark, UTF-8
+/// with the bad bytes replaced (U+FFFD); otherwise Latin-1 (ISO 8859-1), which older PGN
+/// files use. Every byte sequence decodes.
 ///
 /// ```
 /// use cajitas_rules::pgn;
 /// assert_eq!(pgn::decode(b"Ca\xefssa"), "Caïssa");
 /// assert_eq!(pgn::decode("Caïssa".as_bytes()), "Caïssa");
+/// assert_eq!(pgn::decode(b"\xef\xbb\xbfCa\xefssa"), "\u{feff}Ca\u{fffd}ssa");
 /// ```
 pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) if bytes.starts_with(b"\xef\xbb\xbf") => String::from_utf8_lossy(bytes),
         Err(_) => std::borrow::Cow::Owned(bytes.iter().map(|&b| b as char).collect()),
     }
 }
