@@ -169,6 +169,8 @@ impl fmt::Display for Move {
     }
 }
 
+static EMPTY_SLOTS: [Move; MAX_MOVES] = [FILLER; MAX_MOVES];
+
 /// The largest number of legal moves of any chess position is 218; the list holds 256.
 pub const MAX_MOVES: usize = 256;
 
@@ -186,17 +188,23 @@ pub struct MoveList {
     len: usize,
 }
 
-const FILLER: Move = Move::EnPassant {
+/// The value unused slots hold. Chosen so that its bytes are (in practice) all zero,
+/// which lets the compiler clear a new list with one `memset`.
+const FILLER: Move = Move::Normal {
+    role: Role::Pawn,
     from: Square::A1,
+    capture: Some(Role::Pawn),
     to: Square::A1,
+    promotion: Some(Role::Pawn),
 };
 
 impl MoveList {
     /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
+        // Copied from a static: one fast memcpy instead of 256 stores.
         MoveList {
-            moves: [FILLER; MAX_MOVES],
+            moves: EMPTY_SLOTS,
             len: 0,
         }
     }
