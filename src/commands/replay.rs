@@ -95,7 +95,10 @@ fn move_token(token: &str) -> Option<&str> {
     if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "\u{00BD}-\u{00BD}" | "*") {
         return None;
     }
-    if matches!(token.to_ascii_lowercase().as_str(), "e.p." | "e.p" | "ep.") {
+    if matches!(
+        token.to_ascii_lowercase().as_str(),
+        "e.p." | "e.p" | "ep." | "ep"
+    ) {
         return None;
     }
     let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -236,6 +239,7 @@ mod tests {
         assert_eq!(move_token("1/2-1/2"), None);
         assert_eq!(move_token("*"), None);
         assert_eq!(move_token("e.p."), None);
+        assert_eq!(move_token("ep"), None);
         assert_eq!(move_token("0-0"), Some("0-0"));
         assert_eq!(move_token("e4"), Some("e4"));
     }

@@ -32,6 +32,36 @@ pub enum Lang {
     Es,
 }
 
+impl Lang {
+    /// The ISO 639-1 code: `"en"` or `"es"`.
+    ///
+    /// ```
+    /// use cajitas_rules::Lang;
+    /// assert_eq!(Lang::Es.code(), "es");
+    /// assert_eq!("ES".parse::<Lang>(), Ok(Lang::Es));
+    /// assert!("fr".parse::<Lang>().is_err());
+    /// ```
+    pub const fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Es => "es",
+        }
+    }
+}
+
+/// Parses `en` or `es` (any case).
+impl std::str::FromStr for Lang {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Lang, ()> {
+        match s.to_ascii_lowercase().as_str() {
+            "en" => Ok(Lang::En),
+            "es" => Ok(Lang::Es),
+            _ => Err(()),
+        }
+    }
+}
+
 /// One way to understand a typed move, before it meets a position.
 ///
 /// ```
