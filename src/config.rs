@@ -142,3 +142,33 @@ mod tests {
         assert!(msg.contains("cajitas local"));
     }
 }
+
+/// The variable naming a folder of 12 piece SVGs (`wK.svg` … `bP.svg`) to draw instead of
+/// the built-in pieces.
+pub const PIECES_VAR: &str = "CAJITAS_PIECES";
+
+/// The piece folder from `CAJITAS_PIECES`; unset or empty (as in `.env.example`) means the
+/// built-in pieces.
+pub fn pieces_dir_from_env() -> Option<std::path::PathBuf> {
+    pieces_dir_from(std::env::var_os(PIECES_VAR))
+}
+
+/// [`pieces_dir_from_env`] on a given value: an empty value is no folder.
+pub fn pieces_dir_from(raw: Option<std::ffi::OsString>) -> Option<std::path::PathBuf> {
+    raw.filter(|v| !v.is_empty()).map(std::path::PathBuf::from)
+}
+
+#[cfg(test)]
+mod pieces_dir_tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_pieces_setting_means_the_built_in_set() {
+        assert_eq!(pieces_dir_from(None), None);
+        assert_eq!(pieces_dir_from(Some("".into())), None);
+        assert_eq!(
+            pieces_dir_from(Some("/srv/cburnett".into())),
+            Some(std::path::PathBuf::from("/srv/cburnett"))
+        );
+    }
+}

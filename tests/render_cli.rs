@@ -4,12 +4,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn cajitas(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cajitas"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("CAJITAS_PIECES")
-        .output()
-        .expect("run cajitas")
+    cajitas_with_pieces_var(args, dir, None)
+}
+
+fn cajitas_with_pieces_var(args: &[&str], dir: &Path, pieces: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cajitas"));
+    cmd.args(args).current_dir(dir).env_remove("CAJITAS_PIECES");
+    if let Some(p) = pieces {
+        cmd.env("CAJITAS_PIECES", p);
+    }
+    cmd.output().expect("run cajitas")
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -206,4 +210,33 @@ fn a_pieces_folder_is_used_instead_of_the_built_in_set() {
     // e1 is column 4, row 7 (32 px squares): its centre is blue; e8's is red.
     assert_eq!(px(4 * 32 + 16, 7 * 32 + 16), [0, 0, 255]);
     assert_eq!(px(4 * 32 + 16, 16), [255, 0, 0]);
+
+    // The same folder named by CAJITAS_PIECES; an empty CAJITAS_PIECES means the built-in set.
+    let king = [
+        "render",
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "--size",
+        "256",
+        "-o",
+    ];
+    let env_out = cajitas_with_pieces_var(&[&king[..], &["env.png"]].concat(), &dir, Some("set"));
+    assert!(env_out.status.success());
+    assert_eq!(
+        std::fs::read(dir.join("env.png")).unwrap(),
+        std::fs::read(dir.join("b.png")).unwrap()
+    );
+    let empty = cajitas_with_pieces_var(&[&king[..], &["builtin.png"]].concat(), &dir, Some(""));
+    assert!(
+        empty.status.success(),
+        "{}",
+        String::from_utf8_lossy(&empty.stderr)
+    );
+    assert_ne!(
+        std::fs::read(dir.join("builtin.png")).unwrap(),
+        std::fs::read(dir.join("b.png")).unwrap()
+    );
+    let missing = cajitas_with_pieces_var(&[&king[..], &["x.png"]].concat(), &dir, Some("nope"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("CAJITAS_PIECES: cannot read"));
 }

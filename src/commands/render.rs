@@ -49,13 +49,9 @@ pub struct RenderArgs {
     /// Board theme: brown, blue or green.
     #[arg(long, default_value = DEFAULT_THEME)]
     pub theme: String,
-    /// A folder with 12 piece SVGs (wK.svg … bP.svg) to use instead of the built-in set.
-    #[arg(
-        long,
-        value_name = "DIR",
-        env = "CAJITAS_PIECES",
-        hide_env_values = true
-    )]
+    /// A folder with 12 piece SVGs (wK.svg … bP.svg) to use instead of the built-in set
+    /// [default: the folder named by CAJITAS_PIECES, when set and not empty].
+    #[arg(long, value_name = "DIR")]
     pub pieces: Option<PathBuf>,
     /// Write the (single) board to this PNG file.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -116,8 +112,15 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
     if let Some(note) = &clamped.note {
         eprintln!("note: {note}");
     }
-    let renderer = match &args.pieces {
-        Some(dir) => Renderer::with_pieces_dir(dir).map_err(|e| Usage(e.to_string()))?,
+    let (pieces, origin) = match &args.pieces {
+        Some(dir) => (Some(dir.clone()), "--pieces"),
+        None => (
+            crate::config::pieces_dir_from_env(),
+            crate::config::PIECES_VAR,
+        ),
+    };
+    let renderer = match &pieces {
+        Some(dir) => Renderer::with_pieces_dir(dir).map_err(|e| Usage(format!("{origin}: {e}")))?,
         None => Renderer::new(),
     };
     renderer
