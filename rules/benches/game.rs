@@ -4,8 +4,8 @@
 //! (legality check, its Zobrist hash with legal en passant, a scan back to the last
 //! capture or pawn move, `outcome()`, the 75-move count).
 //!
-//! Run with `cargo bench -p cajitas-rules --bench game`. Prints the median of 7 runs in
-//! nanoseconds per ply for each, and the ratios.
+//! Run with `cargo bench -p cajitas-rules --bench game`. Prints the median of 9 interleaved
+//! rounds in nanoseconds per ply for each, and the ratio.
 
 use std::time::Instant;
 
@@ -60,16 +60,21 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn time_per_ply(plies: usize, mut run: impl FnMut() -> u64) -> f64 {
-    let mut samples = Vec::new();
+/// Runs every variant once per round, `ROUNDS` interleaved rounds (so a burst of load on
+/// the machine hits all of them alike), and returns each one's median in ns per ply.
+fn interleaved(plies: usize, runs: &mut [&mut dyn FnMut() -> u64]) -> Vec<f64> {
+    const ROUNDS: usize = 9;
+    let mut samples = vec![Vec::new(); runs.len()];
     let mut sink = 0u64;
-    for _ in 0..7 {
-        let t = Instant::now();
-        sink = sink.wrapping_add(run());
-        samples.push(t.elapsed().as_nanos() as f64 / plies as f64);
+    for _ in 0..ROUNDS {
+        for (run, out) in runs.iter_mut().zip(samples.iter_mut()) {
+            let t = Instant::now();
+            sink = sink.wrapping_add(run());
+            out.push(t.elapsed().as_nanos() as f64 / plies as f64);
+        }
     }
     std::hint::black_box(sink);
-    median(samples)
+    samples.into_iter().map(median).collect()
 }
 
 fn main() {
@@ -94,7 +99,7 @@ fn main() {
         })
         .collect();
 
-    let bare = time_per_ply(plies, || {
+    let mut bare = || {
         let mut n = 0;
         for moves in &games {
             let mut pos = Position::new();
@@ -104,8 +109,8 @@ fn main() {
             n += u64::from(pos.halfmoves());
         }
         n
-    });
-    let movegen = time_per_ply(plies, || {
+    };
+    let mut movegen = || {
         let mut n = 0;
         for moves in &games {
             let mut pos = Position::new();
@@ -115,8 +120,8 @@ fn main() {
             }
         }
         n
-    });
-    let ours = time_per_ply(plies, || {
+    };
+    let mut ours = || {
         let mut n = 0;
         for moves in &games {
             let mut game = Game::new();
@@ -126,8 +131,8 @@ fn main() {
             n += u64::from(game.repetitions()) + u64::from(game.outcome().is_some());
         }
         n
-    });
-    let shak = time_per_ply(plies, || {
+    };
+    let mut shak = || {
         let mut n = 0;
         for moves in &shak_games {
             let mut pos = Chess::default();
@@ -154,9 +159,13 @@ fn main() {
             n += reps as u64 + u64::from(over);
         }
         n
-    });
+    };
+    let figures = interleaved(plies, &mut [&mut bare, &mut movegen, &mut ours, &mut shak]);
+    let [bare, movegen, ours, shak] = figures[..] else {
+        unreachable!()
+    };
     println!(
-        "game layer, {} random games, {plies} plies (median of 7 runs)",
+        "game layer, {} random games, {plies} plies (median of 9 interleaved rounds)",
         games.len()
     );
     println!("  Position::play_unchecked (no bookkeeping): {bare:8.1} ns/ply");
