@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::outcome::{DrawClaim, DrawReason, Outcome, WinReason};
-use crate::{Bitboard, Board, Color, Move, MoveList, Position, Role, Square};
+use crate::{Bitboard, Board, Color, File, Move, MoveList, Position, Role, Square};
 
 /// What FIDE 9.2.3 compares to decide that two positions are "the same".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,25 +31,71 @@ impl RepState {
         }
     }
 
-    /// A Zobrist key: equal states have equal keys (a table lookup per piece).
-    fn key(&self) -> u64 {
-        let mut k = 0u64;
-        for (ci, color) in Color::ALL.into_iter().enumerate() {
-            let ours = self.board.by_color(color);
-            for (ri, role) in Role::ALL.into_iter().enumerate() {
-                for sq in ours & self.board.by_role(role) {
-                    k ^= ZOBRIST[ci * 6 + ri][sq.index()];
-                }
-            }
-        }
+    /// The Zobrist key, given the key of the placement (see [`placement_key`]).
+    fn key(&self, placement: u64) -> u64 {
+        let mut k = placement ^ mix(self.castling.0 ^ 0x5bd1_e995);
         if self.turn == Color::Black {
             k ^= ZOBRIST_BLACK;
         }
-        k ^= mix(self.castling.0 ^ 0x5bd1_e995);
         if let Some(sq) = self.ep {
             k ^= ZOBRIST[12][sq.index()];
         }
         k
+    }
+}
+
+/// The key of one piece on one square.
+fn piece_key(color: Color, role: Role, sq: Square) -> u64 {
+    ZOBRIST[color as usize * 6 + role as usize][sq.index()]
+}
+
+/// The key of a whole placement: a table lookup per piece.
+fn placement_key(board: &Board) -> u64 {
+    let mut k = 0;
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        for role in Role::ALL {
+            for sq in ours & board.by_role(role) {
+                k ^= piece_key(color, role, sq);
+            }
+        }
+    }
+    k
+}
+
+/// How `us` playing `m` changes the placement key: the pieces it lifts and puts down.
+fn placement_delta(us: Color, m: Move) -> u64 {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let mut d = piece_key(us, role, from) ^ piece_key(us, promotion.unwrap_or(role), to);
+            if let Some(captured) = capture {
+                d ^= piece_key(!us, captured, to);
+            }
+            d
+        }
+        Move::EnPassant { from, to } => {
+            piece_key(us, Role::Pawn, from)
+                ^ piece_key(us, Role::Pawn, to)
+                ^ piece_key(!us, Role::Pawn, Square::from_coords(to.file(), from.rank()))
+        }
+        Move::Castle { king, rook } => {
+            let rank = king.rank();
+            let (king_to, rook_to) = if rook.index() > king.index() {
+                (File::G, File::F)
+            } else {
+                (File::C, File::D)
+            };
+            piece_key(us, Role::King, king)
+                ^ piece_key(us, Role::Rook, rook)
+                ^ piece_key(us, Role::King, Square::from_coords(king_to, rank))
+                ^ piece_key(us, Role::Rook, Square::from_coords(rook_to, rank))
+        }
     }
 }
 
@@ -108,6 +154,8 @@ pub struct Game {
     /// The positions since the last irreversible move (capture or pawn move), the current
     /// one last.
     window: Vec<Seen>,
+    /// The placement part of the current position's key, kept up to date move by move.
+    placement: u64,
     /// The legal moves of the current position (worked out once per move, for both the
     /// legality check of the next move and the automatic endings).
     legal: MoveList,
@@ -216,6 +264,7 @@ impl Game {
     /// ```
     pub fn from_position(position: Position) -> Game {
         let mut game = Game {
+            placement: placement_key(position.board()),
             start: position.clone(),
             position,
             moves: Vec::new(),
@@ -308,6 +357,7 @@ impl Game {
         if !self.legal.contains(&m) {
             return Err(PlayError::IllegalMove(m));
         }
+        self.placement ^= placement_delta(self.position.turn(), m);
         self.position.play_unchecked(m);
         self.moves.push(m);
         if self.position.halfmoves() == 0 {
@@ -318,20 +368,24 @@ impl Game {
         Ok(())
     }
 
-    /// How many earlier positions of the reversible stretch equal `state` (the count of the
-    /// latest one equal to it).
+    /// How many times a position that would follow the current one (the side to move of
+    /// the one before it) appeared in the reversible stretch: the count of the latest equal
+    /// one. Only every other position can be equal, the ones with the same side to move.
     fn earlier_count(&self, key: u64, state: &RepState) -> u32 {
         self.window
             .iter()
             .rev()
+            .skip(1)
+            .step_by(2)
             .find(|s| s.key == key && s.state == *state)
             .map_or(0, |s| s.count)
     }
 
     /// Records the current position and works out its automatic ending.
     fn record_current(&mut self) {
+        debug_assert_eq!(self.placement, placement_key(self.position.board()));
         let state = RepState::of(&self.position);
-        let key = state.key();
+        let key = state.key(self.placement);
         let count = self.earlier_count(key, &state) + 1;
         self.window.push(Seen { key, state, count });
         self.legal = self.position.legal_moves();
@@ -397,7 +451,8 @@ impl Game {
             1
         } else {
             let state = RepState::of(&next);
-            self.earlier_count(state.key(), &state) + 1
+            let placement = self.placement ^ placement_delta(self.position.turn(), m);
+            self.earlier_count(state.key(placement), &state) + 1
         };
         (halfmoves, occurrences)
     }
