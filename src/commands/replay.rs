@@ -1,14 +1,16 @@
-//! `cajitas replay [FILE] [--fen FEN] [--lang en|es]`: plays bare move text (one game) and
-//! prints one JSON line describing how the game stands, or where and why a move failed.
+//! `cajitas replay [FILE] [--fen FEN] [--lang en|es]`: plays PGN (one game or many) or bare
+//! move text (one game) and prints one JSON line per game describing how it stands (the
+//! FIDE draw statuses and the draws the player to move could claim included), or where and
+//! why a move failed.
 //!
-//! The work is a function from input text to per-game results ([`replay`]), then printing
-//! ([`run`]), so PGN input with several games can be added without touching the printing.
+//! The work is a function from input text to per-game results ([`replay_each`], [`replay`]),
+//! then printing ([`run`]), one line as soon as each game is done.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cajitas_rules::{Color, Lang, Position, read_move, san};
+use cajitas_rules::{Game, Lang, Outcome, Position, pgn, read_move};
 use serde::Serialize;
 
 /// The largest input read, in bytes.
@@ -58,11 +60,13 @@ pub enum GameReport {
         game: usize,
         /// The final position.
         fen: String,
-        /// `ongoing`, `checkmate`, `stalemate` or `dead-position`.
+        /// `ongoing`, `checkmate`, `stalemate`, `dead-position`, `fivefold-repetition` or
+        /// `seventy-five-moves`.
         status: &'static str,
         /// `white` or `black` after a checkmate.
         winner: Option<&'static str>,
-        /// What the player to move could claim (filled in by the draw layer).
+        /// What the player to move could claim now or with one of their legal moves:
+        /// `threefold-repetition`, `fifty-moves`.
         claimable: Vec<&'static str>,
         /// Every move in standard SAN, with `+` and `#`.
         san: Vec<String>,
@@ -109,61 +113,110 @@ fn move_token(token: &str) -> Option<&str> {
     Some(token)
 }
 
-fn status_of(pos: &Position) -> (&'static str, Option<&'static str>) {
-    if pos.is_checkmate() {
-        let winner = match pos.turn() {
-            Color::White => "black",
-            Color::Black => "white",
-        };
-        ("checkmate", Some(winner))
-    } else if pos.is_stalemate() {
-        ("stalemate", None)
-    } else if pos.has_insufficient_material() {
-        ("dead-position", None)
-    } else {
-        ("ongoing", None)
-    }
-}
-
-/// Plays bare move text (one game) from `start`.
-pub fn replay_moves(game: usize, text: &str, start: &Position, lang: Lang) -> GameReport {
-    let mut pos = start.clone();
-    let mut sans = Vec::new();
-    for token in text.split_whitespace().filter_map(move_token) {
-        match read_move(&pos, token, lang) {
-            Ok(m) => {
-                sans.push(san(&pos, m));
-                pos.play(m);
-            }
-            Err(e) => {
-                let mut input: String = token.chars().take(MAX_ECHO_CHARS).collect();
-                if input.len() < token.len() {
-                    input.push('\u{2026}');
-                }
-                return GameReport::Failed {
-                    game,
-                    error: e.to_string(),
-                    ply: sans.len(),
-                    input,
-                };
-            }
-        }
-    }
-    let (status, winner) = status_of(&pos);
+/// The report of a game that replayed: its automatic ending (if any) and its claims.
+fn played(index: usize, game: &Game) -> GameReport {
+    let (status, winner) = match game.outcome() {
+        None => ("ongoing", None),
+        Some(Outcome::Decisive { winner, reason }) => (reason.as_str(), Some(winner.name())),
+        Some(Outcome::Draw { reason }) => (reason.as_str(), None),
+    };
     GameReport::Played {
-        game,
-        fen: pos.fen(),
+        game: index,
+        fen: game.position().fen(),
         status,
         winner,
-        claimable: Vec::new(),
-        plies: sans.len(),
-        san: sans,
+        claimable: game.claimable().iter().map(|c| c.as_str()).collect(),
+        san: game.sans(),
+        plies: game.ply(),
     }
 }
 
-/// Replays the whole input: today one game of bare move text.
+/// A token echoed back in an error line, capped at [`MAX_ECHO_CHARS`].
+fn echo(token: &str) -> String {
+    let mut input: String = token.chars().take(MAX_ECHO_CHARS).collect();
+    if input.len() < token.len() {
+        input.push('\u{2026}');
+    }
+    input
+}
+
+/// Plays bare move text (one game) from `start`. A move after the game ended by itself
+/// (mate, stalemate, dead position, fivefold repetition, 75 moves) fails.
+pub fn replay_moves(index: usize, text: &str, start: &Position, lang: Lang) -> GameReport {
+    let mut game = Game::from_position(start.clone());
+    for token in text.split_whitespace().filter_map(move_token) {
+        let played = match game.outcome() {
+            Some(o) => Err(format!("The game is already over: {o}.")),
+            None => read_move(game.position(), token, lang)
+                .map_err(|e| e.to_string())
+                .and_then(|m| game.play(m).map_err(|e| e.to_string())),
+        };
+        if let Err(error) = played {
+            return GameReport::Failed {
+                game: index,
+                error,
+                ply: game.ply(),
+                input: echo(token),
+            };
+        }
+    }
+    played(index, &game)
+}
+
+/// Whether the input is PGN rather than bare move text: it has a tag pair, a comment, a
+/// variation, a NAG or an escape line, none of which bare move text has.
+fn looks_like_pgn(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_start_matches('\u{feff}').trim_start();
+        line.starts_with('[') || line.starts_with('%')
+    }) || text.contains(['{', '}', '(', ')', ';', '$'])
+}
+
+/// Replays the whole input, handing each game's report to `each` as soon as it is done:
+/// every game of a PGN text (games without a FEN tag start from `start`), or bare move text
+/// as one game. A failing game does not stop the next ones.
+pub fn replay_each(input: &str, start: &Position, lang: Lang, mut each: impl FnMut(GameReport)) {
+    let input = input.strip_prefix('\u{feff}').unwrap_or(input);
+    if !looks_like_pgn(input) {
+        each(replay_moves(0, input, start, lang));
+        return;
+    }
+    let games = match pgn::read_games(input, lang) {
+        Ok(games) => games,
+        Err(e) => {
+            each(GameReport::Failed {
+                game: 0,
+                error: e.to_string(),
+                ply: e.ply,
+                input: echo(&e.input),
+            });
+            return;
+        }
+    };
+    let mut count = 0;
+    for (index, read) in games.starting_from(start.clone()).enumerate() {
+        count += 1;
+        each(match read {
+            Ok(g) => played(index, &g.game),
+            Err(e) => GameReport::Failed {
+                game: index,
+                error: e.to_string(),
+                ply: e.ply,
+                input: echo(&e.input),
+            },
+        });
+    }
+    if count == 0 {
+        // Only comments or tags with nothing else: the start position, as for empty text.
+        each(played(0, &Game::from_position(start.clone())));
+    }
+}
+
+/// Replays the whole input and collects the reports (see [`replay_each`]).
 pub fn replay(input: &str, start: &Position, lang: Lang) -> Vec<GameReport> {
-    vec![replay_moves(0, input, start, lang)]
+    let mut reports = Vec::new();
+    replay_each(input, start, lang, |r| reports.push(r));
+    reports
 }
 
 fn read_input(file: Option<&PathBuf>) -> Result<String, String> {
@@ -185,11 +238,12 @@ fn read_input(file: Option<&PathBuf>) -> Result<String, String> {
             MAX_INPUT_BYTES >> 20
         ));
     }
-    String::from_utf8(bytes).map_err(|e| format!("the input is not UTF-8 text: {e}"))
+    // UTF-8, or Latin-1 as older PGN files are.
+    Ok(pgn::decode(&bytes).into_owned())
 }
 
-/// Runs `cajitas replay`: exit 0 when every game replayed, 1 when a move failed, 2 when the
-/// input or the FEN cannot be read.
+/// Runs `cajitas replay`: exit 0 when every game replayed, 1 when a game failed (the other
+/// games are still replayed and printed), 2 when the input or the FEN cannot be read.
 pub fn run(args: &ReplayArgs) -> ExitCode {
     let start = match &args.fen {
         None => Position::new(),
@@ -208,17 +262,23 @@ pub fn run(args: &ReplayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let reports = replay(&input, &start, args.lang.into());
-    for report in &reports {
-        match serde_json::to_string(report) {
-            Ok(line) => println!("{line}"),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut all_ok = true;
+    let mut write_error = None;
+    replay_each(&input, &start, args.lang.into(), |report| {
+        all_ok &= report.is_ok();
+        if write_error.is_none() {
+            let line = serde_json::to_string(&report).map_err(|e| e.to_string());
+            if let Err(e) = line.and_then(|l| writeln!(out, "{l}").map_err(|e| e.to_string())) {
+                write_error = Some(e);
             }
         }
+    });
+    if let Some(e) = write_error.or_else(|| out.flush().err().map(|e| e.to_string())) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
     }
-    if reports.iter().all(GameReport::is_ok) {
+    if all_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -266,5 +326,39 @@ mod tests {
                 input: "Nf4".into(),
             }
         );
+    }
+
+    #[test]
+    fn pgn_or_bare_text() {
+        assert!(looks_like_pgn("[Event \"x\"]\n1. e4 *"));
+        assert!(looks_like_pgn("\u{feff}[Event \"x\"]"));
+        assert!(looks_like_pgn("1. e4 {comment} e5"));
+        assert!(looks_like_pgn("1. e4 (1. d4) e5"));
+        assert!(looks_like_pgn("1. e4 $1 e5"));
+        assert!(!looks_like_pgn("1. e4 e5 2. Nf3 1-0"));
+        assert!(!looks_like_pgn("e2e4 e7e5 exd6 e.p."));
+    }
+
+    #[test]
+    fn several_pgn_games_and_claims() {
+        let text = "[Event \"a\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 *\n\n\
+                    [Event \"b\"]\n1. e4 e5 2. Ke3 *\n";
+        let r = replay(text, &Position::new(), Lang::En);
+        assert_eq!(r.len(), 2);
+        match &r[0] {
+            GameReport::Played {
+                claimable, plies, ..
+            } => {
+                assert_eq!(claimable, &["threefold-repetition"]);
+                assert_eq!(*plies, 7);
+            }
+            other => panic!("{other:?}"),
+        }
+        match &r[1] {
+            GameReport::Failed {
+                game, ply, input, ..
+            } => assert_eq!((*game, *ply, input.as_str()), (1, 2, "Ke3")),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -1,0 +1,173 @@
+//! `cajitas replay` on PGN with several games, the FIDE draw statuses and the claimable
+//! draws (issue 5).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+fn replay(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
+        .arg("replay")
+        .args(args)
+        .env_remove("DISCORD_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn lines(out: &Output) -> Vec<Value> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn one(args: &[&str], stdin: &str) -> Value {
+    let out = replay(args, stdin.as_bytes());
+    let mut v = lines(&out);
+    assert_eq!(v.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    v.remove(0)
+}
+
+fn data(name: &str) -> String {
+    format!("{}/rules/tests/data/pgn/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn a_pgn_file_with_several_games() {
+    let out = replay(&[&data("historical.pgn")], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = lines(&out);
+    assert_eq!(games.len(), 8);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g["game"], i);
+        assert!(g.get("error").is_none(), "{g}");
+    }
+    assert_eq!(games[0]["status"], "checkmate");
+    assert_eq!(games[0]["winner"], "white");
+    assert_eq!(games[0]["plies"], 33);
+    assert_eq!(games[0]["san"][32], "Rd8#");
+    assert_eq!(games[3]["winner"], "black");
+    assert_eq!(games[3]["san"][81], "Rc2#");
+    assert_eq!(games[4]["status"], "ongoing");
+    assert_eq!(games[4]["winner"], Value::Null);
+
+    let out = replay(&[&data("lichess.pgn")], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let games = lines(&out);
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[1]["fen"], "R6k/8/6K1/8/8/8/8/8 b - - 1 1");
+    assert_eq!(games[3]["status"], "fivefold-repetition");
+    assert_eq!(games[3]["winner"], Value::Null);
+    assert_eq!(games[3]["claimable"], json!([]));
+    assert_eq!(games[3]["plies"], 16);
+}
+
+#[test]
+fn a_failing_game_is_reported_and_the_next_ones_go_on() {
+    let text = "[Event \"1\"]\n\n1. e4 e5 *\n\n[Event \"2\"]\n\n1. e4 e5\n2. Ke3 *\n\n\
+                [Event \"3\"]\n\n1. d4 {a comment} d5 (1... Nf6) 1/2-1/2\n";
+    let out = replay(&[], text.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let games = lines(&out);
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0]["plies"], 2);
+    assert_eq!(games[1]["game"], 1);
+    assert_eq!(games[1]["ply"], 2);
+    assert_eq!(games[1]["input"], "Ke3");
+    let error = games[1]["error"].as_str().unwrap();
+    assert!(error.starts_with("line 8: 2. Ke3: "), "{error}");
+    assert_eq!(games[2]["san"], json!(["d4", "d5"]));
+
+    // Malformed PGN: the line is named.
+    let v = one(&[], "[Event \"x\"]\n[White \"unclosed]\n\n1. e4 *\n");
+    assert!(v["error"].as_str().unwrap().starts_with("line 2: "), "{v}");
+    let v = one(&[], "1. e4 {never closed\n2. d4 *\n");
+    assert!(v["error"].as_str().unwrap().starts_with("line 1: "), "{v}");
+}
+
+#[test]
+fn draw_statuses() {
+    let dance = "Nf3 Nf6 Ng1 Ng8 ";
+    // Fivefold repetition, and nothing may follow it.
+    let v = one(&[], &dance.repeat(4));
+    assert_eq!(v["status"], "fivefold-repetition");
+    assert_eq!(v["winner"], Value::Null);
+    let v = one(&[], &format!("{} e4", dance.repeat(4)));
+    assert_eq!(v["ply"], 16);
+    assert_eq!(v["input"], "e4");
+    assert!(v["error"].as_str().unwrap().contains("fivefold"), "{v}");
+    // The 75-move rule, and a mate on the move that reaches it.
+    let fen = "7k/8/6K1/8/8/8/8/R7 w - - 149 120";
+    assert_eq!(one(&["--fen", fen], "Ra7")["status"], "seventy-five-moves");
+    let v = one(&["--fen", fen], "Ra8#");
+    assert_eq!(v["status"], "checkmate");
+    assert_eq!(v["winner"], "white");
+    // The same through PGN with a FEN tag.
+    let pgn = format!("[FEN \"{fen}\"]\n\n120. Ra7 *");
+    assert_eq!(one(&[], &pgn)["status"], "seventy-five-moves");
+}
+
+#[test]
+fn claimable_draws() {
+    let dance = "Nf3 Nf6 Ng1 Ng8 ";
+    // After 7 plies Black can claim by writing ...Ng8; after 8 the position is there a
+    // third time: a claim now. Threefold is not automatic.
+    let v = one(&[], "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(v["claimable"], json!(["threefold-repetition"]));
+    let v = one(&[], &dance.repeat(2));
+    assert_eq!(v["claimable"], json!(["threefold-repetition"]));
+    let v = one(&[], "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6");
+    assert_eq!(v["claimable"], json!([]));
+    // The 50-move rule, now or with a move; and both at once.
+    let fen = |h: u32| format!("4k3/8/8/8/8/8/4P3/R3K3 w - - {h} 80");
+    assert_eq!(
+        one(&["--fen", &fen(100)], "")["claimable"],
+        json!(["fifty-moves"])
+    );
+    assert_eq!(
+        one(&["--fen", &fen(99)], "")["claimable"],
+        json!(["fifty-moves"])
+    );
+    assert_eq!(one(&["--fen", &fen(98)], "")["claimable"], json!([]));
+    let v = one(&["--fen", &fen(92)], "Ra2 Kd8 Ra1 Ke8 Ra2 Kd8 Ra1");
+    assert_eq!(
+        v["claimable"],
+        json!(["threefold-repetition", "fifty-moves"])
+    );
+    // The en passant square that no pawn can use does not make a position new.
+    let pinned = "6n1/8/8/8/k2p3R/8/4P1K1/8 w - - 0 1";
+    let v = one(&["--fen", pinned], "e4 Nf6 Kg1 Ng8 Kg2 Nf6 Kg1 Ng8 Kg2");
+    assert_eq!(v["claimable"], json!(["threefold-repetition"]));
+}
+
+#[test]
+fn bom_crlf_and_latin1_input() {
+    let mut bytes = b"\xef\xbb\xbf[Event \"x\"]\r\n[White \"".to_vec();
+    bytes.extend_from_slice(b"Ca\xefssa\"]\r\n\r\n1. e4 e5 2. Nf3 1-0\r\n");
+    // Not UTF-8 (a Latin-1 byte after a UTF-8 BOM): read as Latin-1, still replayed.
+    let out = replay(&[], &bytes);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let bytes = "\u{feff}[Event \"x\"]\r\n\r\n1. e4 {[%clk 0:03:00]} e5 2. Nf3 $1 1-0\r\n";
+    let v = one(&[], bytes);
+    assert_eq!(v["plies"], 3);
+    // Bare move text with a BOM.
+    assert_eq!(one(&[], "\u{feff}e4 e5")["plies"], 2);
+}
