@@ -992,7 +992,7 @@ impl Position {
         let us = self.turn;
         let them = !us;
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         match m {
             Move::Normal {
                 role,

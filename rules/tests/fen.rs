@@ -274,3 +274,14 @@ fn every_warning() {
     assert!(Position::from_setup(fen.0).is_ok());
     assert!(Position::new().warnings().is_empty());
 }
+
+#[test]
+fn huge_clocks_never_overflow() {
+    let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 4294967295 4294967295").unwrap();
+    let m = pos.legal_moves()[0];
+    pos.play(m);
+    assert_eq!(pos.halfmoves(), u32::MAX);
+    let m = pos.legal_moves()[0];
+    pos.play(m);
+    assert_eq!(pos.fullmoves(), u32::MAX);
+}
