@@ -10,6 +10,25 @@
 //! pos.play(first);
 //! assert_eq!(perft(&Position::new(), 2), 400);
 //! ```
+//!
+//! A [`Game`] holds a start position and the moves played, and applies the FIDE draw law:
+//! automatic endings ([`Game::outcome`]), draw claims now or with a move
+//! ([`Game::claimable`], [`Game::claim_draw`], [`Game::claim_draw_with`]). The [`pgn`]
+//! module writes games as PGN and reads PGN files.
+//!
+//! ```
+//! use cajitas_rules::{DrawClaim, Game, Lang, pgn, read_move};
+//! let mut game = Game::new();
+//! for text in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+//!     game.play(read_move(game.position(), text, Lang::En).unwrap()).unwrap();
+//! }
+//! // Black may claim a threefold repetition by writing ...Ng8 (not played on the board).
+//! let back = read_move(game.position(), "Ng8", Lang::En).unwrap();
+//! assert_eq!(game.claimable_with(back), [DrawClaim::ThreefoldRepetition]);
+//! game.claim_draw_with(back, DrawClaim::ThreefoldRepetition).unwrap();
+//! let text = pgn::write_game(&game, &pgn::Tags::default());
+//! assert!(text.ends_with("4. Ng1 1/2-1/2\n"));
+//! ```
 
 #![warn(missing_docs)]
 
