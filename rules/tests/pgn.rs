@@ -112,12 +112,7 @@ fn export_then_import_gives_the_same_moves_and_result() {
     for text in [HISTORICAL, LICHESS] {
         for original in read_all(text) {
             let finished = original.finished_game();
-            let tags = Tags {
-                white: original.tag("White").unwrap_or("?").to_string(),
-                black: original.tag("Black").unwrap_or("?").to_string(),
-                ..Tags::default()
-            };
-            let written = pgn::write_game(&finished, &tags);
+            let written = pgn::write_game(&finished, &original.export_tags());
             assert!(
                 written.lines().all(|l| l.chars().count() <= 80),
                 "{written}"
@@ -134,7 +129,11 @@ fn export_then_import_gives_the_same_moves_and_result() {
                     .or(Some(PgnResult::Unknown))
             );
             assert_eq!(again.outcome(), original.outcome());
-            assert_eq!(again.tag("White"), original.tag("White"));
+            for name in [
+                "Event", "Site", "Date", "White", "Black", "ECO", "WhiteElo", "FEN",
+            ] {
+                assert_eq!(again.tag(name), original.tag(name), "{name}");
+            }
         }
     }
 }

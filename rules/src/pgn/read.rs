@@ -37,6 +37,37 @@ impl PgnGame {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The tags to write this game out again with [`write_game`](super::write_game): the
+    /// roster from its tags (`?` where missing), every other tag in `extra` (the writer
+    /// leaves out the ones it writes from the game itself).
+    ///
+    /// ```
+    /// use cajitas_rules::{Lang, pgn};
+    /// let g = pgn::read_game("[White \"Ana\"]\n[WhiteElo \"1500\"]\n1. e4 *", Lang::En).unwrap();
+    /// let tags = g.export_tags();
+    /// assert_eq!((tags.white.as_str(), tags.black.as_str()), ("Ana", "?"));
+    /// assert_eq!(tags.extra, vec![("WhiteElo".to_string(), "1500".to_string())]);
+    /// ```
+    pub fn export_tags(&self) -> super::Tags {
+        let mut tags = super::Tags::default();
+        for (name, value) in &self.tags {
+            let field = match name.as_str() {
+                "Event" => &mut tags.event,
+                "Site" => &mut tags.site,
+                "Date" => &mut tags.date,
+                "Round" => &mut tags.round,
+                "White" => &mut tags.white,
+                "Black" => &mut tags.black,
+                _ => {
+                    tags.extra.push((name.clone(), value.clone()));
+                    continue;
+                }
+            };
+            *field = value.clone();
+        }
+        tags
+    }
+
     /// How the game ended: its automatic ending if the moves reached one, otherwise what
     /// the result marker (or, without one, the Result tag) says, read as PGN files mean it:
     /// a win without mate is a resignation, or a timeout when the Termination tag says
