@@ -2,35 +2,9 @@
 
 mod support;
 
-use support::bot::{Bot, BotOptions, TempDir};
-use support::fake_discord::{APP_ID, Channel, FakeDiscord, FakeUser};
-
-const HEARTBEAT_MS: u64 = 500;
-
-struct World {
-    fake: FakeDiscord,
-    bot: Bot,
-    dir: TempDir,
-}
-
-impl World {
-    async fn start(tag: &str, env: Vec<(&str, String)>) -> World {
-        let fake = FakeDiscord::start(HEARTBEAT_MS).await;
-        let dir = TempDir::new(tag);
-        let bot = Bot::start(BotOptions {
-            api_base: &fake.base,
-            db: &dir.path().join("cajitas.db"),
-            log: dir.path().join("bot.log"),
-            env,
-        });
-        fake.wait_ready(1).await;
-        World { fake, bot, dir }
-    }
-}
-
-fn alice() -> FakeUser {
-    FakeUser::new(900_000_000_000_000_001, "alice")
-}
+use serde_json::json;
+use support::fake_discord::{APP_ID, Channel, FakeUser};
+use support::world::{OFFER, WHITE, World, alice, assert_public_board, assert_refused, bob, carol};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn starts_registers_commands_logs_invite_and_answers_help() {
@@ -70,7 +44,7 @@ async fn starts_registers_commands_logs_invite_and_answers_help() {
     assert!(cb.content().chars().count() <= 2000);
 
     // The invite URL with the client id from the application info and the minimal permissions.
-    let log = w.bot.log_text();
+    let log = w.bot().log_text();
     assert!(
         log.contains(&format!(
             "https://discord.com/oauth2/authorize?client_id={APP_ID}&permissions=274878024704&scope=bot%20applications.commands"
@@ -83,5 +57,240 @@ async fn starts_registers_commands_logs_invite_and_answers_help() {
         "{:?}",
         fake.unknown_requests()
     );
-    drop(w.dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_to_checkmate_in_mixed_notations() {
+    let w = World::start("mate", vec![]).await;
+    let fake = &w.fake;
+
+    let payload = w.channel().command(
+        fake,
+        &alice(),
+        "en-US",
+        "challenge",
+        &[
+            ("opponent", json!(bob().id.to_string())),
+            ("colour", json!(WHITE)),
+        ],
+        &[&bob()],
+    );
+    let challenge = fake.interact(&payload).await;
+    assert!(
+        challenge.content().contains(&bob().mention()),
+        "{}",
+        challenge.text()
+    );
+    let ids = challenge.custom_ids();
+    assert_eq!(ids.len(), 2, "Accept and Decline: {ids:?}");
+
+    // carol may not accept a challenge addressed to bob.
+    let refused = w.click(&carol(), &challenge, &ids[0]).await;
+    assert_refused(&refused, "not addressed to you");
+
+    // bob accepts with the button: the challenge message becomes the board.
+    let accepted = w.click(&bob(), &challenge, &ids[0]).await;
+    assert_eq!(accepted.callback_type(), Some(7), "{:?}", accepted.json);
+    assert_public_board(&accepted);
+    assert!(accepted.custom_ids().is_empty(), "the buttons are gone");
+    assert!(accepted.text().contains(&alice().mention()));
+
+    // Pressing Accept again: the challenge is gone.
+    let again = w.click(&bob(), &challenge, &ids[0]).await;
+    assert!(again.is_ephemeral(), "{}", again.text());
+
+    // Scholar's mate in SAN, coordinates, Spanish letters (es-ES) and lower case.
+    let moves = [
+        (alice(), "en-US", "e4", "e4"),
+        (bob(), "en-US", "e7e5", "e5"),
+        (alice(), "es-ES", "Ac4", "Bc4"),
+        (bob(), "en-US", "nc6", "Nc6"),
+        (alice(), "es-419", "Dh5", "Qh5"),
+        (bob(), "en-US", "g8f6", "Nf6"),
+        (alice(), "en-US", "Qxf7#", "Qxf7#"),
+    ];
+    let mut last = None;
+    for (i, (user, locale, text, san)) in moves.iter().enumerate() {
+        let r = w.mv(user, locale, text).await;
+        assert_eq!(r.callback_type(), Some(4), "move {i} {text}: {}", r.text());
+        assert_public_board(&r);
+        assert!(
+            r.text().contains(san),
+            "move {text} shows {san}: {}",
+            r.text()
+        );
+        last = Some(r);
+    }
+    let last = last.unwrap();
+    let text = last.text();
+    assert!(text.contains("Checkmate"), "{text}");
+    assert!(
+        text.contains(&format!("{} (white) wins", alice().mention())),
+        "{text}"
+    );
+
+    // /pgn attaches the game; the rules crate reads it back to the same position and result.
+    let pgn = w.cmd(&carol(), "en-US", "pgn", &[]).await;
+    assert!(pgn.content().contains("lichess.org/paste"), "{}", pgn.text());
+    let file = pgn.file("game.pgn").expect("game.pgn attached");
+    let text = String::from_utf8(file.data.clone()).unwrap();
+    let read = cajitas_rules::pgn::read_game(&text, cajitas_rules::Lang::En).expect("valid PGN");
+    let mut pos = cajitas_rules::Position::new();
+    for san in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"] {
+        let m = cajitas_rules::read_move(&pos, san, cajitas_rules::Lang::En).unwrap();
+        pos.play(m);
+    }
+    assert_eq!(read.game.position().fen(), pos.fen(), "{text}");
+    assert_eq!(
+        read.outcome(),
+        Some(cajitas_rules::Outcome::Decisive {
+            winner: cajitas_rules::Color::White,
+            reason: cajitas_rules::WinReason::Checkmate
+        }),
+        "{text}"
+    );
+    assert_eq!(read.tag("Result"), Some("1-0"), "{text}");
+
+    // After the game: a move is refused.
+    let after = w.mv(&bob(), "en-US", "e5e4").await;
+    assert_refused(&after, "over");
+    assert!(
+        fake.unknown_requests().is_empty(),
+        "{:?}",
+        fake.unknown_requests()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_offers_legal_moves_only_to_the_player_to_move() {
+    let w = World::start("autocomplete", vec![]).await;
+    let fake = &w.fake;
+    w.start_game().await;
+
+    let ac = |user: &FakeUser, locale: &str, partial: &str| {
+        w.channel()
+            .autocomplete(fake, user, locale, "move", "move", partial)
+    };
+    let r = fake.interact(&ac(&alice(), "en-US", "N")).await;
+    assert_eq!(r.callback_type(), Some(8));
+    let values: Vec<String> = r.choices().into_iter().map(|(_, v)| v).collect();
+    assert_eq!(values, ["Na3", "Nc3", "Nf3", "Nh3"]);
+
+    let r = fake.interact(&ac(&alice(), "en-US", "")).await;
+    assert_eq!(r.choices().len(), 20);
+    assert!(r.choices().len() <= 25);
+
+    // Coordinates and Spanish letters match too.
+    let r = fake.interact(&ac(&alice(), "en-US", "g1")).await;
+    let values: Vec<String> = r.choices().into_iter().map(|(_, v)| v).collect();
+    assert_eq!(values, ["Nf3", "Nh3"]);
+    let r = fake.interact(&ac(&alice(), "es-ES", "C")).await;
+    let values: Vec<String> = r.choices().into_iter().map(|(_, v)| v).collect();
+    assert_eq!(values, ["Ca3", "Cc3", "Cf3", "Ch3"]);
+
+    // bob is not to move, carol is not playing: nothing.
+    for user in [bob(), carol()] {
+        let r = fake.interact(&ac(&user, "en-US", "")).await;
+        assert_eq!(r.callback_type(), Some(8));
+        assert!(r.choices().is_empty(), "{:?}", r.choices());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_ephemeral() {
+    let w = World::start("refusals", vec![]).await;
+    // No game yet.
+    assert_refused(&w.mv(&alice(), "en-US", "e4").await, "no game");
+    w.start_game().await;
+
+    assert_refused(&w.mv(&carol(), "en-US", "e4").await, "not playing");
+    assert_refused(
+        &w.cmd(&carol(), "en-US", "resign", &[]).await,
+        "not playing",
+    );
+    assert_refused(&w.mv(&bob(), "en-US", "e5").await, "not your turn");
+    let malformed = w.mv(&alice(), "en-US", "hello").await;
+    assert!(malformed.is_ephemeral(), "{}", malformed.text());
+    let illegal = w.mv(&alice(), "en-US", "e5").await;
+    assert!(illegal.is_ephemeral(), "{}", illegal.text());
+    assert!(
+        illegal.text().contains("e4") || illegal.text().contains("e3"),
+        "suggestions: {}",
+        illegal.text()
+    );
+    // Nothing was played: alice can still play e4.
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+
+    // A stale draw button: offered at one ply, answered after a move.
+    let offer = w
+        .cmd(&bob(), "en-US", "draw", &[("action", json!(OFFER))])
+        .await;
+    assert_public_board(&offer);
+    let accept_id = offer.custom_ids()[0].clone();
+    // The offer stands while bob moves, and lapses when alice moves instead of answering.
+    assert_public_board(&w.mv(&bob(), "en-US", "e5").await);
+    assert_public_board(&w.mv(&alice(), "en-US", "Nf3").await);
+    let stale = w.click(&alice(), &offer, &accept_id).await;
+    assert_refused(&stale, "expired");
+    assert!(w.fake.unknown_requests().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draws_resignation_and_abort() {
+    let w = World::start("endings", vec![]).await;
+    w.start_game().await;
+    // abort before the second move
+    assert_public_board(&w.mv(&alice(), "en-US", "d4").await);
+    let aborted = w.cmd(&bob(), "en-US", "abort", &[]).await;
+    assert_public_board(&aborted);
+    assert!(aborted.text().contains("aborted"), "{}", aborted.text());
+
+    // a draw offer declined with its button, then one accepted: drawn.
+    w.start_game().await;
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    assert_public_board(&w.mv(&bob(), "en-US", "e5").await);
+    let offer = w
+        .cmd(&alice(), "en-US", "draw", &[("action", json!(OFFER))])
+        .await;
+    let ids = offer.custom_ids();
+    // The offerer cannot answer their own offer.
+    assert!(w.click(&alice(), &offer, &ids[0]).await.is_ephemeral());
+    let declined = w.click(&bob(), &offer, &ids[1]).await;
+    assert_eq!(declined.callback_type(), Some(7));
+    assert!(declined.text().contains("goes on"), "{}", declined.text());
+    assert_public_board(&w.mv(&alice(), "en-US", "Nf3").await);
+    let offer = w
+        .cmd(&bob(), "en-US", "draw", &[("action", json!(OFFER))])
+        .await;
+    let accepted = w.click(&alice(), &offer, &offer.custom_ids()[0]).await;
+    assert_public_board(&accepted);
+    assert!(
+        accepted.text().contains("Draw by agreement"),
+        "{}",
+        accepted.text()
+    );
+
+    // resignation with confirmation
+    w.start_game().await;
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    let ask = w.cmd(&bob(), "en-US", "resign", &[]).await;
+    assert!(ask.is_ephemeral());
+    let confirm = ask.custom_ids();
+    assert_eq!(confirm.len(), 1);
+    // only bob's button
+    assert_refused(
+        &w.click(&alice(), &ask, &confirm[0]).await,
+        "player who asked",
+    );
+    let resigned = w.click(&bob(), &ask, &confirm[0]).await;
+    assert_eq!(resigned.callback_type(), Some(4));
+    assert_public_board(&resigned);
+    assert!(resigned.text().contains("resigned"), "{}", resigned.text());
+    assert!(resigned.text().contains("1-0"), "{}", resigned.text());
+
+    // /board shows the last game, /history lists the finished ones.
+    assert_public_board(&w.cmd(&carol(), "en-US", "board", &[]).await);
+    let hist = w.cmd(&carol(), "en-US", "history", &[]).await;
+    let text = hist.text();
+    assert!(text.contains("1/2-1/2") && text.contains("1-0"), "{text}");
 }

@@ -162,3 +162,37 @@ async fn sigterm_and_sigint_stop_the_bot_cleanly() {
         assert!(log.contains("stopped"), "{log}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_lets_the_interactions_in_flight_finish() {
+    let fake = FakeDiscord::start(HEARTBEAT_MS).await;
+    let dir = TempDir::new("inflight");
+    let mut bot = start(&fake, &dir, 1).await;
+    // The answer to this interaction takes 800 ms to be accepted by "Discord".
+    fake.fail_next(Failure {
+        path_contains: "/callback".into(),
+        status: 204,
+        body: serde_json::Value::Null,
+        delay: Duration::from_millis(800),
+    });
+    let payload = Channel::new(CHANNEL).command(&fake, &alice(), "en-US", "help", &[], &[]);
+    let id = payload["id"].as_str().unwrap().to_string();
+    let rx = fake.send_interaction(&payload);
+    fake.wait_for("the callback to be on its way", Duration::from_secs(10), |f| {
+        f.arrived(&format!("/interactions/{id}/")).then_some(())
+    })
+    .await;
+    bot.signal("TERM");
+    let answered = tokio::time::timeout(Duration::from_secs(10), rx)
+        .await
+        .expect("the interaction in flight was answered")
+        .unwrap();
+    assert_eq!(answered.status, 204);
+    let code = tokio::task::spawn_blocking(move || {
+        let code = bot.wait_exit(Duration::from_secs(15));
+        (code, bot)
+    })
+    .await
+    .unwrap();
+    assert_eq!(code.0, Some(0), "{}", code.1.log_text());
+}

@@ -8,6 +8,7 @@ use poise::serenity_prelude as serenity;
 
 use super::Data;
 use super::reply::{Reply, Responder};
+use crate::game::GameError;
 
 /// What a handler can fail with.
 #[derive(Debug)]
@@ -32,6 +33,16 @@ impl std::error::Error for Error {}
 impl From<serenity::Error> for Error {
     fn from(e: serenity::Error) -> Self {
         Error::Failed(e.into())
+    }
+}
+
+impl From<GameError> for Error {
+    fn from(e: GameError) -> Self {
+        if e.is_refusal() {
+            Error::Refused(e.to_string())
+        } else {
+            Error::Failed(anyhow::anyhow!("game service: {e:?}"))
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! The gate in front of poise: every gateway event passes here first.
 //!
 //! It tracks the interactions in flight (serenity's shutdown does not wait for running
-//! handlers) and, once closing, takes no new ones.
+//! handlers) and, once closing, takes no new ones. It also drops redelivered interactions:
+//! the same interaction id (as Discord may send again around a resume) is handled once; the
+//! ids handled are kept in the database, so this holds across restarts too.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -11,6 +13,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 
 use super::{Data, Error};
+use crate::game::GameService;
 
 /// Counts the interactions being handled; `close` stops new ones.
 #[derive(Clone, Default)]
@@ -80,14 +83,38 @@ impl Tracker {
 pub struct Gate {
     inner: poise::Framework<Data, Error>,
     tracker: Tracker,
+    game: GameService,
 }
 
 impl Gate {
-    /// Puts the gate in front of `inner`.
-    pub fn new(inner: poise::Framework<Data, Error>) -> Self {
+    /// Puts the gate in front of `inner`; `game` records the interactions handled.
+    pub fn new(inner: poise::Framework<Data, Error>, game: GameService) -> Self {
         Self {
             inner,
             tracker: Tracker::default(),
+            game,
+        }
+    }
+
+    /// Whether this interaction is seen for the first time (and records it). Autocomplete
+    /// requests change nothing and are not recorded. When the database cannot say, the
+    /// interaction is handled: the service's ply checks still stop a double move.
+    async fn first_delivery(&self, interaction: &serenity::Interaction) -> bool {
+        if matches!(interaction, serenity::Interaction::Autocomplete(_)) {
+            return true;
+        }
+        let id = interaction.id().get();
+        let game = self.game.clone();
+        match tokio::task::spawn_blocking(move || game.first_delivery(id)).await {
+            Ok(Ok(first)) => first,
+            Ok(Err(e)) => {
+                tracing::warn!(interaction = id, error = %e, "could not record the interaction");
+                true
+            }
+            Err(e) => {
+                tracing::warn!(interaction = id, error = %e, "could not record the interaction");
+                true
+            }
         }
     }
 
@@ -115,6 +142,10 @@ impl serenity::Framework for Gate {
             );
             return;
         };
+        if !self.first_delivery(interaction).await {
+            tracing::info!(interaction = %interaction.id(), "redelivered interaction ignored");
+            return;
+        }
         self.inner.dispatch(ctx, event).await;
     }
 }

@@ -9,11 +9,19 @@
 //! serenity's ratelimiter off, which would otherwise ignore the proxy) and the gateway URL
 //! comes from that server's `GET /api/v10/gateway`.
 
+mod buttons;
+mod challenge;
+mod draw;
 mod errors;
 mod gate;
 mod help;
+mod info;
+mod moves;
 pub mod reply;
+mod resign;
 mod setup;
+mod view;
+mod who;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,8 +29,10 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use crate::config::BotConfig;
+use crate::game::{GameService, ServiceOptions};
 
 pub use errors::Error;
+pub use setup::COMMANDS_HASH_KEY_GLOBAL;
 
 /// The poise context every command gets.
 pub type Context<'a> = poise::Context<'a, Data, Error>;
@@ -31,6 +41,60 @@ pub type Context<'a> = poise::Context<'a, Data, Error>;
 pub struct Data {
     /// The configuration `cajitas run` was started with.
     pub config: BotConfig,
+    /// The game service (blocking: use [`Data::blocking`]).
+    pub game: GameService,
+    /// The board renderer (built once, shared).
+    pub renderer: &'static crate::render::Renderer,
+}
+
+/// What to send when an operation is slow enough to need a defer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defer {
+    /// A loading message (commands): the answer comes as a followup.
+    Message,
+    /// No visible change (buttons): the answer then edits the clicked message.
+    Update,
+}
+
+/// After this long without a result, the interaction is deferred so Discord's 3 s window
+/// is never missed. Refusals are found well before (they need no write), so they stay
+/// ephemeral.
+const DEFER_AFTER: Duration = Duration::from_millis(1500);
+
+impl Data {
+    /// Runs `op` with the game service and the renderer on tokio's blocking pool (SQLite and rendering never
+    /// block a runtime worker). When it takes longer than [`DEFER_AFTER`], the interaction is
+    /// deferred first (`defer`), so the first answer always arrives in time.
+    pub async fn blocking<T, F>(
+        &self,
+        responder: &reply::Responder<'_>,
+        defer: Defer,
+        op: F,
+    ) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&view::Ops) -> Result<T, Error> + Send + 'static,
+    {
+        let ops = view::Ops {
+            game: self.game.clone(),
+            renderer: self.renderer,
+        };
+        let mut task = tokio::task::spawn_blocking(move || op(&ops));
+        let joined = tokio::select! {
+            joined = &mut task => joined,
+            () = tokio::time::sleep(DEFER_AFTER) => {
+                let deferred = match defer {
+                    Defer::Message => responder.defer(false).await,
+                    Defer::Update => responder.defer_update().await,
+                };
+                if let Err(e) = deferred {
+                    tracing::warn!(interaction = %responder.id(), error = %e, "could not defer");
+                }
+                task.await
+            }
+        };
+        joined.map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?
+    }
 }
 
 /// How long a shutdown waits for the interactions in flight.
@@ -47,7 +111,20 @@ pub fn run(config: BotConfig) -> anyhow::Result<()> {
 
 /// All the slash commands, in the order `/help` lists them.
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    vec![help::help()]
+    vec![
+        challenge::challenge(),
+        challenge::accept(),
+        challenge::decline(),
+        challenge::cancel(),
+        moves::move_(),
+        info::board(),
+        resign::resign(),
+        draw::draw(),
+        resign::abort(),
+        info::pgn(),
+        info::history(),
+        help::help(),
+    ]
 }
 
 async fn run_async(config: BotConfig) -> anyhow::Result<()> {
@@ -60,22 +137,47 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     }
     let http = http.build();
 
+    let game = {
+        let path = config.db_path.clone();
+        tokio::task::spawn_blocking(move || {
+            let opts = ServiceOptions::from_env().map_err(anyhow::Error::msg)?;
+            GameService::open(&path, opts)
+                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))
+        })
+        .await??
+    };
+    // Build the piece sprites and the empty board once, before the first move needs them.
+    let renderer = tokio::task::spawn_blocking(|| {
+        let r = crate::render::default_renderer();
+        if let Err(e) = r.prepare(&crate::render::RenderOptions::default()) {
+            tracing::warn!(error = %e, "could not prepare the renderer");
+        }
+        r
+    })
+    .await?;
+
+    let game_for_gate = game.clone();
     let options = poise::FrameworkOptions {
         commands: commands(),
         on_error: |e| Box::pin(errors::on_error(e)),
+        event_handler: |framework, event| Box::pin(buttons::on_event(framework, event)),
         // Owners are not used; this saves a REST call at start.
         initialize_owners: false,
         ..Default::default()
     };
     let framework = poise::Framework::new(options, move |ctx, ready, framework| {
         Box::pin(async move {
-            let data = Data { config };
+            let data = Data {
+                config,
+                game,
+                renderer,
+            };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;
             Ok(data)
         })
     });
-    let gate = gate::Gate::new(framework);
+    let gate = gate::Gate::new(framework, game_for_gate);
     let tracker = gate.tracker();
 
     let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)

@@ -167,6 +167,16 @@ impl<'a> Responder<'a> {
         .await
     }
 
+    /// Acknowledges a button click without a visible change; the answer then edits the
+    /// clicked message ([`Responder::update`]).
+    pub async fn defer_update(&self) -> Result<(), serenity::Error> {
+        if self.has_responded() {
+            return Ok(());
+        }
+        self.callback(serenity::CreateInteractionResponse::Acknowledge)
+            .await
+    }
+
     async fn followup(&self, reply: Reply) -> Result<(), serenity::Error> {
         reply
             .followup()

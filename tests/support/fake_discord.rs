@@ -9,10 +9,10 @@
 
 #![allow(dead_code)]
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -23,7 +23,7 @@ use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 
 /// The application (and bot user) id the fake announces.
 pub const APP_ID: u64 = 1_000_000_000_000_000_042;
@@ -237,6 +237,13 @@ struct Inner {
     sessions: AtomicU64,
     ids: AtomicU64,
     failures: Mutex<VecDeque<Failure>>,
+    /// Waiters for the callback of an interaction id.
+    waiters: Mutex<HashMap<String, oneshot::Sender<Recorded>>>,
+    /// Keep uploaded file bytes (off: only the first 64 bytes, for long benchmarks).
+    keep_files: AtomicBool,
+    /// Paths of the requests that arrived (recorded when answered, which a planned delay
+    /// postpones).
+    arrived: Mutex<Vec<String>>,
 }
 
 impl Inner {
@@ -312,6 +319,9 @@ impl FakeDiscord {
             sessions: AtomicU64::new(0),
             ids: AtomicU64::new(1),
             failures: Mutex::new(VecDeque::new()),
+            waiters: Mutex::new(HashMap::new()),
+            keep_files: AtomicBool::new(true),
+            arrived: Mutex::new(Vec::new()),
         });
         let app = Router::new()
             .route("/gw", any(gateway))
@@ -330,6 +340,17 @@ impl FakeDiscord {
     /// Every request so far.
     pub fn requests(&self) -> Vec<Recorded> {
         self.inner.requests.lock().unwrap().clone()
+    }
+
+    /// The first request at index `from` or later matching `pred` (cloning only that one).
+    pub fn find_request(&self, from: usize, pred: impl Fn(&Recorded) -> bool) -> Option<Recorded> {
+        let reqs = self.inner.requests.lock().unwrap();
+        reqs.iter().skip(from).find(|r| pred(r)).cloned()
+    }
+
+    /// How many requests were recorded.
+    pub fn request_count(&self) -> usize {
+        self.inner.requests.lock().unwrap().len()
     }
 
     /// Every gateway event so far.
@@ -396,8 +417,8 @@ impl FakeDiscord {
         from: usize,
         pred: impl Fn(&Recorded) -> bool,
     ) -> Recorded {
-        self.wait_for(what, Duration::from_secs(20), |f| {
-            f.requests().into_iter().skip(from).find(|r| pred(r))
+        self.wait_for(what, Duration::from_secs(30), |f| {
+            f.find_request(from, &pred)
         })
         .await
     }
@@ -418,9 +439,8 @@ impl FakeDiscord {
                 .filter(|(e, _)| *e == GatewayEvent::Identify)
                 .nth(identifies - 1)?;
             let app_info = f
-                .requests()
-                .iter()
-                .any(|r| r.path == "/oauth2/applications/@me" && r.at >= *at);
+                .find_request(0, |r| r.path == "/oauth2/applications/@me" && r.at >= *at)
+                .is_some();
             let beat = log
                 .iter()
                 .any(|(e, t)| *e == GatewayEvent::Heartbeat && t >= at);
@@ -447,12 +467,75 @@ impl FakeDiscord {
         }
     }
 
+    /// Whether a request whose path contains `part` arrived (answered or not).
+    pub fn arrived(&self, part: &str) -> bool {
+        self.inner
+            .arrived
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|p| p.contains(part))
+    }
+
+    /// Keeps only the first 64 bytes of uploaded files (for long runs).
+    pub fn keep_files(&self, keep: bool) {
+        self.inner.keep_files.store(keep, Ordering::Relaxed);
+    }
+
+    /// Sends an interaction and returns a receiver for its first successful callback
+    /// (cheap: no scanning of the request log; for load tests).
+    pub fn send_interaction(&self, payload: &Value) -> oneshot::Receiver<Recorded> {
+        let id = payload["id"].as_str().unwrap().to_string();
+        let (tx, rx) = oneshot::channel();
+        self.inner.waiters.lock().unwrap().insert(id, tx);
+        self.dispatch("INTERACTION_CREATE", payload.clone());
+        rx
+    }
+
     /// Sends an interaction and waits for its callback (`POST /interactions/{id}/.../callback`).
     pub async fn interact(&self, payload: &Value) -> Recorded {
         let id = payload["id"].as_str().unwrap().to_string();
-        let from = self.requests().len();
-        self.dispatch("INTERACTION_CREATE", payload.clone());
-        self.callback(&id, from).await
+        let rx = self.send_interaction(payload);
+        match tokio::time::timeout(Duration::from_secs(30), rx).await {
+            Ok(Ok(r)) => self.settle(payload, r).await,
+            _ => panic!(
+                "no callback for interaction {id} within 30 s\nrequests: {:#?}\ngateway: {:?}",
+                self.requests()
+                    .iter()
+                    .map(|r| format!("{} {} -> {}", r.method, r.path, r.status))
+                    .collect::<Vec<_>>(),
+                self.gateway_events()
+            ),
+        }
+    }
+
+    /// The answer to an interaction: the callback itself, or, when the bot deferred (a busy
+    /// machine), the followup or edit that came after, presented as if it were the callback
+    /// (type 4 for a followup, 7 for an edit of the clicked message).
+    pub async fn settle(&self, payload: &Value, callback: Recorded) -> Recorded {
+        let kind = match callback.callback_type() {
+            Some(5) => 4,
+            Some(6) => 7,
+            _ => return callback,
+        };
+        let token = payload["token"].as_str().unwrap();
+        let followup = format!("/webhooks/{APP_ID}/{token}");
+        let edit = format!("{followup}/messages/@original");
+        let r = self
+            .wait_request(
+                &format!("the answer after a defer ({token})"),
+                callback.n,
+                |r| {
+                    (kind == 4 && r.method == Method::POST && r.path == followup)
+                        || (kind == 7 && r.method == Method::PATCH && r.path == edit)
+                },
+            )
+            .await;
+        Recorded {
+            json: Some(json!({"type": kind, "data": r.json.clone().unwrap_or(Value::Null)})),
+            path: callback.path.clone(),
+            ..r
+        }
     }
 
     /// Waits for the callback of interaction `id` (a successful one).
@@ -663,6 +746,12 @@ fn message_json(inner: &Inner, channel: &str, body: Option<&Value>) -> Value {
 }
 
 async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
+    inner
+        .arrived
+        .lock()
+        .unwrap()
+        .push(req.uri().path().to_string());
+    inner.bump();
     let method = req.method().clone();
     let uri = req.uri().clone();
     let full = uri.path().to_string();
@@ -673,7 +762,7 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
         .and_then(|v| v.to_str().ok())
         .is_some_and(|c| c.starts_with("multipart/form-data"));
     let mut json_body = None;
-    let mut files = Vec::new();
+    let mut files: Vec<FilePart> = Vec::new();
     if is_multipart {
         if let Ok(mut mp) = Multipart::from_request(req, &()).await {
             while let Ok(Some(field)) = mp.next_field().await {
@@ -710,27 +799,42 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
     };
     let (status, body): (u16, Option<Value>) = if let Some(f) = failure {
         tokio::time::sleep(f.delay).await;
-        (f.status, Some(f.body))
+        (f.status, (!f.body.is_null()).then_some(f.body))
     } else if !full.starts_with("/api/v10/") {
         (404, Some(json!({"message": "404: Not Found", "code": 0})))
     } else {
         route(&inner, &method, &path, json_body.as_ref())
     };
 
-    inner.requests.lock().unwrap().push(Recorded {
-        n: 0,
-        method,
-        path,
-        query,
-        json: json_body,
-        files,
-        status,
-        at: Instant::now(),
-    });
-    {
+    if !inner.keep_files.load(Ordering::Relaxed) {
+        for f in &mut files {
+            f.data.truncate(64);
+        }
+    }
+    let waiter = if status < 300 && path.ends_with("/callback") {
+        path.split('/')
+            .nth(2)
+            .and_then(|id| inner.waiters.lock().unwrap().remove(id))
+    } else {
+        None
+    };
+    let rec = {
         let mut reqs = inner.requests.lock().unwrap();
-        let n = reqs.len() - 1;
-        reqs[n].n = n;
+        let rec = Recorded {
+            n: reqs.len(),
+            method,
+            path,
+            query,
+            json: json_body,
+            files,
+            status,
+            at: Instant::now(),
+        };
+        reqs.push(rec.clone());
+        rec
+    };
+    if let Some(w) = waiter {
+        let _ = w.send(rec);
     }
     inner.bump();
 

@@ -2,3 +2,4 @@
 
 pub mod bot;
 pub mod fake_discord;
+pub mod world;

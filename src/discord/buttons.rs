@@ -1,0 +1,204 @@
+//! Buttons: their custom ids (what they act on, and from which position) and the handler
+//! that routes a click to its feature.
+//!
+//! A custom id carries the challenge id, or the game id and the ply the button was made
+//! at: a click on a button from an older position is refused as expired.
+
+use std::sync::atomic::AtomicBool;
+
+use poise::serenity_prelude as serenity;
+
+use super::errors::report;
+use super::reply::Responder;
+use super::{Data, Error, challenge, draw, resign};
+
+/// What a button does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ButtonId {
+    /// Accept challenge `challenge`.
+    ChallengeAccept {
+        /// The challenge id.
+        challenge: i64,
+    },
+    /// Decline challenge `challenge`.
+    ChallengeDecline {
+        /// The challenge id.
+        challenge: i64,
+    },
+    /// Accept the draw offer standing in `game` at `ply`.
+    DrawAccept {
+        /// The game id.
+        game: i64,
+        /// The ply when the offer was made.
+        ply: u32,
+    },
+    /// Decline the draw offer standing in `game` at `ply`.
+    DrawDecline {
+        /// The game id.
+        game: i64,
+        /// The ply when the offer was made.
+        ply: u32,
+    },
+    /// `user` confirms resigning `game` at `ply`.
+    ResignConfirm {
+        /// The game id.
+        game: i64,
+        /// The ply when `/resign` was asked.
+        ply: u32,
+        /// Who asked.
+        user: u64,
+    },
+}
+
+impl ButtonId {
+    /// The custom id (at most 100 characters, as Discord requires).
+    pub fn encode(&self) -> String {
+        match *self {
+            ButtonId::ChallengeAccept { challenge } => format!("cj:ca:{challenge}"),
+            ButtonId::ChallengeDecline { challenge } => format!("cj:cd:{challenge}"),
+            ButtonId::DrawAccept { game, ply } => format!("cj:da:{game}:{ply}"),
+            ButtonId::DrawDecline { game, ply } => format!("cj:dd:{game}:{ply}"),
+            ButtonId::ResignConfirm { game, ply, user } => format!("cj:rs:{game}:{ply}:{user}"),
+        }
+    }
+
+    /// Reads a custom id; `None` for anything else.
+    pub fn parse(s: &str) -> Option<ButtonId> {
+        let mut it = s.split(':');
+        if it.next()? != "cj" {
+            return None;
+        }
+        let kind = it.next()?;
+        let nums: Vec<&str> = it.collect();
+        let n = |i: usize| nums.get(i).and_then(|s| s.parse::<i64>().ok());
+        let id = match (kind, nums.len()) {
+            ("ca", 1) => ButtonId::ChallengeAccept { challenge: n(0)? },
+            ("cd", 1) => ButtonId::ChallengeDecline { challenge: n(0)? },
+            ("da", 2) => ButtonId::DrawAccept {
+                game: n(0)?,
+                ply: nums[1].parse().ok()?,
+            },
+            ("dd", 2) => ButtonId::DrawDecline {
+                game: n(0)?,
+                ply: nums[1].parse().ok()?,
+            },
+            ("rs", 3) => ButtonId::ResignConfirm {
+                game: n(0)?,
+                ply: nums[1].parse().ok()?,
+                user: nums[2].parse().ok()?,
+            },
+            _ => return None,
+        };
+        Some(id)
+    }
+
+    /// A button with this id.
+    pub fn button(&self, label: &str, style: serenity::ButtonStyle) -> serenity::CreateButton {
+        serenity::CreateButton::new(self.encode())
+            .label(label)
+            .style(style)
+    }
+}
+
+/// The refusal for a button from an older position or an answered offer.
+pub const EXPIRED: &str = "This button has expired: the game moved on since it was shown.";
+
+/// poise's event hook: routes button clicks.
+pub async fn on_event(
+    framework: poise::FrameworkContext<'_, Data, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(click),
+    } = event
+    {
+        let sent = AtomicBool::new(false);
+        let responder = Responder::new(
+            &framework.serenity_context.http,
+            click.id,
+            &click.token,
+            &sent,
+        );
+        let data = framework.user_data;
+        let result = match ButtonId::parse(&click.data.custom_id) {
+            Some(id) => handle(data, &responder, click, id).await,
+            None => Err(Error::Refused(
+                "This button is not one of mine any more.".into(),
+            )),
+        };
+        if let Err(e) = result {
+            report(&responder, &e).await;
+        }
+    }
+    Ok(())
+}
+
+async fn handle(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    id: ButtonId,
+) -> Result<(), Error> {
+    match id {
+        ButtonId::ChallengeAccept { challenge } => {
+            challenge::accept_button(data, r, click, challenge).await
+        }
+        ButtonId::ChallengeDecline { challenge } => {
+            challenge::decline_button(data, r, click, challenge).await
+        }
+        ButtonId::DrawAccept { game, ply } => {
+            draw::answer_button(data, r, click, game, ply, true).await
+        }
+        ButtonId::DrawDecline { game, ply } => {
+            draw::answer_button(data, r, click, game, ply, false).await
+        }
+        ButtonId::ResignConfirm { game, ply, user } => {
+            resign::confirm_button(data, r, click, game, ply, user).await
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_ids_round_trip_and_fit() {
+        let ids = [
+            ButtonId::ChallengeAccept { challenge: 7 },
+            ButtonId::ChallengeDecline {
+                challenge: i64::MAX,
+            },
+            ButtonId::DrawAccept { game: 3, ply: 41 },
+            ButtonId::DrawDecline { game: 3, ply: 0 },
+            ButtonId::ResignConfirm {
+                game: i64::MAX,
+                ply: u32::MAX,
+                user: u64::MAX,
+            },
+        ];
+        for id in ids {
+            let s = id.encode();
+            assert!(s.len() <= 100, "{s}");
+            assert_eq!(ButtonId::parse(&s), Some(id), "{s}");
+        }
+    }
+
+    #[test]
+    fn foreign_or_damaged_ids_are_rejected() {
+        for s in [
+            "",
+            "resign",
+            "cj",
+            "cj:ca",
+            "cj:ca:x",
+            "cj:da:1",
+            "cj:da:1:2:3",
+            "xx:ca:1",
+            "cj:rs:1:2",
+            "cj:zz:1",
+        ] {
+            assert_eq!(ButtonId::parse(s), None, "{s}");
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! `/challenge`, `/accept`, `/decline`, `/cancel`, and the Accept/Decline buttons of a
+//! challenge message.
+
+use poise::serenity_prelude as serenity;
+
+use super::buttons::{ButtonId, EXPIRED};
+use super::errors::responder;
+use super::reply::{Reply, Responder};
+use super::view::{Shown, game_reply};
+use super::who::{channel_ref, mention, user_ref};
+use super::{Context, Data, Defer, Error};
+use crate::game::{ChallengeView, ColourChoice, GameError};
+
+/// The challenger's colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum Colour {
+    /// Play white.
+    #[name = "white"]
+    White,
+    /// Play black.
+    #[name = "black"]
+    Black,
+    /// A coin toss when the challenge is accepted.
+    #[name = "random"]
+    Random,
+}
+
+impl From<Colour> for ColourChoice {
+    fn from(c: Colour) -> Self {
+        match c {
+            Colour::White => ColourChoice::White,
+            Colour::Black => ColourChoice::Black,
+            Colour::Random => ColourChoice::Random,
+        }
+    }
+}
+
+fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Data, Error>, Error> {
+    match ctx {
+        poise::Context::Application(a) => Ok(a),
+        poise::Context::Prefix(_) => Err(Error::Refused("Use the slash command.".into())),
+    }
+}
+
+/// The challenge message: who, which colour, until when, and its buttons.
+fn challenge_reply(c: &ChallengeView) -> Reply {
+    let colour = match c.colour {
+        ColourChoice::White => "white",
+        ColourChoice::Black => "black",
+        ColourChoice::Random => "a random colour",
+    };
+    let expires = c.expires_at.div_euclid(1000);
+    let content = match &c.opponent {
+        Some(o) => format!(
+            "{}, {} challenges you to a game of chess! {} plays {colour}. \
+             The challenge expires <t:{expires}:R>.",
+            mention(o),
+            mention(&c.challenger),
+            mention(&c.challenger),
+        ),
+        None => format!(
+            "{} is looking for an opponent (open challenge: anyone may accept). {} plays {colour}. \
+             The challenge expires <t:{expires}:R>.",
+            mention(&c.challenger),
+            mention(&c.challenger),
+        ),
+    };
+    Reply {
+        content,
+        components: vec![serenity::CreateActionRow::Buttons(vec![
+            ButtonId::ChallengeAccept { challenge: c.id }
+                .button("Accept", serenity::ButtonStyle::Success),
+            ButtonId::ChallengeDecline { challenge: c.id }
+                .button("Decline", serenity::ButtonStyle::Danger),
+        ])],
+        ..Reply::default()
+    }
+}
+
+fn started_text(shown: &Shown) -> String {
+    let v = &shown.view;
+    format!(
+        "The game begins: {} plays white, {} plays black. {} to move.",
+        mention(&v.white),
+        mention(&v.black),
+        mention(&v.white),
+    )
+}
+
+/// Challenge someone (or anyone) to a game of chess in this channel
+#[poise::command(
+    slash_command,
+    description_localized("es-ES", "Reta a alguien (o a cualquiera) a una partida en este canal"),
+    description_localized(
+        "es-419",
+        "Reta a alguien (o a cualquiera) a una partida en este canal"
+    )
+)]
+pub async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
+    opponent: Option<serenity::User>,
+    #[description = "Your colour (random by default)"] colour: Option<Colour>,
+) -> Result<(), Error> {
+    let actx = application(ctx)?;
+    let r = responder(&actx);
+    let actor = user_ref(ctx.author());
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let opponent = opponent.as_ref().map(user_ref);
+    let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
+    let view = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            Ok(g.challenge(&actor, ch, opponent.as_ref(), colour)?)
+        })
+        .await?;
+    r.send(challenge_reply(&view)).await?;
+    Ok(())
+}
+
+/// Accept the challenge waiting in this channel
+#[poise::command(
+    slash_command,
+    description_localized("es-ES", "Acepta el reto pendiente en este canal"),
+    description_localized("es-419", "Acepta el reto pendiente en este canal")
+)]
+pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
+    let actx = application(ctx)?;
+    let r = responder(&actx);
+    let actor = user_ref(ctx.author());
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let shown = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            Ok(g.show(g.accept(&actor, ch)?)?)
+        })
+        .await?;
+    r.send(game_reply(started_text(&shown), &shown)).await?;
+    Ok(())
+}
+
+/// Decline the challenge waiting in this channel
+#[poise::command(
+    slash_command,
+    description_localized("es-ES", "Rechaza el reto pendiente en este canal"),
+    description_localized("es-419", "Rechaza el reto pendiente en este canal")
+)]
+pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
+    let actx = application(ctx)?;
+    let r = responder(&actx);
+    let actor = user_ref(ctx.author());
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let c = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| Ok(g.decline(&actor, ch)?))
+        .await?;
+    r.send(Reply::text(format!(
+        "{} declined the challenge from {}.",
+        mention(&user_ref(ctx.author())),
+        mention(&c.challenger)
+    )))
+    .await?;
+    Ok(())
+}
+
+/// Withdraw your challenge in this channel
+#[poise::command(
+    slash_command,
+    description_localized("es-ES", "Retira tu reto en este canal"),
+    description_localized("es-419", "Retira tu reto en este canal")
+)]
+pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
+    let actx = application(ctx)?;
+    let r = responder(&actx);
+    let actor = user_ref(ctx.author());
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let c = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| Ok(g.cancel(&actor, ch)?))
+        .await?;
+    r.send(Reply::text(format!(
+        "{} withdrew the challenge.",
+        mention(&c.challenger)
+    )))
+    .await?;
+    Ok(())
+}
+
+fn stale(e: GameError) -> Error {
+    match e {
+        GameError::PositionChanged => Error::Refused(EXPIRED.into()),
+        other => other.into(),
+    }
+}
+
+/// The Accept button: the game starts, and the challenge message becomes the game's first
+/// board.
+pub async fn accept_button(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    challenge: i64,
+) -> Result<(), Error> {
+    let actor = user_ref(&click.user);
+    let ch = channel_ref(click.guild_id, click.channel_id);
+    let shown = data
+        .blocking(r, Defer::Update, move |g| {
+            let view = g
+                .accept_challenge(&actor, ch, Some(challenge))
+                .map_err(stale)?;
+            Ok(g.show(view)?)
+        })
+        .await?;
+    r.update(game_reply(started_text(&shown), &shown)).await?;
+    Ok(())
+}
+
+/// The Decline button: the challenge message says so and loses its buttons.
+pub async fn decline_button(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    challenge: i64,
+) -> Result<(), Error> {
+    let actor = user_ref(&click.user);
+    let ch = channel_ref(click.guild_id, click.channel_id);
+    let c = data
+        .blocking(r, Defer::Update, move |g| {
+            g.decline_challenge(&actor, ch, Some(challenge))
+                .map_err(stale)
+        })
+        .await?;
+    r.update(Reply::text(format!(
+        "{} declined the challenge from {}.",
+        mention(&user_ref(&click.user)),
+        mention(&c.challenger)
+    )))
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! `/draw offer|accept|decline|claim` and the Accept/Decline buttons of a draw offer.
+
+use poise::serenity_prelude as serenity;
+
+use super::buttons::{ButtonId, EXPIRED};
+use super::errors::responder;
+use super::reply::Responder;
+use super::view::{Shown, game_reply};
+use super::who::{channel_ref, mention, user_ref};
+use super::{Context, Data, Defer, Error};
+use crate::game::GameError;
+
+/// What to do about a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum Action {
+    /// Offer a draw to the opponent.
+    #[name = "offer"]
+    Offer,
+    /// Accept the opponent's offer.
+    #[name = "accept"]
+    Accept,
+    /// Decline the opponent's offer.
+    #[name = "decline"]
+    Decline,
+    /// Claim a draw by threefold repetition or the 50-move rule.
+    #[name = "claim"]
+    Claim,
+}
+
+/// The offer message's buttons, tied to the position of the offer.
+fn offer_buttons(shown: &Shown) -> Vec<serenity::CreateActionRow> {
+    let (game, ply) = (shown.view.game_id, shown.view.ply);
+    vec![serenity::CreateActionRow::Buttons(vec![
+        ButtonId::DrawAccept { game, ply }.button("Accept draw", serenity::ButtonStyle::Success),
+        ButtonId::DrawDecline { game, ply }.button("Decline", serenity::ButtonStyle::Secondary),
+    ])]
+}
+
+/// Offer, accept, decline or claim a draw
+#[poise::command(
+    slash_command,
+    description_localized("es-ES", "Ofrece, acepta, rechaza o reclama tablas"),
+    description_localized("es-419", "Ofrece, acepta, rechaza o reclama tablas")
+)]
+pub async fn draw(
+    ctx: Context<'_>,
+    #[description = "offer, accept, decline or claim"] action: Action,
+) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let r = responder(&actx);
+    let actor = user_ref(ctx.author());
+    let who = mention(&actor);
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let shown = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            let view = match action {
+                Action::Offer => g.draw_offer(&actor, ch, None)?,
+                Action::Accept => g.draw_accept(&actor, ch, None)?,
+                Action::Decline => g.draw_decline(&actor, ch, None)?,
+                Action::Claim => g.draw_claim(&actor, ch)?,
+            };
+            Ok(g.show(view)?)
+        })
+        .await?;
+    let mut reply = match action {
+        Action::Offer => {
+            let opponent = if shown.view.white.id == ctx.author().id.get() {
+                &shown.view.black
+            } else {
+                &shown.view.white
+            };
+            game_reply(
+                format!("{who} offers a draw. {}, do you accept?", mention(opponent)),
+                &shown,
+            )
+        }
+        Action::Accept => game_reply(format!("{who} accepts the draw."), &shown),
+        Action::Decline => game_reply(
+            format!("{who} declines the draw; the game goes on."),
+            &shown,
+        ),
+        Action::Claim => game_reply(format!("{who} claims a draw."), &shown),
+    };
+    if action == Action::Offer {
+        reply.components = offer_buttons(&shown);
+    }
+    r.send(reply).await?;
+    Ok(())
+}
+
+/// The Accept/Decline buttons of an offer: only valid in the game and position they were
+/// made for; the offer message is replaced by the result.
+pub async fn answer_button(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    game: i64,
+    ply: u32,
+    accept: bool,
+) -> Result<(), Error> {
+    let actor = user_ref(&click.user);
+    let who = mention(&actor);
+    let ch = channel_ref(click.guild_id, click.channel_id);
+    let shown = data
+        .blocking(r, Defer::Update, move |g| {
+            if g.board(ch)?.game_id != game {
+                return Err(Error::Refused(EXPIRED.into()));
+            }
+            let result = if accept {
+                g.draw_accept(&actor, ch, Some(ply))
+            } else {
+                g.draw_decline(&actor, ch, Some(ply))
+            };
+            let view = result.map_err(|e| match e {
+                GameError::PositionChanged | GameError::NoDrawOffer => {
+                    Error::Refused(EXPIRED.into())
+                }
+                other => other.into(),
+            })?;
+            Ok(g.show(view)?)
+        })
+        .await?;
+    let content = if accept {
+        format!("{who} accepts the draw.")
+    } else {
+        format!("{who} declines the draw; the game goes on.")
+    };
+    r.update(game_reply(content, &shown)).await?;
+    Ok(())
+}

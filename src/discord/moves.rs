@@ -1,0 +1,217 @@
+//! `/move` and its autocomplete.
+
+use cajitas_rules::{Move, Position};
+use poise::serenity_prelude as serenity;
+
+use super::errors::responder;
+use super::view::game_reply;
+use super::who::{channel_ref, lang_of, mention, user_ref};
+use super::{Context, Defer, Error};
+use crate::game::Lang;
+
+/// Discord's limit on autocomplete choices.
+pub const MAX_CHOICES: usize = 25;
+
+/// Play a move (SAN, coordinates, Spanish letters or figurines), optionally claiming a draw
+#[poise::command(
+    slash_command,
+    rename = "move",
+    description_localized(
+        "es-ES",
+        "Juega una jugada (SAN, coordenadas, letras españolas o figuras)"
+    ),
+    description_localized(
+        "es-419",
+        "Juega una jugada (SAN, coordenadas, letras españolas o figuras)"
+    )
+)]
+pub async fn move_(
+    ctx: Context<'_>,
+    #[rename = "move"]
+    #[description = "The move, e.g. e4, Nf3, Cf3, e2e4, O-O"]
+    #[autocomplete = "complete_move"]
+    #[max_length = 32]
+    text: String,
+    #[description = "Claim a draw (threefold repetition or 50 moves) with this move"]
+    claim_draw: Option<bool>,
+) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let r = responder(&actx);
+    let actor = user_ref(ctx.author());
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = lang_of(ctx.locale());
+    let claim = claim_draw.unwrap_or(false);
+    let (result, shown) = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            let result = g.play_move(&actor, ch, &text, lang, claim)?;
+            let shown = g.show(result.view.clone())?;
+            Ok((result, shown))
+        })
+        .await?;
+    let who = mention(&user_ref(ctx.author()));
+    let content = match result.claimed {
+        Some(_) => format!("{who} writes **{}** and claims a draw.", result.san),
+        None => format!("{who} played **{}**.", result.san),
+    };
+    r.send(game_reply(content, &shown)).await?;
+    Ok(())
+}
+
+async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let actor = ctx.author().id.get();
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = lang_of(ctx.locale());
+    let game = ctx.data().game.clone();
+    let partial = partial.chars().take(32).collect::<String>();
+    let choices = tokio::task::spawn_blocking(move || {
+        // Only the player to move gets choices.
+        let view = game.board(ch).ok()?;
+        (!view.finished && view.player_to_move().id == actor)
+            .then(|| suggestions(&view.position, &partial, lang))
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_default();
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        choices
+            .into_iter()
+            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
+            .collect(),
+    )
+}
+
+/// SAN with the Spanish piece letters (R rey, D dama, T torre, A alfil, C caballo).
+pub fn spanish(san: &str) -> String {
+    san.chars()
+        .map(|c| match c {
+            'K' => 'R',
+            'Q' => 'D',
+            'R' => 'T',
+            'B' => 'A',
+            'N' => 'C',
+            other => other,
+        })
+        .collect()
+}
+
+/// A move in coordinates (`e2e4`, `e7e8q`, `e1g1`).
+pub fn uci(m: Move) -> String {
+    let mut s = format!("{}{}", m.from(), m.to());
+    if let Some(p) = m.promotion() {
+        s.push(p.char());
+    }
+    s
+}
+
+/// What is compared when filtering: lower case, without capture, check and promotion marks;
+/// castling written with zeros or letters alike.
+fn key(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, 'x' | 'X' | ':' | '+' | '#' | '=' | '-' | '!' | '?' | ' '))
+        .map(|c| match c.to_ascii_lowercase() {
+            '0' => 'o',
+            other => other,
+        })
+        .collect()
+}
+
+/// The legal moves matching what was typed (as SAN, coordinates or Spanish SAN), mates and
+/// checks first, then captures, at most [`MAX_CHOICES`]; written in SAN with the letters of
+/// `lang`, so the chosen value reads back as the same move.
+pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
+    let typed = typed.trim();
+    let want = key(typed);
+    // An upper-case letter first is a piece letter (`B` bishop, not the b-pawn; `C`
+    // caballo, not the c-pawn): then the candidate must start with it too.
+    let piece = typed
+        .chars()
+        .next()
+        .filter(|c| c.is_ascii_uppercase() && *c != 'O');
+    let matches = |candidate: &str| {
+        piece.is_none_or(|p| candidate.starts_with(p)) && key(candidate).starts_with(&want)
+    };
+    let mut found: Vec<(u8, String)> = pos
+        .legal_moves()
+        .iter()
+        .filter_map(|&m| {
+            let san = cajitas_rules::san(pos, m);
+            let es = spanish(&san);
+            if !(matches(&san) || matches(&uci(m)) || matches(&es)) {
+                return None;
+            }
+            let rank = if san.ends_with('#') {
+                0
+            } else if san.ends_with('+') {
+                1
+            } else if m.is_capture() {
+                2
+            } else {
+                3
+            };
+            let shown = match lang {
+                Lang::Es => es,
+                _ => san,
+            };
+            Some((rank, shown))
+        })
+        .collect();
+    found.sort();
+    found.truncate(MAX_CHOICES);
+    found.into_iter().map(|(_, s)| s).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spanish_letters() {
+        assert_eq!(spanish("Nf3"), "Cf3");
+        assert_eq!(spanish("Bxc4+"), "Axc4+");
+        assert_eq!(spanish("Qh5#"), "Dh5#");
+        assert_eq!(spanish("Rxe1"), "Txe1");
+        assert_eq!(spanish("Kg1"), "Rg1");
+        assert_eq!(spanish("e8=Q"), "e8=D");
+        assert_eq!(spanish("O-O-O"), "O-O-O");
+    }
+
+    #[test]
+    fn suggestions_filter_by_san_uci_and_spanish() {
+        let pos = Position::new();
+        let all = suggestions(&pos, "", Lang::En);
+        assert_eq!(all.len(), 20);
+        assert_eq!(
+            suggestions(&pos, "N", Lang::En),
+            ["Na3", "Nc3", "Nf3", "Nh3"]
+        );
+        assert_eq!(suggestions(&pos, "g1", Lang::En), ["Nf3", "Nh3"]);
+        assert_eq!(
+            suggestions(&pos, "C", Lang::Es),
+            ["Ca3", "Cc3", "Cf3", "Ch3"]
+        );
+        assert_eq!(suggestions(&pos, "e2e", Lang::En), ["e3", "e4"]);
+        assert!(suggestions(&pos, "Qh5", Lang::En).is_empty());
+        // Lower case is read loosely: b-pawn moves, and moves from b1 in coordinates.
+        assert_eq!(suggestions(&pos, "b", Lang::En), ["Na3", "Nc3", "b3", "b4"]);
+        assert_eq!(suggestions(&pos, "B", Lang::En), Vec::<String>::new());
+        assert_eq!(suggestions(&pos, "nf", Lang::En), ["Nf3"]);
+    }
+
+    #[test]
+    fn checks_and_captures_come_first_and_at_most_25() {
+        // White to move: Qxf7# mates, and many queen moves exist.
+        let pos =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+                .unwrap();
+        let s = suggestions(&pos, "", Lang::En);
+        assert_eq!(s.len(), MAX_CHOICES);
+        assert_eq!(s[0], "Qxf7#");
+        let q = suggestions(&pos, "Q", Lang::En);
+        assert_eq!(q[0], "Qxf7#");
+        assert!(q.iter().skip(1).take(2).all(|m| m.contains('x')), "{q:?}");
+    }
+}

@@ -1,0 +1,117 @@
+//! `/resign` (confirmed with a button) and `/abort`.
+
+use poise::serenity_prelude as serenity;
+
+use super::buttons::{ButtonId, EXPIRED};
+use super::errors::responder;
+use super::reply::{Reply, Responder};
+use super::view::game_reply;
+use super::who::{channel_ref, mention, user_ref};
+use super::{Context, Data, Defer, Error};
+use crate::game::GameError;
+
+/// Resign the game (asks you to confirm)
+#[poise::command(
+    slash_command,
+    description_localized("es-ES", "Abandona la partida (pide confirmación)"),
+    description_localized("es-419", "Abandona la partida (pide confirmación)")
+)]
+pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let r = responder(&actx);
+    let user = ctx.author().id.get();
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    // Checked now, so that a refusal is immediate and only the resigning player sees the button.
+    let view = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            let view = g.board(ch)?;
+            if view.finished {
+                return Err(GameError::GameOver.into());
+            }
+            if view.white.id != user && view.black.id != user {
+                return Err(GameError::NotAPlayer.into());
+            }
+            Ok(view)
+        })
+        .await?;
+    let confirm = ButtonId::ResignConfirm {
+        game: view.game_id,
+        ply: view.ply,
+        user,
+    };
+    r.send(Reply {
+        content: "Do you really want to resign? This cannot be undone.".into(),
+        components: vec![serenity::CreateActionRow::Buttons(vec![
+            confirm.button("Yes, resign", serenity::ButtonStyle::Danger),
+        ])],
+        ephemeral: true,
+        ..Reply::default()
+    })
+    .await?;
+    Ok(())
+}
+
+/// The confirmation button: only for the player who asked, and only in the position where
+/// they asked. The result is announced to the channel.
+pub async fn confirm_button(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    game: i64,
+    ply: u32,
+    user: u64,
+) -> Result<(), Error> {
+    if click.user.id.get() != user {
+        return Err(Error::Refused(
+            "This button is for the player who asked to resign.".into(),
+        ));
+    }
+    let actor = user_ref(&click.user);
+    let who = mention(&actor);
+    let ch = channel_ref(click.guild_id, click.channel_id);
+    let shown = data
+        .blocking(r, Defer::Message, move |g| {
+            if g.board(ch)?.game_id != game {
+                return Err(Error::Refused(EXPIRED.into()));
+            }
+            let view = g.resign(&actor, ch, Some(ply)).map_err(|e| match e {
+                GameError::PositionChanged => Error::Refused(
+                    "This button has expired: the position changed since you asked. \
+                     Use /resign again if you still want to resign."
+                        .into(),
+                ),
+                other => other.into(),
+            })?;
+            Ok(g.show(view)?)
+        })
+        .await?;
+    r.send(game_reply(format!("{who} resigns."), &shown))
+        .await?;
+    Ok(())
+}
+
+/// Abort the game before both players have moved (no result)
+#[poise::command(
+    slash_command,
+    description_localized("es-ES", "Anula la partida antes de que ambos hayan jugado"),
+    description_localized("es-419", "Anula la partida antes de que ambos hayan jugado")
+)]
+pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let r = responder(&actx);
+    let actor = user_ref(ctx.author());
+    let who = mention(&actor);
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let shown = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| Ok(g.show(g.abort(&actor, ch)?)?))
+        .await?;
+    r.send(game_reply(format!("{who} aborted the game."), &shown))
+        .await?;
+    Ok(())
+}
