@@ -1348,6 +1348,16 @@ impl GameService {
     pub fn first_delivery(&self, interaction_id: u64) -> Result<bool, GameError> {
         self.write(|tx, now| Ok(tx.mark_interaction(interaction_id, now)?))
     }
+
+    /// A setting of a front end (e.g. the hash of the Discord commands last registered).
+    pub fn bot_setting(&self, key: &str) -> Result<Option<String>, GameError> {
+        self.read(|tx| Ok(tx.setting(key)?))
+    }
+
+    /// Stores a setting of a front end.
+    pub fn set_bot_setting(&self, key: &str, value: &str) -> Result<(), GameError> {
+        self.write(|tx, now| Ok(tx.set_setting(key, value, now)?))
+    }
 }
 
 /// "YYYY.MM.DD" (UTC) of a Unix time in ms, for the PGN Date tag.

@@ -19,7 +19,10 @@ use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use rusqlite_migration::{M, Migrations};
 
 /// The migrations, in order. Append new files; never edit one that has shipped.
-const MIGRATION_FILES: &[&str] = &[include_str!("../../migrations/0001_initial.sql")];
+const MIGRATION_FILES: &[&str] = &[
+    include_str!("../../migrations/0001_initial.sql"),
+    include_str!("../../migrations/0002_bot_settings.sql"),
+];
 
 /// How long a connection waits for another process's write lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -781,6 +784,26 @@ impl Tx<'_> {
     }
 
     /// Records that an interaction was handled. Returns false when it already was.
+    /// A bot setting (see migration 0002), if set.
+    pub fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT value FROM bot_settings WHERE key = ?1")?
+            .query_row(params![key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Sets a bot setting.
+    pub fn set_setting(&self, key: &str, value: &str, now: i64) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO bot_settings (key, value, updated_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            )?
+            .execute(params![key, value, now])?;
+        Ok(())
+    }
+
     pub fn mark_interaction(&self, id: u64, now: i64) -> Result<bool, StoreError> {
         let n = self
             .tx
