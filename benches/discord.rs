@@ -71,7 +71,11 @@ async fn setup(fake: &FakeDiscord, games: &[Game]) {
 }
 
 fn move_payload(fake: &FakeDiscord, g: &Game) -> serde_json::Value {
-    let user = if g.ply.is_multiple_of(2) { &g.white } else { &g.black };
+    let user = if g.ply.is_multiple_of(2) {
+        &g.white
+    } else {
+        &g.black
+    };
     g.ch.command(
         fake,
         user,

@@ -131,7 +131,11 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
 
     // /pgn attaches the game; the rules crate reads it back to the same position and result.
     let pgn = w.cmd(&carol(), "en-US", "pgn", &[]).await;
-    assert!(pgn.content().contains("lichess.org/paste"), "{}", pgn.text());
+    assert!(
+        pgn.content().contains("lichess.org/paste"),
+        "{}",
+        pgn.text()
+    );
     let file = pgn.file("game.pgn").expect("game.pgn attached");
     let text = String::from_utf8(file.data.clone()).unwrap();
     let read = cajitas_rules::pgn::read_game(&text, cajitas_rules::Lang::En).expect("valid PGN");

@@ -178,9 +178,11 @@ async fn shutdown_lets_the_interactions_in_flight_finish() {
     let payload = Channel::new(CHANNEL).command(&fake, &alice(), "en-US", "help", &[], &[]);
     let id = payload["id"].as_str().unwrap().to_string();
     let rx = fake.send_interaction(&payload);
-    fake.wait_for("the callback to be on its way", Duration::from_secs(10), |f| {
-        f.arrived(&format!("/interactions/{id}/")).then_some(())
-    })
+    fake.wait_for(
+        "the callback to be on its way",
+        Duration::from_secs(10),
+        |f| f.arrived(&format!("/interactions/{id}/")).then_some(()),
+    )
     .await;
     bot.signal("TERM");
     let answered = tokio::time::timeout(Duration::from_secs(10), rx)

@@ -109,7 +109,9 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let shown = ctx
         .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.show(g.abort(&actor, ch)?)?))
+        .blocking(&r, Defer::Message, move |g| {
+            Ok(g.show(g.abort(&actor, ch)?)?)
+        })
         .await?;
     r.send(game_reply(format!("{who} aborted the game."), &shown))
         .await?;
