@@ -863,3 +863,33 @@ fn pgn_of_games_in_progress_and_ended_every_way() {
         "{text}"
     );
 }
+
+#[test]
+fn two_services_on_one_database_stay_coherent() {
+    // Like the bot and `cajitas local` open on the same file: each caches rebuilt games, and
+    // neither may act on a stale copy.
+    let path = temp_db("two");
+    let a = GameService::open(&path, ServiceOptions::default()).unwrap();
+    let b = GameService::open(&path, ServiceOptions::default()).unwrap();
+    new_game(&a);
+    a.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    assert_eq!(b.board(CH).unwrap().ply, 1);
+    b.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
+    // `a` still holds the game at ply 1 in its cache.
+    let r = a.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
+    assert_eq!(r.view.sans, ["e4", "e5", "Nf3"]);
+    assert!(matches!(
+        b.play_move_at(&bob(), CH, "Nc6", Lang::En, false, Some(2)),
+        Err(GameError::PositionChanged)
+    ));
+    b.play_move(&bob(), CH, "Nc6", Lang::En, false).unwrap();
+    b.resign(&alice(), CH, None).unwrap();
+    let v = a.board(CH).unwrap();
+    assert_eq!(v.ply, 4);
+    assert_eq!(v.result, "0-1");
+    assert!(a.pgn(CH).unwrap().contains("[Result \"0-1\"]"));
+    assert!(matches!(
+        a.play_move(&alice(), CH, "Bc4", Lang::En, false),
+        Err(GameError::GameOver)
+    ));
+}

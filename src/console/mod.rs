@@ -349,10 +349,14 @@ impl Session {
                 Ok(h) => {
                     for e in h {
                         let why = e.outcome.map(|o| o.to_string()).unwrap_or(e.termination);
+                        let plies = match e.plies {
+                            1 => "1 ply".to_owned(),
+                            n => format!("{n} plies"),
+                        };
                         writeln!(
                             out,
-                            "game {}: {} - {}  {}  ({}, {} plies)",
-                            e.game_id, e.white.name, e.black.name, e.result, why, e.plies
+                            "game {}: {} - {}  {}  ({why}, {plies})",
+                            e.game_id, e.white.name, e.black.name, e.result
                         )?;
                     }
                 }

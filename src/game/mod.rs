@@ -15,6 +15,7 @@
 
 mod error;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -381,8 +382,25 @@ pub struct GameService {
 
 struct Inner {
     store: Mutex<Store>,
+    /// Games already rebuilt by the rules, so that a move does not replay the whole game.
+    /// Only a hint: an entry is used only when it matches the stored row exactly (see
+    /// [`GameService::load`]). Locked only while the store is locked.
+    cache: Mutex<HashMap<i64, CachedGame>>,
     opts: ServiceOptions,
 }
+
+/// A rebuilt game and the stored state it was rebuilt from.
+struct CachedGame {
+    ply: u32,
+    fen: String,
+    updated_at: i64,
+    status: GameStatus,
+    game: Game,
+    moves: Vec<MoveRow>,
+}
+
+/// How many rebuilt games are kept (a few hundred concurrent games cost well under 100 MB).
+const CACHE_LIMIT: usize = 512;
 
 impl std::fmt::Debug for GameService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -451,6 +469,43 @@ const DRAW_REASONS: [DrawReason; 8] = [
 ];
 const ABORTED: &str = "aborted";
 
+/// Ends `game` the way a player or the application decided (resignation, timeout,
+/// agreement, a claim now or with `claim_move`); automatic endings need nothing.
+fn apply_ending(game: &mut Game, outcome: Outcome, claim_move: Option<Move>) -> Result<(), String> {
+    if game.outcome() == Some(outcome) {
+        return Ok(());
+    }
+    match outcome {
+        Outcome::Decisive {
+            winner,
+            reason: WinReason::Resignation,
+        } => game.resign(!winner).map_err(|e| e.to_string()),
+        Outcome::Decisive {
+            winner,
+            reason: WinReason::Timeout,
+        } => game.timeout(!winner).map_err(|e| e.to_string()),
+        Outcome::Draw {
+            reason: DrawReason::Agreement,
+        } => game.agree_draw().map_err(|e| e.to_string()),
+        Outcome::Draw {
+            reason: reason @ (DrawReason::ThreefoldClaim | DrawReason::FiftyMoveClaim),
+        } => {
+            let claim = if reason == DrawReason::ThreefoldClaim {
+                DrawClaim::ThreefoldRepetition
+            } else {
+                DrawClaim::FiftyMoves
+            };
+            match claim_move {
+                Some(m) => game.claim_draw_with(m, claim),
+                None => game.claim_draw(claim),
+            }
+            .map_err(|e| e.to_string())
+        }
+        other => Err(format!("stored outcome {other:?} is not the game's")),
+    }
+    .map(|_| ())
+}
+
 /// The stored outcome of a finished game.
 fn stored_outcome(row: &GameRow) -> Result<Option<Outcome>, GameError> {
     if row.status != GameStatus::Finished {
@@ -513,6 +568,7 @@ impl GameService {
         GameService {
             inner: Arc::new(Inner {
                 store: Mutex::new(store),
+                cache: Mutex::new(HashMap::new()),
                 opts,
             }),
         }
@@ -716,7 +772,7 @@ impl GameService {
             let row = tx
                 .game(game_id)?
                 .ok_or_else(|| GameError::Internal("game vanished".into()))?;
-            Self::view(&Self::load(tx, row)?)
+            self.view(self.load(tx, row)?)
         })
     }
 
@@ -755,11 +811,11 @@ impl GameService {
             let row = tx
                 .game(game_id)?
                 .ok_or_else(|| GameError::Internal("game vanished".into()))?;
-            let l = Self::load(tx, row)?;
+            let l = self.load(tx, row)?;
             match l.game.outcome() {
                 // A set position may already be over (mate, stalemate, dead): end it now.
-                Some(outcome) => Self::finish(tx, l, outcome, None, now),
-                None => Self::view(&l),
+                Some(outcome) => self.finish(tx, l, outcome, None, now),
+                None => self.view(l),
             }
         })
     }
@@ -808,7 +864,47 @@ impl GameService {
 
     // ---- games ------------------------------------------------------------------------
 
-    fn load(tx: &Tx<'_>, row: GameRow) -> Result<Loaded, GameError> {
+    fn cache(&self) -> MutexGuard<'_, HashMap<i64, CachedGame>> {
+        self.inner.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Reads a game's moves and rebuilds it with the rules, or takes it from the cache when
+    /// the cached copy is of exactly the stored state: same ply, current FEN, status, time of
+    /// the last change and last move (another process writing the same database changes
+    /// at least one of them).
+    fn load(&self, tx: &Tx<'_>, row: GameRow) -> Result<Loaded, GameError> {
+        let hit = {
+            let cache = self.cache();
+            cache
+                .get(&row.id)
+                .filter(|c| {
+                    c.ply == row.ply
+                        && c.fen == row.fen
+                        && c.status == row.status
+                        && c.updated_at == row.updated_at
+                })
+                .map(|c| (c.game.clone(), c.moves.clone()))
+        };
+        if let Some((game, moves)) = hit
+            && tx.move_uci(row.id, row.ply.wrapping_sub(1))?.as_deref()
+                == moves.last().map(|m| m.uci.as_str())
+        {
+            let offer = if row.status == GameStatus::Active {
+                tx.open_draw_offer(row.id)?
+            } else {
+                None
+            };
+            return Ok(Loaded {
+                row,
+                game,
+                moves,
+                offer,
+            });
+        }
+        self.rebuild(tx, row)
+    }
+
+    fn rebuild(&self, tx: &Tx<'_>, row: GameRow) -> Result<Loaded, GameError> {
         let bad = |what: String| GameError::Internal(format!("game {}: {what}", row.id));
         let start =
             Position::from_fen(&row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
@@ -846,35 +942,8 @@ impl GameService {
                 ),
                 None => None,
             };
-            let decided = match outcome {
-                Outcome::Decisive {
-                    winner,
-                    reason: WinReason::Resignation,
-                } => game.resign(!winner).map_err(|e| e.to_string()),
-                Outcome::Decisive {
-                    winner,
-                    reason: WinReason::Timeout,
-                } => game.timeout(!winner).map_err(|e| e.to_string()),
-                Outcome::Draw {
-                    reason: DrawReason::Agreement,
-                } => game.agree_draw().map_err(|e| e.to_string()),
-                Outcome::Draw {
-                    reason: reason @ (DrawReason::ThreefoldClaim | DrawReason::FiftyMoveClaim),
-                } => {
-                    let claim = if reason == DrawReason::ThreefoldClaim {
-                        DrawClaim::ThreefoldRepetition
-                    } else {
-                        DrawClaim::FiftyMoves
-                    };
-                    match claim_move {
-                        Some(m) => game.claim_draw_with(m, claim),
-                        None => game.claim_draw(claim),
-                    }
-                    .map_err(|e| e.to_string())
-                }
-                other => Err(format!("stored outcome {other:?} is not the game's")),
-            };
-            decided.map_err(|e| bad(format!("ending: {e}")))?;
+            apply_ending(&mut game, outcome, claim_move)
+                .map_err(|e| bad(format!("ending: {e}")))?;
         }
         let offer = if row.status == GameStatus::Active {
             tx.open_draw_offer(row.id)?
@@ -889,11 +958,11 @@ impl GameService {
         })
     }
 
-    fn view(l: &Loaded) -> Result<GameView, GameError> {
+    fn view(&self, l: Loaded) -> Result<GameView, GameError> {
         let pos = l.game.position().clone();
         let outcome = stored_outcome(&l.row)?;
         let active = l.row.status == GameStatus::Active;
-        Ok(GameView {
+        let view = Ok(GameView {
             game_id: l.row.id,
             white: l.row.white.clone().into(),
             black: l.row.black.clone().into(),
@@ -921,13 +990,34 @@ impl GameService {
             result: l.row.result.clone(),
             sans: l.moves.iter().map(|m| m.san.clone()).collect(),
             position: pos,
-        })
+        });
+        self.keep(l);
+        view
+    }
+
+    /// Caches a rebuilt game (see [`GameService::load`]).
+    fn keep(&self, l: Loaded) {
+        let mut cache = self.cache();
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(
+            l.row.id,
+            CachedGame {
+                ply: l.row.ply,
+                fen: l.row.fen,
+                updated_at: l.row.updated_at,
+                status: l.row.status,
+                game: l.game,
+                moves: l.moves,
+            },
+        );
     }
 
     /// The game in progress, or the refusal that says why there is none.
-    fn active(tx: &Tx<'_>, ch: ChannelRef) -> Result<Loaded, GameError> {
+    fn active(&self, tx: &Tx<'_>, ch: ChannelRef) -> Result<Loaded, GameError> {
         match tx.active_game(ch.channel)? {
-            Some(row) => Self::load(tx, row),
+            Some(row) => self.load(tx, row),
             None => match tx.last_game(ch.channel)? {
                 Some(_) => Err(GameError::GameOver),
                 None => Err(GameError::NoGame),
@@ -948,6 +1038,7 @@ impl GameService {
 
     /// Ends the loaded game with `outcome` (ply-checked) and returns the new view.
     fn finish(
+        &self,
         tx: &Tx<'_>,
         mut l: Loaded,
         outcome: Outcome,
@@ -972,8 +1063,18 @@ impl GameService {
         l.row.termination = Some(ending.termination.to_owned());
         l.row.claim_move = claim_move.map(str::to_owned);
         l.row.finished_at = Some(now);
+        l.row.updated_at = now;
+        let written = match claim_move {
+            Some(text) => text
+                .parse::<Uci>()
+                .ok()
+                .and_then(|u| u.to_move(l.game.position()).ok()),
+            None => None,
+        };
+        apply_ending(&mut l.game, outcome, written)
+            .map_err(|e| GameError::Internal(format!("game {}: ending: {e}", l.row.id)))?;
         l.offer = None;
-        Self::view(&l)
+        self.view(l)
     }
 
     /// Plays `text` (any notation the rules' reader knows; `lang` decides what `R` means) for
@@ -1018,7 +1119,7 @@ impl GameService {
         }
         let me = actor.capped();
         self.write(|tx, now| {
-            let mut l = Self::active(tx, ch)?;
+            let mut l = self.active(tx, ch)?;
             let mine = Self::player(&l, &me)?;
             Self::check_ply(&l, expected_ply)?;
             if l.game.position().turn() != mine {
@@ -1046,7 +1147,7 @@ impl GameService {
                 } else {
                     return Err(GameError::NothingToClaimWith(san));
                 };
-                let view = Self::finish(tx, l, outcome, written, now)?;
+                let view = self.finish(tx, l, outcome, written, now)?;
                 return Ok(MoveResult {
                     view,
                     san,
@@ -1074,10 +1175,11 @@ impl GameService {
             }
             l.row.ply += 1;
             l.row.fen = fen;
+            l.row.updated_at = now;
             l.moves.push(row);
             let view = match l.game.outcome() {
-                Some(outcome) => Self::finish(tx, l, outcome, None, now)?,
-                None => Self::view(&l)?,
+                Some(outcome) => self.finish(tx, l, outcome, None, now)?,
+                None => self.view(l)?,
             };
             Ok(MoveResult {
                 view,
@@ -1097,7 +1199,7 @@ impl GameService {
     ) -> Result<GameView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let l = Self::active(tx, ch)?;
+            let l = self.active(tx, ch)?;
             let mine = Self::player(&l, &me)?;
             Self::check_ply(&l, expected_ply)?;
             tx.upsert_user(&me, now)?;
@@ -1105,7 +1207,7 @@ impl GameService {
                 winner: !mine,
                 reason: WinReason::Resignation,
             };
-            Self::finish(tx, l, outcome, None, now)
+            self.finish(tx, l, outcome, None, now)
         })
     }
 
@@ -1120,7 +1222,7 @@ impl GameService {
     ) -> Result<GameView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let mut l = Self::active(tx, ch)?;
+            let mut l = self.active(tx, ch)?;
             let mine = Self::player(&l, &me)?;
             Self::check_ply(&l, expected_ply)?;
             tx.upsert_user(&me, now)?;
@@ -1131,7 +1233,7 @@ impl GameService {
                     let outcome = Outcome::Draw {
                         reason: DrawReason::Agreement,
                     };
-                    Self::finish(tx, l, outcome, None, now)
+                    self.finish(tx, l, outcome, None, now)
                 }
                 None => {
                     let id = tx.insert_draw_offer(l.row.id, side(mine), l.row.ply, now)?;
@@ -1143,7 +1245,7 @@ impl GameService {
                         status: OfferStatus::Open,
                         created_at: now,
                     });
-                    Self::view(&l)
+                    self.view(l)
                 }
             }
         })
@@ -1180,7 +1282,7 @@ impl GameService {
     ) -> Result<GameView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let l = Self::active(tx, ch)?;
+            let l = self.active(tx, ch)?;
             let mine = Self::player(&l, &me)?;
             Self::offer_to_answer(&l, mine, expected_ply)?;
             tx.upsert_user(&me, now)?;
@@ -1188,7 +1290,7 @@ impl GameService {
             let outcome = Outcome::Draw {
                 reason: DrawReason::Agreement,
             };
-            Self::finish(tx, l, outcome, None, now)
+            self.finish(tx, l, outcome, None, now)
         })
     }
 
@@ -1201,13 +1303,13 @@ impl GameService {
     ) -> Result<GameView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let mut l = Self::active(tx, ch)?;
+            let mut l = self.active(tx, ch)?;
             let mine = Self::player(&l, &me)?;
             Self::offer_to_answer(&l, mine, expected_ply)?;
             tx.upsert_user(&me, now)?;
             tx.resolve_draw_offer(l.row.id, None, OfferStatus::Declined, now)?;
             l.offer = None;
-            Self::view(&l)
+            self.view(l)
         })
     }
 
@@ -1216,7 +1318,7 @@ impl GameService {
     pub fn draw_claim(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let mut l = Self::active(tx, ch)?;
+            let mut l = self.active(tx, ch)?;
             let mine = Self::player(&l, &me)?;
             if l.game.position().turn() != mine {
                 return Err(GameError::ClaimNotYourTurn);
@@ -1229,7 +1331,7 @@ impl GameService {
                 .claim_draw(claim)
                 .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
             tx.upsert_user(&me, now)?;
-            Self::finish(tx, l, outcome, None, now)
+            self.finish(tx, l, outcome, None, now)
         })
     }
 
@@ -1237,7 +1339,7 @@ impl GameService {
     pub fn abort(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let mut l = Self::active(tx, ch)?;
+            let mut l = self.active(tx, ch)?;
             Self::player(&l, &me)?;
             if l.row.ply >= 2 {
                 return Err(GameError::AbortTooLate);
@@ -1257,29 +1359,30 @@ impl GameService {
             l.row.status = GameStatus::Aborted;
             l.row.termination = Some(ABORTED.to_owned());
             l.row.finished_at = Some(now);
+            l.row.updated_at = now;
             l.offer = None;
-            Self::view(&l)
+            self.view(l)
         })
     }
 
     /// The channel's game in progress, or its last game when none is.
     pub fn board(&self, ch: ChannelRef) -> Result<GameView, GameError> {
-        self.read(|tx| Self::view(&Self::current_or_last(tx, ch)?))
+        self.read(|tx| self.view(self.current_or_last(tx, ch)?))
     }
 
-    fn current_or_last(tx: &Tx<'_>, ch: ChannelRef) -> Result<Loaded, GameError> {
+    fn current_or_last(&self, tx: &Tx<'_>, ch: ChannelRef) -> Result<Loaded, GameError> {
         let row = match tx.active_game(ch.channel)? {
             Some(row) => row,
             None => tx.last_game(ch.channel)?.ok_or(GameError::NoGame)?,
         };
-        Self::load(tx, row)
+        self.load(tx, row)
     }
 
     /// A game by id.
     pub fn game(&self, game_id: i64) -> Result<GameView, GameError> {
         self.read(|tx| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
-            Self::view(&Self::load(tx, row)?)
+            self.view(self.load(tx, row)?)
         })
     }
 
@@ -1291,7 +1394,7 @@ impl GameService {
     /// The PGN of the channel's game in progress, or of its last game.
     pub fn pgn(&self, ch: ChannelRef) -> Result<String, GameError> {
         self.read(|tx| {
-            let l = Self::current_or_last(tx, ch)?;
+            let l = self.current_or_last(tx, ch)?;
             Ok(pgn_of(&l))
         })
     }
@@ -1330,16 +1433,18 @@ impl GameService {
             let Some(row) = tx.active_game(ch.channel)? else {
                 return Ok(Vec::new());
             };
-            let l = Self::load(tx, row)?;
+            let l = self.load(tx, row)?;
             let pos = l.game.position();
-            if l.colour_of(actor.id) != Some(pos.turn()) {
-                return Ok(Vec::new());
-            }
-            Ok(pos
-                .legal_moves()
-                .iter()
-                .map(|&m| cajitas_rules::san(pos, m))
-                .collect())
+            let sans = if l.colour_of(actor.id) == Some(pos.turn()) {
+                pos.legal_moves()
+                    .iter()
+                    .map(|&m| cajitas_rules::san(pos, m))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            self.keep(l);
+            Ok(sans)
         })
     }
 

@@ -652,6 +652,15 @@ impl Tx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The UCI of one move of a game.
+    pub fn move_uci(&self, game_id: i64, ply: u32) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 AND ply = ?2")?
+            .query_row(params![game_id, ply], |r| r.get(0))
+            .optional()?)
+    }
+
     /// Appends the move of ply `ply` to an active game and updates its cached position, but
     /// only if the game is still active at exactly `ply` plies (the ply check). Returns false,
     /// writing nothing, when the position changed.
