@@ -198,3 +198,25 @@ async fn shutdown_lets_the_interactions_in_flight_finish() {
     .unwrap();
     assert_eq!(code.0, Some(0), "{}", code.1.log_text());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_pieces_folder_stops_the_start_with_a_clear_message() {
+    let fake = FakeDiscord::start(HEARTBEAT_MS).await;
+    let dir = TempDir::new("pieces");
+    let missing = dir.path().join("no-such-pieces");
+    let mut bot = Bot::start(BotOptions {
+        api_base: &fake.base,
+        db: &dir.path().join("cajitas.db"),
+        log: dir.path().join("bot.log"),
+        env: vec![("CAJITAS_PIECES", missing.display().to_string())],
+    });
+    let code = tokio::task::spawn_blocking(move || {
+        let code = bot.wait_exit(Duration::from_secs(30));
+        (code, bot.log_text())
+    })
+    .await
+    .unwrap();
+    assert_eq!(code.0, Some(1), "{}", code.1);
+    assert!(code.1.contains("CAJITAS_PIECES"), "{}", code.1);
+    assert!(!code.1.contains("panicked"), "{}", code.1);
+}

@@ -103,7 +103,7 @@ impl ButtonId {
 /// The refusal for a button from an older position or an answered offer.
 pub const EXPIRED: &str = "This button has expired: the game moved on since it was shown.";
 
-/// poise's event hook: routes button clicks.
+/// poise's event hook: routes button clicks (and, when enabled, messages that may be moves).
 pub async fn on_event(
     framework: poise::FrameworkContext<'_, Data, Error>,
     event: &serenity::FullEvent,
@@ -129,6 +129,17 @@ pub async fn on_event(
         if let Err(e) = result {
             report(&responder, &e).await;
         }
+    }
+    if let serenity::FullEvent::Message { new_message } = event
+        && framework.user_data.message_moves
+        && let Err(e) = super::messages::on_message(
+            framework.serenity_context,
+            framework.user_data,
+            new_message,
+        )
+        .await
+    {
+        tracing::error!(message = %new_message.id, error = %e, "a move typed as a message failed");
     }
     Ok(())
 }

@@ -131,6 +131,15 @@ impl serenity::Framework for Gate {
     }
 
     async fn dispatch(&self, ctx: serenity::Context, event: serenity::FullEvent) {
+        if let serenity::FullEvent::Message { new_message } = &event {
+            // Messages may be moves (CAJITAS_MESSAGE_MOVES): tracked like interactions.
+            let Some(_guard) = self.tracker.enter() else {
+                tracing::info!(message = %new_message.id, "shutting down: message not taken");
+                return;
+            };
+            self.inner.dispatch(ctx, event).await;
+            return;
+        }
         let serenity::FullEvent::InteractionCreate { interaction } = &event else {
             self.inner.dispatch(ctx, event).await;
             return;

@@ -16,6 +16,7 @@ mod errors;
 mod gate;
 mod help;
 mod info;
+mod messages;
 mod moves;
 pub mod reply;
 mod resign;
@@ -30,6 +31,7 @@ use poise::serenity_prelude as serenity;
 
 use crate::config::BotConfig;
 use crate::game::{GameService, ServiceOptions};
+use crate::render::Renderer;
 
 pub use errors::Error;
 pub use setup::COMMANDS_HASH_KEY_GLOBAL;
@@ -44,7 +46,9 @@ pub struct Data {
     /// The game service (blocking: use [`Data::blocking`]).
     pub game: GameService,
     /// The board renderer (built once, shared).
-    pub renderer: &'static crate::render::Renderer,
+    pub renderer: &'static Renderer,
+    /// Whether plain messages are read as moves (CAJITAS_MESSAGE_MOVES=1).
+    pub message_moves: bool,
 }
 
 /// What to send when an operation is slow enough to need a defer.
@@ -141,21 +145,37 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         let path = config.db_path.clone();
         tokio::task::spawn_blocking(move || {
             let opts = ServiceOptions::from_env().map_err(anyhow::Error::msg)?;
-            GameService::open(&path, opts)
-                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))
+            let game = GameService::open(&path, opts)
+                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
+            // Redeliveries happen within a session: a day of handled ids is plenty.
+            if let Err(e) = game.forget_interactions(Duration::from_secs(24 * 3600)) {
+                tracing::warn!(error = %e, "could not prune the handled interactions");
+            }
+            Ok::<_, anyhow::Error>(game)
         })
         .await??
     };
-    // Build the piece sprites and the empty board once, before the first move needs them.
-    let renderer = tokio::task::spawn_blocking(|| {
-        let r = crate::render::default_renderer();
+    // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
+    // made once, before the first move needs them.
+    let renderer = tokio::task::spawn_blocking(|| -> anyhow::Result<&'static Renderer> {
+        let r: &'static Renderer = match crate::config::pieces_dir_from_env() {
+            Some(dir) => Box::leak(Box::new(Renderer::with_pieces_dir(&dir).map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot load the pieces named by {} ({}): {e}",
+                    crate::config::PIECES_VAR,
+                    dir.display()
+                )
+            })?)),
+            None => crate::render::default_renderer(),
+        };
         if let Err(e) = r.prepare(&crate::render::RenderOptions::default()) {
             tracing::warn!(error = %e, "could not prepare the renderer");
         }
-        r
+        Ok(r)
     })
-    .await?;
+    .await??;
 
+    let message_moves = messages::enabled();
     let game_for_gate = game.clone();
     let options = poise::FrameworkOptions {
         commands: commands(),
@@ -171,6 +191,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
                 config,
                 game,
                 renderer,
+                message_moves,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;
@@ -180,7 +201,17 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     let gate = gate::Gate::new(framework, game_for_gate);
     let tracker = gate.tracker();
 
-    let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
+    // GUILDS only, unless moves typed as messages were asked for (Message Content is a
+    // privileged intent: it must also be enabled in the developer portal).
+    let intents = if message_moves {
+        tracing::info!("moves typed as plain messages are read (CAJITAS_MESSAGE_MOVES)");
+        serenity::GatewayIntents::GUILDS
+            | serenity::GatewayIntents::GUILD_MESSAGES
+            | serenity::GatewayIntents::MESSAGE_CONTENT
+    } else {
+        serenity::GatewayIntents::GUILDS
+    };
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(gate)
         .await?;
 

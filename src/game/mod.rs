@@ -1463,6 +1463,15 @@ impl GameService {
     pub fn set_bot_setting(&self, key: &str, value: &str) -> Result<(), GameError> {
         self.write(|tx, now| Ok(tx.set_setting(key, value, now)?))
     }
+
+    /// Forgets the handled interactions older than `age` (Discord redelivers only within a
+    /// session, so a day is plenty). Returns how many were forgotten.
+    pub fn forget_interactions(&self, age: Duration) -> Result<usize, GameError> {
+        self.write(|tx, now| {
+            let before = now.saturating_sub(i64::try_from(age.as_millis()).unwrap_or(i64::MAX));
+            Ok(tx.prune_interactions(before)?)
+        })
+    }
 }
 
 /// "YYYY.MM.DD" (UTC) of a Unix time in ms, for the PGN Date tag.

@@ -681,6 +681,23 @@ impl Channel {
         v
     }
 
+    /// A plain message `content` by `user` (a MESSAGE_CREATE payload).
+    pub fn message(&self, fake: &FakeDiscord, user: &FakeUser, content: &str) -> Value {
+        let mut v = json!({
+            "id": fake.snowflake().to_string(), "channel_id": self.id.to_string(),
+            "author": user.json(), "content": content,
+            "timestamp": "2025-01-01T00:00:00.000000+00:00", "edited_timestamp": null,
+            "tts": false, "mention_everyone": false, "mentions": [], "mention_roles": [],
+            "attachments": [], "embeds": [], "pinned": false, "type": 0,
+        });
+        if let Some(g) = self.guild {
+            v["guild_id"] = json!(g.to_string());
+            v["member"] = json!({"roles": [], "joined_at": "2024-01-01T00:00:00.000000+00:00",
+                "deaf": false, "mute": false, "flags": 0});
+        }
+        v
+    }
+
     /// A click on the button `custom_id` of the bot's message `message` (the callback or
     /// followup that created it).
     pub fn click(
@@ -897,6 +914,7 @@ fn route(inner: &Inner, method: &Method, path: &str, body: Option<&Value>) -> (u
             (200, Some(Value::Array(cmds)))
         }
         ("POST", ["interactions", _, _, "callback"]) => (204, None),
+        ("POST", ["channels", ch, "messages"]) => (200, Some(message_json(inner, ch, body))),
         ("GET" | "PATCH", ["webhooks", _, _, "messages", _]) => {
             (200, Some(message_json(inner, "1", body)))
         }

@@ -1,0 +1,63 @@
+//! End-to-end: moves typed as plain messages (CAJITAS_MESSAGE_MOVES=1), off by default.
+
+mod support;
+
+use support::fake_discord::Recorded;
+use support::world::{CHANNEL, World, alice, assert_public_board, bob, carol, field};
+
+fn channel_posts(w: &World) -> Vec<Recorded> {
+    w.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn message_moves_are_played_and_chatter_is_ignored() {
+    let w = World::start("messages", vec![("CAJITAS_MESSAGE_MOVES", "1".into())]).await;
+    w.start_game().await;
+    let say = |user, text: &str| {
+        let m = w.channel().message(&w.fake, &user, text);
+        w.fake.dispatch("MESSAGE_CREATE", m);
+    };
+    say(alice(), "e4");
+    let post = w
+        .fake
+        .wait_request("the move's answer in the channel", 0, |r| {
+            r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages")
+        })
+        .await;
+    let post = Recorded {
+        json: Some(serde_json::json!({"type": 4, "data": post.json.clone().unwrap()})),
+        path: "/interactions/0/0/callback".into(),
+        ..post
+    };
+    assert_public_board(&post);
+    assert!(post.text().contains("e4"), "{}", post.text());
+
+    // Chatter, a move by someone not playing, and a move out of turn: all ignored, silently.
+    say(bob(), "good luck!");
+    say(carol(), "e5");
+    say(alice(), "d4");
+    let board = w.cmd(&bob(), "en-US", "board", &[]).await;
+    assert_eq!(field(&board, "Last move").as_deref(), Some("e4"));
+    assert_eq!(channel_posts(&w).len(), 1);
+    say(bob(), "e7e5");
+    w.fake
+        .wait_for("bob's move", std::time::Duration::from_secs(20), |_| {
+            (channel_posts(&w).len() == 2).then_some(())
+        })
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn message_moves_are_off_by_default() {
+    let w = World::start("nomessages", vec![]).await;
+    w.start_game().await;
+    let m = w.channel().message(&w.fake, &alice(), "e4");
+    w.fake.dispatch("MESSAGE_CREATE", m);
+    let board = w.cmd(&bob(), "en-US", "board", &[]).await;
+    assert_eq!(field(&board, "Last move").as_deref(), Some("—"));
+    assert!(channel_posts(&w).is_empty());
+}
