@@ -33,13 +33,20 @@ pub enum Command {
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct RunArgs {
-    /// Register the slash commands in this guild only (instant, for development).
-    #[arg(long, env = "DISCORD_GUILD_ID", hide_env_values = true)]
-    pub guild_id: Option<u64>,
+    /// Register the slash commands in this guild only (instant, for development); empty
+    /// means globally.
+    #[arg(
+        long,
+        env = "DISCORD_GUILD_ID",
+        hide_env_values = true,
+        value_name = "ID"
+    )]
+    pub guild_id: Option<String>,
     /// The SQLite database file.
-    #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB)]
+    #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
+          value_parser = config::parse_db_path)]
     pub db: PathBuf,
 }
 
@@ -53,14 +60,13 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Local(args)) => crate::console::main(args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
-            let args = <Cli as Parser>::try_parse_from(["cajitas", "run"])
-                .ok()
-                .and_then(|c| match c.command {
-                    Some(Command::Run(a)) => Some(a),
-                    _ => None,
-                })
-                .unwrap_or_default();
-            run_bot(args)
+            match <Cli as Parser>::try_parse_from(["cajitas", "run"]) {
+                Ok(Cli {
+                    command: Some(Command::Run(args)),
+                }) => run_bot(args),
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => e.exit(),
+            }
         }
     }
 }
@@ -73,9 +79,16 @@ fn run_bot(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let guild_id = match config::guild_id_from(args.guild_id.as_deref()) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let cfg = BotConfig {
         token,
-        guild_id: args.guild_id,
+        guild_id,
         db_path: args.db,
         api_base: std::env::var("DISCORD_API_BASE")
             .ok()

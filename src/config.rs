@@ -59,6 +59,12 @@ pub enum ConfigError {
          To play offline without a token, run `cajitas local`."
     )]
     MissingToken,
+    /// `DISCORD_GUILD_ID` (or `--guild-id`) is not a guild id.
+    #[error(
+        "DISCORD_GUILD_ID must be a server (guild) id, a number such as 1100000000000000001, \
+         or empty to register the commands globally; got {0:?}"
+    )]
+    BadGuildId(String),
 }
 
 /// Reads the token from the environment (after `.env` was loaded).
@@ -73,6 +79,24 @@ pub fn token_from(raw: Option<String>) -> Result<Secret, ConfigError> {
         Some(t) if !t.trim().is_empty() => Ok(Secret::new(t.trim())),
         _ => Err(ConfigError::MissingToken),
     }
+}
+
+/// Reads the optional guild id: unset, empty or blank means "register globally".
+pub fn guild_id_from(raw: Option<&str>) -> Result<Option<u64>, ConfigError> {
+    match raw.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(s) => match s.parse::<u64>() {
+            Ok(id) if id != 0 => Ok(Some(id)),
+            _ => Err(ConfigError::BadGuildId(s.chars().take(40).collect())),
+        },
+    }
+}
+
+/// Parses a database path for clap: an empty value (as in `CAJITAS_DB=` in `.env`) means
+/// the default, [`DEFAULT_DB`].
+pub fn parse_db_path(raw: &str) -> Result<PathBuf, std::convert::Infallible> {
+    let raw = raw.trim();
+    Ok(PathBuf::from(if raw.is_empty() { DEFAULT_DB } else { raw }))
 }
 
 /// Everything `cajitas run` needs.
@@ -117,6 +141,28 @@ mod tests {
             Err(ConfigError::MissingToken)
         );
         assert_eq!(token_from(Some(" abc ".into())).unwrap().expose(), "abc");
+    }
+
+    #[test]
+    fn guild_id_empty_means_global_and_garbage_is_refused() {
+        assert_eq!(guild_id_from(None), Ok(None));
+        assert_eq!(guild_id_from(Some("")), Ok(None));
+        assert_eq!(guild_id_from(Some("  ")), Ok(None));
+        assert_eq!(guild_id_from(Some("42")), Ok(Some(42)));
+        assert!(matches!(
+            guild_id_from(Some("abc")),
+            Err(ConfigError::BadGuildId(_))
+        ));
+        assert!(matches!(
+            guild_id_from(Some("0")),
+            Err(ConfigError::BadGuildId(_))
+        ));
+    }
+
+    #[test]
+    fn empty_db_path_means_the_default() {
+        assert_eq!(parse_db_path(""), Ok(PathBuf::from(DEFAULT_DB)));
+        assert_eq!(parse_db_path("x.db"), Ok(PathBuf::from("x.db")));
     }
 
     #[test]

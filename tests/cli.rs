@@ -31,6 +31,34 @@ fn run_without_token_exits_2_with_help() {
 }
 
 #[test]
+fn empty_optional_variables_mean_unset() {
+    // `.env.example` ships `DISCORD_GUILD_ID=` and the like: empty is not an error.
+    let out = cajitas()
+        .arg("run")
+        .env("DISCORD_GUILD_ID", "")
+        .env("CAJITAS_DB", "")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DISCORD_TOKEN is not set"), "{err}");
+}
+
+#[test]
+fn bad_guild_id_exits_2_before_connecting() {
+    let out = cajitas()
+        .arg("run")
+        .env("DISCORD_TOKEN", "not-a-real-token")
+        .env("DISCORD_GUILD_ID", "my-server")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DISCORD_GUILD_ID must be"), "{err}");
+    assert!(!err.contains("not-a-real-token"), "{err}");
+}
+
+#[test]
 fn help_lists_subcommands_and_hides_env_values() {
     let out = cajitas()
         .arg("--help")

@@ -37,7 +37,8 @@ pub struct LocalArgs {
     #[arg(long, value_parser = parse_lang, default_value = "en")]
     pub lang: Lang,
     /// The SQLite database file (the bot's, by default).
-    #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB)]
+    #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
+          value_parser = config::parse_db_path)]
     pub db: PathBuf,
     /// Where the PNG boards go (default: `cajitas-local-boards` beside the database).
     #[arg(long, value_name = "DIR")]
