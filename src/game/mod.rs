@@ -1507,6 +1507,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_service_can_be_shared_across_threads() {
+        fn shareable<T: Send + Sync + Clone + 'static>() {}
+        shareable::<GameService>();
+        fn sendable<T: Send + 'static>() {}
+        sendable::<GameView>();
+        sendable::<GameError>();
+    }
+
+    #[test]
     fn pgn_dates_are_civil_utc() {
         assert_eq!(pgn_date(0), "1970.01.01");
         assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
