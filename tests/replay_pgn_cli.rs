@@ -171,3 +171,19 @@ fn bom_crlf_and_latin1_input() {
     // Bare move text with a BOM.
     assert_eq!(one(&[], "\u{feff}e4 e5")["plies"], 2);
 }
+
+#[test]
+fn games_without_tags_are_separated_by_their_results() {
+    // Movetext with no tag pairs is still PGN when a result ends one game and more moves
+    // follow: two games, not one game of four plies.
+    let out = replay(&[], b"1. e4 e5 *\n\n1. d4 d5 1/2-1/2\n");
+    assert_eq!(out.status.code(), Some(0));
+    let games = lines(&out);
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert_eq!(games[0]["san"], json!(["e4", "e5"]));
+    assert_eq!(games[1]["game"], 1);
+    assert_eq!(games[1]["san"], json!(["d4", "d5"]));
+    // A result at the very end is just skipped: one game of bare move text.
+    let v = one(&[], "1. e4 e5 2. Nf3 1-0\n");
+    assert_eq!(v["plies"], 3);
+}

@@ -96,7 +96,7 @@ impl GameReport {
 /// Whether a token is a move number (`1.`, `1...`), a result or a separate `e.p.`; a move
 /// number glued to a move (`12.e4`) gives the move back.
 fn move_token(token: &str) -> Option<&str> {
-    if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "\u{00BD}-\u{00BD}" | "*") {
+    if is_result(token) {
         return None;
     }
     if matches!(
@@ -163,13 +163,24 @@ pub fn replay_moves(index: usize, text: &str, start: &Position, lang: Lang) -> G
     played(index, &game)
 }
 
+/// Whether a token is a game termination marker.
+fn is_result(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "\u{00BD}-\u{00BD}" | "*")
+}
+
 /// Whether the input is PGN rather than bare move text: it has a tag pair, a comment, a
-/// variation, a NAG or an escape line, none of which bare move text has.
+/// variation, a NAG or an escape line, none of which bare move text has, or a result
+/// followed by more movetext (PGN games without tag pairs, one after the other).
 fn looks_like_pgn(text: &str) -> bool {
     text.lines().any(|line| {
         let line = line.trim_start_matches('\u{feff}').trim_start();
         line.starts_with('[') || line.starts_with('%')
     }) || text.contains(['{', '}', '(', ')', ';', '$'])
+        || text
+            .split_whitespace()
+            .skip_while(|t| !is_result(t))
+            .skip(1)
+            .any(|t| !is_result(t))
 }
 
 /// Replays the whole input, handing each game's report to `each` as soon as it is done:
@@ -337,6 +348,9 @@ mod tests {
         assert!(looks_like_pgn("1. e4 $1 e5"));
         assert!(!looks_like_pgn("1. e4 e5 2. Nf3 1-0"));
         assert!(!looks_like_pgn("e2e4 e7e5 exd6 e.p."));
+        assert!(looks_like_pgn("1. e4 e5 *\n\n1. d4 d5 *"));
+        assert!(!looks_like_pgn("1. e4 e5 * "));
+        assert!(!looks_like_pgn("1. e4 e5 1-0 *"));
     }
 
     #[test]
