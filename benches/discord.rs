@@ -25,11 +25,12 @@ const GAMES: u64 = 100;
 /// The `colour` option's value for white (poise sends choices as their index).
 const WHITE: u64 = 0;
 
-/// 40 plies without a repetition or an ending: pawns one step, then two more, then knights.
+/// 40 plies without a repetition, an ending or an ambiguous SAN: pawns one step, then one more,
+/// then knights and rooks.
 const LINE: [&str; 40] = [
     "a3", "a6", "b3", "b6", "c3", "c6", "d3", "d6", "e3", "e6", "f3", "f6", "g3", "g6", "h3", "h6",
     "a4", "a5", "b4", "b5", "c4", "c5", "d4", "d5", "e4", "e5", "f4", "f5", "g4", "g5", "h4", "h5",
-    "Nc3", "Nc6", "Nf3", "Nf6", "Ne2", "Ne7", "Ng1", "Ng8",
+    "Nc3", "Nc6", "Nf3", "Nf6", "Ne2", "Ne7", "Ra2", "Ra7",
 ];
 
 struct Game {

@@ -101,6 +101,9 @@ impl Data {
     }
 }
 
+/// Threads for the game service and rendering (tokio's blocking pool).
+const BLOCKING_THREADS: usize = 8;
+
 /// How long a shutdown waits for the interactions in flight.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -108,6 +111,9 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 pub fn run(config: BotConfig) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // The service serialises on one SQLite connection: more blocking threads than this
+        // only add memory and contention under a burst of interactions.
+        .max_blocking_threads(BLOCKING_THREADS)
         .thread_name("cajitas")
         .build()?;
     runtime.block_on(run_async(config))
