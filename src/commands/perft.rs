@@ -52,15 +52,9 @@ pub fn perft_lines(pos: &Position, depth: u32, divide: bool) -> Vec<String> {
 
 /// Runs `cajitas perft`: exit 0, or 2 with a message naming the FEN field at fault.
 pub fn run(args: &PerftArgs) -> ExitCode {
-    let pos = match &args.fen {
-        None => Position::new(),
-        Some(fen) => match Position::from_fen(fen) {
-            Ok(pos) => pos,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
+    let pos = match super::start_position(args.fen.as_deref()) {
+        Ok(pos) => pos,
+        Err(code) => return code,
     };
     let start = Instant::now();
     let lines = perft_lines(&pos, args.depth, args.divide);

@@ -256,15 +256,9 @@ fn read_input(file: Option<&PathBuf>) -> Result<String, String> {
 /// Runs `cajitas replay`: exit 0 when every game replayed, 1 when a game failed (the other
 /// games are still replayed and printed), 2 when the input or the FEN cannot be read.
 pub fn run(args: &ReplayArgs) -> ExitCode {
-    let start = match &args.fen {
-        None => Position::new(),
-        Some(fen) => match Position::from_fen(fen) {
-            Ok(pos) => pos,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
+    let start = match super::start_position(args.fen.as_deref()) {
+        Ok(pos) => pos,
+        Err(code) => return code,
     };
     let input = match read_input(args.file.as_ref()) {
         Ok(text) => text,
