@@ -328,6 +328,12 @@ impl FakeDiscord {
             .fallback(rest)
             .layer(DefaultBodyLimit::max(64 * 1024 * 1024))
             .with_state(inner.clone());
+        // Discord's edge answers without Nagle's delay; without TCP_NODELAY here, each small
+        // gateway frame would wait for the bot's delayed ACK of the previous one (up to 40 ms
+        // on Linux), a delay the real service does not add.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
