@@ -102,7 +102,7 @@ impl Data {
 }
 
 /// Threads for the game service and rendering (tokio's blocking pool).
-const BLOCKING_THREADS: usize = 8;
+const BLOCKING_THREADS: usize = 4;
 
 /// How long a shutdown waits for the interactions in flight.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
