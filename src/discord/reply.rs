@@ -13,7 +13,9 @@ pub const MAX_CONTENT: usize = 2000;
 const CALLBACK_WINDOW: Duration = Duration::from_millis(2800);
 /// How long one callback attempt may take before it counts as timed out.
 const ATTEMPT_TIMEOUT: Duration = Duration::from_millis(1200);
-/// The pause before retrying after a 429 when Discord's wait does not fit the window.
+/// The pause before retrying after a 429 that reaches us. In production serenity's ratelimiter
+/// has already waited out Discord's `retry_after` and retried; with the ratelimiter off (the
+/// test seam) serenity's error does not carry `retry_after`, so a short fixed pause stands in.
 const RATE_LIMIT_PAUSE: Duration = Duration::from_millis(250);
 
 /// A message to send: what a handler produces.
@@ -186,7 +188,7 @@ impl<'a> Responder<'a> {
     }
 
     /// The first callback, retried within Discord's 3 s window: once after a 5xx or a timeout,
-    /// and after a 429 once its wait has passed. A retry that finds the interaction already
+    /// and up to twice after a 429 (see [`RATE_LIMIT_PAUSE`]). A retry that finds the interaction already
     /// answered (a timed-out attempt that did arrive) counts as success.
     async fn callback(
         &self,
