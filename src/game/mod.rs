@@ -1228,13 +1228,7 @@ impl GameService {
             tx.upsert_user(&me, now)?;
             match &l.offer {
                 Some(o) if o.by == side(mine) => Err(GameError::DrawAlreadyOffered),
-                Some(_) => {
-                    tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
-                    let outcome = Outcome::Draw {
-                        reason: DrawReason::Agreement,
-                    };
-                    self.finish(tx, l, outcome, None, now)
-                }
+                Some(_) => self.agree_draw(tx, l, now),
                 None => {
                     let id = tx.insert_draw_offer(l.row.id, side(mine), l.row.ply, now)?;
                     l.offer = Some(DrawOfferRow {
@@ -1286,12 +1280,17 @@ impl GameService {
             let mine = Self::player(&l, &me)?;
             Self::offer_to_answer(&l, mine, expected_ply)?;
             tx.upsert_user(&me, now)?;
-            tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
-            let outcome = Outcome::Draw {
-                reason: DrawReason::Agreement,
-            };
-            self.finish(tx, l, outcome, None, now)
+            self.agree_draw(tx, l, now)
         })
+    }
+
+    /// The standing offer is accepted: the game is drawn by agreement.
+    fn agree_draw(&self, tx: &Tx<'_>, l: Loaded, now: i64) -> Result<GameView, GameError> {
+        tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
+        let outcome = Outcome::Draw {
+            reason: DrawReason::Agreement,
+        };
+        self.finish(tx, l, outcome, None, now)
     }
 
     /// Declines the opponent's draw offer: the game goes on.
