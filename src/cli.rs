@@ -86,13 +86,21 @@ fn run_bot(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let api_base = match config::api_base_from(
+        std::env::var(config::API_BASE_VAR).ok().as_deref(),
+        std::env::var(config::API_BASE_TRUSTED_VAR).ok().as_deref(),
+    ) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let cfg = BotConfig {
         token,
         guild_id,
         db_path: args.db,
-        api_base: std::env::var("DISCORD_API_BASE")
-            .ok()
-            .filter(|s| !s.is_empty()),
+        api_base,
     };
     cfg.log_summary();
     match crate::discord::run(cfg) {

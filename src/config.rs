@@ -65,6 +65,87 @@ pub enum ConfigError {
          or empty to register the commands globally; got {0:?}"
     )]
     BadGuildId(String),
+    /// `DISCORD_API_BASE` points somewhere other than this machine, and
+    /// `CAJITAS_API_BASE_TRUSTED` does not say it is a trusted REST proxy.
+    #[error(
+        "{API_BASE_VAR} must be an http URL on this machine (127.0.0.0/8, localhost or [::1]), \
+         as a test's fake Discord is; got {0:?}. The bot sends its token to that address. If it \
+         is a REST proxy you run and trust, also set {API_BASE_TRUSTED_VAR}=1; in production \
+         leave {API_BASE_VAR} unset."
+    )]
+    UntrustedApiBase(String),
+}
+
+/// The variable that sends every REST call to another base URL (a test's fake Discord).
+pub const API_BASE_VAR: &str = "DISCORD_API_BASE";
+/// The variable that declares a non-loopback [`API_BASE_VAR`] a trusted REST proxy.
+pub const API_BASE_TRUSTED_VAR: &str = "CAJITAS_API_BASE_TRUSTED";
+
+/// Where REST calls go instead of Discord.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiBase {
+    /// The base URL, without `/api/v10` and without a trailing slash.
+    pub url: String,
+    /// False for a loopback URL (a test's fake Discord); true for a REST proxy that
+    /// `CAJITAS_API_BASE_TRUSTED=1` declares trusted.
+    pub trusted_proxy: bool,
+}
+
+/// Reads `DISCORD_API_BASE` and `CAJITAS_API_BASE_TRUSTED`: unset or empty is Discord itself;
+/// a loopback http URL is accepted; anything else only when declared a trusted proxy.
+pub fn api_base_from(
+    raw: Option<&str>,
+    trusted: Option<&str>,
+) -> Result<Option<ApiBase>, ConfigError> {
+    let Some(url) = raw.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let url = url.trim_end_matches('/').to_string();
+    if is_loopback_http(&url) {
+        return Ok(Some(ApiBase {
+            url,
+            trusted_proxy: false,
+        }));
+    }
+    let trusted = matches!(
+        trusted.map(|t| t.trim().to_ascii_lowercase()).as_deref(),
+        Some("1" | "true" | "yes")
+    );
+    let is_http = url.starts_with("http://") || url.starts_with("https://");
+    if trusted && is_http {
+        return Ok(Some(ApiBase {
+            url,
+            trusted_proxy: true,
+        }));
+    }
+    Err(ConfigError::UntrustedApiBase(
+        url.chars().take(100).collect(),
+    ))
+}
+
+/// Whether `url` is `http://` on a loopback host: 127.0.0.0/8, `localhost` or `[::1]`,
+/// with an optional port and path and no user information.
+fn is_loopback_http(url: &str) -> bool {
+    let Some(rest) = url.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return false;
+    }
+    let host = if let Some(v6) = authority.strip_prefix('[') {
+        match v6.split_once(']') {
+            Some((h, port)) if port.is_empty() || port.starts_with(':') => return h == "::1",
+            _ => return false,
+        }
+    } else {
+        authority.split(':').next().unwrap_or("")
+    };
+    if host.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    host.parse::<std::net::Ipv4Addr>()
+        .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Reads the token from the environment (after `.env` was loaded).
@@ -108,8 +189,9 @@ pub struct BotConfig {
     pub guild_id: Option<u64>,
     /// The SQLite database file.
     pub db_path: PathBuf,
-    /// Tests only: the REST base URL of a fake Discord (no `/api/v10`, no trailing slash).
-    pub api_base: Option<String>,
+    /// Where REST calls go instead of Discord: a test's fake Discord on loopback, or a
+    /// trusted REST proxy. `None` in production.
+    pub api_base: Option<ApiBase>,
 }
 
 impl BotConfig {
@@ -118,7 +200,7 @@ impl BotConfig {
         tracing::info!(
             guild_id = ?self.guild_id,
             db = %self.db_path.display(),
-            api_base = ?self.api_base,
+            api_base = ?self.api_base.as_ref().map(|b| &b.url),
             token = %self.token,
             "starting cajitas"
         );
@@ -178,6 +260,49 @@ mod tests {
         assert!(!debug.contains(token), "{debug}");
         assert!(!debug.contains("secret-token"), "{debug}");
         assert!(debug.contains("redacted"));
+    }
+
+    #[test]
+    fn the_api_base_must_be_loopback_unless_trusted() {
+        let ok = |u: &str| api_base_from(Some(u), None);
+        for u in [
+            "http://127.0.0.1:8080",
+            "http://127.1.2.3",
+            "http://localhost:1/",
+            "http://LOCALHOST",
+            "http://[::1]:9000",
+        ] {
+            let b = ok(u).unwrap().unwrap();
+            assert!(!b.trusted_proxy, "{u}");
+            assert!(!b.url.ends_with('/'), "{u}");
+        }
+        assert_eq!(ok("").unwrap(), None);
+        assert_eq!(api_base_from(None, Some("1")).unwrap(), None);
+        for u in [
+            "https://discord.example",
+            "http://10.0.0.1:8080",
+            "http://127.0.0.1.evil.example",
+            "http://localhost.evil.example",
+            "http://user@127.0.0.1@evil.example",
+            "http://[::2]:80",
+            "http://[::ffff:127.0.0.1]:1",
+            "http://0.0.0.0:1",
+            "https://127.0.0.1",
+            "ftp://127.0.0.1",
+        ] {
+            assert!(
+                matches!(ok(u), Err(ConfigError::UntrustedApiBase(_))),
+                "{u} must be refused"
+            );
+        }
+        let proxy = api_base_from(Some("https://proxy.internal/"), Some("1"))
+            .unwrap()
+            .unwrap();
+        assert!(proxy.trusted_proxy);
+        assert_eq!(proxy.url, "https://proxy.internal");
+        assert!(api_base_from(Some("https://proxy.internal"), Some("0")).is_err());
+        let msg = ok("https://x.example").unwrap_err().to_string();
+        assert!(msg.contains(API_BASE_VAR) && msg.contains(API_BASE_TRUSTED_VAR));
     }
 
     #[test]

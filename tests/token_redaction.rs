@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use cajitas::config::{BotConfig, Secret};
+use cajitas::config::{ApiBase, BotConfig, Secret};
 
 #[derive(Clone, Default)]
 struct Buf(Arc<Mutex<Vec<u8>>>);
@@ -32,7 +32,10 @@ fn startup_log_never_contains_the_token() {
         token: Secret::new(token),
         guild_id: Some(1),
         db_path: "x.db".into(),
-        api_base: Some("http://127.0.0.1:1".into()),
+        api_base: Some(ApiBase {
+            url: "http://127.0.0.1:1".into(),
+            trusted_proxy: false,
+        }),
     };
     tracing::subscriber::with_default(subscriber, || {
         cfg.log_summary();
