@@ -893,3 +893,110 @@ fn two_services_on_one_database_stay_coherent() {
         Err(GameError::GameOver)
     ));
 }
+
+// ---- hardening ------------------------------------------------------------------------
+
+#[test]
+fn only_the_challenger_closes_an_open_challenge() {
+    let svc = service("open-decline");
+    svc.challenge(&alice(), CH, None, ColourChoice::White)
+        .unwrap();
+    // Mallory (carol) cannot make it go away for everyone.
+    assert!(matches!(
+        svc.decline(&carol(), CH),
+        Err(GameError::OpenChallengeDecline)
+    ));
+    assert!(
+        GameError::OpenChallengeDecline
+            .to_string()
+            .contains("Only the challenger")
+    );
+    assert!(matches!(
+        svc.cancel(&carol(), CH),
+        Err(GameError::NotChallenger)
+    ));
+    // It is still there: bob accepts it.
+    let v = svc.accept(&bob(), CH).unwrap();
+    assert_eq!((v.white.id, v.black.id), (1, 2));
+}
+
+static PING_CLOCK: AtomicI64 = AtomicI64::new(1_000_000_000);
+fn ping_clock() -> i64 {
+    PING_CLOCK.load(Ordering::SeqCst)
+}
+
+#[test]
+fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
+    let opts = ServiceOptions {
+        clock: ping_clock,
+        ..ServiceOptions::default()
+    };
+    let db = temp_db("pings");
+    let svc = GameService::open(&db, opts).unwrap();
+    for _ in 0..3 {
+        svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+            .unwrap();
+        svc.cancel(&alice(), CH).unwrap();
+        PING_CLOCK.fetch_add(60_000, Ordering::SeqCst);
+    }
+    // The count is stored: a reopened service (a restart) goes on counting.
+    drop(svc);
+    let svc = GameService::open(&db, opts).unwrap();
+    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        .unwrap();
+    svc.cancel(&alice(), CH).unwrap();
+    // An open challenge pings nobody and is not counted.
+    svc.challenge(&alice(), CH, None, ColourChoice::White)
+        .unwrap();
+    svc.cancel(&alice(), CH).unwrap();
+    // The fifth ping is a draw offer in a game (alice white, bob black).
+    svc.challenge(&bob(), CH, Some(&alice()), ColourChoice::Black)
+        .unwrap();
+    svc.accept(&alice(), CH).unwrap();
+    svc.draw_offer(&alice(), CH, None).unwrap();
+    svc.draw_decline(&bob(), CH, None).unwrap();
+    let before = svc.board(CH).unwrap();
+    // The sixth is refused, with the wait: the first ping (at t0) leaves the window at
+    // t0 + 600 s, and the clock is at t0 + 180 s.
+    match svc.draw_offer(&alice(), CH, None) {
+        Err(GameError::TooManyPings { wait_secs }) => assert_eq!(wait_secs, 420),
+        other => panic!("expected TooManyPings, got {other:?}"),
+    }
+    let after = svc.board(CH).unwrap();
+    assert_eq!(after.draw_offer_by, None, "the refused offer left nothing");
+    assert_eq!(after.ply, before.ply);
+    // Bob may still ping alice, and carol may ping bob.
+    svc.draw_offer(&bob(), CH, None).unwrap();
+    svc.draw_decline(&alice(), CH, None).unwrap();
+    // Once the oldest ping is 10 minutes old, alice may offer again.
+    PING_CLOCK.fetch_add(420_000, Ordering::SeqCst);
+    svc.draw_offer(&alice(), CH, None).unwrap();
+}
+
+static PRUNE_CLOCK: AtomicI64 = AtomicI64::new(5_000_000_000);
+fn prune_clock() -> i64 {
+    PRUNE_CLOCK.load(Ordering::SeqCst)
+}
+
+#[test]
+fn handled_interactions_are_pruned_while_the_bot_runs() {
+    let opts = ServiceOptions {
+        clock: prune_clock,
+        ..ServiceOptions::default()
+    };
+    let svc = GameService::open(&temp_db("prune"), opts).unwrap();
+    assert!(svc.first_delivery(1).unwrap());
+    assert!(!svc.first_delivery(1).unwrap(), "a redelivery is seen");
+    // Half an hour later it is still known.
+    PRUNE_CLOCK.fetch_add(30 * 60_000, Ordering::SeqCst);
+    assert!(svc.first_delivery(2).unwrap());
+    assert!(!svc.first_delivery(1).unwrap());
+    // A day and more later, the next interaction prunes the old ids, without a restart.
+    PRUNE_CLOCK.fetch_add(24 * 3_600_000, Ordering::SeqCst);
+    assert!(svc.first_delivery(3).unwrap());
+    assert!(
+        svc.first_delivery(1).unwrap(),
+        "id 1 was forgotten, so it counts as new"
+    );
+    assert!(!svc.first_delivery(3).unwrap(), "recent ids are kept");
+}

@@ -75,6 +75,20 @@ pub enum GameError {
     /// The challenger tried to accept or decline their own challenge.
     #[error("You cannot answer your own challenge (use `cancel` to withdraw it).")]
     OwnChallenge,
+    /// The actor made the bot ping the same person too often (challenges, draw offers).
+    #[error(
+        "You have pinged that player {limit} times in the last 10 minutes. Try again in {wait_secs} s.",
+        limit = crate::game::PING_LIMIT
+    )]
+    TooManyPings {
+        /// Seconds until the oldest ping of the window leaves it.
+        wait_secs: u64,
+    },
+    /// Someone tried to decline an open challenge (addressed to nobody).
+    #[error(
+        "This challenge is open to anyone, so it cannot be declined: ignore it, or accept it to play. Only the challenger can withdraw it."
+    )]
+    OpenChallengeDecline,
     /// Someone other than the challenger tried to cancel a challenge.
     #[error("Only the challenger can cancel this challenge.")]
     NotChallenger,

@@ -17,6 +17,7 @@ mod error;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicI64, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -387,7 +388,23 @@ struct Inner {
     /// [`GameService::load`]). Locked only while the store is locked.
     cache: Mutex<HashMap<i64, CachedGame>>,
     opts: ServiceOptions,
+    /// When [`GameService::first_delivery`] last pruned the handled interactions (service
+    /// clock, Unix ms; 0 before the first time).
+    last_prune: AtomicI64,
 }
+
+/// How many times one person may make the bot ping another person (challenges, draw
+/// offers, takeback requests) within [`PING_WINDOW`].
+pub const PING_LIMIT: u32 = 5;
+/// See [`PING_LIMIT`].
+pub const PING_WINDOW: Duration = Duration::from_secs(600);
+
+/// How long the ids of handled interactions are kept (Discord redelivers only within a
+/// session, so a day is plenty).
+pub const HANDLED_INTERACTIONS_KEPT: Duration = Duration::from_secs(24 * 3600);
+const KEPT_MS: i64 = 24 * 3600 * 1000;
+/// How often [`GameService::first_delivery`] prunes them.
+const PRUNE_EVERY_MS: i64 = 3600 * 1000;
 
 /// A rebuilt game and the stored state it was rebuilt from.
 struct CachedGame {
@@ -569,6 +586,7 @@ impl GameService {
             inner: Arc::new(Inner {
                 store: Mutex::new(store),
                 cache: Mutex::new(HashMap::new()),
+                last_prune: AtomicI64::new(0),
                 opts,
             }),
         }
@@ -641,6 +659,7 @@ impl GameService {
             tx.upsert_user(&me, now)?;
             if let Some(o) = &them {
                 tx.upsert_user(o, now)?;
+                Self::ping(tx, me.id, o.id, "challenge", now)?;
             }
             let id = tx.insert_challenge(&NewChallenge {
                 guild: ch.guild,
@@ -656,6 +675,19 @@ impl GameService {
                 .ok_or_else(|| GameError::Internal("challenge vanished".into()))?;
             Ok(ChallengeView::from_row(row))
         })
+    }
+
+    /// Counts one ping of `to` caused by `from` (a named challenge, a draw offer, a takeback
+    /// request), refusing it when `from` already caused [`PING_LIMIT`] in the last
+    /// [`PING_WINDOW`]. Stored, so the limit holds across restarts.
+    fn ping(tx: &Tx<'_>, from: u64, to: u64, kind: &str, now: i64) -> Result<(), GameError> {
+        let window = PING_WINDOW.as_millis() as i64;
+        match tx.record_ping(from, to, kind, now, now - window, PING_LIMIT)? {
+            None => Ok(()),
+            Some(oldest) => Err(GameError::TooManyPings {
+                wait_secs: (oldest + window - now).max(1000).div_euclid(1000) as u64,
+            }),
+        }
     }
 
     /// The pending challenge of a channel (an expired one shows as expired).
@@ -820,8 +852,8 @@ impl GameService {
         })
     }
 
-    /// Declines the pending challenge (the challenged user, or anyone but the challenger for
-    /// an open challenge).
+    /// Declines the pending challenge (only the challenged user; an open challenge cannot be
+    /// declined, only withdrawn by the challenger or accepted).
     pub fn decline(&self, actor: &UserRef, ch: ChannelRef) -> Result<ChallengeView, GameError> {
         self.decline_challenge(actor, ch, None)
     }
@@ -837,6 +869,11 @@ impl GameService {
         self.write(|tx, now| {
             let c = Self::answerable(tx, ch, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
+            if c.opponent.is_none() {
+                // An open challenge is not addressed to anyone: nobody may close it for
+                // everyone else. Only the challenger withdraws it (`cancel`).
+                return Err(GameError::OpenChallengeDecline);
+            }
             tx.upsert_user(&me, now)?;
             tx.resolve_challenge(c.id, ChallengeStatus::Declined, Some(me.id), None, now)?;
             let mut v = ChallengeView::from_row(c);
@@ -1230,6 +1267,11 @@ impl GameService {
                 Some(o) if o.by == side(mine) => Err(GameError::DrawAlreadyOffered),
                 Some(_) => self.agree_draw(tx, l, now),
                 None => {
+                    let opponent = match mine {
+                        Color::White => l.row.black.id,
+                        Color::Black => l.row.white.id,
+                    };
+                    Self::ping(tx, me.id, opponent, "draw_offer", now)?;
                     let id = tx.insert_draw_offer(l.row.id, side(mine), l.row.ply, now)?;
                     l.offer = Some(DrawOfferRow {
                         id,
@@ -1449,8 +1491,20 @@ impl GameService {
 
     /// Records that an interaction (a Discord interaction id) was handled; false when it
     /// already was, so a redelivered interaction can be ignored.
+    ///
+    /// Once an hour (by the service's clock) the same transaction also forgets the ids
+    /// older than [`HANDLED_INTERACTIONS_KEPT`], so a bot that runs for months keeps about a
+    /// day of them.
     pub fn first_delivery(&self, interaction_id: u64) -> Result<bool, GameError> {
-        self.write(|tx, now| Ok(tx.mark_interaction(interaction_id, now)?))
+        self.write(|tx, now| {
+            let first = tx.mark_interaction(interaction_id, now)?;
+            let last = self.inner.last_prune.load(AtomicOrdering::Relaxed);
+            if now.saturating_sub(last) >= PRUNE_EVERY_MS {
+                tx.prune_interactions(now.saturating_sub(KEPT_MS))?;
+                self.inner.last_prune.store(now, AtomicOrdering::Relaxed);
+            }
+            Ok(first)
+        })
     }
 
     /// A setting of a front end (e.g. the hash of the Discord commands last registered).

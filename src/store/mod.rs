@@ -22,6 +22,7 @@ use rusqlite_migration::{M, Migrations};
 const MIGRATION_FILES: &[&str] = &[
     include_str!("../../migrations/0001_initial.sql"),
     include_str!("../../migrations/0002_bot_settings.sql"),
+    include_str!("../../migrations/0003_pings.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
@@ -822,6 +823,40 @@ impl Tx<'_> {
             )?
             .execute(params![to_db(id), now])?;
         Ok(n == 1)
+    }
+
+    /// Records that `from` made the bot ping `to` (`kind`: `challenge`, `draw_offer` or
+    /// `takeback`) at `now`, unless `from` already did so `limit` times since `since`. Returns
+    /// `None` when recorded, or the time of the oldest ping in the window when refused. Pings
+    /// of the pair older than `since` are deleted.
+    pub fn record_ping(
+        &self,
+        from: u64,
+        to: u64,
+        kind: &str,
+        now: i64,
+        since: i64,
+        limit: u32,
+    ) -> Result<Option<i64>, StoreError> {
+        let (from, to) = (to_db(from), to_db(to));
+        self.tx
+            .prepare_cached("DELETE FROM pings WHERE from_user = ?1 AND to_user = ?2 AND at <= ?3")?
+            .execute(params![from, to, since])?;
+        let (count, oldest): (u32, Option<i64>) = self
+            .tx
+            .prepare_cached(
+                "SELECT count(*), min(at) FROM pings WHERE from_user = ?1 AND to_user = ?2",
+            )?
+            .query_row(params![from, to], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        if count >= limit {
+            return Ok(Some(oldest.unwrap_or(now)));
+        }
+        self.tx
+            .prepare_cached(
+                "INSERT INTO pings (from_user, to_user, kind, at) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![from, to, kind, now])?;
+        Ok(None)
     }
 
     /// Forgets handled interactions older than `before` (Unix ms). Returns how many.
