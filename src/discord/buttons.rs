@@ -139,7 +139,7 @@ pub async fn on_event(
         )
         .await
     {
-        tracing::error!(message = %new_message.id, error = %e, "a move typed as a message failed");
+        tracing::error!(message = %new_message.id, error = %super::reply::scrubbed(&e), "a move typed as a message failed");
     }
     Ok(())
 }

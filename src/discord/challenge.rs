@@ -73,6 +73,8 @@ fn challenge_reply(c: &ChallengeView) -> Reply {
             ButtonId::ChallengeDecline { challenge: c.id }
                 .button("Decline", serenity::ButtonStyle::Danger),
         ])],
+        // Only the challenged player is pinged (an open challenge pings nobody).
+        mentions: c.opponent.iter().map(|o| o.id).collect(),
         ..Reply::default()
     }
 }

@@ -65,7 +65,12 @@ pub async fn draw(
             Ok(g.show(view)?)
         })
         .await?;
+    // An offer that meets the opponent's standing offer is an agreement: the game is drawn.
+    let agreed = action == Action::Offer && shown.view.finished;
     let mut reply = match action {
+        Action::Offer if agreed => {
+            game_reply(format!("{who} accepts the standing draw offer."), &shown)
+        }
         Action::Offer => {
             let opponent = if shown.view.white.id == ctx.author().id.get() {
                 &shown.view.black
@@ -84,7 +89,7 @@ pub async fn draw(
         ),
         Action::Claim => game_reply(format!("{who} claims a draw."), &shown),
     };
-    if action == Action::Offer {
+    if action == Action::Offer && !agreed {
         reply.components = offer_buttons(&shown);
     }
     r.send(reply).await?;

@@ -7,7 +7,7 @@ use std::fmt;
 use poise::serenity_prelude as serenity;
 
 use super::Data;
-use super::reply::{Reply, Responder};
+use super::reply::{Reply, Responder, scrub, scrubbed};
 use crate::game::GameError;
 
 /// What a handler can fail with.
@@ -23,7 +23,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Refused(m) => f.write_str(m),
-            Error::Failed(e) => write!(f, "{e:#}"),
+            Error::Failed(e) => f.write_str(&super::reply::scrub(&format!("{e:#}"))),
         }
     }
 }
@@ -68,12 +68,12 @@ pub async fn report(responder: &Responder<'_>, error: &Error) {
             Reply::ephemeral(msg.clone())
         }
         Error::Failed(e) => {
-            tracing::error!(interaction = %responder.id(), error = ?e, "interaction failed");
+            tracing::error!(interaction = %responder.id(), error = %scrub(&format!("{e:?}")), "interaction failed");
             Reply::ephemeral(apology(responder.id()))
         }
     };
     if let Err(e) = responder.send(reply).await {
-        tracing::warn!(interaction = %responder.id(), error = %e, "could not send the error reply");
+        tracing::warn!(interaction = %responder.id(), error = %scrubbed(&e), "could not send the error reply");
     }
 }
 
@@ -133,7 +133,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
-                tracing::warn!(error = %e, "could not report an error");
+                tracing::warn!(error = %scrubbed(&e), "could not report an error");
             }
         }
     }

@@ -42,16 +42,14 @@ impl Drop for InFlight {
 }
 
 impl Tracker {
-    /// Starts tracking one interaction, or `None` when shutting down.
-    pub fn enter(&self) -> Option<InFlight> {
+    /// Starts tracking one interaction; the flag is true when shutting down (the
+    /// interaction is then to be refused, not handled).
+    pub fn enter(&self) -> (InFlight, bool) {
         self.inner.in_flight.fetch_add(1, Ordering::SeqCst);
         let guard = InFlight {
             inner: Arc::clone(&self.inner),
         };
-        if self.inner.closing.load(Ordering::SeqCst) {
-            return None; // the guard's drop undoes the count
-        }
-        Some(guard)
+        (guard, self.inner.closing.load(Ordering::SeqCst))
     }
 
     /// Takes no new interactions from now on.
@@ -76,6 +74,40 @@ impl Tracker {
                 return self.in_flight() == 0;
             }
         }
+    }
+}
+
+/// What an interaction that arrives during a shutdown is told.
+pub const RESTARTING: &str = "Restarting: try again in a few seconds.";
+
+/// Answers an interaction that arrives while the bot shuts down: an ephemeral "restarting"
+/// for commands and buttons, no choices for autocomplete. Nothing is applied.
+async fn refuse_while_restarting(ctx: &serenity::Context, interaction: &serenity::Interaction) {
+    let message = || {
+        serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new()
+                .content(RESTARTING)
+                .ephemeral(true),
+        )
+    };
+    let sent = match interaction {
+        serenity::Interaction::Command(c) => c.create_response(&ctx.http, message()).await,
+        serenity::Interaction::Component(c) => c.create_response(&ctx.http, message()).await,
+        serenity::Interaction::Modal(m) => m.create_response(&ctx.http, message()).await,
+        serenity::Interaction::Autocomplete(a) => {
+            a.create_response(
+                &ctx.http,
+                serenity::CreateInteractionResponse::Autocomplete(
+                    serenity::CreateAutocompleteResponse::new(),
+                ),
+            )
+            .await
+        }
+        _ => Ok(()),
+    };
+    if let Err(e) = sent {
+        tracing::warn!(interaction = %interaction.id(), error = %super::reply::scrubbed(&e),
+            "could not answer an interaction during shutdown");
     }
 }
 
@@ -133,10 +165,11 @@ impl serenity::Framework for Gate {
     async fn dispatch(&self, ctx: serenity::Context, event: serenity::FullEvent) {
         if let serenity::FullEvent::Message { new_message } = &event {
             // Messages may be moves (CAJITAS_MESSAGE_MOVES): tracked like interactions.
-            let Some(_guard) = self.tracker.enter() else {
+            let (_guard, closing) = self.tracker.enter();
+            if closing {
                 tracing::info!(message = %new_message.id, "shutting down: message not taken");
                 return;
-            };
+            }
             self.inner.dispatch(ctx, event).await;
             return;
         }
@@ -144,13 +177,17 @@ impl serenity::Framework for Gate {
             self.inner.dispatch(ctx, event).await;
             return;
         };
-        let Some(_guard) = self.tracker.enter() else {
+        // Counted even while closing, so the drain also waits for the "restarting" answer.
+        let (_guard, closing) = self.tracker.enter();
+        if closing {
             tracing::info!(
                 interaction = %interaction.id(),
                 "shutting down: interaction not taken"
             );
+            // Nothing is applied (nor recorded as handled): the user is told to try again.
+            refuse_while_restarting(&ctx, interaction).await;
             return;
-        };
+        }
         if !self.first_delivery(interaction).await {
             tracing::info!(interaction = %interaction.id(), "redelivered interaction ignored");
             return;

@@ -83,7 +83,8 @@ async fn send(
 ) -> Result<(), Error> {
     let mut m = serenity::CreateMessage::new()
         .content(cap_chars(&reply.content, super::reply::MAX_CONTENT))
-        .embeds(reply.embeds);
+        .embeds(reply.embeds)
+        .allowed_mentions(super::reply::allowed_mentions(&reply.mentions));
     for a in reply.attachments {
         m = m.add_file(a);
     }

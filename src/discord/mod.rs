@@ -5,9 +5,10 @@
 //! Handlers stay thin: parse the interaction, call the game service (on the blocking pool),
 //! reply. One [`errors::on_error`] turns every error into a reply.
 //!
-//! Test seam: with `DISCORD_API_BASE` set, every REST call goes to that base URL (with
-//! serenity's ratelimiter off, which would otherwise ignore the proxy) and the gateway URL
-//! comes from that server's `GET /api/v10/gateway`.
+//! Test seam: with `DISCORD_API_BASE` set (a loopback URL, or a trusted REST proxy, see
+//! [`crate::config::api_base_from`]), every REST call goes to that base URL (with serenity's
+//! ratelimiter off, which would otherwise ignore the proxy) and the gateway URL comes from
+//! that server's `GET /api/v10/gateway`.
 
 mod buttons;
 mod challenge;
@@ -92,7 +93,7 @@ impl Data {
                     Defer::Update => responder.defer_update().await,
                 };
                 if let Err(e) = deferred {
-                    tracing::warn!(interaction = %responder.id(), error = %e, "could not defer");
+                    tracing::warn!(interaction = %responder.id(), error = %reply::scrubbed(&e), "could not defer");
                 }
                 task.await
             }
@@ -140,12 +141,21 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
 }
 
 async fn run_async(config: BotConfig) -> anyhow::Result<()> {
-    let mut http = serenity::HttpBuilder::new(config.token.expose());
+    // Anything sent without its own `allowed_mentions` pings nobody.
+    let mut http = serenity::HttpBuilder::new(config.token.expose())
+        .default_allowed_mentions(reply::allowed_mentions(&[]));
     if let Some(base) = &config.api_base {
-        // Both are needed: serenity's ratelimiter ignores the proxy.
-        http = http
-            .proxy(base.trim_end_matches('/'))
-            .ratelimiter_disabled(true);
+        // serenity 0.12's ratelimiter builds its requests without the proxy (they would go
+        // to discord.com), so a base URL only takes effect with it off.
+        http = http.proxy(base.url.as_str()).ratelimiter_disabled(true);
+        if base.trusted_proxy {
+            tracing::warn!(
+                api_base = %base.url,
+                "every REST call goes to the trusted proxy named by {}; \
+                 the proxy must keep to Discord's rate limits",
+                crate::config::API_BASE_TRUSTED_VAR
+            );
+        }
     }
     let http = http.build();
 
@@ -155,8 +165,9 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             let opts = ServiceOptions::from_env().map_err(anyhow::Error::msg)?;
             let game = GameService::open(&path, opts)
                 .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
-            // Redeliveries happen within a session: a day of handled ids is plenty.
-            if let Err(e) = game.forget_interactions(Duration::from_secs(24 * 3600)) {
+            // The ids handled are also pruned hourly while the bot runs (see
+            // `GameService::first_delivery`).
+            if let Err(e) = game.forget_interactions(HANDLED_KEPT) {
                 tracing::warn!(error = %e, "could not prune the handled interactions");
             }
             Ok::<_, anyhow::Error>(game)
@@ -225,10 +236,18 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
 
     let shard_manager = Arc::clone(&client.shard_manager);
     let signal_tracker = tracker.clone();
+    let stopped = Arc::new(tokio::sync::Notify::new());
+    let stop = Arc::clone(&stopped);
     tokio::spawn(async move {
         let signal = wait_for_signal().await;
         tracing::info!(%signal, "shutting down: no new interactions, finishing the ones in flight");
         signal_tracker.close();
+        // A second signal ends the process at once, whatever is still running.
+        tokio::spawn(async {
+            let signal = wait_for_signal().await;
+            tracing::warn!(%signal, "second signal: stopping now");
+            std::process::exit(if signal == "SIGINT" { 130 } else { 143 });
+        });
         if !signal_tracker.wait_idle(SHUTDOWN_GRACE).await {
             tracing::warn!(
                 in_flight = signal_tracker.in_flight(),
@@ -236,9 +255,15 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             );
         }
         shard_manager.shutdown_all().await;
+        // When no shard ever connected, `shutdown_all` returns at once and `client.start()`
+        // never does (it keeps retrying the gateway): this ends the wait for it.
+        stop.notify_one();
     });
 
-    client.start().await?;
+    tokio::select! {
+        started = client.start() => started?,
+        () = stopped.notified() => {}
+    }
     // The gateway is closed; handlers that were still running get their bounded wait.
     tracker.close();
     tracker.wait_idle(SHUTDOWN_GRACE).await;
@@ -246,6 +271,9 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     tracing::info!("stopped");
     Ok(())
 }
+
+/// How long handled interaction ids are kept: redeliveries happen within a session.
+const HANDLED_KEPT: Duration = crate::game::HANDLED_INTERACTIONS_KEPT;
 
 async fn wait_for_signal() -> &'static str {
     #[cfg(unix)]

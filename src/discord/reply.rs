@@ -31,6 +31,19 @@ pub struct Reply {
     pub attachments: Vec<serenity::CreateAttachment>,
     /// Only the user who interacted sees it.
     pub ephemeral: bool,
+    /// The users this message may ping (the named players). Nobody else, no role,
+    /// never `@everyone` or `@here`, whatever the text says.
+    pub mentions: Vec<u64>,
+}
+
+/// Discord's `allowed_mentions` for a message that may ping exactly `users`.
+pub fn allowed_mentions(users: &[u64]) -> serenity::CreateAllowedMentions {
+    serenity::CreateAllowedMentions::new()
+        .all_users(false)
+        .all_roles(false)
+        .everyone(false)
+        .users(users.iter().map(|&u| serenity::UserId::new(u)))
+        .replied_user(false)
 }
 
 impl Reply {
@@ -60,7 +73,8 @@ impl Reply {
             .content(self.content_capped())
             .embeds(self.embeds.clone())
             .components(self.components.clone())
-            .ephemeral(self.ephemeral);
+            .ephemeral(self.ephemeral)
+            .allowed_mentions(allowed_mentions(&self.mentions));
         for a in &self.attachments {
             m = m.add_file(a.clone());
         }
@@ -72,7 +86,8 @@ impl Reply {
             .content(self.content_capped())
             .embeds(self.embeds.clone())
             .components(self.components.clone())
-            .ephemeral(self.ephemeral);
+            .ephemeral(self.ephemeral)
+            .allowed_mentions(allowed_mentions(&self.mentions));
         for a in &self.attachments {
             m = m.add_file(a.clone());
         }
@@ -145,7 +160,8 @@ impl<'a> Responder<'a> {
             let mut edit = serenity::EditInteractionResponse::new()
                 .content(reply.content_capped())
                 .embeds(reply.embeds.clone())
-                .components(reply.components.clone());
+                .components(reply.components.clone())
+                .allowed_mentions(allowed_mentions(&reply.mentions));
             for a in &reply.attachments {
                 edit = edit.new_attachment(a.clone());
             }
@@ -219,15 +235,15 @@ impl<'a> Responder<'a> {
                     }
                     Failure::Server if !retried_5xx => {
                         retried_5xx = true;
-                        format!("{e}")
+                        scrubbed(&e)
                     }
                     Failure::RateLimited if rate_limited < 2 => {
                         rate_limited += 1;
                         tokio::time::sleep(RATE_LIMIT_PAUSE).await;
-                        format!("{e}")
+                        scrubbed(&e)
                     }
                     _ => {
-                        tracing::warn!(interaction = %self.id, attempt, error = %e, "interaction callback failed");
+                        tracing::warn!(interaction = %self.id, attempt, error = %scrubbed(&e), "interaction callback failed");
                         return Err(e);
                     }
                 },
@@ -247,6 +263,49 @@ impl<'a> Responder<'a> {
             }
             tracing::warn!(interaction = %self.id, attempt, reason = %retry_reason, "retrying interaction callback");
         }
+    }
+}
+
+/// `error` as text for a log line, with the secrets of interaction and webhook URLs cut out:
+/// the token after `/interactions/<id>/` and after `/webhooks/<application>/` becomes
+/// `[token]`. HTTP errors carry the URL they were sent to, and an interaction's token lets
+/// anyone answer in the bot's name for 15 minutes.
+pub fn scrubbed(error: &dyn std::fmt::Display) -> String {
+    scrub(&error.to_string())
+}
+
+/// See [`scrubbed`].
+pub fn scrub(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let hit = ["/interactions/", "/webhooks/"]
+            .iter()
+            .filter_map(|m| rest.find(m).map(|i| (i, m.len())))
+            .min();
+        let Some((at, len)) = hit else {
+            out.push_str(rest);
+            return out;
+        };
+        let after = &rest[at + len..];
+        // The id (digits), a slash, then the token up to the next delimiter.
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || after.as_bytes().get(digits) != Some(&b'/') {
+            out.push_str(&rest[..at + len]);
+            rest = after;
+            continue;
+        }
+        let token_start = digits + 1;
+        let token_len = after[token_start..]
+            .find(|c: char| {
+                matches!(c, '/' | '?' | '#' | ')' | '"' | '\'' | ' ') || c.is_whitespace()
+            })
+            .unwrap_or(after.len() - token_start);
+        out.push_str(&rest[..at + len + token_start]);
+        if token_len > 0 {
+            out.push_str("[token]");
+        }
+        rest = &after[token_start + token_len..];
     }
 }
 
@@ -272,8 +331,11 @@ fn classify(e: &serenity::Error) -> Failure {
                 Failure::Other
             }
         }
+        // A timeout, a refused connection, or a connection closed before the answer came
+        // ("connection closed before message completed"): the callback may or may not have
+        // arrived; sending it again is safe (a second copy is refused as already answered).
         serenity::Error::Http(serenity::HttpError::Request(r))
-            if r.is_timeout() || r.is_connect() =>
+            if r.is_timeout() || r.is_connect() || r.is_request() =>
         {
             Failure::Server
         }
@@ -284,6 +346,41 @@ fn classify(e: &serenity::Error) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens_in_urls_are_scrubbed() {
+        let token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDpzZWNyZXQ";
+        let e = format!(
+            "error sending request for url (https://discord.com/api/v10/interactions/1234567890/{token}/callback): \
+             connection closed; also http://127.0.0.1:9/api/v10/webhooks/42/{token}/messages/@original?wait=true \
+             and /webhooks/42/{token}"
+        );
+        let s = scrub(&e);
+        assert!(!s.contains(token), "{s}");
+        assert_eq!(s.matches("[token]").count(), 3, "{s}");
+        assert!(
+            s.contains("/interactions/1234567890/[token]/callback"),
+            "{s}"
+        );
+        assert!(
+            s.contains("/webhooks/42/[token]/messages/@original?wait=true"),
+            "{s}"
+        );
+        // Nothing else changes.
+        let plain = "error: 404 /interactions/ and /webhooks/x/y and /channels/1/messages";
+        assert_eq!(scrub(plain), plain);
+    }
+
+    #[test]
+    fn replies_ping_only_the_named_users() {
+        let v = serde_json::to_value(allowed_mentions(&[7, 9])).unwrap();
+        assert_eq!(v["parse"], serde_json::json!([]));
+        assert_eq!(v["users"], serde_json::json!(["7", "9"]));
+        assert_eq!(v["roles"], serde_json::json!([]));
+        let none = serde_json::to_value(allowed_mentions(&[])).unwrap();
+        assert_eq!(none["parse"], serde_json::json!([]));
+        assert_eq!(none["users"], serde_json::json!([]));
+    }
 
     #[test]
     fn capping_counts_characters() {

@@ -34,7 +34,7 @@ pub async fn on_ready(
     let client_id = match ctx.http.get_current_application_info().await {
         Ok(app) => app.id.get(),
         Err(e) => {
-            tracing::warn!(error = %e, "could not read the application info; using READY's application id");
+            tracing::warn!(error = %super::reply::scrubbed(&e), "could not read the application info; using READY's application id");
             ready.application.id.get()
         }
     };
@@ -157,7 +157,9 @@ async fn register(
                 tracing::warn!("could not record the registration; the next start registers again");
             }
         }
-        Err(e) => tracing::error!(error = %e, "could not register the slash commands"),
+        Err(e) => {
+            tracing::error!(error = %super::reply::scrubbed(&e), "could not register the slash commands")
+        }
     }
 }
 

@@ -190,6 +190,8 @@ pub fn game_reply(content: impl Into<String>, shown: &Shown) -> Reply {
             serenity::CreateAttachment::bytes(shown.png.clone(), BOARD_FILE)
                 .description(shown.alt.clone()),
         ],
+        // A game's messages may ping its two players, nobody else.
+        mentions: vec![shown.view.white.id, shown.view.black.id],
         ..Reply::default()
     }
 }

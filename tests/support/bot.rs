@@ -54,7 +54,8 @@ pub struct BotOptions<'a> {
     pub db: &'a Path,
     /// Where to write the log.
     pub log: PathBuf,
-    /// Extra environment variables.
+    /// Extra environment variables; an empty value removes the variable (e.g. `RUST_LOG`,
+    /// to run with the shipped default).
     pub env: Vec<(&'a str, String)>,
 }
 
@@ -84,7 +85,11 @@ impl Bot {
             cmd.current_dir(dir);
         }
         for (k, v) in &o.env {
-            cmd.env(k, v);
+            if v.is_empty() {
+                cmd.env_remove(k);
+            } else {
+                cmd.env(k, v);
+            }
         }
         let child = cmd.spawn().expect("spawn cajitas");
         Bot {

@@ -213,12 +213,17 @@ enum GwCmd {
     Close(u16),
 }
 
+/// [`Failure::status`] that closes the connection instead of answering.
+pub const DROP_CONNECTION: u16 = 0;
+
 /// A planned failure for the next matching request.
 #[derive(Debug, Clone)]
 pub struct Failure {
     /// The request path must contain this.
     pub path_contains: String,
-    /// The status to answer (e.g. 500, 429).
+    /// The status to answer (e.g. 500, 429), or [`DROP_CONNECTION`] to close the
+    /// connection without answering (the client sees "connection closed before message
+    /// completed").
     pub status: u16,
     /// The body to answer.
     pub body: Value,
@@ -822,6 +827,26 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
     };
     let (status, body): (u16, Option<Value>) = if let Some(f) = failure {
         tokio::time::sleep(f.delay).await;
+        if f.status == DROP_CONNECTION {
+            {
+                let mut reqs = inner.requests.lock().unwrap();
+                let n = reqs.len();
+                reqs.push(Recorded {
+                    n,
+                    method,
+                    path,
+                    query,
+                    json: json_body,
+                    files,
+                    status: DROP_CONNECTION,
+                    at: Instant::now(),
+                });
+            }
+            inner.bump();
+            // Ends this connection's task without a response: hyper drops the socket.
+            // (resume_unwind skips the panic hook: nothing is printed.)
+            std::panic::resume_unwind(Box::new("fake Discord: connection dropped"));
+        }
         (f.status, (!f.body.is_null()).then_some(f.body))
     } else if !full.starts_with("/api/v10/") {
         (404, Some(json!({"message": "404: Not Found", "code": 0})))
