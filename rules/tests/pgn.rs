@@ -270,3 +270,21 @@ fn caps() {
     assert!(matches!(e.kind, PgnErrorKind::TooLarge { .. }));
     assert!(e.to_string().contains("64 MiB"), "{e}");
 }
+
+/// Issue 12, item 6: a chain of move numbers glued to each other (`1.1.1.…e4`) once recursed
+/// per number and overflowed the stack (the process aborted). It reads as one move number.
+#[test]
+fn a_long_chain_of_glued_move_numbers_reads_without_overflow() {
+    let text = format!("{{c}} {}e4 *", "1.".repeat(100_000));
+    // On a small stack, as test threads and the bot's worker threads have.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let g = pgn::read_game(&text, Lang::En).map_err(|e| e.to_string())?;
+            Ok::<_, String>((g.game.sans(), g.result))
+        })
+        .unwrap();
+    let (sans, result) = handle.join().expect("no stack overflow").unwrap();
+    assert_eq!(sans, ["e4"]);
+    assert_eq!(result, Some(PgnResult::Unknown));
+}
