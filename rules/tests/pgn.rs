@@ -288,3 +288,36 @@ fn a_long_chain_of_glued_move_numbers_reads_without_overflow() {
     assert_eq!(sans, ["e4"]);
     assert_eq!(result, Some(PgnResult::Unknown));
 }
+
+/// Issue 12, item 7 (its speed is measured in `benches/pgn_tags.rs`): many tag pairs on one
+/// line read as they would on separate lines, and a broken one there names its own text.
+#[test]
+fn many_tags_on_one_line() {
+    let tags: String = (0..900).map(|i| format!("[T{i} \"v{i}\"]")).collect();
+    let g = pgn::read_game(&format!("{tags}\n1. e4 *"), Lang::En).unwrap();
+    assert_eq!(g.tags.len(), 900);
+    assert_eq!(g.tag("T0"), Some("v0"));
+    assert_eq!(g.tag("T899"), Some("v899"));
+    assert_eq!(g.game.sans(), ["e4"]);
+
+    // Over the cap of 1,000 tag pairs: that game fails, the next one reads.
+    let tags = "[T \"v\"]".repeat(5000);
+    let games: Vec<_> =
+        pgn::read_games(&format!("{tags}\n1. e4 *\n\n[A \"b\"]\n1. d4 *"), Lang::En)
+            .unwrap()
+            .collect();
+    assert_eq!(games.len(), 2);
+    let e = games[0].as_ref().unwrap_err();
+    assert!(e.to_string().contains("more than 1000 tag pairs"), "{e}");
+    assert_eq!(games[1].as_ref().unwrap().game.sans(), ["d4"]);
+
+    // A broken tag after 500 good ones on the same line: the error shows the broken tag's
+    // start, capped, not the rest of the line.
+    let good = "[T \"v\"]".repeat(500);
+    let text = format!("{good}[Bad x] {good}\n1. e4 *");
+    let e = first_error(&text);
+    assert_eq!(e.line, 1);
+    assert!(e.to_string().contains("malformed tag pair"), "{e}");
+    assert!(e.input.starts_with("[Bad x] [T"), "{:?}", e.input);
+    assert!(e.input.chars().count() <= 65, "{:?}", e.input);
+}

@@ -135,12 +135,16 @@ impl<'a> Lexer<'a> {
 
     /// `[` has been consumed.
     fn tag(&mut self, line: usize) -> Result<Token<'a>, LexError> {
-        let rest = &self.src[self.pos..];
-        let line_text = rest.split('\n').next().unwrap_or("").trim_end_matches('\r');
-        let shown = format!("[{line_text}");
+        // Where the tag starts: on failure the error shows the line from there. Only then
+        // is that text looked at, and only its first characters: looking at the rest of
+        // the line for every tag made a line of many tags quadratic.
+        let tag_start = self.pos - 1;
         let fail = |lexer: &mut Lexer<'a>, why: &str| {
+            let rest = &lexer.src[tag_start..];
+            let shown = rest[..rest.find('\n').unwrap_or(rest.len())].trim_end_matches('\r');
+            let err = lexer.error(line, format!("malformed tag pair: {why}"), shown);
             lexer.skip_line();
-            Err(lexer.error(line, format!("malformed tag pair: {why}"), &shown))
+            Err(err)
         };
         while matches!(self.peek(), Some(' ' | '\t')) {
             self.bump();
