@@ -55,3 +55,34 @@ fn glued_move_numbers_do_not_crash_the_process() {
         Some(e) => assert!(e.as_str().is_some_and(|e| !e.is_empty()), "{e}"),
     }
 }
+
+/// Item 9: a 1 MB token once gave a 1 MB `error` field (the `input` field was already
+/// capped). Both are capped alike now, in PGN and in bare move text.
+#[test]
+fn a_huge_token_gives_a_short_line() {
+    let long = "N".repeat(1 << 20);
+    for text in [
+        format!("[Event \"x\"]\n1. e4 {long} *\n"),
+        format!("[Event \"x\"]\n1. f3 e5 2. g4 Qh4# 3. {long} 0-1\n"),
+        format!("[Variant \"{long}\"]\n1. e4 *\n"),
+        format!("1. e4 {long}\n"),
+    ] {
+        let out = replay(&[], text.as_bytes());
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout.len() < 1000,
+            "{} bytes of output",
+            out.stdout.len()
+        );
+        let games = lines(&out);
+        assert_eq!(games.len(), 1);
+        let input = games[0]["input"].as_str().unwrap();
+        assert!(input.ends_with('\u{2026}'), "{input}");
+        assert!(!games[0]["error"].as_str().unwrap().is_empty());
+    }
+}

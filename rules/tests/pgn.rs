@@ -321,3 +321,42 @@ fn many_tags_on_one_line() {
     assert!(e.input.starts_with("[Bad x] [T"), "{:?}", e.input);
     assert!(e.input.chars().count() <= 65, "{:?}", e.input);
 }
+
+/// Issue 12, item 9: an error message echoes at most `pgn::MAX_ECHO_CHARS` characters of the
+/// text at fault (then `…`), however long that text is.
+#[test]
+fn error_messages_echo_a_capped_input() {
+    let long = "N".repeat(1 << 20);
+    let cap = pgn::MAX_ECHO_CHARS + 100;
+    let shown = format!("{}\u{2026}", "N".repeat(pgn::MAX_ECHO_CHARS));
+    // A move that cannot be read.
+    let e = first_error(&format!("[Event \"x\"]\n1. {long} *"));
+    assert!(matches!(e.kind, PgnErrorKind::Move(_)), "{e}");
+    let message = e.to_string();
+    assert!(message.len() < cap, "{} bytes", message.len());
+    assert!(
+        message.starts_with(&format!("line 2: 1. {shown}: ")),
+        "{message}"
+    );
+    // A move after the game ended.
+    let e = first_error(&format!("1. f3 e5 2. g4 Qh4# 3. {long} 0-1"));
+    assert!(matches!(e.kind, PgnErrorKind::GameOver(_)), "{e}");
+    assert!(
+        e.to_string().len() < cap + 40,
+        "{} bytes",
+        e.to_string().len()
+    );
+    assert!(e.to_string().contains(&shown), "{e}");
+    // A variant tag.
+    let e = first_error(&format!("[Variant \"{long}\"]\n1. e4 *"));
+    assert!(matches!(e.kind, PgnErrorKind::Variant(_)), "{e}");
+    assert!(e.to_string().len() < cap, "{} bytes", e.to_string().len());
+    assert!(e.to_string().contains(&shown), "{e}");
+    // A FEN tag.
+    let e = first_error(&format!("[FEN \"{long}\"]\n1. e4 *"));
+    assert!(matches!(e.kind, PgnErrorKind::Fen(_)), "{e}");
+    assert!(e.to_string().len() < cap, "{} bytes", e.to_string().len());
+    // Short texts are shown whole.
+    assert_eq!(pgn::echo("Nf4"), "Nf4");
+    assert_eq!(pgn::echo(&long), shown);
+}

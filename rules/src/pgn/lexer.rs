@@ -129,7 +129,7 @@ impl<'a> Lexer<'a> {
         LexError {
             line,
             message: message.into(),
-            input: input.chars().take(40).collect(),
+            input: super::echo(input),
         }
     }
 

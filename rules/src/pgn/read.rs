@@ -196,8 +196,10 @@ pub struct PgnError {
 }
 
 impl PgnError {
-    /// The message without the line number (what `cajitas replay` prints as "error").
+    /// The message without the line number (what `cajitas replay` prints as "error"). The
+    /// text at fault is shown capped, through [`echo`](super::echo).
     pub fn message(&self) -> String {
+        let input = super::echo(&self.input);
         match &self.kind {
             PgnErrorKind::Syntax(m) => m.clone(),
             PgnErrorKind::TooLarge { bytes } => format!(
@@ -205,16 +207,17 @@ impl PgnError {
                 MAX_FILE_BYTES / (1024 * 1024)
             ),
             PgnErrorKind::Fen(why) => format!("the FEN tag cannot be used: {why}"),
-            PgnErrorKind::Variant(v) => {
-                format!("the variant \"{v}\" is not supported, only standard chess")
-            }
+            PgnErrorKind::Variant(v) => format!(
+                "the variant \"{}\" is not supported, only standard chess",
+                super::echo(v)
+            ),
             PgnErrorKind::Move(e) => match &self.move_number {
-                Some(n) => format!("{n} {}: {e}", self.input),
-                None => format!("{}: {e}", self.input),
+                Some(n) => format!("{n} {input}: {e}"),
+                None => format!("{input}: {e}"),
             },
             PgnErrorKind::GameOver(o) => match &self.move_number {
-                Some(n) => format!("{n} {}: the game was already over ({o})", self.input),
-                None => format!("{}: the game was already over ({o})", self.input),
+                Some(n) => format!("{n} {input}: the game was already over ({o})"),
+                None => format!("{input}: the game was already over ({o})"),
             },
         }
     }
@@ -426,7 +429,8 @@ fn play_raw(raw: RawGame<'_>, lang: Lang, start: Option<&Position>) -> Result<Pg
             Err(PlayError::IllegalMove(_)) => {
                 // The reader only returns legal moves; kept as an error, never a panic.
                 return Err(fail(PgnErrorKind::Syntax(format!(
-                    "the move '{text}' is not legal"
+                    "the move '{}' is not legal",
+                    super::echo(text)
                 ))));
             }
         }
