@@ -6,7 +6,7 @@ use super::split::{RawGame, Splitter};
 use super::{MAX_FILE_BYTES, PgnResult};
 use crate::game::{Game, PlayError};
 use crate::outcome::{DrawClaim, DrawReason, WinReason};
-use crate::{Color, Lang, Outcome, Position, ReadError, read_move};
+use crate::{Color, FenError, Lang, Outcome, Position, ReadError, read_move};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -170,8 +170,8 @@ pub enum PgnErrorKind {
         /// Its size in bytes.
         bytes: usize,
     },
-    /// The FEN tag cannot be used: why.
-    Fen(String),
+    /// The FEN tag cannot be used: why (it is not FEN, or not a playable position).
+    Fen(FenError),
     /// The Variant tag names a variant other than standard chess.
     Variant(String),
     /// A move could not be read or is not legal.
@@ -401,7 +401,7 @@ fn play_raw(raw: RawGame<'_>, lang: Lang, start: Option<&Position>) -> Result<Pg
             ply: 0,
             input: fen.to_string(),
             move_number: None,
-            kind: PgnErrorKind::Fen(e.to_string()),
+            kind: PgnErrorKind::Fen(e),
         })?,
         None => start.cloned().unwrap_or_default(),
     };
