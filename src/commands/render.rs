@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use cajitas_rules::{Color, Position, Square};
 
+use crate::files::read_file_capped;
+
 use crate::render::{
     DEFAULT_SIZE, DEFAULT_THEME, Highlights, Orientation, RenderOptions, Renderer, clamp_size,
     view::check_square,
@@ -182,11 +184,9 @@ fn collect_inputs(args: &RenderArgs) -> Result<Vec<Input>, Usage> {
 
 fn read_fens_file(path: &Path) -> Result<Vec<Input>, Usage> {
     let cannot = |e: &dyn std::fmt::Display| Usage(format!("cannot read {}: {e}", path.display()));
-    let len = std::fs::metadata(path).map_err(|e| cannot(&e))?.len();
-    if len > MAX_FENS_FILE {
-        return Err(cannot(&"the file is larger than 64 MiB"));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| cannot(&e))?;
+    // Capped while reading: metadata says 0 bytes for a FIFO or /dev/zero.
+    let bytes = read_file_capped(path, MAX_FENS_FILE).map_err(|e| cannot(&e))?;
+    let text = String::from_utf8(bytes).map_err(|_| cannot(&"it is not UTF-8 text"))?;
     Ok(text
         .lines()
         .enumerate()

@@ -10,6 +10,7 @@ use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 
 use super::raster::Sprite;
+use crate::files::{CappedReadError, read_file_capped};
 
 /// The file names of a piece folder, in [`piece_index`] order: white then black, each
 /// pawn, knight, bishop, rook, queen, king.
@@ -149,16 +150,19 @@ impl PieceSet {
         let mut art = Vec::with_capacity(12);
         for file in PIECE_FILES {
             let path = dir.join(file);
-            let meta = std::fs::metadata(&path).map_err(|source| PieceSetError::Read {
+            // Capped while reading: metadata says 0 bytes for a FIFO or /dev/zero.
+            let bytes = match read_file_capped(&path, MAX_SVG_BYTES) {
+                Ok(b) => b,
+                Err(CappedReadError::TooLarge { .. }) => {
+                    return Err(PieceSetError::TooLarge { path });
+                }
+                Err(CappedReadError::Io(source)) => {
+                    return Err(PieceSetError::Read { path, source });
+                }
+            };
+            let text = String::from_utf8(bytes).map_err(|_| PieceSetError::Svg {
                 path: path.clone(),
-                source,
-            })?;
-            if meta.len() > MAX_SVG_BYTES {
-                return Err(PieceSetError::TooLarge { path });
-            }
-            let text = std::fs::read_to_string(&path).map_err(|source| PieceSetError::Read {
-                path: path.clone(),
-                source,
+                reason: "it is not UTF-8 text".to_string(),
             })?;
             let tree = parse_svg(&text, fonts).map_err(|e| PieceSetError::Svg {
                 path: path.clone(),
