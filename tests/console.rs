@@ -137,3 +137,49 @@ fn bad_flags_are_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unknown language"), "{stderr}");
 }
+
+#[test]
+fn only_the_working_directorys_env_file_is_read() {
+    // parent/.env names a database; the bot starts in parent/a/b.
+    let parent = temp_dir("dotenv");
+    let work = parent.join("a").join("b");
+    std::fs::create_dir_all(&work).unwrap();
+    let planted = parent.join("planted.db");
+    std::fs::write(
+        parent.join(".env"),
+        format!("CAJITAS_DB={}\n", planted.display()),
+    )
+    .unwrap();
+    let run = || {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
+            .args(["local", "--no-png"])
+            .current_dir(&work)
+            .env_remove("CAJITAS_DB")
+            .env_remove("CAJITAS_CHALLENGE_TTL")
+            .env_remove("DISCORD_TOKEN")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"challenge bob\n").unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run();
+    assert!(!planted.exists(), "the parent's .env was used");
+    assert!(work.join("cajitas.db").exists());
+
+    // A .env in the working directory is read.
+    std::fs::write(work.join(".env"), "CAJITAS_DB=here.db\n").unwrap();
+    run();
+    assert!(work.join("here.db").exists());
+    assert!(!planted.exists());
+}
