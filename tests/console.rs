@@ -183,3 +183,38 @@ fn only_the_working_directorys_env_file_is_read() {
     assert!(work.join("here.db").exists());
     assert!(!planted.exists());
 }
+
+#[test]
+fn an_overlong_line_is_discarded_with_a_message_and_the_session_goes_on() {
+    let dir = temp_dir("long");
+    // A 50 MB line without a newline until its end, then ordinary commands.
+    let mut script = "x".repeat(50 << 20);
+    script.push_str("\nhelp\nchallenge bob\n");
+    let out = local(&dir, &["--no-png"], &script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("That line is longer than 500 characters; ignored."),
+        "{stdout}"
+    );
+    // Nothing of the long line was run as a command.
+    assert!(!stdout.contains("Unknown command"), "{stdout}");
+    assert!(stdout.contains("challenge [NAME]"), "{stdout}");
+    assert!(stdout.contains("alice challenges bob"), "{stdout}");
+}
+
+#[test]
+fn a_line_of_exactly_the_limit_is_still_read() {
+    let dir = temp_dir("limit");
+    // `as NAME` with the line at 500 characters: read (the name is then capped at 100).
+    let name = "b".repeat(500 - 3);
+    let out = local(&dir, &["--no-png"], &format!("as {name}\n"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Now acting as bbbb"), "{stdout}");
+    // One character more: refused.
+    let out = local(&dir, &["--no-png"], &format!("as {name}b\n"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("longer than 500 characters"), "{stdout}");
+    assert!(!stdout.contains("Now acting as"), "{stdout}");
+}
