@@ -218,3 +218,40 @@ fn a_line_of_exactly_the_limit_is_still_read() {
     assert!(stdout.contains("longer than 500 characters"), "{stdout}");
     assert!(!stdout.contains("Now acting as"), "{stdout}");
 }
+
+#[test]
+fn control_characters_in_names_are_escaped_when_printed() {
+    let dir = temp_dir("ctrl");
+    // ESC sequences that would clear the screen and set the terminal's title, a BEL, and a
+    // C1 control (U+009B, the one-character CSI).
+    let evil = "\u{1b}[2J\u{1b}]0;pwned\u{7}mal\u{9b}31mlory";
+    let script = format!(
+        "as {evil}\nchallenge bob white\nas bob\naccept\nresign\nhistory\npgn\nas {evil}\nmove e4\n"
+    );
+    let out = local(&dir, &["--no-png"], &script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let shown = r"\u{1b}[2J\u{1b}]0;pwned\u{7}mal\u{9b}31mlory";
+    assert!(
+        stdout.contains(&format!("Now acting as {shown}.")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{shown} challenges bob")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("game 1: {shown} - bob")),
+        "{stdout}"
+    );
+    // Not one control character other than the newline reaches the terminal, whoever
+    // printed the name (the console itself, a status line, a refusal, the PGN).
+    let raw: Vec<char> = stdout
+        .chars()
+        .filter(|c| c.is_control() && *c != '\n')
+        .collect();
+    assert!(
+        raw.is_empty(),
+        "raw control characters {raw:?} in\n{stdout}"
+    );
+}

@@ -5,6 +5,10 @@
 //! input may be a pipe, so a whole session can be scripted; refusals print the service's
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
+//!
+//! Everything the session prints goes through [`EscapeControls`]: a control character other
+//! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
+//! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -172,9 +176,10 @@ impl Session {
     pub fn run(
         &mut self,
         input: impl BufRead,
-        mut out: impl Write,
+        out: impl Write,
         interactive: bool,
     ) -> io::Result<()> {
+        let mut out = EscapeControls::new(out);
         if interactive {
             writeln!(
                 out,
@@ -384,6 +389,75 @@ impl Session {
             other => writeln!(out, "Unknown command {other:?}. Type `help` for the list.")?,
         }
         Ok(Flow::Continue)
+    }
+}
+
+/// A writer that shows every control character except `\n` as `\u{..}` (its code point in
+/// hexadecimal: ESC is `\u{1b}`, BEL `\u{7}`, the C1 CSI `\u{9b}`) and passes everything else
+/// through. Bytes that are not UTF-8 are shown as U+FFFD. A backslash is written as is, so
+/// the output is for reading, not for parsing back.
+pub struct EscapeControls<W> {
+    inner: W,
+    /// The start of a UTF-8 sequence cut by the end of the last write (at most 3 bytes).
+    pending: Vec<u8>,
+}
+
+impl<W: Write> EscapeControls<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> EscapeControls<W> {
+        EscapeControls {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    fn write_text(&mut self, text: &str) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            if c.is_control() && c != '\n' {
+                self.inner.write_all(&text.as_bytes()[start..i])?;
+                write!(self.inner, "\\u{{{:x}}}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        self.inner.write_all(&text.as_bytes()[start..])
+    }
+}
+
+impl<W: Write> Write for EscapeControls<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut bytes = std::mem::take(&mut self.pending);
+        bytes.extend_from_slice(buf);
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            match std::str::from_utf8(rest) {
+                Ok(text) => {
+                    self.write_text(text)?;
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    // `valid` is UTF-8 by the error's own account.
+                    self.write_text(std::str::from_utf8(valid).unwrap_or_default())?;
+                    match e.error_len() {
+                        Some(n) => {
+                            self.write_text("\u{fffd}")?;
+                            rest = &after[n..];
+                        }
+                        None => {
+                            // A character cut in two: keep its start for the next write.
+                            self.pending = after.to_vec();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -638,6 +712,22 @@ mod tests {
         assert_eq!(r.next_line().unwrap(), LineRead::TooLong);
         assert_eq!(r.buffer_capacity(), cap);
         assert!(cap <= 2 * MAX_LINE_BYTES);
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_passes_through() {
+        let mut out = EscapeControls::new(Vec::new());
+        write!(out, "a\u{1b}[2Jb\u{7}\t\r\u{7f}\u{9b}ñ♘\\x\n").unwrap();
+        // A character split across two writes, and a byte that is not UTF-8.
+        let knight = "♘".as_bytes();
+        out.write_all(&knight[..1]).unwrap();
+        out.write_all(&knight[1..]).unwrap();
+        out.write_all(b"\xff\n").unwrap();
+        let text = String::from_utf8(out.inner).unwrap();
+        assert_eq!(
+            text,
+            "a\\u{1b}[2Jb\\u{7}\\u{9}\\u{d}\\u{7f}\\u{9b}ñ♘\\x\n♘\u{fffd}\n"
+        );
     }
 
     #[test]
