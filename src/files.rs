@@ -1,9 +1,10 @@
-//! Reading files a user or an attacker may have chosen: reads that stop at a size limit
-//! whatever the file is (a FIFO, `/dev/zero`, a file that grows).
+//! Reading and writing files a user or an attacker may have chosen: reads that stop at a size
+//! limit whatever the file is (a FIFO, `/dev/zero`, a file that grows), and writes that
+//! replace a path instead of following a symlink planted there.
 
-use std::fs::File;
-use std::io::{self, Read};
-use std::path::Path;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 
 /// Why a capped read failed.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +51,44 @@ pub fn read_file_capped(path: &Path, limit: u64) -> Result<Vec<u8>, CappedReadEr
     read_capped(File::open(path)?, limit)
 }
 
+/// Writes `bytes` to `path` by writing a new file in the same folder and renaming it over
+/// `path`. A symlink (or any file) already at `path` is replaced, never written through, and
+/// a reader never sees a half-written file. The temporary file is created exclusively
+/// (`O_EXCL`), so a symlink planted under its name is not followed either.
+pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+    let mut tries = 0;
+    let (tmp, mut file) = loop {
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(
+            ".{}-{:016x}.tmp",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        let tmp = dir.join(tmp_name);
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    };
+    let written = file.write_all(bytes).and_then(|()| {
+        drop(file);
+        std::fs::rename(&tmp, path)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +105,31 @@ mod tests {
             CappedReadError::TooLarge { limit: 64 << 20 }.to_string(),
             "it is larger than 64 MiB"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn write_replacing_replaces_a_symlink_instead_of_following_it() {
+        let dir = std::env::temp_dir().join(format!(
+            "cajitas-files-{}-{}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"precious").unwrap();
+        let path = dir.join("board.png");
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        write_replacing(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -255,3 +255,28 @@ fn control_characters_in_names_are_escaped_when_printed() {
         "raw control characters {raw:?} in\n{stdout}"
     );
 }
+
+#[test]
+fn a_symlink_planted_in_the_boards_folder_is_replaced_not_followed() {
+    let dir = temp_dir("symlink");
+    let boards = dir.join("cajitas-local-boards");
+    std::fs::create_dir_all(&boards).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    // `accept` draws the board of game 1 at ply 0.
+    let board = boards.join("game-1-ply-000.png");
+    std::os::unix::fs::symlink(&victim, &board).unwrap();
+    let out = local(&dir, &[], "challenge bob\nas bob\naccept\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(&format!("Board image: {}", board.display())),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let meta = std::fs::symlink_metadata(&board).unwrap();
+    assert!(meta.file_type().is_file(), "{:?}", meta.file_type());
+    assert_eq!(&std::fs::read(&board).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
+    // Only the board is left in the folder (no temporary file).
+    assert_eq!(std::fs::read_dir(&boards).unwrap().count(), 1);
+}

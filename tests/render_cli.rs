@@ -326,3 +326,26 @@ fn an_endless_piece_file_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("wQ.svg is larger than 1 MiB"), "{stderr}");
 }
+
+#[test]
+fn a_symlink_planted_in_the_out_folder_is_replaced_not_followed() {
+    let dir = temp_dir("symlink");
+    std::fs::create_dir_all(dir.join("boards")).unwrap();
+    std::fs::write(dir.join("victim.txt"), "precious").unwrap();
+    std::os::unix::fs::symlink(dir.join("victim.txt"), dir.join("boards").join("0000.png"))
+        .unwrap();
+    let out = cajitas(&["render", "--fen", START, "--out", "boards"], &dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("victim.txt")).unwrap(),
+        "precious"
+    );
+    let board = dir.join("boards").join("0000.png");
+    assert!(std::fs::symlink_metadata(&board).unwrap().is_file());
+    assert_eq!(png_size(&board), (512, 512));
+    assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 1);
+}

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use cajitas_rules::{Color, Position, Square};
 
-use crate::files::read_file_capped;
+use crate::files::{read_file_capped, write_replacing};
 
 use crate::render::{
     DEFAULT_SIZE, DEFAULT_THEME, Highlights, Orientation, RenderOptions, Renderer, clamp_size,
@@ -150,8 +150,14 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
         let png = renderer
             .render(&pos.into(), &highlights, &options)
             .map_err(|e| Failure::Usage(e.to_string()))?;
-        std::fs::write(path, png)
-            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+        // In --out DIR the names are ours: replace them (never write through a symlink planted
+        // there). -o FILE is the user's own path, `-o /dev/stdout` included: write to it.
+        let written = if args.out.is_some() {
+            write_replacing(path, &png)
+        } else {
+            std::fs::write(path, png)
+        };
+        written.map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     }
     match (&args.output, &args.out) {
         (Some(file), _) => eprintln!("wrote {}", file.display()),

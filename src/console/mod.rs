@@ -576,7 +576,8 @@ fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
         .map_err(|e| e.to_string())?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("game-{}-ply-{:03}.png", v.game_id, v.ply));
-    std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Replaced, not written through: a symlink planted at this path must not aim the write.
+    crate::files::write_replacing(&path, &png).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
 }
 
