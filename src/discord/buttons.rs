@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use poise::serenity_prelude as serenity;
 
-use super::errors::report;
+use super::errors::{Refusal, report};
 use super::reply::Responder;
 use super::{Data, Error, challenge, draw, resign};
 
@@ -122,9 +122,7 @@ pub async fn on_event(
         let data = framework.user_data;
         let result = match ButtonId::parse(&click.data.custom_id) {
             Some(id) => handle(data, &responder, click, id).await,
-            None => Err(Error::Refused(
-                "This button is not one of mine any more.".into(),
-            )),
+            None => Err(Refusal::UnknownButton.into()),
         };
         if let Err(e) = result {
             report(&responder, &e).await;

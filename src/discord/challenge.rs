@@ -3,8 +3,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, EXPIRED};
-use super::errors::responder;
+use super::buttons::ButtonId;
+use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder};
 use super::view::{Shown, game_reply};
 use super::who::{channel_ref, mention, user_ref};
@@ -38,7 +38,7 @@ impl From<Colour> for ColourChoice {
 fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Data, Error>, Error> {
     match ctx {
         poise::Context::Application(a) => Ok(a),
-        poise::Context::Prefix(_) => Err(Error::Refused("Use the slash command.".into())),
+        poise::Context::Prefix(_) => Err(Refusal::SlashOnly.into()),
     }
 }
 
@@ -190,7 +190,7 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
 
 fn stale(e: GameError) -> Error {
     match e {
-        GameError::PositionChanged => Error::Refused(EXPIRED.into()),
+        GameError::PositionChanged => Error::Refused(Refusal::ButtonExpired),
         other => other.into(),
     }
 }

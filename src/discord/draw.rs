@@ -2,8 +2,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, EXPIRED};
-use super::errors::responder;
+use super::buttons::ButtonId;
+use super::errors::{Refusal, responder};
 use super::reply::Responder;
 use super::view::{Shown, game_reply};
 use super::who::{channel_ref, mention, user_ref};
@@ -112,7 +112,7 @@ pub async fn answer_button(
     let shown = data
         .blocking(r, Defer::Update, move |g| {
             if g.board(ch)?.game_id != game {
-                return Err(Error::Refused(EXPIRED.into()));
+                return Err(Refusal::ButtonExpired.into());
             }
             let result = if accept {
                 g.draw_accept(&actor, ch, Some(ply))
@@ -121,7 +121,7 @@ pub async fn answer_button(
             };
             let view = result.map_err(|e| match e {
                 GameError::PositionChanged | GameError::NoDrawOffer => {
-                    Error::Refused(EXPIRED.into())
+                    Error::Refused(Refusal::ButtonExpired)
                 }
                 other => other.into(),
             })?;

@@ -10,19 +10,78 @@ use super::Data;
 use super::reply::{Reply, Responder, scrub, scrubbed};
 use crate::game::GameError;
 
-/// What a handler can fail with.
+/// What a handler can fail with. Refusals stay typed until [`report`] turns them into the
+/// reply's text, so a reply can be chosen by variant (and, later, by language).
 #[derive(Debug)]
 pub enum Error {
-    /// The user asked for something that is not allowed now; the text says why.
-    Refused(String),
+    /// The game service refused (a [`GameError::is_refusal`] error).
+    Game(GameError),
+    /// The Discord front end refused (a button, an argument).
+    Refused(Refusal),
     /// Something went wrong on our side.
     Failed(anyhow::Error),
+}
+
+/// What the Discord front end itself refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// A prefix (text) command: only slash commands are answered.
+    SlashOnly,
+    /// A button of an older position or game.
+    ButtonExpired,
+    /// A resignation's confirm button after the position changed.
+    ResignButtonExpired,
+    /// A button meant for another user.
+    NotYourButton,
+    /// A button whose id this bot does not know (any more).
+    UnknownButton,
+    /// An option Discord sent that could not be read: the text typed (capped), and why.
+    BadArgument {
+        /// What was typed, if Discord sent it.
+        input: Option<String>,
+        /// The parser's reason.
+        reason: String,
+    },
+    /// The command does not match the registered one (Discord still refreshing its list).
+    OutOfDate,
+}
+
+impl Refusal {
+    /// The text the user reads.
+    pub fn text(&self) -> String {
+        match self {
+            Refusal::SlashOnly => "Use the slash command.".into(),
+            Refusal::ButtonExpired => super::buttons::EXPIRED.into(),
+            Refusal::ResignButtonExpired => {
+                "This button has expired: the position changed since you asked. \
+                 Use /resign again if you still want to resign."
+                    .into()
+            }
+            Refusal::NotYourButton => "This button is for the player who asked to resign.".into(),
+            Refusal::UnknownButton => "This button is not one of mine any more.".into(),
+            Refusal::BadArgument {
+                input: Some(input),
+                reason,
+            } => format!(
+                "I could not read `{}`: {reason}",
+                super::reply::cap_chars(input, 100)
+            ),
+            Refusal::BadArgument {
+                input: None,
+                reason,
+            } => format!("I could not read that command: {reason}"),
+            Refusal::OutOfDate => "This command looks out of date; Discord may take a minute to \
+                 refresh the command list. Please try again."
+                .into(),
+        }
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Refused(m) => f.write_str(m),
+            Error::Game(e) => write!(f, "{e}"),
+            Error::Refused(r) => f.write_str(&r.text()),
             Error::Failed(e) => f.write_str(&super::reply::scrub(&format!("{e:#}"))),
         }
     }
@@ -36,10 +95,16 @@ impl From<serenity::Error> for Error {
     }
 }
 
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Self {
+        Error::Refused(r)
+    }
+}
+
 impl From<GameError> for Error {
     fn from(e: GameError) -> Self {
         if e.is_refusal() {
-            Error::Refused(e.to_string())
+            Error::Game(e)
         } else {
             Error::Failed(anyhow::anyhow!("game service: {e:?}"))
         }
@@ -63,9 +128,10 @@ pub fn apology(id: serenity::InteractionId) -> String {
 /// Answers `error` on `responder`: ephemeral refusal, or apology + log.
 pub async fn report(responder: &Responder<'_>, error: &Error) {
     let reply = match error {
-        Error::Refused(msg) => {
+        Error::Game(_) | Error::Refused(_) => {
+            let msg = error.to_string();
             tracing::debug!(interaction = %responder.id(), reason = %msg, "refused");
-            Reply::ephemeral(msg.clone())
+            Reply::ephemeral(msg)
         }
         Error::Failed(e) => {
             tracing::error!(interaction = %responder.id(), error = %scrub(&format!("{e:?}")), "interaction failed");
@@ -100,30 +166,19 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
-            let msg = match input {
-                Some(input) => format!(
-                    "I could not read `{}`: {error}",
-                    super::reply::cap_chars(&input, 100)
-                ),
-                None => format!("I could not read that command: {error}"),
+            let refusal = Refusal::BadArgument {
+                input,
+                reason: error.to_string(),
             };
             if let poise::Context::Application(actx) = ctx {
-                report(&responder(&actx), &Error::Refused(msg)).await;
+                report(&responder(&actx), &refusal.into()).await;
             }
         }
         poise::FrameworkError::CommandStructureMismatch {
             description, ctx, ..
         } => {
             tracing::warn!(interaction = %ctx.interaction.id, %description, "command structure mismatch");
-            report(
-                &responder(&ctx),
-                &Error::Refused(
-                    "This command looks out of date; Discord may take a minute to refresh the \
-                     command list. Please try again."
-                        .into(),
-                ),
-            )
-            .await;
+            report(&responder(&ctx), &Refusal::OutOfDate.into()).await;
         }
         poise::FrameworkError::EventHandler { error, event, .. } => {
             tracing::error!(error = %error, event = ?event.snake_case_name(), "event handler failed");

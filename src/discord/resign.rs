@@ -2,8 +2,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, EXPIRED};
-use super::errors::responder;
+use super::buttons::ButtonId;
+use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder};
 use super::view::game_reply;
 use super::who::{channel_ref, mention, user_ref};
@@ -65,9 +65,7 @@ pub async fn confirm_button(
     user: u64,
 ) -> Result<(), Error> {
     if click.user.id.get() != user {
-        return Err(Error::Refused(
-            "This button is for the player who asked to resign.".into(),
-        ));
+        return Err(Refusal::NotYourButton.into());
     }
     let actor = user_ref(&click.user);
     let who = mention(&actor);
@@ -75,14 +73,10 @@ pub async fn confirm_button(
     let shown = data
         .blocking(r, Defer::Message, move |g| {
             if g.board(ch)?.game_id != game {
-                return Err(Error::Refused(EXPIRED.into()));
+                return Err(Refusal::ButtonExpired.into());
             }
             let view = g.resign(&actor, ch, Some(ply)).map_err(|e| match e {
-                GameError::PositionChanged => Error::Refused(
-                    "This button has expired: the position changed since you asked. \
-                     Use /resign again if you still want to resign."
-                        .into(),
-                ),
+                GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),
             })?;
             Ok(g.show(view)?)
