@@ -2,12 +2,12 @@
 //! racing moves. All through the public API, on real SQLite files (WAL + FULL).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use cajitas::game::{
-    ChallengeState, ChannelRef, ColourChoice, GameError, GameService, Lang, ServiceOptions, UserRef,
+    ChallengeState, ChannelRef, ColourChoice, GameError, GameService, Lang, ManualClock,
+    ServiceOptions, UserRef,
 };
 use cajitas_rules::{Color, DrawClaim, DrawReason, Outcome, Position, Uci, WinReason};
 
@@ -418,16 +418,12 @@ fn abort_before_both_players_moved() {
 
 // ---- challenges -----------------------------------------------------------------------
 
-static CLOCK: AtomicI64 = AtomicI64::new(1_000_000);
-fn test_clock() -> i64 {
-    CLOCK.load(Ordering::SeqCst)
-}
-
 #[test]
 fn challenges_expire_and_are_replaced() {
+    let clock = Arc::new(ManualClock::new(1_000_000));
     let opts = ServiceOptions {
         challenge_ttl: Duration::from_secs(60),
-        clock: test_clock,
+        clock: clock.clone(),
     };
     let svc = GameService::open(&temp_db("expire"), opts).unwrap();
     let c = svc
@@ -435,7 +431,7 @@ fn challenges_expire_and_are_replaced() {
         .unwrap();
     assert_eq!(c.expires_at - c.created_at, 60_000);
     assert_eq!(c.status, ChallengeState::Pending);
-    CLOCK.fetch_add(60_000, Ordering::SeqCst);
+    clock.advance(Duration::from_millis(60_000));
     assert!(matches!(
         svc.accept(&bob(), CH),
         Err(GameError::ChallengeExpired)
@@ -920,24 +916,17 @@ fn only_the_challenger_closes_an_open_challenge() {
     assert_eq!((v.white.id, v.black.id), (1, 2));
 }
 
-static PING_CLOCK: AtomicI64 = AtomicI64::new(1_000_000_000);
-fn ping_clock() -> i64 {
-    PING_CLOCK.load(Ordering::SeqCst)
-}
-
 #[test]
 fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
-    let opts = ServiceOptions {
-        clock: ping_clock,
-        ..ServiceOptions::default()
-    };
+    let clock = Arc::new(ManualClock::new(1_000_000_000));
+    let opts = ServiceOptions::with_clock(clock.clone());
     let db = temp_db("pings");
-    let svc = GameService::open(&db, opts).unwrap();
+    let svc = GameService::open(&db, opts.clone()).unwrap();
     for _ in 0..3 {
         svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
             .unwrap();
         svc.cancel(&alice(), CH).unwrap();
-        PING_CLOCK.fetch_add(60_000, Ordering::SeqCst);
+        clock.advance(Duration::from_millis(60_000));
     }
     // The count is stored: a reopened service (a restart) goes on counting.
     drop(svc);
@@ -969,30 +958,23 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     svc.draw_offer(&bob(), CH, None).unwrap();
     svc.draw_decline(&alice(), CH, None).unwrap();
     // Once the oldest ping is 10 minutes old, alice may offer again.
-    PING_CLOCK.fetch_add(420_000, Ordering::SeqCst);
+    clock.advance(Duration::from_millis(420_000));
     svc.draw_offer(&alice(), CH, None).unwrap();
-}
-
-static PRUNE_CLOCK: AtomicI64 = AtomicI64::new(5_000_000_000);
-fn prune_clock() -> i64 {
-    PRUNE_CLOCK.load(Ordering::SeqCst)
 }
 
 #[test]
 fn handled_interactions_are_pruned_while_the_bot_runs() {
-    let opts = ServiceOptions {
-        clock: prune_clock,
-        ..ServiceOptions::default()
-    };
+    let clock = Arc::new(ManualClock::new(5_000_000_000));
+    let opts = ServiceOptions::with_clock(clock.clone());
     let svc = GameService::open(&temp_db("prune"), opts).unwrap();
     assert!(svc.first_delivery(1).unwrap());
     assert!(!svc.first_delivery(1).unwrap(), "a redelivery is seen");
     // Half an hour later it is still known.
-    PRUNE_CLOCK.fetch_add(30 * 60_000, Ordering::SeqCst);
+    clock.advance(Duration::from_millis(30 * 60_000));
     assert!(svc.first_delivery(2).unwrap());
     assert!(!svc.first_delivery(1).unwrap());
     // A day and more later, the next interaction prunes the old ids, without a restart.
-    PRUNE_CLOCK.fetch_add(24 * 3_600_000, Ordering::SeqCst);
+    clock.advance(Duration::from_millis(24 * 3_600_000));
     assert!(svc.first_delivery(3).unwrap());
     assert!(
         svc.first_delivery(1).unwrap(),

@@ -83,8 +83,11 @@ pub fn local_channel() -> ChannelRef {
 
 /// `cajitas local`: opens the database and runs the session on stdin/stdout.
 pub fn main(args: LocalArgs) -> ExitCode {
-    let opts = match ServiceOptions::from_env() {
-        Ok(o) => o,
+    let opts = match crate::config::challenge_ttl_from_env() {
+        Ok(challenge_ttl) => ServiceOptions {
+            challenge_ttl,
+            ..ServiceOptions::default()
+        },
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);

@@ -129,7 +129,7 @@ pub async fn on_event(
         }
     }
     if let serenity::FullEvent::Message { new_message } = event
-        && framework.user_data.message_moves
+        && framework.user_data.config.message_moves
         && let Err(e) = super::messages::on_message(
             framework.serenity_context,
             framework.user_data,

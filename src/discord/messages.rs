@@ -11,22 +11,6 @@ use super::who::{channel_ref, lang_of, mention, user_ref};
 use super::{Data, Error};
 use crate::game::MAX_MOVE_CHARS;
 
-/// The variable that turns message moves on.
-pub const MESSAGE_MOVES_VAR: &str = "CAJITAS_MESSAGE_MOVES";
-
-/// Whether CAJITAS_MESSAGE_MOVES asks for message moves (`1`, `true`, `yes`, `on`).
-pub fn enabled_from(raw: Option<&str>) -> bool {
-    matches!(
-        raw.map(|s| s.trim().to_ascii_lowercase()).as_deref(),
-        Some("1" | "true" | "yes" | "on")
-    )
-}
-
-/// Whether message moves are on (read from the environment).
-pub fn enabled() -> bool {
-    enabled_from(std::env::var(MESSAGE_MOVES_VAR).ok().as_deref())
-}
-
 /// Plays `msg` as a move when it is one, from the player to move; anything else is ignored.
 pub async fn on_message(
     ctx: &serenity::Context,
@@ -90,26 +74,4 @@ async fn send(
     }
     channel.send_message(&ctx.http, m).await?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_clear_yes_values_turn_it_on() {
-        for on in ["1", "true", "YES", " on "] {
-            assert!(enabled_from(Some(on)), "{on}");
-        }
-        for off in [
-            None,
-            Some(""),
-            Some("0"),
-            Some("false"),
-            Some("no"),
-            Some("2"),
-        ] {
-            assert!(!enabled_from(off), "{off:?}");
-        }
-    }
 }

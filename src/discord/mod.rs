@@ -48,8 +48,6 @@ pub struct Data {
     pub game: GameService,
     /// The board renderer (built once, shared).
     pub renderer: &'static Renderer,
-    /// Whether plain messages are read as moves (CAJITAS_MESSAGE_MOVES=1).
-    pub message_moves: bool,
 }
 
 /// What to send when an operation is slow enough to need a defer.
@@ -102,11 +100,6 @@ impl Data {
     }
 }
 
-/// Threads for the game service and rendering (tokio's blocking pool): one per core of the
-/// 2-core host. More only kept their own malloc arenas (each holding a rendered board's
-/// buffers): peak RSS under the discord bench 43 MB with 8, 36-40 MB with 4, 33 MB with 2.
-const BLOCKING_THREADS: usize = 2;
-
 /// How long a shutdown waits for the interactions in flight.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -114,9 +107,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 pub fn run(config: BotConfig) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        // The service serialises on one SQLite connection: more blocking threads than this
-        // only add memory and contention under a burst of interactions.
-        .max_blocking_threads(BLOCKING_THREADS)
+        // The game service and rendering (tokio's blocking pool). The service serialises on
+        // one SQLite connection: more threads than cores only kept their own malloc arenas
+        // (each holding a rendered board's buffers): peak RSS under the discord bench was
+        // 43 MB with 8, 36-40 MB with 4, 33 MB with 2 on a 2-core host.
+        .max_blocking_threads(config.blocking_threads)
         .thread_name("cajitas")
         .build()?;
     runtime.block_on(run_async(config))
@@ -161,8 +156,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
 
     let game = {
         let path = config.db_path.clone();
+        let ttl = config.challenge_ttl;
         tokio::task::spawn_blocking(move || {
-            let opts = ServiceOptions::from_env().map_err(anyhow::Error::msg)?;
+            let opts = ServiceOptions {
+                challenge_ttl: ttl,
+                ..ServiceOptions::default()
+            };
             let game = GameService::open(&path, opts)
                 .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
             // The ids handled are also pruned hourly while the bot runs (see
@@ -176,8 +175,9 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     };
     // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
     // made once, before the first move needs them.
-    let renderer = tokio::task::spawn_blocking(|| -> anyhow::Result<&'static Renderer> {
-        let r: &'static Renderer = match crate::config::pieces_dir_from_env() {
+    let pieces = config.pieces_dir.clone();
+    let renderer = tokio::task::spawn_blocking(move || -> anyhow::Result<&'static Renderer> {
+        let r: &'static Renderer = match pieces {
             Some(dir) => Box::leak(Box::new(Renderer::with_pieces_dir(&dir).map_err(|e| {
                 anyhow::anyhow!(
                     "cannot load the pieces named by {} ({}): {e}",
@@ -194,7 +194,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     })
     .await??;
 
-    let message_moves = messages::enabled();
+    let message_moves = config.message_moves;
     let game_for_gate = game.clone();
     let options = poise::FrameworkOptions {
         commands: commands(),
@@ -210,7 +210,6 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
                 config,
                 game,
                 renderer,
-                message_moves,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;

@@ -14,6 +14,7 @@
 //! closure), never directly on a runtime worker.
 
 mod challenges;
+mod clock;
 mod error;
 mod load;
 mod play;
@@ -28,6 +29,7 @@ use std::time::Duration;
 
 pub use cajitas_rules::Lang;
 
+pub use self::clock::{Clock, ManualClock, SystemClock};
 pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::views::{
@@ -40,61 +42,34 @@ use crate::store::{Store, Tx};
 pub const MAX_MOVE_CHARS: usize = 32;
 /// The longest display name kept, in characters (longer names are cut).
 pub const MAX_NAME_CHARS: usize = 100;
-/// The environment variable with the challenge lifetime in seconds.
-pub const CHALLENGE_TTL_VAR: &str = "CAJITAS_CHALLENGE_TTL";
 /// How long a challenge waits for an answer unless configured otherwise.
 pub const DEFAULT_CHALLENGE_TTL: Duration = Duration::from_secs(15 * 60);
 
 /// How the service is configured.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ServiceOptions {
     /// How long a challenge waits for an answer.
     pub challenge_ttl: Duration,
-    /// The clock, in Unix milliseconds (tests replace it).
-    pub clock: fn() -> i64,
-}
-
-/// The system clock in Unix milliseconds.
-pub fn system_clock() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    /// Where the time comes from (tests pass a [`ManualClock`]).
+    pub clock: Arc<dyn Clock>,
 }
 
 impl Default for ServiceOptions {
     fn default() -> Self {
         ServiceOptions {
             challenge_ttl: DEFAULT_CHALLENGE_TTL,
-            clock: system_clock,
+            clock: Arc::new(SystemClock),
         }
     }
 }
 
 impl ServiceOptions {
-    /// The defaults, with the challenge lifetime from `CAJITAS_CHALLENGE_TTL` (seconds) when
-    /// it is set and not empty.
-    pub fn from_env() -> Result<ServiceOptions, String> {
-        let raw = std::env::var(CHALLENGE_TTL_VAR).ok();
-        Self::with_ttl_text(raw.as_deref())
-    }
-
-    /// The defaults, with the challenge lifetime read from `ttl` (seconds, 1 to 604800).
-    pub fn with_ttl_text(ttl: Option<&str>) -> Result<ServiceOptions, String> {
-        let mut opts = ServiceOptions::default();
-        if let Some(text) = ttl.map(str::trim).filter(|t| !t.is_empty()) {
-            match text.parse::<u64>() {
-                Ok(secs) if (1..=7 * 24 * 3600).contains(&secs) => {
-                    opts.challenge_ttl = Duration::from_secs(secs);
-                }
-                _ => {
-                    return Err(format!(
-                        "{CHALLENGE_TTL_VAR} must be a number of seconds from 1 to 604800, not {text:?}"
-                    ));
-                }
-            }
+    /// The defaults with this clock.
+    pub fn with_clock(clock: Arc<dyn Clock>) -> ServiceOptions {
+        ServiceOptions {
+            clock,
+            ..ServiceOptions::default()
         }
-        Ok(opts)
     }
 }
 
@@ -166,7 +141,7 @@ impl GameService {
     }
 
     fn now(&self) -> i64 {
-        (self.inner.opts.clock)()
+        self.inner.opts.clock.now_ms()
     }
 
     fn store(&self) -> MutexGuard<'_, Store> {
@@ -236,20 +211,6 @@ mod tests {
         fn sendable<T: Send + 'static>() {}
         sendable::<GameView>();
         sendable::<GameError>();
-    }
-
-    #[test]
-    fn the_ttl_is_read_from_text() {
-        let d = ServiceOptions::with_ttl_text(None).unwrap();
-        assert_eq!(d.challenge_ttl, DEFAULT_CHALLENGE_TTL);
-        let d = ServiceOptions::with_ttl_text(Some(" ")).unwrap();
-        assert_eq!(d.challenge_ttl, DEFAULT_CHALLENGE_TTL);
-        let d = ServiceOptions::with_ttl_text(Some("90")).unwrap();
-        assert_eq!(d.challenge_ttl, Duration::from_secs(90));
-        for bad in ["0", "-5", "ten", "99999999"] {
-            let e = ServiceOptions::with_ttl_text(Some(bad)).unwrap_err();
-            assert!(e.contains(CHALLENGE_TTL_VAR), "{e}");
-        }
     }
 
     #[test]
