@@ -54,7 +54,8 @@ pub use game::{ClaimError, Game, PlayError};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
 pub use outcome::{DrawClaim, DrawReason, Outcome, WinReason};
 pub use position::{
-    IllegalMoveError, Position, PositionError, PositionErrorKind, PositionWarning, perft,
+    IllegalMoveError, MaterialExcess, Position, PositionError, PositionErrorKind, PositionWarning,
+    perft,
 };
 pub use read::{
     CastleProblem, IllegalReason, Lang, MAX_INPUT_CHARS, Malformed, MoveText, Pattern, ReadError,

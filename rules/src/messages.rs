@@ -83,6 +83,10 @@ impl Display for IllegalReason {
                     write!(f, "the {role} on {file}{rank} cannot reach {to}")
                 }
             },
+            IllegalReason::PawnCaptureWithoutFile { to } => write!(
+                f,
+                "no pawn can move straight to {to}, and a pawn capture names the pawn's file"
+            ),
             IllegalReason::EmptySquare { square } => write!(f, "there is no piece on {square}"),
             IllegalReason::NotYourPiece { square, role } => {
                 write!(f, "the {role} on {square} is not yours")

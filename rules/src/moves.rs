@@ -172,6 +172,8 @@ impl fmt::Display for Move {
 static EMPTY_SLOTS: [Move; MAX_MOVES] = [FILLER; MAX_MOVES];
 
 /// The largest number of legal moves of any chess position is 218; the list holds 256.
+/// Validation refuses setups with more material than a game can produce, which could have
+/// more (see [`PositionErrorKind::TooMuchMaterial`](crate::PositionErrorKind::TooMuchMaterial)).
 pub const MAX_MOVES: usize = 256;
 
 /// A list of moves with a fixed capacity on the stack (no heap allocation).

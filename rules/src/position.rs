@@ -28,6 +28,15 @@ pub enum PositionErrorKind {
     InvalidCastlingRights(Bitboard),
     /// The en passant square does not follow a double pawn step of the side that just moved.
     InvalidEpSquare(Square),
+    /// A side has more material than a game can produce (as shakmaty refuses it). This also
+    /// bounds the legal moves of every playable position (the most known is 218) within
+    /// the move list's [`MAX_MOVES`](crate::MAX_MOVES).
+    TooMuchMaterial {
+        /// Whose material.
+        color: Color,
+        /// Which count is over.
+        excess: MaterialExcess,
+    },
     /// A warning, treated as an error by [`Position::from_setup_strict`].
     Warning(PositionWarning),
 }
@@ -51,8 +60,94 @@ impl fmt::Display for PositionErrorKind {
                 f,
                 "the en passant square {sq} does not follow a double pawn step"
             ),
+            PositionErrorKind::TooMuchMaterial { color, excess } => match excess {
+                MaterialExcess::TooManyPieces { count } => write!(
+                    f,
+                    "{color} has {count} pieces, more than the 16 a side starts with"
+                ),
+                MaterialExcess::TooManyPawns { count } => {
+                    write!(
+                        f,
+                        "{color} has {count} pawns, more than the 8 a side starts with"
+                    )
+                }
+                MaterialExcess::TooManyPromoted {
+                    promoted,
+                    missing_pawns,
+                } => write!(
+                    f,
+                    "{color} has {promoted} piece{} more than the initial set, but only \
+                     {missing_pawns} missing pawn{} that could have promoted",
+                    if *promoted == 1 { "" } else { "s" },
+                    if *missing_pawns == 1 { "" } else { "s" },
+                ),
+            },
             PositionErrorKind::Warning(w) => w.fmt(f),
         }
+    }
+}
+
+/// Which count makes a side's material more than a game can produce.
+///
+/// ```
+/// use cajitas_rules::{Color, FenError, MaterialExcess, Position, PositionErrorKind};
+/// let err = Position::from_fen("k7/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1").unwrap_err();
+/// let FenError::Position(e) = err else { panic!() };
+/// assert_eq!(e.errors, [PositionErrorKind::TooMuchMaterial {
+///     color: Color::White,
+///     excess: MaterialExcess::TooManyPromoted { promoted: 1, missing_pawns: 0 },
+/// }]);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MaterialExcess {
+    /// More than 16 pieces, king and pawns included.
+    TooManyPieces {
+        /// How many.
+        count: usize,
+    },
+    /// More than 8 pawns.
+    TooManyPawns {
+        /// How many.
+        count: usize,
+    },
+    /// More pieces beyond the initial set (a second queen, a third rook or knight, a
+    /// second bishop on squares of one colour) than pawns are missing to have promoted.
+    TooManyPromoted {
+        /// Pieces beyond the initial set.
+        promoted: usize,
+        /// Pawns missing from the initial eight.
+        missing_pawns: usize,
+    },
+}
+
+impl MaterialExcess {
+    /// The first count over its limit for `color` on `board`, if any.
+    fn of(board: &Board, color: Color) -> Option<MaterialExcess> {
+        let ours = board.by_color(color);
+        let count = ours.count();
+        if count > 16 {
+            return Some(MaterialExcess::TooManyPieces { count });
+        }
+        let pawns = (board.pawns() & ours).count();
+        if pawns > 8 {
+            return Some(MaterialExcess::TooManyPawns { count: pawns });
+        }
+        let of = |role: Role| (board.by_role(role) & ours).count();
+        let bishops = board.bishops() & ours;
+        let promoted = of(Role::Queen).saturating_sub(1)
+            + of(Role::Rook).saturating_sub(2)
+            + of(Role::Knight).saturating_sub(2)
+            + (bishops & Bitboard::light_squares())
+                .count()
+                .saturating_sub(1)
+            + (bishops & Bitboard::dark_squares())
+                .count()
+                .saturating_sub(1);
+        let missing_pawns = 8 - pawns;
+        (promoted > missing_pawns).then_some(MaterialExcess::TooManyPromoted {
+            promoted,
+            missing_pawns,
+        })
     }
 }
 
@@ -101,9 +196,6 @@ pub enum PositionWarning {
     /// checkers, two checkers on one line through the king, two checkers that are not
     /// sliders).
     ImpossibleCheck(Bitboard),
-    /// A side has more material than a game can produce (more than 16 pieces, more than
-    /// 8 pawns, or more promoted pieces than missing pawns).
-    TooMuchMaterial(Color),
 }
 
 impl fmt::Display for PositionWarning {
@@ -111,9 +203,6 @@ impl fmt::Display for PositionWarning {
         match self {
             PositionWarning::ImpossibleCheck(b) => {
                 write!(f, "impossible check (checkers on {})", squares(*b))
-            }
-            PositionWarning::TooMuchMaterial(c) => {
-                write!(f, "{c} has more material than a game can produce")
             }
         }
     }
@@ -330,6 +419,11 @@ impl Position {
                 board.pawns() & back_ranks,
             ));
         }
+        for color in Color::ALL {
+            if let Some(excess) = MaterialExcess::of(&board, color) {
+                errors.push(PositionErrorKind::TooMuchMaterial { color, excess });
+            }
+        }
         let turn = setup.turn;
         let mut pos = Position {
             board,
@@ -461,21 +555,6 @@ impl Position {
             };
             if impossible {
                 warnings.push(PositionWarning::ImpossibleCheck(checkers));
-            }
-        }
-        for color in Color::ALL {
-            let ours = self.board.by_color(color);
-            let pawns = (self.board.pawns() & ours).count();
-            let count = |role: Role| (self.board.by_role(role) & ours).count();
-            let light_bishops = (self.board.bishops() & ours & Bitboard::light_squares()).count();
-            let dark_bishops = (self.board.bishops() & ours & Bitboard::dark_squares()).count();
-            let promoted = count(Role::Queen).saturating_sub(1)
-                + count(Role::Rook).saturating_sub(2)
-                + count(Role::Knight).saturating_sub(2)
-                + light_bishops.saturating_sub(1)
-                + dark_bishops.saturating_sub(1);
-            if ours.count() > 16 || pawns > 8 || promoted > 8 - pawns {
-                warnings.push(PositionWarning::TooMuchMaterial(color));
             }
         }
         warnings

@@ -257,16 +257,6 @@ fn every_warning() {
     assert!(check("8/8/8/4k3/8/3N4/1B6/7K b - - 0 1").is_empty());
     let double = Position::from_fen("8/8/8/4k3/8/3N4/1B6/7K b - - 0 1").unwrap();
     assert_eq!(double.checkers().count(), 2);
-    // Nine white pawns.
-    assert_eq!(
-        check("4k3/8/8/8/P7/8/PPPPPPPP/4K3 w - - 0 1"),
-        vec![PositionWarning::TooMuchMaterial(Color::White)]
-    );
-    // Two queens with eight pawns still on the board.
-    assert_eq!(
-        check("k7/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1"),
-        vec![PositionWarning::TooMuchMaterial(Color::White)]
-    );
     // Strict validation turns warnings into errors; lenient keeps playing.
     let fen: Fen = "4R3/8/8/4k3/8/8/8/4R2K b - - 0 1".parse().unwrap();
     let err = Position::from_setup_strict(fen.0.clone()).unwrap_err();
@@ -284,4 +274,77 @@ fn huge_clocks_never_overflow() {
     let m = pos.legal_moves()[0];
     pos.play(m);
     assert_eq!(pos.fullmoves(), u32::MAX);
+}
+
+/// Issue 12, item 8: a side with more material than a game can produce is refused, as
+/// shakmaty refuses it: more than 16 pieces, more than 8 pawns, or more pieces beyond the
+/// initial set than missing pawns. This also keeps every playable position within the
+/// move list (at most 218 legal moves; the list holds 256): the FEN below has far more and
+/// once panicked move generation.
+#[test]
+fn more_material_than_a_game_can_produce_is_an_error() {
+    use PositionErrorKind::TooMuchMaterial;
+    use cajitas_rules::MaterialExcess::*;
+    let too_much = |color, excess| TooMuchMaterial { color, excess };
+    let issue = "QQQQQQnk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
+    assert_eq!(
+        position_errors(issue),
+        vec![too_much(Color::White, TooManyPieces { count: 27 })]
+    );
+    let text = Position::from_fen(issue).unwrap_err().to_string();
+    assert_eq!(
+        text,
+        "illegal position: white has 27 pieces, more than the 16 a side starts with"
+    );
+    // Nine white pawns.
+    assert_eq!(
+        position_errors("4k3/8/8/8/P7/8/PPPPPPPP/4K3 w - - 0 1"),
+        vec![too_much(Color::White, TooManyPawns { count: 9 })]
+    );
+    // Two queens with eight pawns still on the board: no pawn can have promoted.
+    let fen = "k7/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1";
+    assert_eq!(
+        position_errors(fen),
+        vec![too_much(
+            Color::White,
+            TooManyPromoted {
+                promoted: 1,
+                missing_pawns: 0
+            }
+        )]
+    );
+    assert!(
+        Position::from_fen(fen)
+            .unwrap_err()
+            .to_string()
+            .contains("white has 1 piece more than the initial set"),
+        "{}",
+        Position::from_fen(fen).unwrap_err()
+    );
+    // Two light-squared black bishops (b7 and d5) with eight pawns.
+    assert_eq!(
+        position_errors("4k3/1b6/pppppppp/3b4/8/8/8/4K3 b - - 0 1"),
+        vec![too_much(
+            Color::Black,
+            TooManyPromoted {
+                promoted: 1,
+                missing_pawns: 0
+            }
+        )]
+    );
+    // Both sides at once, with the other errors.
+    let errors =
+        position_errors("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/qqqqqqqq/qqqqqqqq/qqqqqqqq w - - 0 1");
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    assert!(errors.contains(&too_much(Color::White, TooManyPieces { count: 24 })));
+    assert!(errors.contains(&too_much(Color::Black, TooManyPieces { count: 24 })));
+
+    // At the limits: nine queens, two of each other piece, no pawn, and the position with
+    // the most legal moves known (218).
+    let most = Position::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+    assert_eq!(most.legal_moves().len(), 218);
+    assert_eq!(cajitas_rules::perft(&most, 1), 218);
+    // Eight pawns and the initial pieces; seven pawns and one extra queen.
+    assert!(Position::from_fen(Fen::INITIAL).is_ok());
+    assert!(Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNQ w Qkq - 0 1").is_ok());
 }

@@ -567,14 +567,17 @@ fn ambiguous_and_incomplete() {
     assert_eq!(err.suggestions, ["Nbd2", "Nfd2"]);
     assert_eq!(err.to_string(), "Ambiguous: it could be Nbd2 or Nfd2.");
 
+    // A pawn capture without its file is refused (issue 12, item 20), the captures first
+    // among the suggestions; it was an ambiguity between them.
     let two_pawns = "1n2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1";
     let err = read_move(&pos(two_pawns), "xb8=Q", Lang::En).unwrap_err();
     assert_eq!(
         err.kind,
-        ReadErrorKind::Ambiguous {
-            candidates: vec!["axb8=Q".into(), "cxb8=Q".into()]
+        ReadErrorKind::Illegal {
+            reason: IllegalReason::PawnCaptureWithoutFile { to: Square::B8 }
         }
     );
+    assert_eq!(err.suggestions[..2], ["axb8=Q", "cxb8=Q"]);
     assert_eq!(
         read_move(&pos(two_pawns), "axb8Q", Lang::En).map(|m| m.from()),
         Ok(Square::A7)
@@ -635,4 +638,94 @@ fn suggestions_are_ranked_and_legal() {
             assert!(s.parse::<San>().unwrap().to_move(&p).is_ok(), "{text}: {s}");
         }
     }
+}
+
+/// Issue 12, item 20: a pawn capture written without its file was read as the capture
+/// (`c4` as `dxc4` when no pawn could go straight to c4, `f6` as `exf6` en passant). A
+/// player who types `c4` means a pawn going to c4 on its file: the text is refused, and the
+/// capture comes first among the suggestions. python-chess and shakmaty refuse it too.
+#[test]
+fn a_pawn_capture_without_its_file_is_refused() {
+    use Lang::{En, Es};
+    let no_file = |to| IllegalReason::PawnCaptureWithoutFile { to };
+    // The c-pawn is blocked on c3; the d3 pawn could take on c4.
+    let blocked = "4k3/8/8/8/2p5/2PP4/8/4K3 w - - 0 1";
+    let en_passant = "4k3/8/8/4Pp2/8/8/8/4K3 w - f6 0 1";
+    for (fen, text, lang, to, first) in [
+        (blocked, "c4", En, Square::C4, "dxc4"),
+        (blocked, "c4", Es, Square::C4, "dxc4"),
+        (blocked, "c4+", En, Square::C4, "dxc4"),
+        (blocked, "xc4", En, Square::C4, "dxc4"),
+        (blocked, "Pxc4", En, Square::C4, "dxc4"),
+        (blocked, "Pc4", En, Square::C4, "dxc4"),
+        (blocked, "\u{2659}c4", En, Square::C4, "dxc4"),
+        (FILES, "c4", En, Square::C4, "dxc4"),
+        (FILES, "c3", En, Square::C3, "bxc3"),
+        (en_passant, "f6", En, Square::F6, "exf6"),
+        (en_passant, "f6 e.p.", En, Square::F6, "exf6"),
+        (en_passant, "xf6", Es, Square::F6, "exf6"),
+    ] {
+        let err = read_move(&pos(fen), text, lang).unwrap_err();
+        assert_eq!(
+            err.kind,
+            ReadErrorKind::Illegal {
+                reason: no_file(to)
+            },
+            "{fen} {text:?}"
+        );
+        assert_eq!(
+            err.suggestions.first().map(String::as_str),
+            Some(first),
+            "{fen} {text:?}"
+        );
+        assert!(
+            err.to_string().contains(&format!("Did you mean {first}")),
+            "{fen} {text:?}: {err}"
+        );
+    }
+    assert_eq!(
+        message(blocked, "c4", En),
+        "No pawn can move straight to c4, and a pawn capture names the pawn's file. \
+         Did you mean dxc4 or d4?"
+    );
+    // With the file, or as coordinates, the captures are read as before.
+    for (fen, text, uci) in [
+        (blocked, "dxc4", "d3c4"),
+        (blocked, "dc4", "d3c4"),
+        (blocked, "d3c4", "d3c4"),
+        (blocked, "Pdxc4", "d3c4"),
+        (en_passant, "exf6", "e5f6"),
+        (en_passant, "ef6", "e5f6"),
+        (en_passant, "e5f6", "e5f6"),
+    ] {
+        let p = pos(fen);
+        assert_eq!(
+            read_move(&p, text, En),
+            Ok(uci_move(&p, uci)),
+            "{fen} {text:?}"
+        );
+    }
+    // Two pawns could take: neither is guessed (this was an ambiguity before).
+    let two = "4k3/8/8/8/8/1p6/P1P5/4K3 w - - 0 1";
+    let err = read_move(&pos(two), "b3", En).unwrap_err();
+    assert_eq!(
+        err.kind,
+        ReadErrorKind::Illegal {
+            reason: no_file(Square::B3)
+        }
+    );
+    assert_eq!(err.suggestions[..2], ["axb3", "cxb3"]);
+    // A pawn that can go straight to the square still does, with a capture beside it.
+    let p = pos("4k3/8/8/8/2p5/8/2PP4/4K3 w - - 0 1");
+    assert_eq!(read_move(&p, "c3", En), Ok(uci_move(&p, "c2c3")));
+    assert_eq!(read_move(&p, "d3", En), Ok(uci_move(&p, "d2d3")));
+    assert_eq!(read_move(&p, "d4", En), Ok(uci_move(&p, "d2d4")));
+    // When no pawn can capture there either, it says no pawn can reach the square.
+    assert!(matches!(
+        reason(START, "e5", En),
+        IllegalReason::CannotReach {
+            role: Role::Pawn,
+            ..
+        }
+    ));
 }

@@ -270,3 +270,93 @@ fn caps() {
     assert!(matches!(e.kind, PgnErrorKind::TooLarge { .. }));
     assert!(e.to_string().contains("64 MiB"), "{e}");
 }
+
+/// Issue 12, item 6: a chain of move numbers glued to each other (`1.1.1.…e4`) once recursed
+/// per number and overflowed the stack (the process aborted). It reads as one move number.
+#[test]
+fn a_long_chain_of_glued_move_numbers_reads_without_overflow() {
+    let text = format!("{{c}} {}e4 *", "1.".repeat(100_000));
+    // On a small stack, as test threads and the bot's worker threads have.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let g = pgn::read_game(&text, Lang::En).map_err(|e| e.to_string())?;
+            Ok::<_, String>((g.game.sans(), g.result))
+        })
+        .unwrap();
+    let (sans, result) = handle.join().expect("no stack overflow").unwrap();
+    assert_eq!(sans, ["e4"]);
+    assert_eq!(result, Some(PgnResult::Unknown));
+}
+
+/// Issue 12, item 7 (its speed is measured in `benches/pgn_tags.rs`): many tag pairs on one
+/// line read as they would on separate lines, and a broken one there names its own text.
+#[test]
+fn many_tags_on_one_line() {
+    let tags: String = (0..900).map(|i| format!("[T{i} \"v{i}\"]")).collect();
+    let g = pgn::read_game(&format!("{tags}\n1. e4 *"), Lang::En).unwrap();
+    assert_eq!(g.tags.len(), 900);
+    assert_eq!(g.tag("T0"), Some("v0"));
+    assert_eq!(g.tag("T899"), Some("v899"));
+    assert_eq!(g.game.sans(), ["e4"]);
+
+    // Over the cap of 1,000 tag pairs: that game fails, the next one reads.
+    let tags = "[T \"v\"]".repeat(5000);
+    let games: Vec<_> =
+        pgn::read_games(&format!("{tags}\n1. e4 *\n\n[A \"b\"]\n1. d4 *"), Lang::En)
+            .unwrap()
+            .collect();
+    assert_eq!(games.len(), 2);
+    let e = games[0].as_ref().unwrap_err();
+    assert!(e.to_string().contains("more than 1000 tag pairs"), "{e}");
+    assert_eq!(games[1].as_ref().unwrap().game.sans(), ["d4"]);
+
+    // A broken tag after 500 good ones on the same line: the error shows the broken tag's
+    // start, capped, not the rest of the line.
+    let good = "[T \"v\"]".repeat(500);
+    let text = format!("{good}[Bad x] {good}\n1. e4 *");
+    let e = first_error(&text);
+    assert_eq!(e.line, 1);
+    assert!(e.to_string().contains("malformed tag pair"), "{e}");
+    assert!(e.input.starts_with("[Bad x] [T"), "{:?}", e.input);
+    assert!(e.input.chars().count() <= 65, "{:?}", e.input);
+}
+
+/// Issue 12, item 9: an error message echoes at most `pgn::MAX_ECHO_CHARS` characters of the
+/// text at fault (then `…`), however long that text is.
+#[test]
+fn error_messages_echo_a_capped_input() {
+    let long = "N".repeat(1 << 20);
+    let cap = pgn::MAX_ECHO_CHARS + 100;
+    let shown = format!("{}\u{2026}", "N".repeat(pgn::MAX_ECHO_CHARS));
+    // A move that cannot be read.
+    let e = first_error(&format!("[Event \"x\"]\n1. {long} *"));
+    assert!(matches!(e.kind, PgnErrorKind::Move(_)), "{e}");
+    let message = e.to_string();
+    assert!(message.len() < cap, "{} bytes", message.len());
+    assert!(
+        message.starts_with(&format!("line 2: 1. {shown}: ")),
+        "{message}"
+    );
+    // A move after the game ended.
+    let e = first_error(&format!("1. f3 e5 2. g4 Qh4# 3. {long} 0-1"));
+    assert!(matches!(e.kind, PgnErrorKind::GameOver(_)), "{e}");
+    assert!(
+        e.to_string().len() < cap + 40,
+        "{} bytes",
+        e.to_string().len()
+    );
+    assert!(e.to_string().contains(&shown), "{e}");
+    // A variant tag.
+    let e = first_error(&format!("[Variant \"{long}\"]\n1. e4 *"));
+    assert!(matches!(e.kind, PgnErrorKind::Variant(_)), "{e}");
+    assert!(e.to_string().len() < cap, "{} bytes", e.to_string().len());
+    assert!(e.to_string().contains(&shown), "{e}");
+    // A FEN tag.
+    let e = first_error(&format!("[FEN \"{long}\"]\n1. e4 *"));
+    assert!(matches!(e.kind, PgnErrorKind::Fen(_)), "{e}");
+    assert!(e.to_string().len() < cap, "{} bytes", e.to_string().len());
+    // Short texts are shown whole.
+    assert_eq!(pgn::echo("Nf4"), "Nf4");
+    assert_eq!(pgn::echo(&long), shown);
+}

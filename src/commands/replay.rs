@@ -16,9 +16,6 @@ use serde::Serialize;
 /// The largest input read, in bytes.
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// The longest `input` token echoed back in an error line, in characters.
-const MAX_ECHO_CHARS: usize = 64;
-
 /// Flags of `cajitas replay`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ReplayArgs {
@@ -81,7 +78,7 @@ pub enum GameReport {
         error: String,
         /// How many plies were played before the failing move.
         ply: usize,
-        /// The token that failed.
+        /// The token that failed, capped as error messages cap it ([`pgn::echo`]).
         input: String,
     },
 }
@@ -131,15 +128,6 @@ fn played(index: usize, game: &Game) -> GameReport {
     }
 }
 
-/// A token echoed back in an error line, capped at [`MAX_ECHO_CHARS`].
-fn echo(token: &str) -> String {
-    let mut input: String = token.chars().take(MAX_ECHO_CHARS).collect();
-    if input.len() < token.len() {
-        input.push('\u{2026}');
-    }
-    input
-}
-
 /// Plays bare move text (one game) from `start`. A move after the game ended by itself
 /// (mate, stalemate, dead position, fivefold repetition, 75 moves) fails.
 pub fn replay_moves(index: usize, text: &str, start: &Position, lang: Lang) -> GameReport {
@@ -156,7 +144,7 @@ pub fn replay_moves(index: usize, text: &str, start: &Position, lang: Lang) -> G
                 game: index,
                 error,
                 ply: game.ply(),
-                input: echo(token),
+                input: pgn::echo(token),
             };
         }
     }
@@ -199,7 +187,7 @@ pub fn replay_each(input: &str, start: &Position, lang: Lang, mut each: impl FnM
                 game: 0,
                 error: e.to_string(),
                 ply: e.ply,
-                input: echo(&e.input),
+                input: pgn::echo(&e.input),
             });
             return;
         }
@@ -213,7 +201,7 @@ pub fn replay_each(input: &str, start: &Position, lang: Lang, mut each: impl FnM
                 game: index,
                 error: e.to_string(),
                 ply: e.ply,
-                input: echo(&e.input),
+                input: pgn::echo(&e.input),
             },
         });
     }

@@ -129,18 +129,22 @@ impl<'a> Lexer<'a> {
         LexError {
             line,
             message: message.into(),
-            input: input.chars().take(40).collect(),
+            input: super::echo(input),
         }
     }
 
     /// `[` has been consumed.
     fn tag(&mut self, line: usize) -> Result<Token<'a>, LexError> {
-        let rest = &self.src[self.pos..];
-        let line_text = rest.split('\n').next().unwrap_or("").trim_end_matches('\r');
-        let shown = format!("[{line_text}");
+        // Where the tag starts: on failure the error shows the line from there. Only then
+        // is that text looked at, and only its first characters: looking at the rest of
+        // the line for every tag made a line of many tags quadratic.
+        let tag_start = self.pos - 1;
         let fail = |lexer: &mut Lexer<'a>, why: &str| {
+            let rest = &lexer.src[tag_start..];
+            let shown = rest[..rest.find('\n').unwrap_or(rest.len())].trim_end_matches('\r');
+            let err = lexer.error(line, format!("malformed tag pair: {why}"), shown);
             lexer.skip_line();
-            Err(lexer.error(line, format!("malformed tag pair: {why}"), &shown))
+            Err(err)
         };
         while matches!(self.peek(), Some(' ' | '\t')) {
             self.bump();
@@ -213,41 +217,62 @@ impl<'a> Lexer<'a> {
         })
     }
 
-    /// Classifies a run of symbol characters.
+    /// Classifies a run of symbol characters. Move numbers glued in front (`12.e4`, and
+    /// chains like `1.1.1.e4`, all read as one number) give a [`TokenKind::MoveNumber`] now
+    /// and the rest as the pending token. A loop, not a recursion: a chain of any length
+    /// takes constant stack.
     fn symbol(&mut self, text: &'a str, line: usize) -> Token<'a> {
-        let kind = match text {
-            "1-0" => TokenKind::Result(PgnResult::WhiteWins),
-            "0-1" => TokenKind::Result(PgnResult::BlackWins),
-            "1/2-1/2" | "½-½" => TokenKind::Result(PgnResult::Draw),
-            "*" => TokenKind::Result(PgnResult::Unknown),
-            "e.p." | "ep" | "e.p" => TokenKind::Annotation,
-            _ if text.starts_with(|c: char| c.is_ascii_digit()) => {
-                let digits = text.trim_start_matches(|c: char| c.is_ascii_digit());
-                let after = digits.trim_start_matches(['.', '…']);
-                if digits.is_empty() {
-                    TokenKind::MoveNumber
-                } else if after.len() < digits.len() {
-                    // `12.` or `12...`, maybe with the move glued on.
-                    if !after.is_empty() {
-                        let glued = self.symbol(after, line);
-                        self.pending = Some(glued);
-                    }
-                    TokenKind::MoveNumber
-                } else {
-                    // `0-0`, `0-0-0` and anything else: a move for the reader to judge.
-                    TokenKind::Symbol(text)
-                }
+        let mut rest = text;
+        let mut numbered = false;
+        loop {
+            let after_digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+            let after_dots = after_digits.trim_start_matches(['.', '…']);
+            if after_digits.len() == rest.len() || after_dots.len() == after_digits.len() {
+                break;
             }
-            _ => {
-                let stripped = text.trim_end_matches(['!', '?']);
-                if stripped.is_empty() || (text != "--" && text.chars().all(is_annotation_glyph)) {
-                    TokenKind::Annotation
-                } else {
-                    TokenKind::Symbol(stripped)
-                }
+            // `12.` or `12...`, maybe with more glued on.
+            numbered = true;
+            rest = after_dots;
+        }
+        if !numbered {
+            return Token {
+                kind: classify(text),
+                line,
+            };
+        }
+        if !rest.is_empty() {
+            self.pending = Some(Token {
+                kind: classify(rest),
+                line,
+            });
+        }
+        Token {
+            kind: TokenKind::MoveNumber,
+            line,
+        }
+    }
+}
+
+/// The kind of a run of symbol characters with no move number glued in front (a bare `12`
+/// is still a move number).
+fn classify(text: &str) -> TokenKind<'_> {
+    match text {
+        "1-0" => TokenKind::Result(PgnResult::WhiteWins),
+        "0-1" => TokenKind::Result(PgnResult::BlackWins),
+        "1/2-1/2" | "½-½" => TokenKind::Result(PgnResult::Draw),
+        "*" => TokenKind::Result(PgnResult::Unknown),
+        "e.p." | "ep" | "e.p" => TokenKind::Annotation,
+        _ if text.bytes().all(|b| b.is_ascii_digit()) => TokenKind::MoveNumber,
+        // `0-0`, `0-0-0` and anything else starting with a digit: a move for the reader.
+        _ if text.starts_with(|c: char| c.is_ascii_digit()) => TokenKind::Symbol(text),
+        _ => {
+            let stripped = text.trim_end_matches(['!', '?']);
+            if stripped.is_empty() || (text != "--" && text.chars().all(is_annotation_glyph)) {
+                TokenKind::Annotation
+            } else {
+                TokenKind::Symbol(stripped)
             }
-        };
-        Token { kind, line }
+        }
     }
 }
 
@@ -404,6 +429,29 @@ mod tests {
             Ok((Result(PgnResult::BlackWins), 1)),
         ];
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn move_numbers_glued_to_move_numbers_give_one_number_and_the_move() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("1.1.e4 2...3.Nf3 4.5. 6.0-0"),
+            vec![
+                Ok((MoveNumber, 1)),
+                Ok((Symbol("e4"), 1)),
+                Ok((MoveNumber, 1)),
+                Ok((Symbol("Nf3"), 1)),
+                Ok((MoveNumber, 1)),
+                Ok((MoveNumber, 1)),
+                Ok((Symbol("0-0"), 1)),
+            ]
+        );
+        // A loop, not a recursion per number: a 200,000-deep chain fits any stack.
+        let chain = format!("{}e4", "1.".repeat(200_000));
+        assert_eq!(
+            kinds(&chain),
+            vec![Ok((MoveNumber, 1)), Ok((Symbol("e4"), 1))]
+        );
     }
 
     #[test]

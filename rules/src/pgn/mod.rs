@@ -35,6 +35,28 @@ pub const MAX_PLIES: usize = 2000;
 /// The largest PGN text (in bytes) the reader accepts: 64 MiB.
 pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 
+/// The most characters of a text at fault that an error message echoes (see [`echo`]).
+pub const MAX_ECHO_CHARS: usize = 64;
+
+/// A text at fault as an error message shows it: whole when it has at most
+/// [`MAX_ECHO_CHARS`] characters, otherwise its first ones and `…`. The PGN errors'
+/// messages echo through it, and so does `cajitas replay` for its `input` field, so a
+/// megabyte-long token never gives a megabyte-long line.
+///
+/// ```
+/// use cajitas_rules::pgn::{self, MAX_ECHO_CHARS};
+/// assert_eq!(pgn::echo("Nf4"), "Nf4");
+/// let long = "x".repeat(1000);
+/// assert_eq!(pgn::echo(&long), format!("{}…", "x".repeat(MAX_ECHO_CHARS)));
+/// assert_eq!(pgn::echo(&pgn::echo(&long)), pgn::echo(&long));
+/// ```
+pub fn echo(text: &str) -> String {
+    match text.char_indices().nth(MAX_ECHO_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}\u{2026}", &text[..end]),
+    }
+}
+
 /// A game termination marker as PGN writes it.
 ///
 /// ```

@@ -6,7 +6,7 @@ use super::split::{RawGame, Splitter};
 use super::{MAX_FILE_BYTES, PgnResult};
 use crate::game::{Game, PlayError};
 use crate::outcome::{DrawClaim, DrawReason, WinReason};
-use crate::{Color, Lang, Outcome, Position, ReadError, read_move};
+use crate::{Color, FenError, Lang, Outcome, Position, ReadError, read_move};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -170,8 +170,8 @@ pub enum PgnErrorKind {
         /// Its size in bytes.
         bytes: usize,
     },
-    /// The FEN tag cannot be used: why.
-    Fen(String),
+    /// The FEN tag cannot be used: why (it is not FEN, or not a playable position).
+    Fen(FenError),
     /// The Variant tag names a variant other than standard chess.
     Variant(String),
     /// A move could not be read or is not legal.
@@ -196,8 +196,10 @@ pub struct PgnError {
 }
 
 impl PgnError {
-    /// The message without the line number (what `cajitas replay` prints as "error").
+    /// The message without the line number (what `cajitas replay` prints as "error"). The
+    /// text at fault is shown capped, through [`echo`](super::echo).
     pub fn message(&self) -> String {
+        let input = super::echo(&self.input);
         match &self.kind {
             PgnErrorKind::Syntax(m) => m.clone(),
             PgnErrorKind::TooLarge { bytes } => format!(
@@ -205,16 +207,17 @@ impl PgnError {
                 MAX_FILE_BYTES / (1024 * 1024)
             ),
             PgnErrorKind::Fen(why) => format!("the FEN tag cannot be used: {why}"),
-            PgnErrorKind::Variant(v) => {
-                format!("the variant \"{v}\" is not supported, only standard chess")
-            }
+            PgnErrorKind::Variant(v) => format!(
+                "the variant \"{}\" is not supported, only standard chess",
+                super::echo(v)
+            ),
             PgnErrorKind::Move(e) => match &self.move_number {
-                Some(n) => format!("{n} {}: {e}", self.input),
-                None => format!("{}: {e}", self.input),
+                Some(n) => format!("{n} {input}: {e}"),
+                None => format!("{input}: {e}"),
             },
             PgnErrorKind::GameOver(o) => match &self.move_number {
-                Some(n) => format!("{n} {}: the game was already over ({o})", self.input),
-                None => format!("{}: the game was already over ({o})", self.input),
+                Some(n) => format!("{n} {input}: the game was already over ({o})"),
+                None => format!("{input}: the game was already over ({o})"),
             },
         }
     }
@@ -398,7 +401,7 @@ fn play_raw(raw: RawGame<'_>, lang: Lang, start: Option<&Position>) -> Result<Pg
             ply: 0,
             input: fen.to_string(),
             move_number: None,
-            kind: PgnErrorKind::Fen(e.to_string()),
+            kind: PgnErrorKind::Fen(e),
         })?,
         None => start.cloned().unwrap_or_default(),
     };
@@ -426,7 +429,8 @@ fn play_raw(raw: RawGame<'_>, lang: Lang, start: Option<&Position>) -> Result<Pg
             Err(PlayError::IllegalMove(_)) => {
                 // The reader only returns legal moves; kept as an error, never a panic.
                 return Err(fail(PgnErrorKind::Syntax(format!(
-                    "the move '{text}' is not legal"
+                    "the move '{}' is not legal",
+                    super::echo(text)
                 ))));
             }
         }

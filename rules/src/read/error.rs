@@ -172,6 +172,13 @@ pub enum IllegalReason {
         /// The piece that stands there.
         role: Role,
     },
+    /// A pawn move without its file (`c4`, `xc4`, `Pc4`) is only a move straight ahead: no
+    /// pawn can move straight to the square, but one can capture there. A pawn capture
+    /// names the pawn's file (`dxc4`), so that `c4` is never read as `dxc4`.
+    PawnCaptureWithoutFile {
+        /// The square typed.
+        to: Square,
+    },
     /// The only pieces that could make the move are pinned to their king.
     Pinned {
         /// The piece.

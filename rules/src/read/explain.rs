@@ -12,7 +12,7 @@ pub(super) fn explain(pos: &Position, legal: &[Move], reading: &Reading) -> Ille
     }
     match reading {
         Reading::Castle(side) => castle(pos, *side),
-        Reading::Move(p) => explain_move(pos, p),
+        Reading::Move(p) => explain_move(pos, legal, p),
     }
 }
 
@@ -118,7 +118,7 @@ fn reaches(pos: &Position, role: Role, from: Square, to: Square) -> bool {
     }
 }
 
-fn explain_move(pos: &Position, p: &Pattern) -> IllegalReason {
+fn explain_move(pos: &Position, legal: &[Move], p: &Pattern) -> IllegalReason {
     if let Some(role @ (Role::King | Role::Pawn)) = p.promotion {
         return IllegalReason::CannotPromoteTo { role };
     }
@@ -156,13 +156,25 @@ fn explain_move(pos: &Position, p: &Pattern) -> IllegalReason {
     if ours.is_empty() {
         return IllegalReason::NoSuchPiece { role };
     }
+    // Without a file, a pawn only goes straight ahead (a capture names its file).
+    let straight_only = role == Role::Pawn && p.from_file.is_none();
     let reachers: Vec<Square> = ours
         .into_iter()
         .filter(|s| p.from_file.is_none_or(|f| s.file() == f))
         .filter(|s| p.from_rank.is_none_or(|r| s.rank() == r))
+        .filter(|s| !straight_only || s.file() == p.to.file())
         .filter(|&s| reaches(pos, role, s, p.to))
         .collect();
     if reachers.is_empty() {
+        if straight_only
+            && legal.iter().any(|&m| {
+                m.to() == p.to
+                    && super::is_capture_without_file(p, m)
+                    && p.from_rank.is_none_or(|r| m.from().rank() == r)
+            })
+        {
+            return IllegalReason::PawnCaptureWithoutFile { to: p.to };
+        }
         return IllegalReason::CannotReach {
             role,
             from_file: p.from_file,

@@ -21,6 +21,9 @@ use crate::{File, Move, Position, Rank, Role, San, Square};
 ///   `O-O-O`...; promotion with or without `=`, either case (`e8Q`, `e8=Q`, `e8q`);
 ///   over-disambiguation (`Ng1f3`); an `e.p.` suffix, attached or as the next word;
 ///   surrounding spaces.
+/// - A pawn capture names the pawn's file, as in SAN: `c4` (or `xc4`, `Pc4`) is only ever a
+///   pawn going straight to c4, never `dxc4` or an en passant capture; that text is refused
+///   ([`IllegalReason::PawnCaptureWithoutFile`]) with the capture first among the suggestions.
 /// - Lower case: `a`–`h` are files first (`bxc3`, `bc3`, `dc4` are pawn captures); only when
 ///   that reading is illegal is the letter read as a piece (bishop for `b`; in Spanish alfil,
 ///   caballo, dama for `a`, `c`, `d`). `k q r n t p` are piece letters (`nf3`).
@@ -44,6 +47,10 @@ use crate::{File, Move, Position, Rank, Role, San, Square};
 /// }
 /// let err = read_move(&pos, "e5", Lang::En).unwrap_err();
 /// assert_eq!(err.to_string(), "No pawn can reach e5. Did you mean e4, e3 or d4?");
+/// // The c-pawn is blocked: `c4` is not read as `dxc4`.
+/// let pos = Position::from_fen("4k3/8/8/8/2p5/2PP4/8/4K3 w - - 0 1").unwrap();
+/// let err = read_move(&pos, "c4", Lang::En).unwrap_err();
+/// assert_eq!(err.suggestions[0], "dxc4");
 /// ```
 pub fn read_move(pos: &Position, text: &str, lang: Lang) -> Result<Move, ReadError> {
     match MoveText::parse(text, lang) {
@@ -123,6 +130,7 @@ fn match_reading(reading: &Reading, m: Move) -> Match {
         || p.role.is_some_and(|r| r != m.role())
         || p.from_file.is_some_and(|f| f != from.file())
         || p.from_rank.is_some_and(|r| r != from.rank())
+        || is_capture_without_file(p, m)
     {
         return Match::No;
     }
@@ -133,6 +141,12 @@ fn match_reading(reading: &Reading, m: Move) -> Match {
     } else {
         Match::No
     }
+}
+
+/// Whether `m` is a pawn capture and `p` names no origin file: `c4` (or `xc4`, `Pc4`) is a
+/// pawn going straight to c4, never `dxc4` nor an en passant capture, as SAN has it.
+pub(super) fn is_capture_without_file(p: &Pattern, m: Move) -> bool {
+    m.role() == Role::Pawn && p.from_file.is_none() && m.from().file() != m.to().file()
 }
 
 /// How close a legal move is to the readings: 0 for the same piece to the same destination,
