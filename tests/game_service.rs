@@ -423,7 +423,7 @@ fn challenges_expire_and_are_replaced() {
     let clock = Arc::new(ManualClock::new(1_000_000));
     let opts = ServiceOptions {
         challenge_ttl: Duration::from_secs(60),
-        clock: clock.clone(),
+        ..ServiceOptions::with_clock(clock.clone())
     };
     let svc = GameService::open(&temp_db("expire"), opts).unwrap();
     let c = svc
@@ -981,4 +981,30 @@ fn handled_interactions_are_pruned_while_the_bot_runs() {
         "id 1 was forgotten, so it counts as new"
     );
     assert!(!svc.first_delivery(3).unwrap(), "recent ids are kept");
+}
+
+#[test]
+fn announce_posts_the_game_through_the_notifier() {
+    let recorder = Arc::new(cajitas::game::RecordingNotifier::default());
+    let opts = ServiceOptions {
+        notifier: recorder.clone(),
+        ..ServiceOptions::default()
+    };
+    let svc = GameService::open(&temp_db("notify"), opts).unwrap();
+    assert!(matches!(svc.announce(CH), Err(GameError::NoGame)));
+    assert!(
+        recorder.posts().is_empty(),
+        "nothing to post, nothing posted"
+    );
+    new_game(&svc);
+    play(&svc, &["e4"]);
+    let v = svc.announce(CH).unwrap();
+    let posts = recorder.posts();
+    assert_eq!(posts.len(), 1);
+    let p = &posts[0];
+    assert_eq!(p.place, CH);
+    assert_eq!(p.kind, cajitas::game::NoticeKind::GameState);
+    assert_eq!(p.game.game_id, v.game_id);
+    assert_eq!(p.game.ply, 1);
+    assert_eq!(p.mentions, vec![alice().id, bob().id]);
 }

@@ -6,6 +6,10 @@
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
 
+mod notify;
+
+pub use notify::ConsoleNotifier;
+
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -83,9 +87,20 @@ pub fn local_channel() -> ChannelRef {
 
 /// `cajitas local`: opens the database and runs the session on stdin/stdout.
 pub fn main(args: LocalArgs) -> ExitCode {
+    let boards = (!args.no_png).then(|| {
+        args.boards.clone().unwrap_or_else(|| {
+            let parent = args.db.parent().filter(|p| !p.as_os_str().is_empty());
+            parent
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("."))
+                .join("cajitas-local-boards")
+        })
+    });
+    let notifier = ConsoleNotifier::new(Box::new(io::stdout()), boards.clone());
     let opts = match crate::config::challenge_ttl_from_env() {
         Ok(challenge_ttl) => ServiceOptions {
             challenge_ttl,
+            notifier: std::sync::Arc::new(notifier),
             ..ServiceOptions::default()
         },
         Err(e) => {
@@ -103,16 +118,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     let mut session = Session::new(service, &args.as_user, args.lang);
-    if !args.no_png {
-        let dir = args.boards.clone().unwrap_or_else(|| {
-            let parent = args.db.parent().filter(|p| !p.as_os_str().is_empty());
-            parent
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from("."))
-                .join("cajitas-local-boards")
-        });
-        session.boards = Some(dir);
-    }
+    session.boards = boards;
     let stdout = io::stdout();
     match session.run(stdin.lock(), stdout.lock(), interactive) {
         Ok(()) => ExitCode::SUCCESS,

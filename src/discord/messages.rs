@@ -5,7 +5,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::reply::{Reply, cap_chars};
+use super::reply::Reply;
 use super::view::game_reply;
 use super::who::{channel_ref, lang_of, mention, user_ref};
 use super::{Data, Error};
@@ -65,13 +65,7 @@ async fn send(
     channel: serenity::ChannelId,
     reply: Reply,
 ) -> Result<(), Error> {
-    let mut m = serenity::CreateMessage::new()
-        .content(cap_chars(&reply.content, super::reply::MAX_CONTENT))
-        .embeds(reply.embeds)
-        .allowed_mentions(super::reply::allowed_mentions(&reply.mentions));
-    for a in reply.attachments {
-        m = m.add_file(a);
-    }
+    let m = super::reply::channel_message(reply);
     channel.send_message(&ctx.http, m).await?;
     Ok(())
 }

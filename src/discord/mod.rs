@@ -19,6 +19,7 @@ mod help;
 mod info;
 mod messages;
 mod moves;
+mod notify;
 pub mod reply;
 mod resign;
 mod setup;
@@ -35,6 +36,7 @@ use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
 pub use errors::Error;
+pub use notify::DiscordNotifier;
 pub use setup::COMMANDS_HASH_KEY_GLOBAL;
 
 /// The poise context every command gets.
@@ -135,7 +137,8 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     ]
 }
 
-async fn run_async(config: BotConfig) -> anyhow::Result<()> {
+/// serenity's HTTP client for `config`: Discord itself, or the configured base URL.
+fn http_client(config: &BotConfig) -> serenity::Http {
     // Anything sent without its own `allowed_mentions` pings nobody.
     let mut http = serenity::HttpBuilder::new(config.token.expose())
         .default_allowed_mentions(reply::allowed_mentions(&[]));
@@ -143,36 +146,21 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         // serenity 0.12's ratelimiter builds its requests without the proxy (they would go
         // to discord.com), so a base URL only takes effect with it off.
         http = http.proxy(base.url.as_str()).ratelimiter_disabled(true);
-        if base.trusted_proxy {
-            tracing::warn!(
-                api_base = %base.url,
-                "every REST call goes to the trusted proxy named by {}; \
-                 the proxy must keep to Discord's rate limits",
-                crate::config::API_BASE_TRUSTED_VAR
-            );
-        }
     }
-    let http = http.build();
+    http.build()
+}
 
-    let game = {
-        let path = config.db_path.clone();
-        let ttl = config.challenge_ttl;
-        tokio::task::spawn_blocking(move || {
-            let opts = ServiceOptions {
-                challenge_ttl: ttl,
-                ..ServiceOptions::default()
-            };
-            let game = GameService::open(&path, opts)
-                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
-            // The ids handled are also pruned hourly while the bot runs (see
-            // `GameService::first_delivery`).
-            if let Err(e) = game.forget_interactions(HANDLED_KEPT) {
-                tracing::warn!(error = %e, "could not prune the handled interactions");
-            }
-            Ok::<_, anyhow::Error>(game)
-        })
-        .await??
-    };
+async fn run_async(config: BotConfig) -> anyhow::Result<()> {
+    if let Some(base) = config.api_base.as_ref().filter(|b| b.trusted_proxy) {
+        tracing::warn!(
+            api_base = %base.url,
+            "every REST call goes to the trusted proxy named by {}; \
+             the proxy must keep to Discord's rate limits",
+            crate::config::API_BASE_TRUSTED_VAR
+        );
+    }
+    let http = http_client(&config);
+
     // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
     // made once, before the first move needs them.
     let pieces = config.pieces_dir.clone();
@@ -193,6 +181,32 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         Ok(r)
     })
     .await??;
+
+    // Posts outside an interaction go through their own client with the same settings.
+    let notifier = Arc::new(DiscordNotifier::new(
+        Arc::new(http_client(&config)),
+        renderer,
+        tokio::runtime::Handle::current(),
+    ));
+    let game = {
+        let path = config.db_path.clone();
+        let opts = ServiceOptions {
+            challenge_ttl: config.challenge_ttl,
+            notifier,
+            ..ServiceOptions::default()
+        };
+        tokio::task::spawn_blocking(move || {
+            let game = GameService::open(&path, opts)
+                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
+            // The ids handled are also pruned hourly while the bot runs (see
+            // `GameService::first_delivery`).
+            if let Err(e) = game.forget_interactions(HANDLED_KEPT) {
+                tracing::warn!(error = %e, "could not prune the handled interactions");
+            }
+            Ok::<_, anyhow::Error>(game)
+        })
+        .await??
+    };
 
     let message_moves = config.message_moves;
     let game_for_gate = game.clone();

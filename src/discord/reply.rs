@@ -95,6 +95,19 @@ impl Reply {
     }
 }
 
+/// A channel message (outside any interaction) with `reply`'s text, embeds, files and
+/// mentions. Ephemeral and components do not apply to it.
+pub fn channel_message(reply: Reply) -> serenity::CreateMessage {
+    let mut m = serenity::CreateMessage::new()
+        .content(cap_chars(&reply.content, MAX_CONTENT))
+        .embeds(reply.embeds)
+        .allowed_mentions(allowed_mentions(&reply.mentions));
+    for a in reply.attachments {
+        m = m.add_file(a);
+    }
+    m
+}
+
 /// Cuts `s` to at most `max` characters, ending with an ellipsis when cut.
 pub fn cap_chars(s: &str, max: usize) -> String {
     if s.chars().count() <= max {

@@ -17,6 +17,7 @@ mod challenges;
 mod clock;
 mod error;
 mod load;
+mod notify;
 mod play;
 mod queries;
 mod views;
@@ -32,6 +33,7 @@ pub use cajitas_rules::Lang;
 pub use self::clock::{Clock, ManualClock, SystemClock};
 pub use self::error::GameError;
 use self::load::CachedGame;
+pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
     UserRef,
@@ -52,6 +54,8 @@ pub struct ServiceOptions {
     pub challenge_ttl: Duration,
     /// Where the time comes from (tests pass a [`ManualClock`]).
     pub clock: Arc<dyn Clock>,
+    /// Where posts outside an interaction go (see [`GameService::announce`]).
+    pub notifier: Arc<dyn Notifier>,
 }
 
 impl Default for ServiceOptions {
@@ -59,6 +63,7 @@ impl Default for ServiceOptions {
         ServiceOptions {
             challenge_ttl: DEFAULT_CHALLENGE_TTL,
             clock: Arc::new(SystemClock),
+            notifier: Arc::new(NoNotifier),
         }
     }
 }
@@ -160,6 +165,25 @@ impl GameService {
 
     fn read<T>(&self, f: impl FnOnce(&Tx<'_>) -> Result<T, GameError>) -> Result<T, GameError> {
         self.store().read(f)
+    }
+
+    /// Posts the channel's game as it stands (its board and status) through the
+    /// [`Notifier`], outside any interaction, pinging both players. Returns the view posted.
+    pub fn announce(&self, ch: ChannelRef) -> Result<GameView, GameError> {
+        let game = self.board(ch)?;
+        let notice = Notice {
+            place: ch,
+            kind: NoticeKind::GameState,
+            mentions: vec![game.white.id, game.black.id],
+            nonce: None,
+            game,
+        };
+        self.inner
+            .opts
+            .notifier
+            .post(&notice)
+            .map_err(|e| GameError::Internal(e.to_string()))?;
+        Ok(notice.game)
     }
 
     /// Records that an interaction (a Discord interaction id) was handled; false when it
