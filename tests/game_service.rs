@@ -1,7 +1,7 @@
 //! The game service end to end: every ending, every refusal, persistence across a reopen, and
 //! racing moves. All through the public API, on real SQLite files (WAL + FULL).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
@@ -11,18 +11,61 @@ use cajitas::game::{
 };
 use cajitas_rules::{Color, DrawClaim, DrawReason, Outcome, Position, Uci, WinReason};
 
-fn temp_db(tag: &str) -> PathBuf {
+/// A temporary folder holding a test's database, removed (with the database) on drop.
+struct TempDb {
+    dir: PathBuf,
+    file: PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.file
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_db(tag: &str) -> TempDb {
     let dir = std::env::temp_dir().join(format!(
         "cajitas-game-{tag}-{}-{}",
         std::process::id(),
         fastrand::u64(..)
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.db")
+    TempDb {
+        file: dir.join("games.db"),
+        dir,
+    }
 }
 
-fn service(tag: &str) -> GameService {
-    GameService::open(&temp_db(tag), ServiceOptions::default()).unwrap()
+/// A service on its own temporary database, removed when the test is done with it.
+struct Svc {
+    svc: GameService,
+    _db: TempDb,
+}
+
+impl std::ops::Deref for Svc {
+    type Target = GameService;
+    fn deref(&self) -> &GameService {
+        &self.svc
+    }
+}
+
+fn service(tag: &str) -> Svc {
+    open_service(tag, ServiceOptions::default())
+}
+
+fn open_service(tag: &str, opts: ServiceOptions) -> Svc {
+    let db = temp_db(tag);
+    Svc {
+        svc: GameService::open(&db, opts).unwrap(),
+        _db: db,
+    }
 }
 
 fn alice() -> UserRef {
@@ -425,7 +468,7 @@ fn challenges_expire_and_are_replaced() {
         challenge_ttl: Duration::from_secs(60),
         ..ServiceOptions::with_clock(clock.clone())
     };
-    let svc = GameService::open(&temp_db("expire"), opts).unwrap();
+    let svc = open_service("expire", opts);
     let c = svc
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::Black)
         .unwrap();
@@ -966,7 +1009,7 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
 fn handled_interactions_are_pruned_while_the_bot_runs() {
     let clock = Arc::new(ManualClock::new(5_000_000_000));
     let opts = ServiceOptions::with_clock(clock.clone());
-    let svc = GameService::open(&temp_db("prune"), opts).unwrap();
+    let svc = open_service("prune", opts);
     assert!(svc.first_delivery(1).unwrap());
     assert!(!svc.first_delivery(1).unwrap(), "a redelivery is seen");
     // Half an hour later it is still known.
@@ -990,7 +1033,7 @@ fn announce_posts_the_game_through_the_notifier() {
         notifier: recorder.clone(),
         ..ServiceOptions::default()
     };
-    let svc = GameService::open(&temp_db("notify"), opts).unwrap();
+    let svc = open_service("notify", opts);
     assert!(matches!(svc.announce(CH), Err(GameError::NoGame)));
     assert!(
         recorder.posts().is_empty(),

@@ -10,14 +10,36 @@ fn user(id: u64, name: &str) -> UserRow {
     }
 }
 
-fn temp_db(tag: &str) -> std::path::PathBuf {
+/// A temporary folder holding a test's database, removed (with the database) on drop.
+struct TempDb {
+    dir: std::path::PathBuf,
+    file: std::path::PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.file
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_db(tag: &str) -> TempDb {
     let dir = std::env::temp_dir().join(format!(
         "cajitas-store-{tag}-{}-{}",
         std::process::id(),
         fastrand::u64(..)
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("test.db")
+    TempDb {
+        file: dir.join("test.db"),
+        dir,
+    }
 }
 
 fn new_game(tx: &Tx<'_>, channel: u64) -> i64 {
