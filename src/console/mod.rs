@@ -101,6 +101,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
         Ok(challenge_ttl) => ServiceOptions {
             challenge_ttl,
             notifier: std::sync::Arc::new(notifier),
+            site: crate::game::Site::Console,
             ..ServiceOptions::default()
         },
         Err(e) => {

@@ -56,6 +56,31 @@ pub struct ServiceOptions {
     pub clock: Arc<dyn Clock>,
     /// Where posts outside an interaction go (see [`GameService::announce`]).
     pub notifier: Arc<dyn Notifier>,
+    /// Where the games are played, for the PGN `Site` tag.
+    pub site: Site,
+}
+
+/// Where the games of a service are played: the PGN `Site` tag says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Site {
+    /// Discord: the tag is the link to the game's channel or thread.
+    #[default]
+    Discord,
+    /// `cajitas local`, in a terminal.
+    Console,
+}
+
+impl Site {
+    /// The `Site` tag of a game played in `ch`.
+    pub fn tag(self, ch: ChannelRef) -> String {
+        match (self, ch.guild) {
+            (Site::Discord, Some(guild)) => {
+                format!("https://discord.com/channels/{guild}/{}", ch.channel)
+            }
+            (Site::Discord, None) => format!("https://discord.com/channels/@me/{}", ch.channel),
+            (Site::Console, _) => "Cajitas local (terminal)".to_owned(),
+        }
+    }
 }
 
 impl Default for ServiceOptions {
@@ -64,6 +89,7 @@ impl Default for ServiceOptions {
             challenge_ttl: DEFAULT_CHALLENGE_TTL,
             clock: Arc::new(SystemClock),
             notifier: Arc::new(NoNotifier),
+            site: Site::Discord,
         }
     }
 }

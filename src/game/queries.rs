@@ -1,7 +1,7 @@
 //! Reading games: the board, PGN, history and legal moves.
 
 use super::load::{Loaded, stored_outcome};
-use super::{ChannelRef, GameError, GameService, GameView, HistoryEntry, UserRef};
+use super::{ChannelRef, GameError, GameService, GameView, HistoryEntry, Site, UserRef};
 use crate::store::Tx;
 
 impl GameService {
@@ -35,7 +35,7 @@ impl GameService {
     pub fn pgn(&self, ch: ChannelRef) -> Result<String, GameError> {
         self.read(|tx| {
             let l = self.current_or_last(tx, ch)?;
-            Ok(pgn_of(&l))
+            Ok(pgn_of(&l, self.options().site))
         })
     }
 
@@ -104,10 +104,14 @@ fn pgn_date(unix_ms: i64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-fn pgn_of(l: &Loaded) -> String {
+fn pgn_of(l: &Loaded, site: Site) -> String {
+    let place = ChannelRef {
+        guild: l.row.guild,
+        channel: l.row.channel,
+    };
     let tags = cajitas_rules::pgn::Tags {
         event: "Cajitas casual game".to_owned(),
-        site: "Discord".to_owned(),
+        site: site.tag(place),
         date: pgn_date(l.row.created_at),
         round: "-".to_owned(),
         white: l.row.white.name.clone(),
@@ -120,6 +124,20 @@ fn pgn_of(l: &Loaded) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_site_tag_names_where_the_game_was_played() {
+        let ch = |guild| ChannelRef { guild, channel: 22 };
+        assert_eq!(
+            Site::Discord.tag(ch(Some(11))),
+            "https://discord.com/channels/11/22"
+        );
+        assert_eq!(
+            Site::Discord.tag(ch(None)),
+            "https://discord.com/channels/@me/22"
+        );
+        assert_eq!(Site::Console.tag(ch(None)), "Cajitas local (terminal)");
+    }
 
     #[test]
     fn pgn_dates_are_civil_utc() {
