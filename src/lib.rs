@@ -10,6 +10,7 @@ pub mod config;
 pub mod console;
 pub mod discord;
 pub mod game;
+pub mod i18n;
 pub mod logging;
 pub mod render;
 pub mod store;

@@ -1,0 +1,209 @@
+//! Every text a player reads, in English and Spanish: Project Fluent bundles
+//! (`assets/i18n/en/*.ftl`, `assets/i18n/es/*.ftl`), embedded in the binary and parsed once.
+//!
+//! Code builds no sentences: it names a message and passes its arguments ([`tr!`]); plurals and
+//! numbers go through Fluent's rules. A message missing from one language falls back to
+//! English and is logged; the tests compare both bundles id by id and attribute by attribute,
+//! so a missing translation is a test failure, never a panic nor a raw id in front of a user.
+//!
+//! Placeables are not wrapped in Unicode isolation marks (U+2068/U+2069): they would end up
+//! inside names, moves, mentions and autocomplete values.
+
+use std::sync::LazyLock;
+
+use cajitas_rules::Lang;
+pub use fluent_bundle::FluentArgs;
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentResource, FluentValue};
+
+/// The Fluent sources of each language, in the order they are added to its bundle.
+const SOURCES: [(Lang, &[&str]); 2] = [
+    (
+        Lang::En,
+        &[include_str!("../../assets/i18n/en/cajitas.ftl")],
+    ),
+    (
+        Lang::Es,
+        &[include_str!("../../assets/i18n/es/cajitas.ftl")],
+    ),
+];
+
+struct Bundles {
+    en: FluentBundle<FluentResource>,
+    es: FluentBundle<FluentResource>,
+}
+
+static BUNDLES: LazyLock<Bundles> = LazyLock::new(|| Bundles {
+    en: bundle(Lang::En),
+    es: bundle(Lang::Es),
+});
+
+fn bundle(lang: Lang) -> FluentBundle<FluentResource> {
+    let id: unic_langid::LanguageIdentifier = match lang {
+        Lang::En => "en-US",
+        Lang::Es => "es-ES",
+    }
+    .parse()
+    .expect("a valid language identifier");
+    let mut b = FluentBundle::new_concurrent(vec![id]);
+    b.set_use_isolating(false);
+    for (l, sources) in SOURCES {
+        if l != lang {
+            continue;
+        }
+        for src in sources {
+            // The files are ours and embedded: a syntax error is caught by the tests; what
+            // parsed is still used.
+            let res = FluentResource::try_new((*src).to_owned()).unwrap_or_else(|(r, errors)| {
+                tracing::error!(?lang, ?errors, "Fluent syntax errors");
+                r
+            });
+            if let Err(errors) = b.add_resource(res) {
+                tracing::error!(?lang, ?errors, "duplicate Fluent messages");
+            }
+        }
+    }
+    b
+}
+
+fn of(lang: Lang) -> &'static FluentBundle<FluentResource> {
+    match lang {
+        Lang::En => &BUNDLES.en,
+        Lang::Es => &BUNDLES.es,
+    }
+}
+
+/// The language of a Discord locale: `es-ES` and `es-419` (and any other `es…`) are Spanish,
+/// everything else English.
+pub fn lang_of_locale(locale: Option<&str>) -> Lang {
+    match locale {
+        Some(l) if l == "es" || l.starts_with("es-") => Lang::Es,
+        _ => Lang::En,
+    }
+}
+
+/// The text of message `id` (or of its attribute, with `id.attr`) in `lang`, with `args`.
+/// Falls back to English, then to a neutral ellipsis, when the message is missing.
+pub fn text(lang: Lang, id: &str, args: Option<&FluentArgs<'_>>) -> String {
+    format(lang, id, args)
+        .or_else(|| {
+            tracing::error!(lang = lang.code(), id, "missing translation");
+            format(Lang::En, id, args)
+        })
+        .unwrap_or_else(|| "…".to_owned())
+}
+
+fn format(lang: Lang, id: &str, args: Option<&FluentArgs<'_>>) -> Option<String> {
+    let bundle = of(lang);
+    let (msg_id, attr) = match id.split_once('.') {
+        Some((m, a)) => (m, Some(a)),
+        None => (id, None),
+    };
+    let msg = bundle.get_message(msg_id)?;
+    let pattern = match attr {
+        Some(a) => msg.get_attribute(a)?.value(),
+        None => msg.value()?,
+    };
+    let mut errors = Vec::new();
+    let out = bundle.format_pattern(pattern, args, &mut errors);
+    if !errors.is_empty() {
+        tracing::error!(lang = lang.code(), id, ?errors, "Fluent formatting errors");
+    }
+    Some(out.into_owned())
+}
+
+/// Whether `lang` has message `id` (or attribute `id.attr`).
+pub fn has(lang: Lang, id: &str) -> bool {
+    let bundle = of(lang);
+    match id.split_once('.') {
+        Some((m, a)) => bundle
+            .get_message(m)
+            .is_some_and(|msg| msg.get_attribute(a).is_some()),
+        None => bundle.get_message(id).is_some_and(|m| m.value().is_some()),
+    }
+}
+
+/// Every message id of `lang`'s sources with its attribute names (for the parity tests).
+pub fn catalogue(lang: Lang) -> Vec<(String, Vec<String>)> {
+    use fluent_syntax::ast::Entry;
+    let mut out = Vec::new();
+    for (l, sources) in SOURCES {
+        if l != lang {
+            continue;
+        }
+        for src in sources {
+            let Ok(res) = fluent_syntax::parser::parse(*src) else {
+                continue;
+            };
+            for entry in res.body {
+                if let Entry::Message(m) = entry {
+                    let attrs = m.attributes.iter().map(|a| a.id.name.to_owned()).collect();
+                    out.push((m.id.name.to_owned(), attrs));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A number for Fluent (plural rules, number formatting).
+pub fn num(n: impl Into<f64>) -> FluentValue<'static> {
+    FluentValue::from(n.into())
+}
+
+/// `tr!(lang, "id")` or `tr!(lang, "id", name = value, …)`: the text of a message. Values are
+/// anything `Into<FluentValue>` (strings, numbers).
+#[macro_export]
+macro_rules! tr {
+    ($lang:expr, $id:expr) => {
+        $crate::i18n::text($lang, $id, None)
+    };
+    ($lang:expr, $id:expr, $($name:ident = $value:expr),+ $(,)?) => {{
+        let mut args = $crate::i18n::FluentArgs::new();
+        $( args.set(stringify!($name), $value); )+
+        $crate::i18n::text($lang, $id, Some(&args))
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_languages_have_the_same_messages_and_attributes() {
+        let mut en = catalogue(Lang::En);
+        let mut es = catalogue(Lang::Es);
+        assert!(!en.is_empty());
+        en.sort();
+        es.sort();
+        for ((id_en, attrs_en), (id_es, attrs_es)) in en.iter().zip(&es) {
+            assert_eq!(id_en, id_es, "message ids differ");
+            let (mut a, mut b) = (attrs_en.clone(), attrs_es.clone());
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "attributes of {id_en} differ");
+        }
+        assert_eq!(en.len(), es.len(), "one language has more messages");
+    }
+
+    #[test]
+    fn the_sources_parse_without_errors() {
+        for (lang, sources) in SOURCES {
+            for src in sources {
+                if let Err((_, errors)) = FluentResource::try_new((*src).to_owned()) {
+                    panic!("{lang:?}: {errors:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_isolation_marks_and_plurals_work() {
+        let s = tr!(Lang::Es, "check");
+        assert!(!s.contains('\u{2068}') && !s.contains('\u{2069}'), "{s:?}");
+        assert_eq!(lang_of_locale(Some("es-419")), Lang::Es);
+        assert_eq!(lang_of_locale(Some("es-ES")), Lang::Es);
+        assert_eq!(lang_of_locale(Some("en-GB")), Lang::En);
+        assert_eq!(lang_of_locale(None), Lang::En);
+    }
+}
