@@ -154,7 +154,7 @@ fn naive_svg(pos: &Position, last: Option<Move>, size: u32, theme: &Theme) -> St
         (c as f32 * s, row as f32 * s)
     };
     let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}"><defs><radialGradient id="chk"><stop offset="0" stop-color="{c}"/><stop offset="0.25" stop-color="{c}"/><stop offset="0.89" stop-color="{c}" stop-opacity="0"/></radialGradient></defs>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}"><defs><radialGradient id="chk" r="0.7071"><stop offset="0" stop-color="{c}"/><stop offset="0.5" stop-color="{c}"/><stop offset="0.89" stop-color="{c}" stop-opacity="0"/></radialGradient></defs>"#,
         c = theme.check.hex()
     );
     let last_squares = last.map(|m| [m.from(), m.to()]);

@@ -12,10 +12,12 @@ pub const TOKEN_VAR: &str = "DISCORD_TOKEN";
 /// The default database file, relative to the working directory.
 pub const DEFAULT_DB: &str = "cajitas.db";
 
-/// Loads `.env` from the working directory (or a parent) into the environment.
+/// Loads `./.env` (the working directory's, never a parent's) into the environment.
 /// Variables already set in the environment win over `.env`.
 pub fn load_dotenv() {
-    let _ = dotenvy::dotenv();
+    // Not `dotenvy::dotenv()`: it searches every parent directory, so a `.env` planted in
+    // /tmp would configure a bot started in /tmp/a/b.
+    let _ = dotenvy::from_path(".env");
 }
 
 /// A secret string whose `Debug` and `Display` never show its value.

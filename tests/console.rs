@@ -137,3 +137,146 @@ fn bad_flags_are_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unknown language"), "{stderr}");
 }
+
+#[test]
+fn only_the_working_directorys_env_file_is_read() {
+    // parent/.env names a database; the bot starts in parent/a/b.
+    let parent = temp_dir("dotenv");
+    let work = parent.join("a").join("b");
+    std::fs::create_dir_all(&work).unwrap();
+    let planted = parent.join("planted.db");
+    std::fs::write(
+        parent.join(".env"),
+        format!("CAJITAS_DB={}\n", planted.display()),
+    )
+    .unwrap();
+    let run = || {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
+            .args(["local", "--no-png"])
+            .current_dir(&work)
+            .env_remove("CAJITAS_DB")
+            .env_remove("CAJITAS_CHALLENGE_TTL")
+            .env_remove("DISCORD_TOKEN")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"challenge bob\n").unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run();
+    assert!(!planted.exists(), "the parent's .env was used");
+    assert!(work.join("cajitas.db").exists());
+
+    // A .env in the working directory is read.
+    std::fs::write(work.join(".env"), "CAJITAS_DB=here.db\n").unwrap();
+    run();
+    assert!(work.join("here.db").exists());
+    assert!(!planted.exists());
+}
+
+#[test]
+fn an_overlong_line_is_discarded_with_a_message_and_the_session_goes_on() {
+    let dir = temp_dir("long");
+    // A 50 MB line without a newline until its end, then ordinary commands.
+    let mut script = "x".repeat(50 << 20);
+    script.push_str("\nhelp\nchallenge bob\n");
+    let out = local(&dir, &["--no-png"], &script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("That line is longer than 500 characters; ignored."),
+        "{stdout}"
+    );
+    // Nothing of the long line was run as a command.
+    assert!(!stdout.contains("Unknown command"), "{stdout}");
+    assert!(stdout.contains("challenge [NAME]"), "{stdout}");
+    assert!(stdout.contains("alice challenges bob"), "{stdout}");
+}
+
+#[test]
+fn a_line_of_exactly_the_limit_is_still_read() {
+    let dir = temp_dir("limit");
+    // `as NAME` with the line at 500 characters: read (the name is then capped at 100).
+    let name = "b".repeat(500 - 3);
+    let out = local(&dir, &["--no-png"], &format!("as {name}\n"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Now acting as bbbb"), "{stdout}");
+    // One character more: refused.
+    let out = local(&dir, &["--no-png"], &format!("as {name}b\n"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("longer than 500 characters"), "{stdout}");
+    assert!(!stdout.contains("Now acting as"), "{stdout}");
+}
+
+#[test]
+fn control_characters_in_names_are_escaped_when_printed() {
+    let dir = temp_dir("ctrl");
+    // ESC sequences that would clear the screen and set the terminal's title, a BEL, and a
+    // C1 control (U+009B, the one-character CSI).
+    let evil = "\u{1b}[2J\u{1b}]0;pwned\u{7}mal\u{9b}31mlory";
+    let script = format!(
+        "as {evil}\nchallenge bob white\nas bob\naccept\nresign\nhistory\npgn\nas {evil}\nmove e4\n"
+    );
+    let out = local(&dir, &["--no-png"], &script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let shown = r"\u{1b}[2J\u{1b}]0;pwned\u{7}mal\u{9b}31mlory";
+    assert!(
+        stdout.contains(&format!("Now acting as {shown}.")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{shown} challenges bob")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("game 1: {shown} - bob")),
+        "{stdout}"
+    );
+    // Not one control character other than the newline reaches the terminal, whoever
+    // printed the name (the console itself, a status line, a refusal, the PGN).
+    let raw: Vec<char> = stdout
+        .chars()
+        .filter(|c| c.is_control() && *c != '\n')
+        .collect();
+    assert!(
+        raw.is_empty(),
+        "raw control characters {raw:?} in\n{stdout}"
+    );
+}
+
+#[test]
+fn a_symlink_planted_in_the_boards_folder_is_replaced_not_followed() {
+    let dir = temp_dir("symlink");
+    let boards = dir.join("cajitas-local-boards");
+    std::fs::create_dir_all(&boards).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    // `accept` draws the board of game 1 at ply 0.
+    let board = boards.join("game-1-ply-000.png");
+    std::os::unix::fs::symlink(&victim, &board).unwrap();
+    let out = local(&dir, &[], "challenge bob\nas bob\naccept\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(&format!("Board image: {}", board.display())),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let meta = std::fs::symlink_metadata(&board).unwrap();
+    assert!(meta.file_type().is_file(), "{:?}", meta.file_type());
+    assert_eq!(&std::fs::read(&board).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
+    // Only the board is left in the folder (no temporary file).
+    assert_eq!(std::fs::read_dir(&boards).unwrap().count(), 1);
+}

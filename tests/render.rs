@@ -293,6 +293,56 @@ fn check_glow_is_under_the_checked_king_only() {
     }
 }
 
+/// The mean of (red − green) over the pixels of one cell: how red it looks.
+fn mean_red_minus_green(img: &Decoded, g: &Geometry, col: usize, row: usize) -> f64 {
+    let (x0, y0, x1, y1) = g.cell(col, row);
+    let mut sum = 0i64;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.px(x, y);
+            sum += i64::from(p[0]) - i64::from(p[1]);
+        }
+    }
+    sum as f64 / f64::from((x1 - x0) * (y1 - y0))
+}
+
+/// How much redder a checked king's square is than the same square with the same king not
+/// in check, in levels out of 255: at least this much at every theme and size.
+const MIN_CHECK_CONTRAST: f64 = 40.0;
+
+#[test]
+fn the_check_highlight_is_unmistakable_at_every_theme_and_size() {
+    // A back-rank mate: the white king on e1, walled in by its pawns, checked by the rook.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/3PPP2/r3K3 w - - 0 1").unwrap();
+    assert!(pos.is_checkmate());
+    let view = BoardView::from(&pos);
+    let in_check = Highlights::after(&pos, None);
+    assert_eq!(in_check.check, Some(Square::E1));
+    let mut weakest = f64::MAX;
+    let mut report = Vec::new();
+    for theme in default_renderer().theme_names() {
+        for size in [128, 203, 256, 512, 1024] {
+            for o in ORIENTATIONS {
+                let g = Geometry::new(size);
+                let (c, r) = cell_of(Square::E1, o);
+                let with = draw(&view, &in_check, &opts(size, o, theme));
+                let without = draw(&view, &Highlights::none(), &opts(size, o, theme));
+                let rise = mean_red_minus_green(&with, &g, c, r)
+                    - mean_red_minus_green(&without, &g, c, r);
+                report.push(format!("{theme} {size} px {o:?}: {rise:.1}"));
+                weakest = weakest.min(rise);
+            }
+        }
+    }
+    let report = report.join("\n");
+    eprintln!("check contrast, the mean of R - G over e1 with check minus without:\n{report}");
+    assert!(
+        weakest >= MIN_CHECK_CONTRAST,
+        "the checked king's square is only {weakest:.1} levels redder (R - G) than without \
+         check somewhere; want at least {MIN_CHECK_CONTRAST} everywhere:\n{report}"
+    );
+}
+
 #[test]
 fn png_decodes_to_the_requested_size_and_sizes_are_clamped() {
     for (asked, got) in [
@@ -424,4 +474,21 @@ fn golden_odd_size_green() {
     )
     .unwrap();
     check_golden("endgame-green-203.png", &png);
+}
+
+#[test]
+fn golden_back_rank_mate_brown_512() {
+    // The default theme and size, a mated white king: the check glow as the bot shows it.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/3PPP2/r3K3 w - - 0 1").unwrap();
+    let h = Highlights {
+        last_move: Some((Square::A8, Square::A1)),
+        check: check_square(&pos),
+    };
+    let png = render(
+        &BoardView::from(&pos),
+        &h,
+        &opts(512, Orientation::White, "brown"),
+    )
+    .unwrap();
+    check_golden("back-rank-mate-brown-512.png", &png);
 }

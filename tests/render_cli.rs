@@ -241,3 +241,112 @@ fn a_pieces_folder_is_used_instead_of_the_built_in_set() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("CAJITAS_PIECES: cannot read"));
 }
+
+/// Runs `cajitas ARGS` in `dir` with its address space capped at 2 GiB (so an unbounded read
+/// fails in the child instead of eating the machine) and a 60 s deadline. Gives the output
+/// and how long it ran.
+fn cajitas_capped(args: &[&str], dir: &Path) -> (Output, std::time::Duration) {
+    use std::process::Stdio;
+    let t0 = std::time::Instant::now();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 2097152 && exec "$0" "$@""#)
+        .arg(env!("CARGO_BIN_EXE_cajitas"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CAJITAS_PIECES")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run cajitas");
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out, t0.elapsed())
+}
+
+#[test]
+fn an_endless_fens_file_is_refused_without_reading_it_all() {
+    // /dev/zero reports size 0 in its metadata and never ends.
+    let dir = temp_dir("devzero");
+    let (out, took) = cajitas_capped(&["render", "--fens", "/dev/zero", "--out", "b"], &dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot read /dev/zero: it is larger than 64 MiB"),
+        "{stderr}"
+    );
+    assert!(took.as_secs() < 20, "took {took:?}");
+    assert!(!dir.join("b").join("0000.png").exists());
+}
+
+#[test]
+fn an_endless_piece_file_is_refused() {
+    let dir = temp_dir("bigpiece");
+    let set = dir.join("set");
+    std::fs::create_dir_all(&set).unwrap();
+    for c in ["w", "b"] {
+        for r in ["K", "Q", "R", "B", "N", "P"] {
+            std::fs::write(
+                set.join(format!("{c}{r}.svg")),
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="45" height="45"><rect x="10" y="10" width="25" height="25"/></svg>"#,
+            )
+            .unwrap();
+        }
+    }
+    // The queen is an endless file whose metadata says 0 bytes.
+    std::fs::remove_file(set.join("wQ.svg")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", set.join("wQ.svg")).unwrap();
+    let args = [
+        "render", "--fen", START, "--pieces", "set", "--size", "128", "-o", "b.png",
+    ];
+    let (out, took) = cajitas_capped(&args, &dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("wQ.svg is larger than 1 MiB; is it really a piece?"),
+        "{stderr}"
+    );
+    assert!(took.as_secs() < 20, "took {took:?}");
+    assert!(!dir.join("b.png").exists());
+
+    // A plain file just over the limit is refused the same way.
+    std::fs::remove_file(set.join("wQ.svg")).unwrap();
+    let mut big =
+        String::from(r#"<svg xmlns="http://www.w3.org/2000/svg" width="45" height="45"><!--"#);
+    big.push_str(&" ".repeat(1 << 20));
+    big.push_str("--></svg>");
+    std::fs::write(set.join("wQ.svg"), big).unwrap();
+    let (out, _) = cajitas_capped(&args, &dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("wQ.svg is larger than 1 MiB"), "{stderr}");
+}
+
+#[test]
+fn a_symlink_planted_in_the_out_folder_is_replaced_not_followed() {
+    let dir = temp_dir("symlink");
+    std::fs::create_dir_all(dir.join("boards")).unwrap();
+    std::fs::write(dir.join("victim.txt"), "precious").unwrap();
+    std::os::unix::fs::symlink(dir.join("victim.txt"), dir.join("boards").join("0000.png"))
+        .unwrap();
+    let out = cajitas(&["render", "--fen", START, "--out", "boards"], &dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("victim.txt")).unwrap(),
+        "precious"
+    );
+    let board = dir.join("boards").join("0000.png");
+    assert!(std::fs::symlink_metadata(&board).unwrap().is_file());
+    assert_eq!(png_size(&board), (512, 512));
+    assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 1);
+}

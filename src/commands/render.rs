@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use cajitas_rules::{Color, Position, Square};
 
+use crate::files::{read_file_capped, write_replacing};
+
 use crate::render::{
     DEFAULT_SIZE, DEFAULT_THEME, Highlights, Orientation, RenderOptions, Renderer, clamp_size,
     view::check_square,
@@ -148,8 +150,14 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
         let png = renderer
             .render(&pos.into(), &highlights, &options)
             .map_err(|e| Failure::Usage(e.to_string()))?;
-        std::fs::write(path, png)
-            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+        // In --out DIR the names are ours: replace them (never write through a symlink planted
+        // there). -o FILE is the user's own path, `-o /dev/stdout` included: write to it.
+        let written = if args.out.is_some() {
+            write_replacing(path, &png)
+        } else {
+            std::fs::write(path, png)
+        };
+        written.map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     }
     match (&args.output, &args.out) {
         (Some(file), _) => eprintln!("wrote {}", file.display()),
@@ -182,11 +190,9 @@ fn collect_inputs(args: &RenderArgs) -> Result<Vec<Input>, Usage> {
 
 fn read_fens_file(path: &Path) -> Result<Vec<Input>, Usage> {
     let cannot = |e: &dyn std::fmt::Display| Usage(format!("cannot read {}: {e}", path.display()));
-    let len = std::fs::metadata(path).map_err(|e| cannot(&e))?.len();
-    if len > MAX_FENS_FILE {
-        return Err(cannot(&"the file is larger than 64 MiB"));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| cannot(&e))?;
+    // Capped while reading: metadata says 0 bytes for a FIFO or /dev/zero.
+    let bytes = read_file_capped(path, MAX_FENS_FILE).map_err(|e| cannot(&e))?;
+    let text = String::from_utf8(bytes).map_err(|_| cannot(&"it is not UTF-8 text"))?;
     Ok(text
         .lines()
         .enumerate()

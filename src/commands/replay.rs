@@ -6,12 +6,14 @@
 //! The work is a function from input text to per-game results ([`replay_each`], [`replay`]),
 //! then printing ([`run`]), one line as soon as each game is done.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use cajitas_rules::{Game, Lang, Outcome, Position, pgn, read_move};
 use serde::Serialize;
+
+use crate::files::{read_capped, read_file_capped};
 
 /// The largest input read, in bytes.
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
@@ -219,24 +221,12 @@ pub fn replay(input: &str, start: &Position, lang: Lang) -> Vec<GameReport> {
 }
 
 fn read_input(file: Option<&PathBuf>) -> Result<String, String> {
-    let mut bytes = Vec::new();
-    let result = match file {
-        Some(path) => std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes))
+    let bytes = match file {
+        Some(path) => read_file_capped(path, MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read {}: {e}", path.display())),
-        None => std::io::stdin()
-            .lock()
-            .take(MAX_INPUT_BYTES + 1)
-            .read_to_end(&mut bytes)
+        None => read_capped(std::io::stdin().lock(), MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read standard input: {e}")),
-    };
-    result?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(format!(
-            "the input is larger than {} MiB",
-            MAX_INPUT_BYTES >> 20
-        ));
-    }
+    }?;
     // UTF-8, or Latin-1 as older PGN files are.
     Ok(pgn::decode(&bytes).into_owned())
 }

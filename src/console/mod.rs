@@ -5,6 +5,10 @@
 //! input may be a pipe, so a whole session can be scripted; refusals print the service's
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
+//!
+//! Everything the session prints goes through [`EscapeControls`]: a control character other
+//! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
+//! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
 
 mod notify;
 
@@ -27,8 +31,12 @@ use crate::render::{self, BoardView, Highlights, Orientation, RenderOptions};
 pub const LOCAL_CHANNEL_NAME: &str = "local";
 /// Who acts until `as NAME` says otherwise.
 pub const DEFAULT_USER: &str = "alice";
-/// The longest input line read; the rest of a longer line is ignored.
+/// The longest input line read, in characters; a longer line is discarded whole, with a
+/// message, and never held in memory (see [`LineReader`]).
 pub const MAX_LINE_CHARS: usize = 500;
+/// The most bytes held for one line: [`MAX_LINE_CHARS`] characters of up to 4 bytes, and a
+/// `\r` before the newline.
+const MAX_LINE_BYTES: usize = MAX_LINE_CHARS * 4 + 1;
 
 /// Flags of `cajitas local`.
 #[derive(Debug, Clone, clap::Args)]
@@ -178,9 +186,10 @@ impl Session {
     pub fn run(
         &mut self,
         input: impl BufRead,
-        mut out: impl Write,
+        out: impl Write,
         interactive: bool,
     ) -> io::Result<()> {
+        let mut out = EscapeControls::new(out);
         if interactive {
             writeln!(
                 out,
@@ -188,23 +197,37 @@ impl Session {
                 self.me.name
             )?;
         }
-        let mut lines = input.lines();
+        let mut lines = LineReader::new(input, MAX_LINE_BYTES);
         loop {
             if interactive {
                 write!(out, "{}> ", self.me.name)?;
                 out.flush()?;
             }
-            let Some(line) = lines.next() else { break };
-            let line = match line {
-                Ok(l) => l,
-                // Not UTF-8: say so and read on.
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    writeln!(out, "That line is not valid UTF-8 text; ignored.")?;
+            let line = match lines.next_line()? {
+                LineRead::End => break,
+                LineRead::TooLong => {
+                    writeln!(
+                        out,
+                        "That line is longer than {MAX_LINE_CHARS} characters; ignored."
+                    )?;
                     continue;
                 }
-                Err(e) => return Err(e),
+                LineRead::Line(bytes) => match std::str::from_utf8(bytes) {
+                    Ok(l) if l.chars().count() > MAX_LINE_CHARS => {
+                        writeln!(
+                            out,
+                            "That line is longer than {MAX_LINE_CHARS} characters; ignored."
+                        )?;
+                        continue;
+                    }
+                    Ok(l) => l.to_owned(),
+                    // Not UTF-8: say so and read on.
+                    Err(_) => {
+                        writeln!(out, "That line is not valid UTF-8 text; ignored.")?;
+                        continue;
+                    }
+                },
             };
-            let line: String = line.chars().take(MAX_LINE_CHARS).collect();
             match self.execute(&line, &mut out)? {
                 Flow::Continue => {}
                 Flow::Quit => break,
@@ -379,6 +402,153 @@ impl Session {
     }
 }
 
+/// A writer that shows every control character except `\n` as `\u{..}` (its code point in
+/// hexadecimal: ESC is `\u{1b}`, BEL `\u{7}`, the C1 CSI `\u{9b}`) and passes everything else
+/// through. Bytes that are not UTF-8 are shown as U+FFFD. A backslash is written as is, so
+/// the output is for reading, not for parsing back.
+pub struct EscapeControls<W> {
+    inner: W,
+    /// The start of a UTF-8 sequence cut by the end of the last write (at most 3 bytes).
+    pending: Vec<u8>,
+}
+
+impl<W: Write> EscapeControls<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> EscapeControls<W> {
+        EscapeControls {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    fn write_text(&mut self, text: &str) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            if c.is_control() && c != '\n' {
+                self.inner.write_all(&text.as_bytes()[start..i])?;
+                write!(self.inner, "\\u{{{:x}}}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        self.inner.write_all(&text.as_bytes()[start..])
+    }
+}
+
+impl<W: Write> Write for EscapeControls<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut bytes = std::mem::take(&mut self.pending);
+        bytes.extend_from_slice(buf);
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            match std::str::from_utf8(rest) {
+                Ok(text) => {
+                    self.write_text(text)?;
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    // `valid` is UTF-8 by the error's own account.
+                    self.write_text(std::str::from_utf8(valid).unwrap_or_default())?;
+                    match e.error_len() {
+                        Some(n) => {
+                            self.write_text("\u{fffd}")?;
+                            rest = &after[n..];
+                        }
+                        None => {
+                            // A character cut in two: keep its start for the next write.
+                            self.pending = after.to_vec();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// What [`LineReader::next_line`] read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LineRead<'a> {
+    /// A line, without its `\n` or `\r\n`.
+    Line(&'a [u8]),
+    /// A line longer than the cap: it was read to its end and thrown away.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads lines holding at most `cap` bytes of any one line: the rest of a longer line is
+/// read and dropped as it comes, so a 1 GB line (or `/dev/zero`) keeps memory flat.
+pub struct LineReader<R> {
+    input: R,
+    buf: Vec<u8>,
+    cap: usize,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A reader keeping at most `cap` bytes of a line.
+    pub fn new(input: R, cap: usize) -> LineReader<R> {
+        LineReader {
+            input,
+            buf: Vec::with_capacity(cap),
+            cap,
+        }
+    }
+
+    /// The memory held for a line, in bytes: allocated once, never grown.
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// Reads the next line. Only I/O errors are errors.
+    pub fn next_line(&mut self) -> io::Result<LineRead<'_>> {
+        self.buf.clear();
+        let (mut too_long, mut any) = (false, false);
+        loop {
+            let avail = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                // End of input, possibly after a last line without a newline.
+                return Ok(match (any, too_long) {
+                    (false, _) => LineRead::End,
+                    (true, true) => LineRead::TooLong,
+                    (true, false) => LineRead::Line(&self.buf),
+                });
+            }
+            any = true;
+            let newline = avail.iter().position(|&b| b == b'\n');
+            let part = &avail[..newline.unwrap_or(avail.len())];
+            if !too_long {
+                if self.buf.len() + part.len() > self.cap {
+                    too_long = true;
+                    self.buf.clear();
+                } else {
+                    self.buf.extend_from_slice(part);
+                }
+            }
+            let used = newline.map_or(avail.len(), |i| i + 1);
+            self.input.consume(used);
+            if newline.is_some() {
+                if too_long {
+                    return Ok(LineRead::TooLong);
+                }
+                if self.buf.last() == Some(&b'\r') {
+                    self.buf.pop();
+                }
+                return Ok(LineRead::Line(&self.buf));
+            }
+        }
+    }
+}
+
 impl Session {
     /// Renders the board to a PNG file and prints its path (a failure is reported, not fatal).
     fn show_png(&self, out: &mut impl Write, v: &GameView) -> io::Result<()> {
@@ -416,7 +586,8 @@ fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
         .map_err(|e| e.to_string())?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("game-{}-ply-{:03}.png", v.game_id, v.ply));
-    std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Replaced, not written through: a symlink planted at this path must not aim the write.
+    crate::files::write_replacing(&path, &png).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
 }
 
@@ -509,12 +680,65 @@ fn show_game(out: &mut impl Write, v: &GameView) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
 
     #[test]
     fn local_ids_are_stable_and_outside_snowflakes() {
         assert_eq!(local_user_id("Alice"), local_user_id(" alice "));
         assert_ne!(local_user_id("alice"), local_user_id("bob"));
         assert!(local_user_id("alice") >= 1 << 63);
+    }
+
+    #[test]
+    fn the_line_reader_never_holds_more_than_its_cap() {
+        // 50 MB in one line, then two short lines (one with CRLF, the last without newline).
+        let long = io::repeat(b'x').take(50 << 20);
+        let input = io::BufReader::new(long.chain(&b"\nhelp\r\nquit"[..]));
+        let mut r = LineReader::new(input, 100);
+        let cap = r.buffer_capacity();
+        assert!(cap < 200, "{cap}");
+        assert_eq!(r.next_line().unwrap(), LineRead::TooLong);
+        assert_eq!(r.buffer_capacity(), cap);
+        assert_eq!(r.next_line().unwrap(), LineRead::Line(b"help"));
+        assert_eq!(r.next_line().unwrap(), LineRead::Line(b"quit"));
+        assert_eq!(r.next_line().unwrap(), LineRead::End);
+        assert_eq!(r.buffer_capacity(), cap);
+
+        // Exactly the cap is a line; one byte more is not, even when split across reads.
+        let input = io::BufReader::with_capacity(7, &b"0123456789\n01234567890\n\n"[..]);
+        let mut r = LineReader::new(input, 10);
+        assert_eq!(r.next_line().unwrap(), LineRead::Line(b"0123456789"));
+        assert_eq!(r.next_line().unwrap(), LineRead::TooLong);
+        assert_eq!(r.next_line().unwrap(), LineRead::Line(b""));
+        assert_eq!(r.next_line().unwrap(), LineRead::End);
+        assert_eq!(r.buffer_capacity(), 10);
+    }
+
+    #[test]
+    fn an_endless_line_is_read_in_constant_memory() {
+        // What `< /dev/zero` gives: one line that never ends. Read 200 MB of it.
+        let input = io::BufReader::new(io::repeat(0).take(200 << 20));
+        let mut r = LineReader::new(input, MAX_LINE_BYTES);
+        let cap = r.buffer_capacity();
+        assert_eq!(r.next_line().unwrap(), LineRead::TooLong);
+        assert_eq!(r.buffer_capacity(), cap);
+        assert!(cap <= 2 * MAX_LINE_BYTES);
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_passes_through() {
+        let mut out = EscapeControls::new(Vec::new());
+        write!(out, "a\u{1b}[2Jb\u{7}\t\r\u{7f}\u{9b}ñ♘\\x\n").unwrap();
+        // A character split across two writes, and a byte that is not UTF-8.
+        let knight = "♘".as_bytes();
+        out.write_all(&knight[..1]).unwrap();
+        out.write_all(&knight[1..]).unwrap();
+        out.write_all(b"\xff\n").unwrap();
+        let text = String::from_utf8(out.inner).unwrap();
+        assert_eq!(
+            text,
+            "a\\u{1b}[2Jb\\u{7}\\u{9}\\u{d}\\u{7f}\\u{9b}ñ♘\\x\n♘\u{fffd}\n"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 
 use super::raster::Sprite;
+use crate::files::{CappedReadError, read_file_capped};
 
 /// The file names of a piece folder, in [`piece_index`] order: white then black, each
 /// pawn, knight, bishop, rook, queen, king.
@@ -66,6 +67,8 @@ struct PieceArt {
     tree: usvg::Tree,
     /// left, top, side
     frame: (f32, f32, f32),
+    /// Paint white whatever the drawing encloses but leaves uncovered (see [`fill_holes`]).
+    fill_holes: bool,
 }
 
 /// The 12 pieces' art, parsed once.
@@ -129,11 +132,14 @@ impl PieceSet {
         let art = trees
             .into_iter()
             .zip(boxes)
-            .map(|(tree, b)| {
+            .enumerate()
+            .map(|(i, (tree, b))| {
                 let cx = (b.0 + b.2) / 2.0;
                 PieceArt {
                     tree,
                     frame: (cx - side / 2.0, frame_top, side),
+                    // White pieces: the solid glyph under the outline leaves gaps.
+                    fill_holes: i < 6,
                 }
             })
             .collect();
@@ -149,16 +155,19 @@ impl PieceSet {
         let mut art = Vec::with_capacity(12);
         for file in PIECE_FILES {
             let path = dir.join(file);
-            let meta = std::fs::metadata(&path).map_err(|source| PieceSetError::Read {
+            // Capped while reading: metadata says 0 bytes for a FIFO or /dev/zero.
+            let bytes = match read_file_capped(&path, MAX_SVG_BYTES) {
+                Ok(b) => b,
+                Err(CappedReadError::TooLarge { .. }) => {
+                    return Err(PieceSetError::TooLarge { path });
+                }
+                Err(CappedReadError::Io(source)) => {
+                    return Err(PieceSetError::Read { path, source });
+                }
+            };
+            let text = String::from_utf8(bytes).map_err(|_| PieceSetError::Svg {
                 path: path.clone(),
-                source,
-            })?;
-            if meta.len() > MAX_SVG_BYTES {
-                return Err(PieceSetError::TooLarge { path });
-            }
-            let text = std::fs::read_to_string(&path).map_err(|source| PieceSetError::Read {
-                path: path.clone(),
-                source,
+                reason: "it is not UTF-8 text".to_string(),
             })?;
             let tree = parse_svg(&text, fonts).map_err(|e| PieceSetError::Svg {
                 path: path.clone(),
@@ -171,7 +180,11 @@ impl PieceSet {
                 (size.height() - side) / 2.0,
                 side,
             );
-            art.push(PieceArt { tree, frame });
+            art.push(PieceArt {
+                tree,
+                frame,
+                fill_holes: false,
+            });
         }
         Ok(PieceSet {
             art,
@@ -194,9 +207,68 @@ impl PieceSet {
                 let t = Transform::from_row(k, 0.0, 0.0, k, -left * k, -top * k);
                 let mut pm = Pixmap::new(side, side).expect("square side is at least 16 px");
                 resvg::render(&a.tree, t, &mut pm.as_mut());
+                if a.fill_holes {
+                    fill_holes(&mut pm);
+                }
                 Sprite::from_pixmap(&pm)
             })
             .collect()
+    }
+}
+
+/// Puts opaque white under every pixel the drawing encloses: pixels not reachable from the
+/// border through mostly transparent ones (alpha below one half), and not next to one that
+/// is (so the outer anti-aliased edge stays as drawn). A white DejaVu piece is the solid
+/// glyph in white under the outline glyph in black, and the solid glyph has thin gaps (the
+/// lines between a crown's lobes, a rook's bricks) just inside the outline: without this the
+/// square, a last-move tint or the red check glow shows through them as coloured lines.
+fn fill_holes(pm: &mut Pixmap) {
+    let (w, h) = (pm.width() as usize, pm.height() as usize);
+    let data = pm.data_mut();
+    let alpha = |i: usize| data[i * 4 + 3];
+    let passable = |i: usize| alpha(i) < 128;
+    let mut outside = vec![false; w * h];
+    let mut stack: Vec<usize> = (0..w * h)
+        .filter(|&i| {
+            let (x, y) = (i % w, i / w);
+            (x == 0 || y == 0 || x + 1 == w || y + 1 == h) && passable(i)
+        })
+        .collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut outside[i], true) {
+            continue;
+        }
+        let (x, y) = (i % w, i / w);
+        for (ok, j) in [
+            (x > 0, i.wrapping_sub(1)),
+            (x + 1 < w, i + 1),
+            (y > 0, i.wrapping_sub(w)),
+            (y + 1 < h, i + w),
+        ] {
+            if ok && !outside[j] && passable(j) {
+                stack.push(j);
+            }
+        }
+    }
+    let near_outside = |i: usize| {
+        let (x, y) = (i % w, i / w);
+        outside[i]
+            || (x > 0 && outside[i - 1])
+            || (x + 1 < w && outside[i + 1])
+            || (y > 0 && outside[i - w])
+            || (y + 1 < h && outside[i + w])
+    };
+    let enclosed: Vec<usize> = (0..w * h)
+        .filter(|&i| alpha(i) < 255 && !near_outside(i))
+        .collect();
+    for i in enclosed {
+        // Premultiplied source-over onto opaque white: c + 255 - a.
+        let px = &mut data[i * 4..i * 4 + 4];
+        let gap = 255 - px[3];
+        for c in &mut px[..3] {
+            *c = c.saturating_add(gap);
+        }
+        px[3] = 255;
     }
 }
 
@@ -243,6 +315,7 @@ const TEXT_ATTRS: &str =
 
 #[cfg(test)]
 mod tests {
+    use super::super::raster::RgbImage;
     use super::*;
 
     #[test]
@@ -285,6 +358,68 @@ mod tests {
                 assert!(opaque_white > 100, "white piece {i} has no white body");
             } else {
                 assert_eq!(opaque_white, 0, "black piece {i} has white pixels");
+            }
+        }
+    }
+
+    /// How many pixels of `sprite`, drawn over pure red, are red and enclosed by the piece
+    /// (not reachable from the sprite's border through red pixels).
+    fn enclosed_red(sprite: &Sprite) -> usize {
+        let side = sprite.width();
+        let mut img = RgbImage::new(side, side, [255, 0, 0]);
+        img.blit(sprite, 0, 0);
+        let red = |i: usize| {
+            let p = img.pixel((i as u32) % side, (i as u32) / side);
+            p[0] > 150 && p[1] < 110 && p[2] < 110
+        };
+        let n = (side * side) as usize;
+        let mut seen = vec![false; n];
+        let mut stack: Vec<usize> = (0..n)
+            .filter(|&i| {
+                let (x, y) = ((i as u32) % side, (i as u32) / side);
+                (x == 0 || y == 0 || x == side - 1 || y == side - 1) && red(i)
+            })
+            .collect();
+        while let Some(i) = stack.pop() {
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            let (x, y) = ((i as u32) % side, (i as u32) / side);
+            let mut push = |j: usize| {
+                if !seen[j] && red(j) {
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                push(i - 1);
+            }
+            if x + 1 < side {
+                push(i + 1);
+            }
+            if y > 0 {
+                push(i - side as usize);
+            }
+            if y + 1 < side {
+                push(i + side as usize);
+            }
+        }
+        (0..n).filter(|&i| red(i) && !seen[i]).count()
+    }
+
+    #[test]
+    fn white_pieces_have_no_holes_for_the_square_to_show_through() {
+        // Under a king in check the square is red, on the last move it is tinted: none of it
+        // may show inside a white piece's body (DejaVu's solid glyphs have gaps that the
+        // outline glyph does not cover).
+        let fonts = embedded_fonts();
+        let set = PieceSet::dejavu(&fonts);
+        for side in [16, 25, 32, 64, 128] {
+            for (i, s) in set.rasterise(side).iter().enumerate().take(6) {
+                let holes = enclosed_red(s);
+                assert_eq!(
+                    holes, 0,
+                    "white piece {i} at {side} px: {holes} red pixels inside"
+                );
             }
         }
     }
