@@ -104,7 +104,8 @@ pub fn main(args: LocalArgs) -> ExitCode {
                 .join("cajitas-local-boards")
         })
     });
-    let notifier = ConsoleNotifier::new(Box::new(io::stdout()), boards.clone());
+    let notifier =
+        ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone());
     let opts = match crate::config::challenge_ttl_from_env() {
         Ok(challenge_ttl) => ServiceOptions {
             challenge_ttl,
