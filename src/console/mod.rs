@@ -10,7 +10,10 @@
 //! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
 //! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
 
+mod command;
 mod notify;
+
+pub use command::{Command, CommandError, DrawAction};
 
 pub use notify::ConsoleNotifier;
 
@@ -61,13 +64,8 @@ pub struct LocalArgs {
 }
 
 fn parse_lang(s: &str) -> Result<Lang, String> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "en" | "english" => Ok(Lang::En),
-        "es" | "spanish" | "español" | "espanol" => Ok(Lang::Es),
-        other => Err(format!("unknown language {other:?}: use en or es")),
-    }
+    command::parse_lang(s).map_err(|e| e.to_string())
 }
-
 /// The stable id of a local user: a hash of the lower-cased name with the top bit set, so it
 /// never equals a Discord snowflake (those stay below 2^63).
 pub fn local_user_id(name: &str) -> u64 {
@@ -238,55 +236,44 @@ impl Session {
     }
 
     fn execute(&mut self, line: &str, out: &mut impl Write) -> io::Result<Flow> {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            return Ok(Flow::Continue);
+        match Command::parse(line) {
+            Ok(Some(cmd)) => self.run_command(cmd, out),
+            Ok(None) => Ok(Flow::Continue),
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                Ok(Flow::Continue)
+            }
         }
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
-        };
-        let args: Vec<&str> = rest.split_whitespace().collect();
+    }
+
+    /// Runs one parsed command.
+    fn run_command(&mut self, cmd: Command, out: &mut impl Write) -> io::Result<Flow> {
         let svc = self.service.clone();
         let (me, ch) = (self.me.clone(), self.ch);
-        match cmd.to_lowercase().as_str() {
-            "quit" | "exit" => return Ok(Flow::Quit),
-            "help" | "?" => writeln!(out, "{HELP}")?,
-            "as" => {
-                if rest.is_empty() {
-                    writeln!(out, "Usage: as NAME")?;
-                } else {
-                    self.me = local_user(rest);
-                    writeln!(out, "Now acting as {}.", self.me.name)?;
-                }
+        match cmd {
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Help => writeln!(out, "{HELP}")?,
+            Command::As(name) => {
+                self.me = local_user(&name);
+                writeln!(out, "Now acting as {}.", self.me.name)?;
             }
-            "lang" => match args.first().map(|a| parse_lang(a)) {
-                Some(Ok(l)) => {
-                    self.lang = l;
-                    writeln!(out, "Moves are now read in {}.", lang_name(l))?;
-                }
-                Some(Err(e)) => writeln!(out, "{e}")?,
-                None => writeln!(
-                    out,
-                    "Moves are read in {}. Usage: lang en|es",
-                    lang_name(self.lang)
-                )?,
-            },
-            "challenge" => {
-                let (opponent, colour) = match parse_challenge(&args) {
-                    Ok(x) => x,
-                    Err(e) => {
-                        writeln!(out, "{e}")?;
-                        return Ok(Flow::Continue);
-                    }
-                };
-                let opponent = opponent.map(local_user);
+            Command::Lang(Some(l)) => {
+                self.lang = l;
+                writeln!(out, "Moves are now read in {}.", lang_name(l))?;
+            }
+            Command::Lang(None) => writeln!(
+                out,
+                "Moves are read in {}. Usage: lang en|es",
+                lang_name(self.lang)
+            )?,
+            Command::Challenge { opponent, colour } => {
+                let opponent = opponent.as_deref().map(local_user);
                 match svc.challenge(&me, ch, opponent.as_ref(), colour) {
                     Ok(c) => show_challenge(out, &c, "challenges")?,
                     Err(e) => refusal(out, &e)?,
                 }
             }
-            "accept" => match svc.accept(&me, ch) {
+            Command::Accept => match svc.accept(&me, ch) {
                 Ok(v) => {
                     writeln!(
                         out,
@@ -298,7 +285,7 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e)?,
             },
-            "decline" => match svc.decline(&me, ch) {
+            Command::Decline => match svc.decline(&me, ch) {
                 Ok(c) => writeln!(
                     out,
                     "{} declined the challenge of {}.",
@@ -306,16 +293,12 @@ impl Session {
                 )?,
                 Err(e) => refusal(out, &e)?,
             },
-            "cancel" => match svc.cancel(&me, ch) {
+            Command::Cancel => match svc.cancel(&me, ch) {
                 Ok(_) => writeln!(out, "{} withdrew the challenge.", me.name)?,
                 Err(e) => refusal(out, &e)?,
             },
-            "move" | "m" => {
-                let (text, claim) = match rest.rsplit_once(char::is_whitespace) {
-                    Some((t, "claim")) => (t.trim(), true),
-                    _ => (rest, false),
-                };
-                match svc.play_move(&me, ch, text, self.lang, claim) {
+            Command::Move { text, claim } => {
+                match svc.play_move(&me, ch, &text, self.lang, claim) {
                     Ok(r) => {
                         match r.claimed {
                             Some(c) => writeln!(
@@ -331,20 +314,18 @@ impl Session {
                     Err(e) => refusal(out, &e)?,
                 }
             }
-            "draw" => {
-                let result = match args.first().map(|a| a.to_lowercase()).as_deref() {
-                    Some("offer") => svc.draw_offer(&me, ch, None).map(|v| (v, "offers a draw")),
-                    Some("accept") => svc
+            Command::Draw(action) => {
+                let result = match action {
+                    DrawAction::Offer => {
+                        svc.draw_offer(&me, ch, None).map(|v| (v, "offers a draw"))
+                    }
+                    DrawAction::Accept => svc
                         .draw_accept(&me, ch, None)
                         .map(|v| (v, "accepts the draw")),
-                    Some("decline") => svc
+                    DrawAction::Decline => svc
                         .draw_decline(&me, ch, None)
                         .map(|v| (v, "declines the draw")),
-                    Some("claim") => svc.draw_claim(&me, ch).map(|v| (v, "claims a draw")),
-                    _ => {
-                        writeln!(out, "Usage: draw offer|accept|decline|claim")?;
-                        return Ok(Flow::Continue);
-                    }
+                    DrawAction::Claim => svc.draw_claim(&me, ch).map(|v| (v, "claims a draw")),
                 };
                 match result {
                     Ok((v, what)) => {
@@ -354,14 +335,14 @@ impl Session {
                     Err(e) => refusal(out, &e)?,
                 }
             }
-            "resign" => match svc.resign(&me, ch, None) {
+            Command::Resign => match svc.resign(&me, ch, None) {
                 Ok(v) => {
                     writeln!(out, "{} resigns.", me.name)?;
                     writeln!(out, "{}", v.status_line())?;
                 }
                 Err(e) => refusal(out, &e)?,
             },
-            "abort" => match svc.abort(&me, ch) {
+            Command::Abort => match svc.abort(&me, ch) {
                 Ok(v) => writeln!(
                     out,
                     "{} aborted game {}. {}",
@@ -371,15 +352,15 @@ impl Session {
                 )?,
                 Err(e) => refusal(out, &e)?,
             },
-            "board" => match svc.board(ch) {
+            Command::Board => match svc.board(ch) {
                 Ok(v) => show_game(out, &v)?,
                 Err(e) => refusal(out, &e)?,
             },
-            "pgn" => match svc.pgn(ch) {
+            Command::Pgn => match svc.pgn(ch) {
                 Ok(p) => writeln!(out, "{}", p.trim_end())?,
                 Err(e) => refusal(out, &e)?,
             },
-            "history" => match svc.history(ch, 10) {
+            Command::History => match svc.history(ch, 10) {
                 Ok(h) if h.is_empty() => writeln!(out, "No finished games here yet.")?,
                 Ok(h) => {
                     for e in h {
@@ -397,7 +378,6 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e)?,
             },
-            other => writeln!(out, "Unknown command {other:?}. Type `help` for the list.")?,
         }
         Ok(Flow::Continue)
     }
@@ -599,29 +579,6 @@ fn lang_name(l: Lang) -> &'static str {
     }
 }
 
-fn parse_challenge<'a>(args: &[&'a str]) -> Result<(Option<&'a str>, ColourChoice), String> {
-    let colour_of = |s: &str| match s.to_lowercase().as_str() {
-        "white" | "blancas" => Some(ColourChoice::White),
-        "black" | "negras" => Some(ColourChoice::Black),
-        "random" => Some(ColourChoice::Random),
-        _ => None,
-    };
-    match args {
-        [] => Ok((None, ColourChoice::Random)),
-        [one] => match colour_of(one) {
-            Some(c) => Ok((None, c)),
-            None => Ok((Some(one), ColourChoice::Random)),
-        },
-        [name, colour] => match colour_of(colour) {
-            Some(c) => Ok((Some(name), c)),
-            None => Err(format!(
-                "Unknown colour {colour:?}: use white, black or random."
-            )),
-        },
-        _ => Err("Usage: challenge [NAME] [white|black|random]".to_owned()),
-    }
-}
-
 fn refusal(out: &mut impl Write, e: &GameError) -> io::Result<()> {
     if e.is_refusal() {
         writeln!(out, "{e}")
@@ -740,23 +697,5 @@ mod tests {
             text,
             "a\\u{1b}[2Jb\\u{7}\\u{9}\\u{d}\\u{7f}\\u{9b}ñ♘\\x\n♘\u{fffd}\n"
         );
-    }
-
-    #[test]
-    fn challenge_arguments() {
-        assert!(matches!(
-            parse_challenge(&[]),
-            Ok((None, ColourChoice::Random))
-        ));
-        assert!(matches!(
-            parse_challenge(&["white"]),
-            Ok((None, ColourChoice::White))
-        ));
-        assert!(matches!(
-            parse_challenge(&["bob", "black"]),
-            Ok((Some("bob"), ColourChoice::Black))
-        ));
-        assert!(parse_challenge(&["bob", "green"]).is_err());
-        assert!(parse_challenge(&["a", "b", "c"]).is_err());
     }
 }
