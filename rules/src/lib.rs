@@ -52,7 +52,7 @@ pub use board::Board;
 pub use fen::{Fen, FenError, FenField, MAX_FEN_LEN, ParseFenError, Setup};
 pub use game::{ClaimError, Game, PlayError};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
-pub use outcome::{DrawClaim, DrawReason, Outcome, WinReason};
+pub use outcome::{DrawClaim, DrawReason, Outcome, ParseReasonError, WinReason};
 pub use position::{
     IllegalMoveError, MaterialExcess, Position, PositionError, PositionErrorKind, PositionWarning,
     perft,
