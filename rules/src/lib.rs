@@ -44,23 +44,25 @@ pub mod pgn;
 mod position;
 mod read;
 mod san;
+mod setup;
 mod types;
 mod uci;
 
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
-pub use fen::{Fen, FenError, FenField, MAX_FEN_LEN, ParseFenError, Setup};
+pub use fen::{Fen, FenField, FenReason, MAX_FEN_LEN, ParseFenError};
 pub use game::{ClaimError, Game, PlayError};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
 pub use outcome::{DrawClaim, DrawReason, Outcome, ParseReasonError, WinReason};
 pub use position::{
-    IllegalMoveError, MaterialExcess, Position, PositionError, PositionErrorKind, PositionWarning,
-    perft,
+    FenError, IllegalMoveError, MaterialExcess, Position, PositionError, PositionErrorKind,
+    PositionWarning, perft,
 };
 pub use read::{
     CastleProblem, IllegalReason, Lang, MAX_INPUT_CHARS, Malformed, MoveText, Pattern, ReadError,
     ReadErrorKind, Reading, read_move,
 };
 pub use san::{ParseSanError, San, SanError, SanPlus, Suffix, san};
+pub use setup::Setup;
 pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use uci::{IllegalUciError, ParseUciError, Uci};

@@ -5,8 +5,9 @@ use std::fmt;
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::fen::{Fen, FenError, Setup};
+use crate::fen::{Fen, ParseFenError};
 use crate::moves::{Move, MoveList};
+use crate::setup::Setup;
 use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
 
 /// One reason a setup is not playable.
@@ -187,6 +188,44 @@ impl fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
+
+/// A FEN that cannot become a position: unreadable, or read but not playable.
+///
+/// ```
+/// use cajitas_rules::{FenError, Position};
+/// assert!(matches!(Position::from_fen("8/8 w - - 0 1"), Err(FenError::Parse(_))));
+/// assert!(matches!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1"), Err(FenError::Position(_))));
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum FenError {
+    /// The text is not FEN.
+    Parse(ParseFenError),
+    /// The text is FEN but the position is not playable.
+    Position(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(e) => e.fmt(f),
+            FenError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl From<ParseFenError> for FenError {
+    fn from(e: ParseFenError) -> FenError {
+        FenError::Parse(e)
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
+}
 
 /// Something a playable position should not show: it cannot arise in a game, but the
 /// rules still know how to play on from it.
