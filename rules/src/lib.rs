@@ -37,6 +37,7 @@ mod bitboard;
 mod board;
 mod fen;
 mod game;
+mod key;
 mod messages;
 mod moves;
 mod outcome;
@@ -52,6 +53,7 @@ pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use fen::{Fen, FenField, FenReason, MAX_FEN_LEN, ParseFenError};
 pub use game::{ClaimError, Game, PlayError};
+pub use key::PositionKey;
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
 pub use outcome::{DrawClaim, DrawReason, Outcome, ParseReasonError, WinReason};
 pub use position::{

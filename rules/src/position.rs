@@ -6,6 +6,7 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::fen::{Fen, ParseFenError};
+use crate::key::{PositionKey, placement_key};
 use crate::moves::{Move, MoveList};
 use crate::setup::Setup;
 use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
@@ -669,6 +670,40 @@ impl Position {
         let mut c = Counter::default();
         self.gen_en_passant(ep, self.checkers(), &mut c);
         if c.total() > 0 { Some(ep) } else { None }
+    }
+
+    /// The key FIDE 9.2.3 compares for repetitions: placement, side to move, castling
+    /// rights, and the en passant square only when an en passant capture is legal (see
+    /// [`Position::legal_ep_square`]). The move counters are not part of it.
+    ///
+    /// ```
+    /// use cajitas_rules::Position;
+    /// // Black just played ...d7-d5. The e5 pawn can take en passant: a different position
+    /// // from the same one without the en passant square.
+    /// let ep = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
+    /// let no_ep = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2").unwrap();
+    /// assert_ne!(ep.fide_key(), no_ep.fide_key());
+    /// // The same double step with the capture impossible (it would expose the king on
+    /// // the fifth rank): the same position.
+    /// let ep = Position::from_fen("4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 2").unwrap();
+    /// let no_ep = Position::from_fen("4k3/8/8/K2pP2r/8/8/8/8 w - - 0 2").unwrap();
+    /// assert_eq!(ep.fide_key(), no_ep.fide_key());
+    /// ```
+    pub fn fide_key(&self) -> PositionKey {
+        self.fide_key_with(placement_key(&self.board))
+    }
+
+    /// [`Position::fide_key`], given the placement part of its hash (kept up to date move
+    /// by move by [`crate::Game`]).
+    #[inline]
+    pub(crate) fn fide_key_with(&self, placement: u64) -> PositionKey {
+        PositionKey::new(
+            &self.board,
+            self.turn,
+            self.castling,
+            self.legal_ep_square(),
+            placement,
+        )
     }
 
     /// Halfmoves since the last capture or pawn move.

@@ -219,6 +219,52 @@ fn an_unusable_en_passant_square_does_not_make_a_position_different() {
     assert!(game.claimable_now().is_empty());
 }
 
+/// `Position::fide_key` is what the repetition count compares: the en passant square counts
+/// only when the capture is legal.
+#[test]
+fn the_fide_key_keeps_only_a_capturable_en_passant_square() {
+    let key = |fen: &str| Position::from_fen(fen).unwrap().fide_key();
+    // White's e2-e4 leaves e3; Black's d4 pawn is pinned along the fourth rank, so the
+    // capture is illegal: the same position as without the square.
+    let pinned = Position::from_fen(PINNED_EP).unwrap();
+    let mut pos = pinned.clone();
+    pos.play(uci(&Game::from_position(pinned), "e2e4"));
+    assert_eq!(pos.ep_square().map(|s| s.to_string()), Some("e3".into()));
+    assert_eq!(pos.legal_ep_square(), None);
+    let mut without = pos.to_setup();
+    without.ep_square = None;
+    let without = Position::from_setup(without).unwrap();
+    assert_ne!(
+        pos, without,
+        "the positions differ by their stored en passant square"
+    );
+    assert_eq!(pos.fide_key(), without.fide_key());
+
+    // The same with a capture that is legal: different positions for FIDE.
+    let legal = Position::from_fen(LEGAL_EP).unwrap();
+    let mut pos = legal.clone();
+    pos.play(uci(&Game::from_position(legal), "e2e4"));
+    assert!(pos.legal_ep_square().is_some());
+    let mut without = pos.to_setup();
+    without.ep_square = None;
+    let without = Position::from_setup(without).unwrap();
+    assert_ne!(pos.fide_key(), without.fide_key());
+
+    // The move counters are not part of the key; the side to move and castling rights are.
+    assert_eq!(
+        key("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"),
+        key("4k3/8/8/8/8/8/8/R3K3 w Q - 37 60")
+    );
+    assert_ne!(
+        key("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"),
+        key("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    );
+    assert_ne!(
+        key("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"),
+        key("4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
+    );
+}
+
 #[test]
 fn castling_rights_make_positions_different() {
     let mut game = Game::new();
