@@ -32,7 +32,7 @@ struct Seen {
 ///                    (Square::G2, Square::G4), (Square::D8, Square::H4)] {
 ///     let m = game.position().legal_moves().iter().copied()
 ///         .find(|m| m.from() == from && m.to() == to).unwrap();
-///     game.play(m).unwrap();
+///     game.play(m);
 /// }
 /// assert_eq!(game.outcome(),
 ///            Some(Outcome::Decisive { winner: Color::Black, reason: WinReason::Checkmate }));
@@ -196,7 +196,7 @@ impl Game {
     /// let mut game = Game::new();
     /// for text in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
     ///     let m = read_move(game.position(), text, Lang::En).unwrap();
-    ///     game.play(m).unwrap();
+    ///     game.play(m);
     /// }
     /// assert_eq!(game.sans(), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
     /// ```
@@ -237,13 +237,42 @@ impl Game {
         self.outcome().is_some()
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move, as [`Position::play`] does: for moves the program itself made
+    /// legal (taken from [`Position::legal_moves`], or read by [`crate::read_move`] in the
+    /// current position) while the game goes on.
+    ///
+    /// # Panics
+    /// When the game is over or `m` is not legal here; use [`Game::try_play`] for moves
+    /// from outside.
+    ///
+    /// ```
+    /// use cajitas_rules::Game;
+    /// let mut game = Game::new();
+    /// let first = game.position().legal_moves()[0];
+    /// game.play(first);
+    /// assert_eq!(game.ply(), 1);
+    /// ```
+    pub fn play(&mut self, m: Move) {
+        if let Err(e) = self.try_play(m) {
+            panic!("{e}: {m} in {}", self.position.fen());
+        }
+    }
+
+    /// Plays `m` if the game goes on and `m` is legal; otherwise leaves the game as it was.
     ///
     /// # Errors
     /// [`PlayError::GameOver`] once the game has ended (no move is played after checkmate,
     /// a fivefold repetition, a resignation, ...), [`PlayError::IllegalMove`] for a move that
     /// is not legal; the game is then unchanged.
-    pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
+    ///
+    /// ```
+    /// use cajitas_rules::{Game, Move, PlayError, Role, Square};
+    /// let mut game = Game::new();
+    /// let bad = Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E5, promotion: None };
+    /// assert_eq!(game.try_play(bad), Err(PlayError::IllegalMove(bad)));
+    /// assert_eq!(game.ply(), 0);
+    /// ```
+    pub fn try_play(&mut self, m: Move) -> Result<(), PlayError> {
         if let Some(o) = self.outcome() {
             return Err(PlayError::GameOver(o));
         }
@@ -437,7 +466,7 @@ impl Game {
     /// played on the board.
     ///
     /// An incorrect claim changes nothing here; FIDE 9.5.1 then has the written move played,
-    /// which the application does with [`Game::play`] if it follows that rule.
+    /// which the application does with [`Game::try_play`] if it follows that rule.
     ///
     /// # Errors
     /// [`ClaimError::GameOver`], [`ClaimError::IllegalMove`], or why the claim is not correct.

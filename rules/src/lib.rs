@@ -20,7 +20,7 @@
 //! use cajitas_rules::{DrawClaim, Game, Lang, pgn, read_move};
 //! let mut game = Game::new();
 //! for text in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
-//!     game.play(read_move(game.position(), text, Lang::En).unwrap()).unwrap();
+//!     game.play(read_move(game.position(), text, Lang::En).unwrap());
 //! }
 //! // Black may claim a threefold repetition by writing ...Ng8 (not played on the board).
 //! let back = read_move(game.position(), "Ng8", Lang::En).unwrap();

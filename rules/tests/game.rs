@@ -23,7 +23,7 @@ fn uci(game: &Game, text: &str) -> Move {
 fn play(game: &mut Game, moves: &str) {
     for text in moves.split_whitespace() {
         let m = uci(game, text);
-        game.play(m).unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.try_play(m).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
 }
 
@@ -50,8 +50,8 @@ fn checkmate_wins() {
     let mut fresh = Game::new();
     play(&mut fresh, "f2f3 e7e5 g2g4");
     let mate = uci(&fresh, "d8h4");
-    fresh.play(mate).unwrap();
-    assert!(matches!(fresh.play(mate), Err(PlayError::GameOver(_))));
+    fresh.try_play(mate).unwrap();
+    assert!(matches!(fresh.try_play(mate), Err(PlayError::GameOver(_))));
 }
 
 #[test]
@@ -132,9 +132,12 @@ fn threefold_claim_now_and_with_a_move() {
     );
     assert_eq!(claimed.ply(), 7);
     assert_eq!(claimed.position().fen(), fen_before);
-    assert!(matches!(claimed.play(back), Err(PlayError::GameOver(_))));
+    assert!(matches!(
+        claimed.try_play(back),
+        Err(PlayError::GameOver(_))
+    ));
     // Played instead, the position is there a third time: a claim now.
-    game.play(back).unwrap();
+    game.try_play(back).unwrap();
     assert_eq!(game.repetitions(), 3);
     assert_eq!(game.outcome(), None, "threefold is not automatic");
     assert_eq!(game.claimable_now(), vec![DrawClaim::ThreefoldRepetition]);
@@ -164,7 +167,7 @@ fn fivefold_is_automatic_even_when_not_consecutive() {
     assert_eq!(game.repetitions(), 5);
     assert_eq!(game.outcome(), DRAW(DrawReason::Fivefold));
     assert!(matches!(
-        game.play(uci(&Game::new(), "e2e4")),
+        game.try_play(uci(&Game::new(), "e2e4")),
         Err(PlayError::GameOver(_))
     ));
 }
@@ -386,7 +389,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
     play(&mut game, "e2e4");
     let stale = uci(&Game::new(), "d2d4");
     // d2d4 is still legal for White, but it is Black's move.
-    assert_eq!(game.play(stale), Err(PlayError::IllegalMove(stale)));
+    assert_eq!(game.try_play(stale), Err(PlayError::IllegalMove(stale)));
     assert_eq!(game.ply(), 1);
     assert!(!PlayError::IllegalMove(stale).to_string().is_empty());
 }

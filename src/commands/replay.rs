@@ -137,7 +137,7 @@ pub fn replay_moves(index: usize, text: &str, start: &Position, lang: Lang) -> G
             Some(o) => Err(format!("The game is already over: {o}.")),
             None => read_move(game.position(), token, lang)
                 .map_err(|e| e.to_string())
-                .and_then(|m| game.play(m).map_err(|e| e.to_string())),
+                .and_then(|m| game.try_play(m).map_err(|e| e.to_string())),
         };
         if let Err(error) = played {
             return GameReport::Failed {

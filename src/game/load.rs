@@ -205,7 +205,7 @@ impl GameService {
             let mv = uci
                 .to_move(game.position())
                 .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
-            game.play(mv)
+            game.try_play(mv)
                 .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
         }
         if game.moves().len() != row.ply as usize {

@@ -226,7 +226,7 @@ impl GameService {
                 });
             }
             l.game
-                .play(mv)
+                .try_play(mv)
                 .map_err(|e| GameError::Internal(format!("the reader's move was refused: {e}")))?;
             let row = MoveRow {
                 ply: l.row.ply,

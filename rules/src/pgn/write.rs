@@ -106,7 +106,7 @@ pub(crate) fn result_of(game: &Game) -> PgnResult {
 /// let mut game = Game::new();
 /// let m = game.position().legal_moves().iter().copied()
 ///     .find(|m| m.to().to_string() == "e4").unwrap();
-/// game.play(m).unwrap();
+/// game.play(m);
 /// let tags = pgn::Tags { white: "Ana".into(), black: "Bo \"B\"".into(), ..Default::default() };
 /// let text = pgn::write_game(&game, &tags);
 /// assert!(text.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
