@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::key::{PositionKey, placement_delta, placement_key};
 use crate::outcome::{DrawClaim, DrawReason, Outcome, WinReason};
-use crate::{Color, Move, MoveList, Position, Role};
+use crate::{Color, Move, MoveList, Position, Role, SanPlus};
 
 /// One position of the current reversible stretch.
 #[derive(Debug, Clone)]
@@ -189,25 +189,29 @@ impl Game {
         self.moves.last().copied()
     }
 
-    /// The moves played, each in standard SAN (with `+` and `#`).
+    /// The moves played, each in standard SAN (with `+` and `#`): English with `Display`,
+    /// Spanish letters or figurines with [`SanPlus::display`](crate::SanPlus::display).
     ///
     /// ```
-    /// use cajitas_rules::{Game, Lang, read_move};
+    /// use cajitas_rules::{Game, Lang, Notation, read_move};
     /// let mut game = Game::new();
     /// for text in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
     ///     let m = read_move(game.position(), text, Lang::En).unwrap();
     ///     game.play(m);
     /// }
     /// assert_eq!(game.sans(), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+    /// let spanish: Vec<String> =
+    ///     game.sans().iter().map(|s| s.display(Notation::Spanish).to_string()).collect();
+    /// assert_eq!(spanish, ["e4", "e5", "Cf3", "Cc6", "Ab5"]);
     /// ```
-    pub fn sans(&self) -> Vec<String> {
+    pub fn sans(&self) -> Vec<SanPlus> {
         let mut pos = self.start.clone();
         self.moves
             .iter()
             .map(|&m| {
-                let text = crate::san(&pos, m);
+                let san = SanPlus::from_move(&pos, m);
                 pos.play_unchecked(m);
-                text
+                san
             })
             .collect()
     }

@@ -40,6 +40,7 @@ mod game;
 mod key;
 mod messages;
 mod moves;
+mod notation;
 mod outcome;
 pub mod pgn;
 mod position;
@@ -55,6 +56,7 @@ pub use fen::{Fen, FenField, FenReason, MAX_FEN_LEN, ParseFenError};
 pub use game::{ClaimError, Game, PlayError};
 pub use key::PositionKey;
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
+pub use notation::Notation;
 pub use outcome::{DrawClaim, DrawReason, Outcome, ParseReasonError, WinReason};
 pub use position::{
     FenError, IllegalMoveError, MaterialExcess, Position, PositionError, PositionErrorKind,
@@ -64,7 +66,7 @@ pub use read::{
     CastleProblem, IllegalReason, Lang, MAX_INPUT_CHARS, Malformed, MoveText, Pattern, ReadError,
     ReadErrorKind, Reading, read_move,
 };
-pub use san::{ParseSanError, San, SanError, SanPlus, Suffix, san};
+pub use san::{ParseSanError, San, SanDisplay, SanError, SanPlus, Suffix, san};
 pub use setup::Setup;
 pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use uci::{IllegalUciError, ParseUciError, Uci};

@@ -123,7 +123,7 @@ fn played(index: usize, game: &Game) -> GameReport {
         status,
         winner,
         claimable: game.claimable().iter().map(|c| c.as_str()).collect(),
-        san: game.sans(),
+        san: game.sans().iter().map(ToString::to_string).collect(),
         plies: game.ply(),
     }
 }

@@ -187,7 +187,7 @@ fn movetext(game: &Game, result: PgnResult) -> String {
         if let Some(n) = number {
             push(&n);
         }
-        push(&san(&pos, m));
+        push(&san(&pos, m).to_string());
         pos.play_unchecked(m);
     }
     push(&result.to_string());
