@@ -34,7 +34,7 @@ pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
-    UserRef,
+    Status, UserRef,
 };
 use crate::store::{Store, Tx};
 
