@@ -10,7 +10,7 @@ use super::Data;
 use super::reply::{Reply, Responder, scrub, scrubbed};
 use crate::game::GameError;
 
-/// What a handler can fail with. Refusals stay typed until [`report`] turns them into the
+/// What a handler can fail with. Refusals stay typed until `report` turns them into the
 /// reply's text, so a reply can be chosen by variant (and, later, by language).
 #[derive(Debug)]
 pub enum Error {

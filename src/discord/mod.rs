@@ -3,7 +3,7 @@
 //! `cajitas run` calls [`run`]: it builds a tokio runtime, opens the game service, connects to
 //! Discord and answers slash commands, buttons and autocomplete until SIGINT/SIGTERM.
 //! Handlers stay thin: parse the interaction, call the game service (on the blocking pool),
-//! reply. One [`errors::on_error`] turns every error into a reply.
+//! reply. One `errors::on_error` turns every error into a reply.
 //!
 //! Test seam: with `DISCORD_API_BASE` set (a loopback URL, or a trusted REST proxy, see
 //! [`crate::config::api_base_from`]), every REST call goes to that base URL (with serenity's
@@ -66,7 +66,7 @@ const DEFER_AFTER: Duration = Duration::from_millis(1500);
 
 impl Data {
     /// Runs `op` with the game service and the renderer on tokio's blocking pool (SQLite and rendering never
-    /// block a runtime worker). When it takes longer than [`DEFER_AFTER`], the interaction is
+    /// block a runtime worker). When it takes longer than `DEFER_AFTER`, the interaction is
     /// deferred first (`defer`), so the first answer always arrives in time.
     pub async fn blocking<T, F>(
         &self,
