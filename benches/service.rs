@@ -22,7 +22,7 @@ fn random_script(rng: &mut fastrand::Rng, max_plies: usize) -> Vec<String> {
             break;
         }
         let m = legal[rng.usize(..legal.len())];
-        out.push(san(&pos, m));
+        out.push(san(&pos, m).to_string());
         pos.play(m);
     }
     out

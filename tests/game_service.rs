@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
+use cajitas::console::status_line;
 use cajitas::game::{
     ChallengeState, ChannelRef, ColourChoice, GameError, GameService, Lang, ManualClock,
     ServiceOptions, UserRef,
@@ -136,7 +137,7 @@ fn checkmate() {
     assert!(v.finished && !v.aborted && v.check);
     assert_eq!(v.result, "0-1");
     assert_eq!(v.ply, 4);
-    assert!(v.status_line().contains("bob wins"), "{}", v.status_line());
+    assert!(status_line(&v).contains("bob wins"), "{}", status_line(&v));
     let h = svc.history(CH, 10).unwrap();
     assert_eq!(h.len(), 1);
     assert_eq!(h[0].termination, "checkmate");
@@ -202,16 +203,16 @@ fn threefold_claim_now() {
     assert!(v.claimable_now.is_empty());
     assert_eq!(v.claimable, vec![DrawClaim::ThreefoldRepetition]);
     assert!(
-        v.status_line().contains("with a move"),
+        status_line(&v).contains("with a move"),
         "{}",
-        v.status_line()
+        status_line(&v)
     );
     let v = play(&svc, &SHUFFLE[3..]).view;
     assert_eq!(v.claimable_now, vec![DrawClaim::ThreefoldRepetition]);
     assert!(
-        v.status_line().contains("may claim a draw now"),
+        status_line(&v).contains("may claim a draw now"),
         "{}",
-        v.status_line()
+        status_line(&v)
     );
     // Only the player to move claims.
     assert!(matches!(

@@ -21,14 +21,14 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cajitas_rules::{Color, Square};
+use cajitas_rules::{DrawClaim, Square};
 
 use crate::config;
 use crate::game::{
     ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView, Lang,
-    ServiceOptions, UserRef,
+    ServiceOptions, Status, UserRef,
 };
-use crate::render::{self, BoardView, Highlights, Orientation, RenderOptions};
+use crate::render::{self, BoardView, Highlights, RenderOptions};
 
 /// The name of the console's channel.
 pub const LOCAL_CHANNEL_NAME: &str = "local";
@@ -330,7 +330,7 @@ impl Session {
                 match result {
                     Ok((v, what)) => {
                         writeln!(out, "{} {what}.", me.name)?;
-                        writeln!(out, "{}", v.status_line())?;
+                        writeln!(out, "{}", status_line(&v))?;
                     }
                     Err(e) => refusal(out, &e)?,
                 }
@@ -338,7 +338,7 @@ impl Session {
             Command::Resign => match svc.resign(&me, ch, None) {
                 Ok(v) => {
                     writeln!(out, "{} resigns.", me.name)?;
-                    writeln!(out, "{}", v.status_line())?;
+                    writeln!(out, "{}", status_line(&v))?;
                 }
                 Err(e) => refusal(out, &e)?,
             },
@@ -348,7 +348,7 @@ impl Session {
                     "{} aborted game {}. {}",
                     me.name,
                     v.game_id,
-                    v.status_line()
+                    status_line(&v)
                 )?,
                 Err(e) => refusal(out, &e)?,
             },
@@ -543,23 +543,75 @@ impl Session {
     }
 }
 
-/// The side at the bottom of the picture: the player to move, or the winner (white when
-/// there is none) once the game is over.
-fn orientation(v: &GameView) -> Orientation {
-    let side = if v.finished {
-        v.outcome.and_then(|o| o.winner()).unwrap_or(Color::White)
-    } else {
-        v.to_move
-    };
-    match side {
-        Color::White => Orientation::White,
-        Color::Black => Orientation::Black,
+/// A one-line status in English: who is to move, check, the result, or a claim hint.
+pub fn status_line(v: &GameView) -> String {
+    match v.status() {
+        Status::Aborted => "Game aborted: no result.".to_owned(),
+        Status::Over { outcome, result } => {
+            let mut s = capitalise(&outcome.to_string());
+            if let Some(w) = outcome.winner() {
+                s.push_str(&format!(" ({} wins, {result}).", v.player(w).name));
+            } else {
+                s.push_str(&format!(" ({result})."));
+            }
+            s
+        }
+        Status::Playing {
+            fullmove,
+            to_move,
+            check,
+            draw_offer_by,
+            claimable_now,
+            claimable,
+        } => {
+            let mover = v.player(to_move);
+            let mut s = format!(
+                "Move {fullmove}: {} to move ({}).",
+                to_move.name(),
+                mover.name
+            );
+            if check {
+                s.push_str(" Check!");
+            }
+            if let Some(by) = draw_offer_by {
+                s.push_str(&format!(" {} offers a draw.", capitalise(by.name())));
+            }
+            let names = |claims: &[DrawClaim]| {
+                claims
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            if !claimable_now.is_empty() {
+                s.push_str(&format!(
+                    " {} may claim a draw now ({}).",
+                    mover.name,
+                    names(claimable_now)
+                ));
+            } else if !claimable.is_empty() {
+                s.push_str(&format!(
+                    " {} may claim a draw together with a move ({}).",
+                    mover.name,
+                    names(claimable)
+                ));
+            }
+            s
+        }
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 
 fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
     let opts = RenderOptions {
-        orientation: orientation(v),
+        orientation: v.orientation().into(),
         ..RenderOptions::default()
     };
     let highlights = Highlights::after(&v.position, v.last_move);
@@ -631,7 +683,7 @@ fn show_game(out: &mut impl Write, v: &GameView) -> io::Result<()> {
         m if m > 0 => format!("white +{m}"),
         m => format!("black +{}", -m),
     };
-    writeln!(out, "{}  [{material}]", v.status_line())?;
+    writeln!(out, "{}  [{material}]", status_line(v))?;
     Ok(())
 }
 

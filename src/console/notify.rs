@@ -35,7 +35,7 @@ impl Notifier for ConsoleNotifier {
     fn post(&self, notice: &Notice) -> Result<(), NotifyError> {
         let v = &notice.game;
         let what = match notice.kind {
-            NoticeKind::GameState => v.status_line(),
+            NoticeKind::GameState => super::status_line(v),
         };
         let picture = match &self.boards {
             Some(dir) => match super::write_png(dir, v) {
@@ -95,7 +95,7 @@ mod tests {
         let v = svc.announce(ch).unwrap();
         let text = String::from_utf8(printed.0.lock().unwrap().clone()).unwrap();
         assert!(text.starts_with("[notice] "), "{text}");
-        assert!(text.contains(&v.status_line()), "{text}");
+        assert!(text.contains(&super::super::status_line(&v)), "{text}");
         let png = std::fs::read(dir.join(format!("game-{}-ply-000.png", v.game_id))).unwrap();
         assert!(png.starts_with(b"\x89PNG"));
         std::fs::remove_dir_all(&dir).unwrap();

@@ -1,6 +1,6 @@
 //! `/move` and its autocomplete.
 
-use cajitas_rules::{Move, Position};
+use cajitas_rules::{Move, Notation, Position, Suffix};
 use poise::serenity_prelude as serenity;
 
 use super::errors::responder;
@@ -84,20 +84,6 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     )
 }
 
-/// SAN with the Spanish piece letters (R rey, D dama, T torre, A alfil, C caballo).
-pub fn spanish(san: &str) -> String {
-    san.chars()
-        .map(|c| match c {
-            'K' => 'R',
-            'Q' => 'D',
-            'R' => 'T',
-            'B' => 'A',
-            'N' => 'C',
-            other => other,
-        })
-        .collect()
-}
-
 /// A move in coordinates (`e2e4`, `e7e8q`, `e1g1`).
 pub fn uci(m: Move) -> String {
     let mut s = format!("{}{}", m.from(), m.to());
@@ -138,19 +124,17 @@ pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
         .legal_moves()
         .iter()
         .filter_map(|&m| {
-            let san = cajitas_rules::san(pos, m);
-            let es = spanish(&san);
+            let written = cajitas_rules::san(pos, m);
+            let san = written.to_string();
+            let es = written.display(Notation::Spanish).to_string();
             if !(matches(&san) || matches(&uci(m)) || matches(&es)) {
                 return None;
             }
-            let rank = if san.ends_with('#') {
-                0
-            } else if san.ends_with('+') {
-                1
-            } else if m.is_capture() {
-                2
-            } else {
-                3
+            let rank = match written.suffix {
+                Some(Suffix::Checkmate) => 0,
+                Some(Suffix::Check) => 1,
+                None if m.is_capture() => 2,
+                None => 3,
             };
             let shown = match lang {
                 Lang::Es => es,
@@ -167,6 +151,14 @@ pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// SAN with the Spanish piece letters, as the autocomplete writes them.
+    fn spanish(san: &str) -> String {
+        san.parse::<cajitas_rules::SanPlus>()
+            .unwrap()
+            .display(Notation::Spanish)
+            .to_string()
+    }
 
     #[test]
     fn spanish_letters() {

@@ -1,13 +1,13 @@
 //! How a game looks in Discord: an embed (players, move number, last move, status, material)
 //! and the board as `board.png`, with the alt text as the attachment's description.
 
-use cajitas_rules::{Color, Outcome, WinReason};
+use cajitas_rules::{DrawClaim, Outcome, WinReason};
 use poise::serenity_prelude as serenity;
 
 use super::reply::{Reply, cap_chars};
 use super::who::mention;
-use crate::game::{GameService, GameView};
-use crate::render::{self, BoardView, Highlights, Orientation, RenderOptions, Renderer};
+use crate::game::{GameService, GameView, Status};
+use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
 
 /// The attachment's file name.
 pub const BOARD_FILE: &str = "board.png";
@@ -20,22 +20,6 @@ pub struct Shown {
     pub png: Vec<u8>,
     /// The alt text (at most 1,024 characters).
     pub alt: String,
-}
-
-/// The side the board is shown from: the player to move; when the game is over, the
-/// winner's side, or white's.
-pub fn orientation(view: &GameView) -> Orientation {
-    let side = if view.finished {
-        view.outcome
-            .and_then(|o| o.winner())
-            .unwrap_or(Color::White)
-    } else {
-        view.to_move
-    };
-    match side {
-        Color::White => Orientation::White,
-        Color::Black => Orientation::Black,
-    }
 }
 
 /// What a handler's blocking closure works with: the game service (through `Deref`) and
@@ -64,7 +48,7 @@ impl Ops {
 /// Renders the view with `renderer`.
 pub fn show_with(renderer: &Renderer, view: GameView) -> anyhow::Result<Shown> {
     let options = RenderOptions {
-        orientation: orientation(&view),
+        orientation: view.orientation().into(),
         ..RenderOptions::default()
     };
     let png = renderer.render(
@@ -81,62 +65,72 @@ pub fn show_with(renderer: &Renderer, view: GameView) -> anyhow::Result<Shown> {
 
 /// The status line: who is to move, check, the result, or a claim hint.
 pub fn status(view: &GameView) -> String {
-    if view.aborted {
-        return "Game aborted: no result.".into();
-    }
-    if let Some(outcome) = view.outcome {
-        return match outcome {
-            Outcome::Decisive { winner, reason } => {
-                let w = mention(view.player(winner));
-                let l = mention(view.player(!winner));
-                match reason {
-                    WinReason::Checkmate => {
-                        format!("Checkmate! {w} ({}) wins, {}.", winner.name(), view.result)
-                    }
-                    WinReason::Resignation => format!(
-                        "{l} resigned: {w} ({}) wins, {}.",
-                        winner.name(),
-                        view.result
-                    ),
-                    WinReason::Timeout => {
-                        format!("{w} ({}) wins on time, {}.", winner.name(), view.result)
-                    }
+    match view.status() {
+        Status::Aborted => "Game aborted: no result.".into(),
+        Status::Over {
+            outcome: Outcome::Decisive { winner, reason },
+            result,
+        } => {
+            let w = mention(view.player(winner));
+            let l = mention(view.player(!winner));
+            match reason {
+                WinReason::Checkmate => {
+                    format!("Checkmate! {w} ({}) wins, {result}.", winner.name())
+                }
+                WinReason::Resignation => {
+                    format!("{l} resigned: {w} ({}) wins, {result}.", winner.name())
+                }
+                WinReason::Timeout => {
+                    format!("{w} ({}) wins on time, {result}.", winner.name())
                 }
             }
-            Outcome::Draw { .. } => {
-                let text = outcome.to_string();
-                let mut c = text.chars();
-                let first: String = c
-                    .next()
-                    .map(|f| f.to_uppercase().collect())
-                    .unwrap_or_default();
-                format!("{first}{}, {}.", c.as_str(), view.result)
+        }
+        Status::Over {
+            outcome: outcome @ Outcome::Draw { .. },
+            result,
+        } => {
+            let text = outcome.to_string();
+            let mut c = text.chars();
+            let first: String = c
+                .next()
+                .map(|f| f.to_uppercase().collect())
+                .unwrap_or_default();
+            format!("{first}{}, {result}.", c.as_str())
+        }
+        Status::Playing {
+            to_move,
+            check,
+            draw_offer_by,
+            claimable,
+            ..
+        } => {
+            let mut s = format!(
+                "{} ({}) to move.",
+                mention(view.player(to_move)),
+                to_move.name()
+            );
+            if check {
+                s.push_str(" **Check!**");
             }
-        };
+            if let Some(by) = draw_offer_by {
+                s.push_str(&format!(" {} offers a draw.", mention(view.player(by))));
+            }
+            if !claimable.is_empty() {
+                let what: Vec<&str> = claimable
+                    .iter()
+                    .map(|c| match c {
+                        DrawClaim::ThreefoldRepetition => "threefold repetition",
+                        DrawClaim::FiftyMoves => "the 50-move rule",
+                    })
+                    .collect();
+                s.push_str(&format!(
+                    " A draw can be claimed ({}): `/draw claim`.",
+                    what.join(", ")
+                ));
+            }
+            s
+        }
     }
-    let mover = view.player_to_move();
-    let mut s = format!("{} ({}) to move.", mention(mover), view.to_move.name());
-    if view.check {
-        s.push_str(" **Check!**");
-    }
-    if let Some(by) = view.draw_offer_by {
-        s.push_str(&format!(" {} offers a draw.", mention(view.player(by))));
-    }
-    if !view.claimable.is_empty() {
-        let what: Vec<String> = view
-            .claimable
-            .iter()
-            .map(|c| match c {
-                cajitas_rules::DrawClaim::ThreefoldRepetition => "threefold repetition".to_string(),
-                cajitas_rules::DrawClaim::FiftyMoves => "the 50-move rule".to_string(),
-            })
-            .collect();
-        s.push_str(&format!(
-            " A draw can be claimed ({}): `/draw claim`.",
-            what.join(", ")
-        ));
-    }
-    s
 }
 
 /// The material balance in words.

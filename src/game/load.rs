@@ -66,21 +66,6 @@ pub(super) fn colour(s: Side) -> Color {
     }
 }
 
-const WIN_REASONS: [WinReason; 3] = [
-    WinReason::Checkmate,
-    WinReason::Resignation,
-    WinReason::Timeout,
-];
-const DRAW_REASONS: [DrawReason; 8] = [
-    DrawReason::Stalemate,
-    DrawReason::DeadPosition,
-    DrawReason::Agreement,
-    DrawReason::ThreefoldClaim,
-    DrawReason::FiftyMoveClaim,
-    DrawReason::Fivefold,
-    DrawReason::SeventyFiveMoves,
-    DrawReason::TimeoutVsInsufficientMaterial,
-];
 pub(super) const ABORTED: &str = "aborted";
 
 /// Ends `game` the way a player or the application decided (resignation, timeout,
@@ -131,21 +116,15 @@ pub(super) fn stored_outcome(row: &GameRow) -> Result<Option<Outcome>, GameError
     }
     let term = row.termination.as_deref().unwrap_or("");
     let found = match row.winner {
-        Some(w) => WIN_REASONS
-            .iter()
-            .find(|r| r.as_str() == term)
-            .map(|&reason| Outcome::Decisive {
-                winner: colour(w),
-                reason,
-            }),
-        None => DRAW_REASONS
-            .iter()
-            .find(|r| r.as_str() == term)
-            .map(|&reason| Outcome::Draw { reason }),
+        Some(w) => term.parse().map(|reason| Outcome::Decisive {
+            winner: colour(w),
+            reason,
+        }),
+        None => term.parse().map(|reason| Outcome::Draw { reason }),
     };
-    found.map(Some).ok_or_else(|| {
-        GameError::Internal(format!("game {}: unknown termination {term:?}", row.id))
-    })
+    found
+        .map(Some)
+        .map_err(|_| GameError::Internal(format!("game {}: unknown termination {term:?}", row.id)))
 }
 
 pub(super) fn material(pos: &Position) -> i32 {
@@ -226,7 +205,7 @@ impl GameService {
             let mv = uci
                 .to_move(game.position())
                 .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
-            game.play(mv)
+            game.try_play(mv)
                 .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
         }
         if game.moves().len() != row.ply as usize {

@@ -36,7 +36,7 @@ use self::load::CachedGame;
 pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
-    UserRef,
+    Status, UserRef,
 };
 use crate::store::{Store, Tx};
 

@@ -194,7 +194,8 @@ impl GameService {
             }
             let mv =
                 cajitas_rules::read_move(l.game.position(), text, lang).map_err(GameError::Move)?;
-            let san = cajitas_rules::san(l.game.position(), mv);
+            // Stored and shown as English SAN text.
+            let san = cajitas_rules::san(l.game.position(), mv).to_string();
             let uci = Uci::from_move(mv).to_string();
             tx.upsert_user(&me, now)?;
             if claim_draw {
@@ -226,7 +227,7 @@ impl GameService {
                 });
             }
             l.game
-                .play(mv)
+                .try_play(mv)
                 .map_err(|e| GameError::Internal(format!("the reader's move was refused: {e}")))?;
             let row = MoveRow {
                 ply: l.row.ply,

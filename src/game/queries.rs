@@ -78,7 +78,7 @@ impl GameService {
             let sans = if l.colour_of(actor.id) == Some(pos.turn()) {
                 pos.legal_moves()
                     .iter()
-                    .map(|&m| cajitas_rules::san(pos, m))
+                    .map(|&m| cajitas_rules::san(pos, m).to_string())
                     .collect()
             } else {
                 Vec::new()

@@ -187,67 +187,69 @@ impl GameView {
         self.player(self.to_move)
     }
 
-    /// A one-line status in English: who is to move, check, the result, or a claim hint.
-    pub fn status_line(&self) -> String {
+    /// Where the game stands, as facts; each front end words them (`console::status_line`,
+    /// `discord::view::status`).
+    pub fn status(&self) -> Status<'_> {
         if self.aborted {
-            return "Game aborted: no result.".to_owned();
+            return Status::Aborted;
         }
         if let Some(outcome) = self.outcome {
-            let mut s = capitalise(&outcome.to_string());
-            if let Some(w) = outcome.winner() {
-                s.push_str(&format!(
-                    " ({} wins, {}).",
-                    self.player(w).name,
-                    self.result
-                ));
-            } else {
-                s.push_str(&format!(" ({}).", self.result));
-            }
-            return s;
+            return Status::Over {
+                outcome,
+                result: &self.result,
+            };
         }
-        let mover = self.player_to_move();
-        let mut s = format!(
-            "Move {}: {} to move ({}).",
-            self.fullmove,
-            self.to_move.name(),
-            mover.name
-        );
-        if self.check {
-            s.push_str(" Check!");
+        Status::Playing {
+            fullmove: self.fullmove,
+            to_move: self.to_move,
+            check: self.check,
+            draw_offer_by: self.draw_offer_by,
+            claimable_now: &self.claimable_now,
+            claimable: &self.claimable,
         }
-        if let Some(by) = self.draw_offer_by {
-            s.push_str(&format!(" {} offers a draw.", capitalise(by.name())));
+    }
+
+    /// The side at the bottom of the board picture: the player to move; once the game is
+    /// over, the winner, or white when there is none.
+    pub fn orientation(&self) -> Color {
+        if self.finished {
+            self.outcome
+                .and_then(|o| o.winner())
+                .unwrap_or(Color::White)
+        } else {
+            self.to_move
         }
-        let names = |claims: &[DrawClaim]| {
-            claims
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if !self.claimable_now.is_empty() {
-            s.push_str(&format!(
-                " {} may claim a draw now ({}).",
-                mover.name,
-                names(&self.claimable_now)
-            ));
-        } else if !self.claimable.is_empty() {
-            s.push_str(&format!(
-                " {} may claim a draw together with a move ({}).",
-                mover.name,
-                names(&self.claimable)
-            ));
-        }
-        s
     }
 }
 
-pub(super) fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
+/// Where a game stands, as [`GameView::status`] gives it: the facts a status line says,
+/// without the words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status<'a> {
+    /// The game was aborted: it ended without a result.
+    Aborted,
+    /// The game is over.
+    Over {
+        /// How it ended.
+        outcome: Outcome,
+        /// The PGN result ("1-0", "0-1", "1/2-1/2").
+        result: &'a str,
+    },
+    /// The game goes on.
+    Playing {
+        /// The move number (FEN fullmove).
+        fullmove: u32,
+        /// The side to move.
+        to_move: Color,
+        /// Whether the side to move is in check.
+        check: bool,
+        /// Who has a draw offer standing.
+        draw_offer_by: Option<Color>,
+        /// The draws the player to move may claim now, without a move.
+        claimable_now: &'a [DrawClaim],
+        /// The draws the player to move may claim, now or together with one of their moves.
+        claimable: &'a [DrawClaim],
+    },
 }
 
 /// The result of a move.

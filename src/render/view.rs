@@ -58,19 +58,8 @@ impl From<&Position> for BoardView {
     }
 }
 
-fn role_index(role: Role) -> usize {
-    match role {
-        Role::Pawn => 0,
-        Role::Knight => 1,
-        Role::Bishop => 2,
-        Role::Rook => 3,
-        Role::Queen => 4,
-        Role::King => 5,
-    }
-}
-
 fn sprite_index(p: Piece) -> usize {
-    piece_index(p.color == Color::Black, role_index(p.role))
+    piece_index(p.color == Color::Black, p.role.index())
 }
 
 /// What to mark on the board.
