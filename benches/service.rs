@@ -35,10 +35,11 @@ fn players() -> (UserRef, UserRef) {
     )
 }
 
+/// Starts a game between the two players. The challenge is open: a named one pings the
+/// opponent, and the ping limit (5 per 10 minutes) would refuse the sixth game.
 fn start(svc: &GameService, ch: ChannelRef) {
     let (a, b) = players();
-    svc.challenge(&a, ch, Some(&b), ColourChoice::White)
-        .unwrap();
+    svc.challenge(&a, ch, None, ColourChoice::White).unwrap();
     svc.accept(&b, ch).unwrap();
 }
 
