@@ -374,25 +374,6 @@ impl Store {
     }
 }
 
-/// The raw commit rate of SQLite on this machine, for benchmarks: opens (creating it) a
-/// store at `path` with the same settings (WAL, `synchronous=FULL`) and commits `n`
-/// one-row `BEGIN IMMEDIATE` transactions. Returns the time they took.
-pub fn measure_raw_commits(path: &Path, n: u64) -> Result<Duration, StoreError> {
-    let mut store = Store::open(path)?;
-    let base: u64 = store.read(|tx| {
-        Ok::<_, StoreError>(tx.tx.query_row(
-            "SELECT coalesce(max(id), 0) FROM processed_interactions",
-            [],
-            |r| r.get::<_, i64>(0),
-        )? as u64)
-    })?;
-    let t0 = std::time::Instant::now();
-    for i in 1..=n {
-        store.immediate(|tx| tx.mark_interaction(base + i, 0))?;
-    }
-    Ok(t0.elapsed())
-}
-
 /// An open transaction: typed reads and writes.
 pub struct Tx<'c> {
     tx: rusqlite::Transaction<'c>,
