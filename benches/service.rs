@@ -99,7 +99,7 @@ fn fresh_dir(base: &Path, tag: &str) -> PathBuf {
 fn raw_commits_per_s(path: &Path, n: u64) -> f64 {
     use rusqlite::{Connection, TransactionBehavior, params};
     let mut conn = Connection::open(path).unwrap();
-    conn.busy_timeout(cajitas::store::BUSY_TIMEOUT)
+    conn.busy_timeout(cajitas::store::sqlite::BUSY_TIMEOUT)
         .unwrap();
     let _mode: String = conn
         .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
