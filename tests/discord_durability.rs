@@ -23,7 +23,7 @@ fn open(w: &World) -> GameService {
 }
 
 fn integrity_ok(w: &World) {
-    let store = cajitas::store::Store::open(&w.db()).unwrap();
+    let store = cajitas::store::SqliteStore::open(&w.db()).unwrap();
     assert_eq!(store.pragma("integrity_check").unwrap(), "ok");
 }
 

@@ -69,7 +69,7 @@ impl GameService {
     /// request), refusing it when `from` already caused [`PING_LIMIT`] in the last
     /// [`PING_WINDOW`]. Stored, so the limit holds across restarts.
     pub(super) fn ping(
-        tx: &Tx<'_>,
+        tx: &dyn Tx,
         from: u64,
         to: u64,
         kind: &str,
@@ -100,7 +100,7 @@ impl GameService {
 
     /// Finds the challenge an answer is about, refusing what cannot be answered.
     fn answerable(
-        tx: &Tx<'_>,
+        tx: &dyn Tx,
         ch: ChannelRef,
         expected: Option<i64>,
         now: i64,

@@ -159,7 +159,7 @@ impl GameService {
     /// the cached copy is of exactly the stored state: same ply, current FEN, status, time of
     /// the last change and last move (another process writing the same database changes
     /// at least one of them).
-    pub(super) fn load(&self, tx: &Tx<'_>, row: GameRow) -> Result<Loaded, GameError> {
+    pub(super) fn load(&self, tx: &dyn Tx, row: GameRow) -> Result<Loaded, GameError> {
         let hit = {
             let cache = self.cache();
             cache
@@ -191,7 +191,7 @@ impl GameService {
         self.rebuild(tx, row)
     }
 
-    pub(super) fn rebuild(&self, tx: &Tx<'_>, row: GameRow) -> Result<Loaded, GameError> {
+    pub(super) fn rebuild(&self, tx: &dyn Tx, row: GameRow) -> Result<Loaded, GameError> {
         let bad = |what: String| GameError::Internal(format!("game {}: {what}", row.id));
         let start =
             Position::from_fen(&row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
@@ -302,7 +302,7 @@ impl GameService {
     }
 
     /// The game in progress, or the refusal that says why there is none.
-    pub(super) fn active(&self, tx: &Tx<'_>, ch: ChannelRef) -> Result<Loaded, GameError> {
+    pub(super) fn active(&self, tx: &dyn Tx, ch: ChannelRef) -> Result<Loaded, GameError> {
         match tx.active_game(ch.channel)? {
             Some(row) => self.load(tx, row),
             None => match tx.last_game(ch.channel)? {

@@ -38,7 +38,7 @@ pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
     Status, UserRef,
 };
-use crate::store::{Store, Tx};
+use crate::store::{SqliteStore, Store, StoreExt, Tx};
 
 /// The longest move text a player may type, in characters.
 pub const MAX_MOVE_CHARS: usize = 32;
@@ -112,7 +112,8 @@ pub struct GameService {
 }
 
 struct Inner {
-    store: Mutex<Store>,
+    /// The database, whichever backend it is.
+    store: Mutex<Box<dyn Store>>,
     /// Games already rebuilt by the rules, so that a move does not replay the whole game.
     /// Only a hint: an entry is used only when it matches the stored row exactly (see
     /// [`GameService::load`]). Locked only while the store is locked.
@@ -147,15 +148,19 @@ impl std::fmt::Debug for GameService {
 impl GameService {
     /// Opens (creating it if needed) the database at `path` and applies the migrations.
     pub fn open(path: &Path, opts: ServiceOptions) -> Result<GameService, GameError> {
-        Ok(Self::with_store(Store::open(path)?, opts))
+        Ok(Self::with_store(Box::new(SqliteStore::open(path)?), opts))
     }
 
     /// A service over an in-memory database (tests and experiments; nothing is kept).
     pub fn open_in_memory(opts: ServiceOptions) -> Result<GameService, GameError> {
-        Ok(Self::with_store(Store::open_in_memory()?, opts))
+        Ok(Self::with_store(
+            Box::new(SqliteStore::open_in_memory()?),
+            opts,
+        ))
     }
 
-    fn with_store(store: Store, opts: ServiceOptions) -> GameService {
+    /// A service over an open store (the backend chosen by the caller).
+    pub fn with_store(store: Box<dyn Store>, opts: ServiceOptions) -> GameService {
         GameService {
             inner: Arc::new(Inner {
                 store: Mutex::new(store),
@@ -175,21 +180,25 @@ impl GameService {
         self.inner.opts.clock.now_ms()
     }
 
-    fn store(&self) -> MutexGuard<'_, Store> {
+    fn store(&self) -> MutexGuard<'_, Box<dyn Store>> {
         // A panic while holding the lock rolled its transaction back when it unwound, so the
         // store is consistent: carry on.
         self.inner.store.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Runs `f` as one operation in one write transaction (`BEGIN IMMEDIATE` in SQLite) at
+    /// the service's time: it commits when `f` returns `Ok`, and its typed result or refusal
+    /// comes back through the object-safe [`Store::transaction`].
     fn write<T>(
         &self,
-        f: impl FnOnce(&Tx<'_>, i64) -> Result<T, GameError>,
+        f: impl FnOnce(&dyn Tx, i64) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
         let now = self.now();
         self.store().immediate(|tx| f(tx, now))
     }
 
-    fn read<T>(&self, f: impl FnOnce(&Tx<'_>) -> Result<T, GameError>) -> Result<T, GameError> {
+    /// Runs `f` in one read transaction (a consistent snapshot; it never writes).
+    fn read<T>(&self, f: impl FnOnce(&dyn Tx) -> Result<T, GameError>) -> Result<T, GameError> {
         self.store().read(f)
     }
 

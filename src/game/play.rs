@@ -25,7 +25,7 @@ pub(super) enum GameEnd<'a> {
 /// What [`GameService::in_game`] found: the transaction, the game, the actor and their
 /// colour, and the time of the operation.
 pub(super) struct Turn<'a> {
-    pub tx: &'a Tx<'a>,
+    pub tx: &'a dyn Tx,
     pub game: Loaded,
     pub me: UserRow,
     pub mine: Color,
@@ -74,7 +74,7 @@ impl GameService {
     /// What must happen when a game ends (ratings, notifications) belongs here.
     pub(super) fn end_game(
         &self,
-        tx: &Tx<'_>,
+        tx: &dyn Tx,
         mut l: Loaded,
         end: GameEnd<'_>,
         now: i64,
@@ -124,7 +124,7 @@ impl GameService {
     /// [`end_game`](Self::end_game) with a result and no claim move.
     pub(super) fn finish(
         &self,
-        tx: &Tx<'_>,
+        tx: &dyn Tx,
         l: Loaded,
         outcome: Outcome,
         now: i64,
@@ -357,7 +357,7 @@ impl GameService {
     }
 
     /// The standing offer is accepted: the game is drawn by agreement.
-    fn agree_draw(&self, tx: &Tx<'_>, l: Loaded, now: i64) -> Result<GameView, GameError> {
+    fn agree_draw(&self, tx: &dyn Tx, l: Loaded, now: i64) -> Result<GameView, GameError> {
         tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
         let outcome = Outcome::Draw {
             reason: DrawReason::Agreement,

@@ -10,7 +10,7 @@ impl GameService {
         self.read(|tx| self.view(self.current_or_last(tx, ch)?))
     }
 
-    fn current_or_last(&self, tx: &Tx<'_>, ch: ChannelRef) -> Result<Loaded, GameError> {
+    fn current_or_last(&self, tx: &dyn Tx, ch: ChannelRef) -> Result<Loaded, GameError> {
         let row = match tx.active_game(ch.channel)? {
             Some(row) => row,
             None => tx.last_game(ch.channel)?.ok_or(GameError::NoGame)?,
