@@ -1007,27 +1007,6 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
 }
 
 #[test]
-fn handled_interactions_are_pruned_while_the_bot_runs() {
-    let clock = Arc::new(ManualClock::new(5_000_000_000));
-    let opts = ServiceOptions::with_clock(clock.clone());
-    let svc = open_service("prune", opts);
-    assert!(svc.first_delivery(1).unwrap());
-    assert!(!svc.first_delivery(1).unwrap(), "a redelivery is seen");
-    // Half an hour later it is still known.
-    clock.advance(Duration::from_millis(30 * 60_000));
-    assert!(svc.first_delivery(2).unwrap());
-    assert!(!svc.first_delivery(1).unwrap());
-    // A day and more later, the next interaction prunes the old ids, without a restart.
-    clock.advance(Duration::from_millis(24 * 3_600_000));
-    assert!(svc.first_delivery(3).unwrap());
-    assert!(
-        svc.first_delivery(1).unwrap(),
-        "id 1 was forgotten, so it counts as new"
-    );
-    assert!(!svc.first_delivery(3).unwrap(), "recent ids are kept");
-}
-
-#[test]
 fn announce_posts_the_game_through_the_notifier() {
     let recorder = Arc::new(cajitas::game::RecordingNotifier::default());
     let opts = ServiceOptions {

@@ -31,6 +31,7 @@ pub async fn on_message(
     let text = text.to_string();
     let id = msg.id.get();
     let game = data.game.clone();
+    let books = std::sync::Arc::clone(&data.bookkeeping);
     let renderer = data.renderer;
     let played = tokio::task::spawn_blocking(move || {
         // Chatter costs one read: only the player to move of a game in progress goes on.
@@ -39,7 +40,7 @@ pub async fn on_message(
             return None;
         }
         // A message delivered twice (around a resume) is played once.
-        if !game.first_delivery(id).unwrap_or(true) {
+        if !books.first_delivery(id).unwrap_or(true) {
             return None;
         }
         let result = game.play_move(&actor, ch, &text, lang, false).ok()?;

@@ -10,6 +10,7 @@
 //! ratelimiter off, which would otherwise ignore the proxy) and the gateway URL comes from
 //! that server's `GET /api/v10/gateway`.
 
+mod bookkeeping;
 mod buttons;
 mod challenge;
 mod draw;
@@ -35,6 +36,7 @@ use crate::config::BotConfig;
 use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
+pub use bookkeeping::{Bookkeeping, HANDLED_INTERACTIONS_KEPT};
 pub use errors::Error;
 pub use notify::DiscordNotifier;
 pub use setup::COMMANDS_HASH_KEY_GLOBAL;
@@ -50,6 +52,8 @@ pub struct Data {
     pub game: GameService,
     /// The board renderer (built once, shared).
     pub renderer: &'static Renderer,
+    /// Handled interactions and bot settings (blocking, like the service).
+    pub bookkeeping: Arc<Bookkeeping>,
 }
 
 /// What to send when an operation is slow enough to need a defer.
@@ -195,21 +199,24 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             notifier,
             ..ServiceOptions::default()
         };
+        let clock = opts.clock.clone();
         tokio::task::spawn_blocking(move || {
             let game = GameService::open(&path, opts)
                 .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
+            let books = Arc::new(Bookkeeping::new(game.shared_store(), clock));
             // The ids handled are also pruned hourly while the bot runs (see
-            // `GameService::first_delivery`).
-            if let Err(e) = game.forget_interactions(HANDLED_KEPT) {
+            // `Bookkeeping::first_delivery`).
+            if let Err(e) = books.forget_interactions(HANDLED_INTERACTIONS_KEPT) {
                 tracing::warn!(error = %e, "could not prune the handled interactions");
             }
-            Ok::<_, anyhow::Error>(game)
+            Ok::<_, anyhow::Error>((game, books))
         })
         .await??
     };
+    let (game, bookkeeping) = game;
 
     let message_moves = config.message_moves;
-    let game_for_gate = game.clone();
+    let books_for_gate = Arc::clone(&bookkeeping);
     let options = poise::FrameworkOptions {
         commands: commands(),
         on_error: |e| Box::pin(errors::on_error(e)),
@@ -224,13 +231,14 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
                 config,
                 game,
                 renderer,
+                bookkeeping,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;
             Ok(data)
         })
     });
-    let gate = gate::Gate::new(framework, game_for_gate);
+    let gate = gate::Gate::new(framework, books_for_gate);
     let tracker = gate.tracker();
 
     // GUILDS only, unless moves typed as messages were asked for (Message Content is a
@@ -284,9 +292,6 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     tracing::info!("stopped");
     Ok(())
 }
-
-/// How long handled interaction ids are kept: redeliveries happen within a session.
-const HANDLED_KEPT: Duration = crate::game::HANDLED_INTERACTIONS_KEPT;
 
 async fn wait_for_signal() -> &'static str {
     #[cfg(unix)]

@@ -24,7 +24,6 @@ mod views;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicI64, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -38,7 +37,7 @@ pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
     Status, UserRef,
 };
-use crate::store::{SqliteStore, Store, StoreExt, Tx};
+use crate::store::{SharedStore, SqliteStore, Store, StoreExt, Tx};
 
 /// The longest move text a player may type, in characters.
 pub const MAX_MOVE_CHARS: usize = 32;
@@ -113,15 +112,12 @@ pub struct GameService {
 
 struct Inner {
     /// The database, whichever backend it is.
-    store: Mutex<Box<dyn Store>>,
+    store: SharedStore,
     /// Games already rebuilt by the rules, so that a move does not replay the whole game.
     /// Only a hint: an entry is used only when it matches the stored row exactly (see
     /// [`GameService::load`]). Locked only while the store is locked.
     cache: Mutex<HashMap<i64, CachedGame>>,
     opts: ServiceOptions,
-    /// When [`GameService::first_delivery`] last pruned the handled interactions (service
-    /// clock, Unix ms; 0 before the first time).
-    last_prune: AtomicI64,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -129,13 +125,6 @@ struct Inner {
 pub const PING_LIMIT: u32 = 5;
 /// See [`PING_LIMIT`].
 pub const PING_WINDOW: Duration = Duration::from_secs(600);
-
-/// How long the ids of handled interactions are kept (Discord redelivers only within a
-/// session, so a day is plenty).
-pub const HANDLED_INTERACTIONS_KEPT: Duration = Duration::from_secs(24 * 3600);
-const KEPT_MS: i64 = 24 * 3600 * 1000;
-/// How often [`GameService::first_delivery`] prunes them.
-const PRUNE_EVERY_MS: i64 = 3600 * 1000;
 
 impl std::fmt::Debug for GameService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -163,9 +152,8 @@ impl GameService {
     pub fn with_store(store: Box<dyn Store>, opts: ServiceOptions) -> GameService {
         GameService {
             inner: Arc::new(Inner {
-                store: Mutex::new(store),
+                store: Arc::new(Mutex::new(store)),
                 cache: Mutex::new(HashMap::new()),
-                last_prune: AtomicI64::new(0),
                 opts,
             }),
         }
@@ -221,41 +209,10 @@ impl GameService {
         Ok(notice.game)
     }
 
-    /// Records that an interaction (a Discord interaction id) was handled; false when it
-    /// already was, so a redelivered interaction can be ignored.
-    ///
-    /// Once an hour (by the service's clock) the same transaction also forgets the ids
-    /// older than [`HANDLED_INTERACTIONS_KEPT`], so a bot that runs for months keeps about a
-    /// day of them.
-    pub fn first_delivery(&self, interaction_id: u64) -> Result<bool, GameError> {
-        self.write(|tx, now| {
-            let first = tx.mark_interaction(interaction_id, now)?;
-            let last = self.inner.last_prune.load(AtomicOrdering::Relaxed);
-            if now.saturating_sub(last) >= PRUNE_EVERY_MS {
-                tx.prune_interactions(now.saturating_sub(KEPT_MS))?;
-                self.inner.last_prune.store(now, AtomicOrdering::Relaxed);
-            }
-            Ok(first)
-        })
-    }
-
-    /// A setting of a front end (e.g. the hash of the Discord commands last registered).
-    pub fn bot_setting(&self, key: &str) -> Result<Option<String>, GameError> {
-        self.read(|tx| Ok(tx.setting(key)?))
-    }
-
-    /// Stores a setting of a front end.
-    pub fn set_bot_setting(&self, key: &str, value: &str) -> Result<(), GameError> {
-        self.write(|tx, now| Ok(tx.set_setting(key, value, now)?))
-    }
-
-    /// Forgets the handled interactions older than `age` (Discord redelivers only within a
-    /// session, so a day is plenty). Returns how many were forgotten.
-    pub fn forget_interactions(&self, age: Duration) -> Result<usize, GameError> {
-        self.write(|tx, now| {
-            let before = now.saturating_sub(i64::try_from(age.as_millis()).unwrap_or(i64::MAX));
-            Ok(tx.prune_interactions(before)?)
-        })
+    /// The store this service uses, for a front end's own records in the same database
+    /// (one connection and one lock for both).
+    pub fn shared_store(&self) -> SharedStore {
+        Arc::clone(&self.inner.store)
     }
 }
 

@@ -451,6 +451,11 @@ pub trait Store: Send {
     fn migrate(&mut self) -> Result<(), StoreError>;
 }
 
+/// One store shared by the parts of a process that write the same database (the game
+/// service and a front end's bookkeeping): one connection, one lock, no contention between
+/// them inside SQLite.
+pub type SharedStore = std::sync::Arc<std::sync::Mutex<Box<dyn Store>>>;
+
 /// Typed operations on any [`Store`], `dyn Store` included.
 pub trait StoreExt: Store {
     /// Runs `f` inside one write transaction: it commits when `f` returns `Ok` and rolls back
