@@ -432,6 +432,28 @@ mod tests {
     }
 
     #[test]
+    fn env_example_documents_every_variable() {
+        let example = include_str!("../.env.example");
+        for var in [
+            TOKEN_VAR,
+            "DISCORD_GUILD_ID",
+            "CAJITAS_DB",
+            "RUST_LOG",
+            API_BASE_VAR,
+            API_BASE_TRUSTED_VAR,
+            CHALLENGE_TTL_VAR,
+            MESSAGE_MOVES_VAR,
+            BLOCKING_THREADS_VAR,
+            PIECES_VAR,
+        ] {
+            assert!(
+                example.lines().any(|l| l.starts_with(&format!("{var}="))),
+                "{var} is not in .env.example"
+            );
+        }
+    }
+
+    #[test]
     fn missing_token_message_helps() {
         let msg = ConfigError::MissingToken.to_string();
         assert!(msg.contains(TOKEN_VAR));
