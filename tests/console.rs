@@ -1,17 +1,15 @@
 //! `cajitas local` driven through a pipe, as a script would.
 
+#[path = "support/bot.rs"]
+mod bot;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "cajitas-console-{tag}-{}-{}",
-        std::process::id(),
-        fastrand::u64(..)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary folder, removed on drop.
+fn temp_dir(tag: &str) -> bot::TempDir {
+    bot::TempDir::new(&format!("console-{tag}"))
 }
 
 fn local(dir: &Path, args: &[&str], script: &str) -> Output {
