@@ -9,10 +9,18 @@
 //! Placeables are not wrapped in Unicode isolation marks (U+2068/U+2069): they would end up
 //! inside names, moves, mentions and autocomplete values.
 
+mod game_errors;
+mod read_errors;
+mod words;
+
 use std::sync::LazyLock;
 
 use cajitas_rules::Lang;
 pub use fluent_bundle::FluentArgs;
+
+pub use self::game_errors::game_error;
+pub use self::read_errors::read_error;
+pub use self::words::{colour_key, list_and, list_or, role_key, san_in};
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentResource, FluentValue};
 

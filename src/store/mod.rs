@@ -23,6 +23,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../migrations/0001_initial.sql"),
     include_str!("../../migrations/0002_bot_settings.sql"),
     include_str!("../../migrations/0003_pings.sql"),
+    include_str!("../../migrations/0004_game_language.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
@@ -203,6 +204,8 @@ pub struct GameRow {
     pub updated_at: i64,
     /// When it ended (Unix ms).
     pub finished_at: Option<i64>,
+    /// The language of its posts that no interaction caused: `"en"` or `"es"`.
+    pub lang: String,
 }
 
 /// One move of a game.
@@ -271,6 +274,8 @@ pub struct NewGame<'a> {
     pub start_fen: &'a str,
     /// Now (Unix ms).
     pub now: i64,
+    /// The language of its posts that no interaction causes: `"en"` or `"es"`.
+    pub lang: &'a str,
 }
 
 /// How a game ends, as stored.
@@ -401,7 +406,7 @@ pub struct Tx<'c> {
 const GAME_COLUMNS: &str = "g.id, g.guild_id, g.channel_id, \
      w.id, w.name, w.is_bot, b.id, b.name, b.is_bot, \
      g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination, g.claim_move, \
-     g.created_at, g.updated_at, g.finished_at";
+     g.created_at, g.updated_at, g.finished_at, g.lang";
 const GAME_FROM: &str =
     "FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id";
 
@@ -440,6 +445,7 @@ fn game_raw(row: &Row<'_>) -> rusqlite::Result<Raw<GameRow>> {
         created_at: row.get(17)?,
         updated_at: row.get(18)?,
         finished_at: row.get(19)?,
+        lang: row.get(20)?,
     };
     Ok((game, vec![status, winner.unwrap_or_default()]))
 }
@@ -622,8 +628,8 @@ impl Tx<'_> {
         self.tx
             .prepare_cached(
                 "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
-                     status, result, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6)",
+                     status, result, created_at, updated_at, lang)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7)",
             )?
             .execute(params![
                 g.guild.map(to_db),
@@ -632,6 +638,7 @@ impl Tx<'_> {
                 to_db(g.black),
                 g.start_fen,
                 g.now,
+                g.lang,
             ])?;
         Ok(self.tx.last_insert_rowid())
     }
