@@ -99,13 +99,15 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
     let again = w.click(&bob(), &challenge, &ids[0]).await;
     assert!(again.is_ephemeral(), "{}", again.text());
 
-    // Scholar's mate in SAN, coordinates, Spanish letters (es-ES) and lower case.
+    // Scholar's mate in SAN, coordinates, Spanish letters (es-ES) and lower case. Each move
+    // is announced in the mover's language (the server setting is `auto`): Spanish letters
+    // for es-ES and es-419; the PGN below shows what was played.
     let moves = [
         (alice(), "en-US", "e4", "e4"),
         (bob(), "en-US", "e7e5", "e5"),
-        (alice(), "es-ES", "Ac4", "Bc4"),
+        (alice(), "es-ES", "Ac4", "Ac4"),
         (bob(), "en-US", "nc6", "Nc6"),
-        (alice(), "es-419", "Dh5", "Qh5"),
+        (alice(), "es-419", "Dh5", "Dh5"),
         (bob(), "en-US", "g8f6", "Nf6"),
         (alice(), "en-US", "Qxf7#", "Qxf7#"),
     ];

@@ -7,6 +7,7 @@ use super::reply::{Reply, cap_chars};
 use super::view::game_reply;
 use super::who::{channel_ref, mention};
 use super::{Context, Defer, Error};
+use crate::tr;
 
 /// How many games `/history` lists.
 const HISTORY_LEN: usize = 10;
@@ -23,11 +24,12 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.show(g.board(ch)?)?))
         .await?;
-    r.send(game_reply(String::new(), &shown)).await?;
+    r.send(game_reply(String::new(), &shown, lang)).await?;
     Ok(())
 }
 
@@ -46,14 +48,13 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let pgn = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.pgn(ch)?))
         .await?;
     r.send(Reply {
-        content: "The game in PGN. To analyse it on lichess, open \
-                  <https://lichess.org/paste> and paste the file's text (or upload the file)."
-            .into(),
+        content: tr!(lang, "pgn-hint"),
         attachments: vec![serenity::CreateAttachment::bytes(
             pgn.into_bytes(),
             PGN_FILE,
@@ -76,34 +77,35 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let langs = ctx.data().langs(ch.guild, ctx.locale()).await;
     let games = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.history(ch, HISTORY_LEN)?))
         .await?;
     if games.is_empty() {
-        r.send(Reply::ephemeral(
-            "No finished games in this channel yet. Start one with /challenge.",
-        ))
-        .await?;
+        r.send(Reply::ephemeral(tr!(langs.reply, "history-empty")))
+            .await?;
         return Ok(());
     }
+    let lang = langs.public;
     let lines: Vec<String> = games
         .iter()
         .map(|h| {
-            format!(
-                "#{} {} vs {}: **{}** ({}, {} moves) <t:{}:d>",
-                h.game_id,
-                mention(&h.white),
-                mention(&h.black),
-                h.result,
-                h.termination.replace('-', " "),
-                h.plies.div_ceil(2),
-                h.finished_at.div_euclid(1000),
+            tr!(
+                lang,
+                "history-line",
+                id = h.game_id.to_string(),
+                white = mention(&h.white),
+                black = mention(&h.black),
+                result = h.result.clone(),
+                reason = tr!(lang, "termination", termination = h.termination.clone()),
+                moves = crate::i18n::num(h.plies.div_ceil(2)),
+                date = format!("<t:{}:d>", h.finished_at.div_euclid(1000)),
             )
         })
         .collect();
     let embed = serenity::CreateEmbed::new()
-        .title("Last games in this channel")
+        .title(tr!(lang, "history-title"))
         .description(cap_chars(&lines.join("\n"), 4000));
     r.send(Reply {
         embeds: vec![embed],

@@ -22,6 +22,7 @@ mod moves;
 mod notify;
 pub mod reply;
 mod resign;
+mod settings;
 mod setup;
 mod view;
 mod who;
@@ -133,6 +134,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         resign::abort(),
         info::pgn(),
         info::history(),
+        settings::settings(),
         help::help(),
     ]
 }

@@ -5,9 +5,11 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::responder;
 use super::view::game_reply;
-use super::who::{channel_ref, lang_of, mention, user_ref};
+use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Defer, Error};
 use crate::game::Lang;
+use crate::i18n::{lang_of_locale as lang_of, san_in};
+use crate::tr;
 
 /// Discord's limit on autocomplete choices.
 pub const MAX_CHOICES: usize = 25;
@@ -41,7 +43,13 @@ pub async fn move_(
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = lang_of(ctx.locale());
+    let langs = ctx
+        .data()
+        .langs(ctx.guild_id().map(|g| g.get()), ctx.locale())
+        .await;
+    // `R` is read in the player's language; the public answer is in the public one.
+    let lang = langs.reply;
+    let public = langs.public;
     let claim = claim_draw.unwrap_or(false);
     let (result, shown) = ctx
         .data()
@@ -52,11 +60,12 @@ pub async fn move_(
         })
         .await?;
     let who = mention(&user_ref(ctx.author()));
+    let san = san_in(public, &result.san);
     let content = match result.claimed {
-        Some(_) => format!("{who} writes **{}** and claims a draw.", result.san),
-        None => format!("{who} played **{}**.", result.san),
+        Some(_) => tr!(public, "move-claims", who = who, san = san),
+        None => tr!(public, "move-played", who = who, san = san),
     };
-    r.send(game_reply(content, &shown)).await?;
+    r.send(game_reply(content, &shown, public)).await?;
     Ok(())
 }
 

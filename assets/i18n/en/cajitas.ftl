@@ -258,7 +258,7 @@ alt-no-pieces = no pieces
 ## /help
 
 help =
-    **Cajitas: chess in this channel**
+    { "**" }Cajitas: chess in this channel**
     `/challenge [opponent] [colour]` challenge someone (or anyone), your colour white, black or random
     `/accept` `/decline` answer a challenge · `/cancel` withdraw yours
     `/move <move> [claim_draw]` play a move (suggestions as you type)

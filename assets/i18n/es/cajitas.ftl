@@ -292,7 +292,7 @@ alt-no-pieces = ninguna pieza
 ## /ayuda
 
 help =
-    **Cajitas: ajedrez en este canal**
+    { "**" }Cajitas: ajedrez en este canal**
     `/desafiar [rival] [color]` desafía a alguien (o a cualquiera); tu color: blancas, negras o al azar
     `/aceptar` `/rechazar` responde a un desafío · `/cancelar` retira el tuyo
     `/jugada <jugada> [reclamar_tablas]` juega (con sugerencias mientras escribes)
