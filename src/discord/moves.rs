@@ -79,7 +79,7 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
         // Only the player to move gets choices.
         let view = game.board(ch).ok()?;
         (!view.finished && view.player_to_move().id == actor)
-            .then(|| suggestions(&view.position, &partial, lang))
+            .then(|| choices(&view.position, &partial, lang))
     })
     .await
     .ok()
@@ -88,7 +88,7 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     serenity::CreateAutocompleteResponse::new().set_choices(
         choices
             .into_iter()
-            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
+            .map(|(label, value)| serenity::AutocompleteChoice::new(label, value))
             .collect(),
     )
 }
@@ -114,10 +114,19 @@ fn key(s: &str) -> String {
         .collect()
 }
 
-/// The legal moves matching what was typed (as SAN, coordinates or Spanish SAN), mates and
-/// checks first, then captures, at most [`MAX_CHOICES`]; written in SAN with the letters of
-/// `lang`, so the chosen value reads back as the same move.
+/// The labels of [`choices`]: SAN with the letters of `lang`.
 pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
+    choices(pos, typed, lang)
+        .into_iter()
+        .map(|(label, _)| label)
+        .collect()
+}
+
+/// The legal moves matching what was typed (as SAN, coordinates or Spanish SAN), mates and
+/// checks first, then captures, at most [`MAX_CHOICES`], as (label, value): the label in SAN
+/// with the letters of `lang`, the value in coordinates (UCI), which every reader reads as
+/// the same move whatever the language (`R` is a rook in English and a king in Spanish).
+pub fn choices(pos: &Position, typed: &str, lang: Lang) -> Vec<(String, String)> {
     let typed = typed.trim();
     let want = key(typed);
     // An upper-case letter first is a piece letter (`B` bishop, not the b-pawn; `C`
@@ -129,7 +138,7 @@ pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
     let matches = |candidate: &str| {
         piece.is_none_or(|p| candidate.starts_with(p)) && key(candidate).starts_with(&want)
     };
-    let mut found: Vec<(u8, String)> = pos
+    let mut found: Vec<(u8, String, String)> = pos
         .legal_moves()
         .iter()
         .filter_map(|&m| {
@@ -149,12 +158,12 @@ pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
                 Lang::Es => es,
                 _ => san,
             };
-            Some((rank, shown))
+            Some((rank, shown, uci(m)))
         })
         .collect();
     found.sort();
     found.truncate(MAX_CHOICES);
-    found.into_iter().map(|(_, s)| s).collect()
+    found.into_iter().map(|(_, s, u)| (s, u)).collect()
 }
 
 #[cfg(test)]
