@@ -97,14 +97,7 @@ fn guild(g: Option<serenity::GuildId>) -> Option<u64> {
 }
 
 /// Challenge someone (or anyone) to a game of chess in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Reta a alguien (o a cualquiera) a una partida en este canal"),
-    description_localized(
-        "es-419",
-        "Reta a alguien (o a cualquiera) a una partida en este canal"
-    )
-)]
+#[poise::command(slash_command)]
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
@@ -129,18 +122,18 @@ pub async fn challenge(
 }
 
 /// Accept the challenge waiting in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Acepta el reto pendiente en este canal"),
-    description_localized("es-419", "Acepta el reto pendiente en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     // The game's own language is the accepting player's (or the server's setting).
-    let lang = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await.public;
+    let lang = ctx
+        .data()
+        .langs(guild(ctx.guild_id()), ctx.locale())
+        .await
+        .public;
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
@@ -153,17 +146,17 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// Decline the challenge waiting in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Rechaza el reto pendiente en este canal"),
-    description_localized("es-419", "Rechaza el reto pendiente en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await.public;
+    let lang = ctx
+        .data()
+        .langs(guild(ctx.guild_id()), ctx.locale())
+        .await
+        .public;
     let c = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.decline(&actor, ch)?))
@@ -179,17 +172,17 @@ pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// Withdraw your challenge in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Retira tu reto en este canal"),
-    description_localized("es-419", "Retira tu reto en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await.public;
+    let lang = ctx
+        .data()
+        .langs(guild(ctx.guild_id()), ctx.locale())
+        .await
+        .public;
     let c = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.cancel(&actor, ch)?))

@@ -44,11 +44,7 @@ fn offer_buttons(shown: &Shown, lang: Lang) -> Vec<serenity::CreateActionRow> {
 }
 
 /// Offer, accept, decline or claim a draw
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Ofrece, acepta, rechaza o reclama tablas"),
-    description_localized("es-419", "Ofrece, acepta, rechaza o reclama tablas")
-)]
+#[poise::command(slash_command)]
 pub async fn draw(
     ctx: Context<'_>,
     #[description = "offer, accept, decline or claim"] action: Action,
@@ -76,11 +72,9 @@ pub async fn draw(
     // An offer that meets the opponent's standing offer is an agreement: the game is drawn.
     let agreed = action == Action::Offer && shown.view.finished;
     let mut reply = match action {
-        Action::Offer if agreed => game_reply(
-            tr!(lang, "draw-accepts-standing", who = who),
-            &shown,
-            lang,
-        ),
+        Action::Offer if agreed => {
+            game_reply(tr!(lang, "draw-accepts-standing", who = who), &shown, lang)
+        }
         Action::Offer => {
             let opponent = if shown.view.white.id == ctx.author().id.get() {
                 &shown.view.black

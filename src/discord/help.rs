@@ -6,11 +6,7 @@ use super::{Context, Error};
 use crate::tr;
 
 /// Shows the commands and the move notations.
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Los comandos y las notaciones que entiendo"),
-    description_localized("es-419", "Los comandos y las notaciones que entiendo")
-)]
+#[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -36,7 +32,15 @@ mod tests {
         }
         let es = tr!(Lang::Es, "help");
         assert!(es.chars().count() < 2000, "{}", es.chars().count());
-        for needle in ["/desafiar", "/jugada", "e2e4", "Cf3", "es-ES", "♘f3", "**Notaciones**"] {
+        for needle in [
+            "/desafiar",
+            "/jugada",
+            "e2e4",
+            "Cf3",
+            "es-ES",
+            "♘f3",
+            "**Notaciones**",
+        ] {
             assert!(es.contains(needle), "{needle}");
         }
     }

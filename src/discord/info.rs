@@ -13,11 +13,7 @@ use crate::tr;
 const HISTORY_LEN: usize = 10;
 
 /// Show the board of this channel's game (or of its last game)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Muestra el tablero de la partida de este canal"),
-    description_localized("es-419", "Muestra el tablero de la partida de este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -37,11 +33,7 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
 pub const PGN_FILE: &str = "game.pgn";
 
 /// Get this channel's game (or its last game) as a PGN file
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "La partida de este canal en un archivo PGN"),
-    description_localized("es-419", "La partida de este canal en un archivo PGN")
-)]
+#[poise::command(slash_command)]
 pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -66,11 +58,7 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// The last finished games in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Las últimas partidas terminadas en este canal"),
-    description_localized("es-419", "Las últimas partidas terminadas en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());

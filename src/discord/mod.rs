@@ -17,6 +17,7 @@ mod errors;
 mod gate;
 mod help;
 mod info;
+mod localize;
 mod messages;
 mod moves;
 mod notify;
@@ -121,8 +122,9 @@ pub fn run(config: BotConfig) -> anyhow::Result<()> {
 }
 
 /// All the slash commands, in the order `/help` lists them.
+/// Their descriptions and Spanish localisations come from Fluent (`commands.ftl`).
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    vec![
+    let mut commands = vec![
         challenge::challenge(),
         challenge::accept(),
         challenge::decline(),
@@ -136,7 +138,9 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         info::history(),
         settings::settings(),
         help::help(),
-    ]
+    ];
+    localize::localize(&mut commands);
+    commands
 }
 
 /// serenity's HTTP client for `config`: Discord itself, or the configured base URL.

@@ -15,18 +15,7 @@ use crate::tr;
 pub const MAX_CHOICES: usize = 25;
 
 /// Play a move (SAN, coordinates, Spanish letters or figurines), optionally claiming a draw
-#[poise::command(
-    slash_command,
-    rename = "move",
-    description_localized(
-        "es-ES",
-        "Juega una jugada (SAN, coordenadas, letras españolas o figuras)"
-    ),
-    description_localized(
-        "es-419",
-        "Juega una jugada (SAN, coordenadas, letras españolas o figuras)"
-    )
-)]
+#[poise::command(slash_command, rename = "move")]
 pub async fn move_(
     ctx: Context<'_>,
     #[rename = "move"]
@@ -115,6 +104,7 @@ fn key(s: &str) -> String {
 }
 
 /// The labels of [`choices`]: SAN with the letters of `lang`.
+#[cfg(test)]
 pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
     choices(pos, typed, lang)
         .into_iter()

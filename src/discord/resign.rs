@@ -12,11 +12,7 @@ use crate::game::GameError;
 use crate::tr;
 
 /// Resign the game (asks you to confirm)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Abandona la partida (pide confirmación)"),
-    description_localized("es-419", "Abandona la partida (pide confirmación)")
-)]
+#[poise::command(slash_command)]
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -91,11 +87,7 @@ pub async fn confirm_button(
 }
 
 /// Abort the game before both players have moved (no result)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Anula la partida antes de que ambos hayan jugado"),
-    description_localized("es-419", "Anula la partida antes de que ambos hayan jugado")
-)]
+#[poise::command(slash_command)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());

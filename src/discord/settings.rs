@@ -109,8 +109,9 @@ impl Data {
 )]
 pub async fn settings(
     ctx: Context<'_>,
-    #[description = "The language of public game messages (auto: each player's)"]
-    language: Option<GuildLanguage>,
+    #[description = "The language of public game messages (auto: each player's)"] language: Option<
+        GuildLanguage,
+    >,
 ) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());

@@ -28,11 +28,17 @@ use fluent_bundle::{FluentResource, FluentValue};
 const SOURCES: [(Lang, &[&str]); 2] = [
     (
         Lang::En,
-        &[include_str!("../../assets/i18n/en/cajitas.ftl")],
+        &[
+            include_str!("../../assets/i18n/en/cajitas.ftl"),
+            include_str!("../../assets/i18n/en/commands.ftl"),
+        ],
     ),
     (
         Lang::Es,
-        &[include_str!("../../assets/i18n/es/cajitas.ftl")],
+        &[
+            include_str!("../../assets/i18n/es/cajitas.ftl"),
+            include_str!("../../assets/i18n/es/commands.ftl"),
+        ],
     ),
 ];
 
