@@ -201,3 +201,35 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::variant_tests::assert_rendered;
+
+    #[test]
+    fn every_refusal_and_the_apology_render_in_both_languages() {
+        let all = [
+            Refusal::SlashOnly,
+            Refusal::ButtonExpired,
+            Refusal::ResignButtonExpired,
+            Refusal::NotYourButton,
+            Refusal::UnknownButton,
+            Refusal::BadArgument {
+                input: Some("zz".into()),
+                reason: "not a number".into(),
+            },
+            Refusal::BadArgument {
+                input: None,
+                reason: "not a number".into(),
+            },
+            Refusal::OutOfDate,
+        ];
+        for r in &all {
+            assert_rendered(&r.text(Lang::En), &r.text(Lang::Es));
+        }
+        let id = serenity::InteractionId::new(42);
+        assert_rendered(&apology(Lang::En, id), &apology(Lang::Es, id));
+        assert!(apology(Lang::Es, id).contains("42"));
+    }
+}
