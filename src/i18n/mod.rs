@@ -1,7 +1,7 @@
 //! Every text a player reads, in English and Spanish: Project Fluent bundles
 //! (`assets/i18n/en/*.ftl`, `assets/i18n/es/*.ftl`), embedded in the binary and parsed once.
 //!
-//! Code builds no sentences: it names a message and passes its arguments ([`tr!`]); plurals and
+//! Code builds no sentences: it names a message and passes its arguments ([`tr!`](crate::tr)); plurals and
 //! numbers go through Fluent's rules. A message missing from one language falls back to
 //! English and is logged; the tests compare both bundles id by id and attribute by attribute,
 //! so a missing translation is a test failure, never a panic nor a raw id in front of a user.
@@ -433,7 +433,12 @@ pub(crate) mod variant_tests {
             assert_rendered(&t(Lang::En), &t(Lang::Es));
         }
         assert_eq!(
-            tr!(Lang::Es, "status-draw", reason = "threefold-repetition", result = "½-½"),
+            tr!(
+                Lang::Es,
+                "status-draw",
+                reason = "threefold-repetition",
+                result = "½-½"
+            ),
             "Tablas por triple repetición de jugadas, ½-½."
         );
     }
