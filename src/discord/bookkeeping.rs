@@ -19,6 +19,9 @@ const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 pub struct Bookkeeping {
     store: SharedStore,
     clock: Arc<dyn Clock>,
+    /// The settings read or written so far (they change only through this process's
+    /// `set_setting`), so the per-interaction language lookup costs no database read.
+    settings: std::sync::Mutex<std::collections::HashMap<String, Option<String>>>,
     /// When the handled interactions were last pruned (Unix ms; 0 before the first time).
     last_prune: AtomicI64,
 }
@@ -39,6 +42,7 @@ impl Bookkeeping {
         Bookkeeping {
             store,
             clock,
+            settings: std::sync::Mutex::default(),
             last_prune: AtomicI64::new(0),
         }
     }
@@ -74,15 +78,39 @@ impl Bookkeeping {
         self.with(|tx, now| tx.prune_interactions(now.saturating_sub(ms(age))))
     }
 
-    /// A bot setting, if set.
+    /// A bot setting, if set (read once, then from memory).
     pub fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
-        store.read(|tx| tx.setting(key))
+        if let Some(known) = self.cached_setting(key) {
+            return Ok(known);
+        }
+        let value = {
+            let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+            store.read(|tx| tx.setting(key))?
+        };
+        self.remember(key, value.clone());
+        Ok(value)
+    }
+
+    /// The setting when it is already known in memory (no database access, never blocks
+    /// on the store): `Some(value)`, or `None` when it must be read with [`Self::setting`].
+    pub fn cached_setting(&self, key: &str) -> Option<Option<String>> {
+        let cache = self.settings.lock().unwrap_or_else(|p| p.into_inner());
+        cache.get(key).cloned()
+    }
+
+    fn remember(&self, key: &str, value: Option<String>) {
+        let mut cache = self.settings.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= 10_000 {
+            cache.clear();
+        }
+        cache.insert(key.to_owned(), value);
     }
 
     /// Stores a bot setting.
     pub fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.with(|tx, now| tx.set_setting(key, value, now))
+        self.with(|tx, now| tx.set_setting(key, value, now))?;
+        self.remember(key, Some(value.to_owned()));
+        Ok(())
     }
 }
 

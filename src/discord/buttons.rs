@@ -100,9 +100,6 @@ impl ButtonId {
     }
 }
 
-/// The refusal for a button from an older position or an answered offer.
-pub const EXPIRED: &str = "This button has expired: the game moved on since it was shown.";
-
 /// poise's event hook: routes button clicks (and, when enabled, messages that may be moves).
 pub async fn on_event(
     framework: poise::FrameworkContext<'_, Data, Error>,
@@ -118,7 +115,8 @@ pub async fn on_event(
             click.id,
             &click.token,
             &sent,
-        );
+        )
+        .with_lang(crate::i18n::lang_of_locale(Some(&click.locale)));
         let data = framework.user_data;
         let result = match ButtonId::parse(&click.data.custom_id) {
             Some(id) => handle(data, &responder, click, id).await,

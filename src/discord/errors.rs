@@ -6,9 +6,13 @@ use std::fmt;
 
 use poise::serenity_prelude as serenity;
 
+use cajitas_rules::Lang;
+
 use super::Data;
 use super::reply::{Reply, Responder, scrub, scrubbed};
 use crate::game::GameError;
+use crate::i18n::game_error;
+use crate::tr;
 
 /// What a handler can fail with. Refusals stay typed until `report` turns them into the
 /// reply's text, so a reply can be chosen by variant (and, later, by language).
@@ -47,32 +51,39 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The text the user reads.
-    pub fn text(&self) -> String {
+    /// The text the user reads, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
         match self {
-            Refusal::SlashOnly => "Use the slash command.".into(),
-            Refusal::ButtonExpired => super::buttons::EXPIRED.into(),
-            Refusal::ResignButtonExpired => {
-                "This button has expired: the position changed since you asked. \
-                 Use /resign again if you still want to resign."
-                    .into()
-            }
-            Refusal::NotYourButton => "This button is for the player who asked to resign.".into(),
-            Refusal::UnknownButton => "This button is not one of mine any more.".into(),
+            Refusal::SlashOnly => tr!(lang, "refusal-slash-only"),
+            Refusal::ButtonExpired => tr!(lang, "refusal-button-expired"),
+            Refusal::ResignButtonExpired => tr!(lang, "refusal-resign-expired"),
+            Refusal::NotYourButton => tr!(lang, "refusal-not-your-button"),
+            Refusal::UnknownButton => tr!(lang, "refusal-unknown-button"),
             Refusal::BadArgument {
                 input: Some(input),
                 reason,
-            } => format!(
-                "I could not read `{}`: {reason}",
-                super::reply::cap_chars(input, 100)
+            } => tr!(
+                lang,
+                "refusal-bad-argument",
+                input = super::reply::cap_chars(input, 100),
+                reason = reason.clone()
             ),
             Refusal::BadArgument {
                 input: None,
                 reason,
-            } => format!("I could not read that command: {reason}"),
-            Refusal::OutOfDate => "This command looks out of date; Discord may take a minute to \
-                 refresh the command list. Please try again."
-                .into(),
+            } => tr!(lang, "refusal-bad-command", reason = reason.clone()),
+            Refusal::OutOfDate => tr!(lang, "refusal-out-of-date"),
+        }
+    }
+}
+
+impl Error {
+    /// What the user reads, in `lang` (for a failure: the apology without reference).
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Error::Game(e) => game_error(lang, e),
+            Error::Refused(r) => r.text(lang),
+            Error::Failed(_) => tr!(lang, "error-internal"),
         }
     }
 }
@@ -81,7 +92,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Game(e) => write!(f, "{e}"),
-            Error::Refused(r) => f.write_str(&r.text()),
+            Error::Refused(r) => f.write_str(&r.text(Lang::En)),
             Error::Failed(e) => f.write_str(&super::reply::scrub(&format!("{e:#}"))),
         }
     }
@@ -117,25 +128,21 @@ impl From<anyhow::Error> for Error {
     }
 }
 
-/// The apology an unexpected failure gets.
-pub fn apology(id: serenity::InteractionId) -> String {
-    format!(
-        "Sorry, something went wrong on my side and I could not finish that. \
-         Please try again in a moment. (reference {id})"
-    )
+/// The apology an unexpected failure gets, in `lang`.
+pub fn apology(lang: Lang, id: serenity::InteractionId) -> String {
+    tr!(lang, "apology", id = id.to_string())
 }
 
 /// Answers `error` on `responder`: ephemeral refusal, or apology + log.
 pub async fn report(responder: &Responder<'_>, error: &Error) {
     let reply = match error {
         Error::Game(_) | Error::Refused(_) => {
-            let msg = error.to_string();
-            tracing::debug!(interaction = %responder.id(), reason = %msg, "refused");
-            Reply::ephemeral(msg)
+            tracing::debug!(interaction = %responder.id(), reason = %error, "refused");
+            Reply::ephemeral(error.text(responder.lang()))
         }
         Error::Failed(e) => {
             tracing::error!(interaction = %responder.id(), error = %scrub(&format!("{e:?}")), "interaction failed");
-            Reply::ephemeral(apology(responder.id()))
+            Reply::ephemeral(apology(responder.lang(), responder.id()))
         }
     };
     if let Err(e) = responder.send(reply).await {
@@ -151,6 +158,7 @@ pub fn responder<'a>(ctx: &poise::ApplicationContext<'a, Data, Error>) -> Respon
         &ctx.interaction.token,
         ctx.has_sent_initial_response,
     )
+    .with_lang(crate::i18n::lang_of_locale(Some(&ctx.interaction.locale)))
 }
 
 /// poise's error hook.
@@ -191,5 +199,37 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 tracing::warn!(error = %scrubbed(&e), "could not report an error");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::variant_tests::assert_rendered;
+
+    #[test]
+    fn every_refusal_and_the_apology_render_in_both_languages() {
+        let all = [
+            Refusal::SlashOnly,
+            Refusal::ButtonExpired,
+            Refusal::ResignButtonExpired,
+            Refusal::NotYourButton,
+            Refusal::UnknownButton,
+            Refusal::BadArgument {
+                input: Some("zz".into()),
+                reason: "not a number".into(),
+            },
+            Refusal::BadArgument {
+                input: None,
+                reason: "not a number".into(),
+            },
+            Refusal::OutOfDate,
+        ];
+        for r in &all {
+            assert_rendered(&r.text(Lang::En), &r.text(Lang::Es));
+        }
+        let id = serenity::InteractionId::new(42);
+        assert_rendered(&apology(Lang::En, id), &apology(Lang::Es, id));
+        assert!(apology(Lang::Es, id).contains("42"));
     }
 }

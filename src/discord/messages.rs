@@ -7,9 +7,11 @@ use poise::serenity_prelude as serenity;
 
 use super::reply::Reply;
 use super::view::game_reply;
-use super::who::{channel_ref, lang_of, mention, user_ref};
+use super::who::{channel_ref, mention, user_ref};
 use super::{Data, Error};
 use crate::game::MAX_MOVE_CHARS;
+use crate::i18n::san_in;
+use crate::tr;
 
 /// Plays `msg` as a move when it is one, from the player to move; anything else is ignored.
 pub async fn on_message(
@@ -24,8 +26,6 @@ pub async fn on_message(
     let Some(guild) = msg.guild_id else {
         return Ok(());
     };
-    let locale = ctx.cache.guild(guild).map(|g| g.preferred_locale.clone());
-    let lang = lang_of(locale.as_deref());
     let actor = user_ref(&msg.author);
     let ch = channel_ref(Some(guild), msg.channel_id);
     let text = text.to_string();
@@ -43,19 +43,28 @@ pub async fn on_message(
         if !books.first_delivery(id).unwrap_or(true) {
             return None;
         }
+        // No locale comes with a message: `R` is read, and the answer written, in the
+        // game's language.
+        let lang = view.lang;
         let result = game.play_move(&actor, ch, &text, lang, false).ok()?;
         let shown = super::view::show_with(renderer, result.view.clone());
-        Some((result.san, shown))
+        Some((result.san, shown, lang))
     })
     .await
     .map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
-    let Some((san, shown)) = played else {
+    let Some((san, shown, lang)) = played else {
         return Ok(());
     };
     let shown = shown?;
     let reply = game_reply(
-        format!("{} played **{san}**.", mention(&user_ref(&msg.author))),
+        tr!(
+            lang,
+            "move-played",
+            who = mention(&user_ref(&msg.author)),
+            san = san_in(lang, &san)
+        ),
         &shown,
+        lang,
     );
     send(ctx, msg.channel_id, reply).await?;
     Ok(())

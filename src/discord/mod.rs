@@ -18,11 +18,13 @@ mod errors;
 mod gate;
 mod help;
 mod info;
+mod localize;
 mod messages;
 mod moves;
 mod notify;
 pub mod reply;
 mod resign;
+mod settings;
 mod setup;
 mod view;
 mod who;
@@ -124,8 +126,9 @@ pub fn run(config: BotConfig) -> anyhow::Result<()> {
 }
 
 /// All the slash commands, in the order `/help` lists them.
+/// Their descriptions and Spanish localisations come from Fluent (`commands.ftl`).
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    vec![
+    let mut commands = vec![
         challenge::challenge(),
         challenge::accept(),
         challenge::decline(),
@@ -137,8 +140,11 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         resign::abort(),
         info::pgn(),
         info::history(),
+        settings::settings(),
         help::help(),
-    ]
+    ];
+    localize::localize(&mut commands);
+    commands
 }
 
 /// serenity's HTTP client for `config`: Discord itself, or the configured base URL.

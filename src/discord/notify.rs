@@ -44,10 +44,12 @@ impl Notifier for DiscordNotifier {
     fn post(&self, notice: &Notice) -> Result<(), NotifyError> {
         let shown = show_with(self.renderer, notice.game.clone())
             .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
+        // No interaction caused it: the game's language.
+        let lang = shown.view.lang;
         let text = match notice.kind {
-            NoticeKind::GameState => status(&shown.view),
+            NoticeKind::GameState => status(&shown.view, lang),
         };
-        let mut reply = game_reply(text, &shown);
+        let mut reply = game_reply(text, &shown, lang);
         reply.mentions = notice.mentions.clone();
         let mut message = channel_message(reply);
         if let Some(nonce) = &notice.nonce {

@@ -126,6 +126,7 @@ pub struct Responder<'a> {
     /// Whether the first callback (reply or defer) was sent; shared with poise for commands.
     sent: &'a AtomicBool,
     received: Instant,
+    lang: cajitas_rules::Lang,
 }
 
 impl<'a> Responder<'a> {
@@ -142,7 +143,19 @@ impl<'a> Responder<'a> {
             token,
             sent,
             received: Instant::now(),
+            lang: cajitas_rules::Lang::En,
         }
+    }
+
+    /// The same responder, its ephemeral replies (refusals, apologies) in `lang`.
+    pub fn with_lang(mut self, lang: cajitas_rules::Lang) -> Self {
+        self.lang = lang;
+        self
+    }
+
+    /// The language of the interaction's ephemeral replies (its user's Discord locale).
+    pub fn lang(&self) -> cajitas_rules::Lang {
+        self.lang
     }
 
     /// The interaction id (for logs).

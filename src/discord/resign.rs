@@ -9,13 +9,10 @@ use super::view::game_reply;
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Data, Defer, Error};
 use crate::game::GameError;
+use crate::tr;
 
 /// Resign the game (asks you to confirm)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Abandona la partida (pide confirmación)"),
-    description_localized("es-419", "Abandona la partida (pide confirmación)")
-)]
+#[poise::command(slash_command)]
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -42,10 +39,11 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
         ply: view.ply,
         user,
     };
+    let lang = r.lang();
     r.send(Reply {
-        content: "Do you really want to resign? This cannot be undone.".into(),
+        content: tr!(lang, "resign-confirm"),
         components: vec![serenity::CreateActionRow::Buttons(vec![
-            confirm.button("Yes, resign", serenity::ButtonStyle::Danger),
+            confirm.button(&tr!(lang, "button-resign"), serenity::ButtonStyle::Danger),
         ])],
         ephemeral: true,
         ..Reply::default()
@@ -70,6 +68,7 @@ pub async fn confirm_button(
     let actor = user_ref(&click.user);
     let who = mention(&actor);
     let ch = channel_ref(click.guild_id, click.channel_id);
+    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
     let shown = data
         .blocking(r, Defer::Message, move |g| {
             if g.board(ch)?.game_id != game {
@@ -82,17 +81,13 @@ pub async fn confirm_button(
             Ok(g.show(view)?)
         })
         .await?;
-    r.send(game_reply(format!("{who} resigns."), &shown))
+    r.send(game_reply(tr!(lang, "resigns", who = who), &shown, lang))
         .await?;
     Ok(())
 }
 
 /// Abort the game before both players have moved (no result)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Anula la partida antes de que ambos hayan jugado"),
-    description_localized("es-419", "Anula la partida antes de que ambos hayan jugado")
-)]
+#[poise::command(slash_command)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -101,13 +96,14 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let actor = user_ref(ctx.author());
     let who = mention(&actor);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
             Ok(g.show(g.abort(&actor, ch)?)?)
         })
         .await?;
-    r.send(game_reply(format!("{who} aborted the game."), &shown))
+    r.send(game_reply(tr!(lang, "aborted", who = who), &shown, lang))
         .await?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Challenges: made, accepted, declined, withdrawn, expired.
 
-use cajitas_rules::Position;
+use cajitas_rules::{Lang, Position};
 
 use super::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView,
@@ -156,6 +156,18 @@ impl GameService {
         ch: ChannelRef,
         expected_challenge_id: Option<i64>,
     ) -> Result<GameView, GameError> {
+        self.accept_challenge_in(actor, ch, expected_challenge_id, Lang::En)
+    }
+
+    /// [`GameService::accept_challenge`], the game's posts that no interaction causes (moves
+    /// typed as messages, notices) being in `lang`.
+    pub fn accept_challenge_in(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        expected_challenge_id: Option<i64>,
+        lang: Lang,
+    ) -> Result<GameView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
             let c = Self::answerable(tx, ch, expected_challenge_id, now)?;
@@ -185,6 +197,7 @@ impl GameService {
                 black,
                 start_fen: &start,
                 now,
+                lang: lang.code(),
             })?;
             if !tx.resolve_challenge(
                 c.id,
@@ -233,6 +246,7 @@ impl GameService {
                 black: b.id,
                 start_fen: &start,
                 now,
+                lang: Lang::En.code(),
             })?;
             let row = tx
                 .game(game_id)?

@@ -8,7 +8,7 @@ use cajitas_rules::{
     Color, DrawClaim, DrawReason, Game, Move, Outcome, Piece, Position, Role, Uci, WinReason,
 };
 
-use super::{ChannelRef, GameError, GameService, GameView};
+use super::{ChannelRef, GameError, GameService, GameView, Lang};
 use crate::store::{DrawOfferRow, GameRow, GameStatus, MoveRow, Side, Tx, UserRow};
 
 /// A rebuilt game and the stored state it was rebuilt from.
@@ -251,6 +251,11 @@ impl GameService {
         let active = l.row.status == GameStatus::Active;
         let view = Ok(GameView {
             game_id: l.row.id,
+            lang: if l.row.lang == "es" {
+                Lang::Es
+            } else {
+                Lang::En
+            },
             white: l.row.white.clone().into(),
             black: l.row.black.clone().into(),
             ply: l.row.ply,

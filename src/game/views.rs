@@ -1,6 +1,6 @@
 //! What the service returns to the front ends: users, places, challenges, games, history.
 
-use cajitas_rules::{Color, DrawClaim, Move, Outcome, Position};
+use cajitas_rules::{Color, DrawClaim, Lang, Move, Outcome, Position};
 
 use super::MAX_NAME_CHARS;
 use crate::store::{ChallengeRow, ColourPick, UserRow};
@@ -134,6 +134,9 @@ impl ChallengeView {
 pub struct GameView {
     /// The game's id.
     pub game_id: i64,
+    /// The language of the game's posts that no interaction causes (moves typed as
+    /// messages, notices).
+    pub lang: Lang,
     /// White.
     pub white: UserRef,
     /// Black.

@@ -32,7 +32,7 @@ use resvg::usvg::fontdb;
 pub use board::Geometry;
 pub use pieces::{PieceSet, PieceSetError};
 pub use theme::{DEFAULT_THEME, Theme};
-pub use view::{BoardView, Highlights, alt_text};
+pub use view::{BoardView, Highlights, alt_text, alt_text_in};
 
 use board::BoardBase;
 use raster::{RgbImage, Sprite};

@@ -198,6 +198,8 @@ pub struct GameRow {
     pub updated_at: i64,
     /// When it ended (Unix ms).
     pub finished_at: Option<i64>,
+    /// The language of its posts that no interaction caused: `"en"` or `"es"`.
+    pub lang: String,
 }
 
 /// One move of a game.
@@ -266,6 +268,8 @@ pub struct NewGame<'a> {
     pub start_fen: &'a str,
     /// Now (Unix ms).
     pub now: i64,
+    /// The language of its posts that no interaction causes: `"en"` or `"es"`.
+    pub lang: &'a str,
 }
 
 /// How a game ends, as stored.

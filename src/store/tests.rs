@@ -54,6 +54,7 @@ fn new_game(tx: &dyn Tx, channel: u64) -> i64 {
         black: 2,
         start_fen: START,
         now: 1,
+        lang: "en",
     })
     .unwrap()
 }
@@ -173,6 +174,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             black: u64::MAX - 1,
             start_fen: START,
             now: 2,
+            lang: "en",
         });
         assert!(
             second.is_err(),
@@ -249,6 +251,7 @@ fn foreign_keys_are_enforced() {
             black: 101,
             start_fen: START,
             now: 0,
+            lang: "en",
         })
     });
     assert!(r.is_err(), "players must exist");

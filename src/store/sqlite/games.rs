@@ -10,7 +10,7 @@ macro_rules! select_game {
     () => {
         "SELECT g.id, g.guild_id, g.channel_id, w.id, w.name, w.is_bot, b.id, b.name, b.is_bot,
              g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
-             g.claim_move, g.created_at, g.updated_at, g.finished_at
+             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang
          FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
     };
 }
@@ -34,6 +34,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         created_at: c.get()?,
         updated_at: c.get()?,
         finished_at: c.get()?,
+        lang: c.get()?,
     })
 }
 
@@ -97,8 +98,8 @@ impl Games for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
-                     status, result, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6)
+                     status, result, created_at, updated_at, lang)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7)
                  RETURNING id",
             )?
             .query_row(
@@ -109,6 +110,7 @@ impl Games for SqliteTx<'_> {
                     to_db(g.black),
                     g.start_fen,
                     g.now,
+                    g.lang,
                 ],
                 |r| r.get(0),
             )?)

@@ -30,6 +30,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0001_initial.sql"),
     include_str!("../../../migrations/0002_bot_settings.sql"),
     include_str!("../../../migrations/0003_pings.sql"),
+    include_str!("../../../migrations/0004_game_language.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
