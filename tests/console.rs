@@ -119,7 +119,9 @@ fn spanish_moves_and_end_of_input_without_quit() {
     let out = local(&dir, &["--lang", "es", "--as", "alice", "--no-png"], script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("bob plays Nf3."), "{stdout}");
+    // With --lang es the console speaks Spanish, moves in Spanish letters...
+    assert!(stdout.contains("bob juega Cf3."), "{stdout}");
+    // ...until `lang en` switches both the reading and the printing.
     // In English R is a rook, and no rook reaches d5.
     assert!(stdout.contains("rook"), "{stdout}");
     assert!(stdout.contains("alice plays Nf6."), "{stdout}");
