@@ -6,6 +6,11 @@
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
 //!
+//! It speaks the language of `--lang`, switched with `lang en|es` ([`ConsoleLang`]): every
+//! text comes from the Fluent bundles ([`crate::i18n`], `console.ftl` and the shared
+//! `cajitas.ftl`), moves are shown in that language's letters (`Cf3`), and the same language
+//! decides how typed moves are read. The PGN stays English SAN; the ASCII board has no words.
+//!
 //! Everything the session prints goes through [`EscapeControls`]: a control character other
 //! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
 //! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
