@@ -3,6 +3,7 @@
 use cajitas_rules::Lang;
 
 use crate::game::ColourChoice;
+use crate::tr;
 
 /// What to do about a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +78,25 @@ pub enum CommandError {
     /// Not a command at all.
     #[error("Unknown command {0:?}. Type `help` for the list.")]
     Unknown(String),
+}
+
+impl CommandError {
+    /// What the console prints, in `lang` (the `Display` text is the English one, which clap
+    /// shows for a bad `--lang`).
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            CommandError::Usage(usage) => tr!(lang, "console-usage", usage = *usage),
+            CommandError::UnknownLang(l) => {
+                tr!(lang, "console-unknown-lang", lang = format!("{l:?}"))
+            }
+            CommandError::UnknownColour(c) => {
+                tr!(lang, "console-unknown-colour", colour = format!("{c:?}"))
+            }
+            CommandError::Unknown(c) => {
+                tr!(lang, "console-unknown-command", command = format!("{c:?}"))
+            }
+        }
+    }
 }
 
 /// Reads a language name: `en`/`english` or `es`/`spanish`/`español`.
@@ -251,5 +271,25 @@ mod tests {
             assert_eq!(p(line), Ok(Some(c)));
         }
         assert_eq!(p("dance"), Err(CommandError::Unknown("dance".into())));
+    }
+
+    #[test]
+    fn refusals_in_both_languages() {
+        for e in [
+            CommandError::Usage("as NAME"),
+            CommandError::UnknownLang("fr".into()),
+            CommandError::UnknownColour("green".into()),
+            CommandError::Unknown("dance".into()),
+        ] {
+            // English stays the `Display` text.
+            assert_eq!(e.message(Lang::En), e.to_string());
+            let es = e.message(Lang::Es);
+            assert_ne!(es, e.to_string());
+            assert!(!es.contains('{'), "{es}");
+        }
+        assert_eq!(
+            CommandError::Unknown("dance".into()).message(Lang::Es),
+            "Orden desconocida \"dance\". Escribe `help` para ver la lista."
+        );
     }
 }

@@ -6,6 +6,11 @@
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
 //!
+//! It speaks the language of `--lang`, switched with `lang en|es` ([`ConsoleLang`]): every
+//! text comes from the Fluent bundles ([`crate::i18n`], `console.ftl` and the shared
+//! `cajitas.ftl`), moves are shown in that language's letters (`Cf3`), and the same language
+//! decides how typed moves are read. The PGN stays English SAN; the ASCII board has no words.
+//!
 //! Everything the session prints goes through [`EscapeControls`]: a control character other
 //! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
 //! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
@@ -23,14 +28,18 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cajitas_rules::{DrawClaim, Square};
+use std::sync::{Arc, Mutex};
+
+use cajitas_rules::{DrawClaim, Outcome, Square};
 
 use crate::config;
 use crate::game::{
     ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView, Lang,
     ServiceOptions, Status, UserRef,
 };
+use crate::i18n;
 use crate::render::{self, BoardView, Highlights, RenderOptions};
+use crate::tr;
 
 /// The name of the console's channel.
 pub const LOCAL_CHANNEL_NAME: &str = "local";
@@ -49,8 +58,9 @@ pub struct LocalArgs {
     /// Act as this user (switch later with `as NAME`).
     #[arg(long = "as", value_name = "NAME", default_value = DEFAULT_USER)]
     pub as_user: String,
-    /// How to read moves: `es` reads R as rey (king) and D, T, A, C as queen, rook, bishop,
-    /// knight; `en` reads R as rook.
+    /// The console's language, and how to read moves: `es` prints Spanish and reads R as rey
+    /// (king) and D, T, A, C as queen, rook, bishop, knight; `en` prints English and reads R
+    /// as rook.
     #[arg(long, value_parser = parse_lang, default_value = "en")]
     pub lang: Lang,
     /// The SQLite database file (the bot's, by default).
@@ -104,8 +114,10 @@ pub fn main(args: LocalArgs) -> ExitCode {
                 .join("cajitas-local-boards")
         })
     });
+    let lang = ConsoleLang::new(args.lang);
     let notifier =
-        ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone());
+        ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
+            .speaking(lang.clone());
     let opts = match crate::config::challenge_ttl_from_env() {
         Ok(challenge_ttl) => ServiceOptions {
             challenge_ttl,
@@ -121,13 +133,20 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let service = match GameService::open(&args.db, opts) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot open the database {}: {e}", args.db.display());
+            let path = args.db.display().to_string();
+            let text = tr!(
+                args.lang,
+                "console-cannot-open-db",
+                path = path,
+                error = e.to_string()
+            );
+            eprintln!("{text}");
             return ExitCode::FAILURE;
         }
     };
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
-    let mut session = Session::new(service, &args.as_user, args.lang);
+    let mut session = Session::with_lang(service, &args.as_user, lang);
     session.boards = boards;
     let stdout = io::stdout();
     match session.run(stdin.lock(), stdout.lock(), interactive) {
@@ -141,29 +160,37 @@ pub fn main(args: LocalArgs) -> ExitCode {
     }
 }
 
+/// The console's language, shared by the session (which switches it with `lang`) and its
+/// notifier: it decides both how moves are read and in which language everything is printed.
+#[derive(Debug, Clone)]
+pub struct ConsoleLang(Arc<Mutex<Lang>>);
+
+impl ConsoleLang {
+    /// Starts in `lang`.
+    pub fn new(lang: Lang) -> ConsoleLang {
+        ConsoleLang(Arc::new(Mutex::new(lang)))
+    }
+
+    /// The language now.
+    pub fn get(&self) -> Lang {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Switches to `lang`.
+    pub fn set(&self, lang: Lang) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = lang;
+    }
+}
+
 /// One console session: who acts, in which language, on which service.
 pub struct Session {
     service: GameService,
     me: UserRef,
-    lang: Lang,
+    lang: ConsoleLang,
     ch: ChannelRef,
     /// Where to write a PNG of the board after each move (none: no PNG).
     pub boards: Option<PathBuf>,
 }
-
-const HELP: &str = "\
-Commands (one per line):
-  as NAME                       act as NAME from now on
-  challenge [NAME] [white|black|random]
-                                challenge NAME (or anyone, without a name); the colour is yours
-  accept | decline | cancel     answer or withdraw the challenge
-  move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
-                                `claim` claims a draw together with the move
-  draw offer|accept|decline|claim
-  resign | abort                resign, or abort before both players have moved
-  board | pgn | history         show the game, its PGN, the last finished games
-  lang en|es                    how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
-  help | quit";
 
 /// What one input line asks for.
 enum Flow {
@@ -172,8 +199,14 @@ enum Flow {
 }
 
 impl Session {
-    /// A session acting as `name`, reading moves in `lang`, in the `local` channel.
+    /// A session acting as `name`, reading moves and printing in `lang`, in the `local`
+    /// channel.
     pub fn new(service: GameService, name: &str, lang: Lang) -> Session {
+        Session::with_lang(service, name, ConsoleLang::new(lang))
+    }
+
+    /// Like [`Session::new`], with a language shared with others (the notifier).
+    pub fn with_lang(service: GameService, name: &str, lang: ConsoleLang) -> Session {
         Session {
             service,
             me: local_user(name),
@@ -192,39 +225,43 @@ impl Session {
     ) -> io::Result<()> {
         let mut out = EscapeControls::new(out);
         if interactive {
-            writeln!(
-                out,
-                "Cajitas local: playing as {} in channel `{LOCAL_CHANNEL_NAME}`. Type `help`.",
-                self.me.name
-            )?;
+            let welcome = tr!(
+                self.lang.get(),
+                "console-welcome",
+                name = self.me.name.clone(),
+                channel = LOCAL_CHANNEL_NAME
+            );
+            writeln!(out, "{welcome}")?;
         }
         let mut lines = LineReader::new(input, MAX_LINE_BYTES);
+        let too_long = |lang| {
+            tr!(
+                lang,
+                "console-line-too-long",
+                max = i18n::num(MAX_LINE_CHARS as f64)
+            )
+        };
         loop {
             if interactive {
                 write!(out, "{}> ", self.me.name)?;
                 out.flush()?;
             }
+            let lang = self.lang.get();
             let line = match lines.next_line()? {
                 LineRead::End => break,
                 LineRead::TooLong => {
-                    writeln!(
-                        out,
-                        "That line is longer than {MAX_LINE_CHARS} characters; ignored."
-                    )?;
+                    writeln!(out, "{}", too_long(lang))?;
                     continue;
                 }
                 LineRead::Line(bytes) => match std::str::from_utf8(bytes) {
                     Ok(l) if l.chars().count() > MAX_LINE_CHARS => {
-                        writeln!(
-                            out,
-                            "That line is longer than {MAX_LINE_CHARS} characters; ignored."
-                        )?;
+                        writeln!(out, "{}", too_long(lang))?;
                         continue;
                     }
                     Ok(l) => l.to_owned(),
                     // Not UTF-8: say so and read on.
                     Err(_) => {
-                        writeln!(out, "That line is not valid UTF-8 text; ignored.")?;
+                        writeln!(out, "{}", tr!(lang, "console-not-utf8"))?;
                         continue;
                     }
                 },
@@ -242,7 +279,7 @@ impl Session {
             Ok(Some(cmd)) => self.run_command(cmd, out),
             Ok(None) => Ok(Flow::Continue),
             Err(e) => {
-                writeln!(out, "{e}")?;
+                writeln!(out, "{}", e.message(self.lang.get()))?;
                 Ok(Flow::Continue)
             }
         }
@@ -252,133 +289,151 @@ impl Session {
     fn run_command(&mut self, cmd: Command, out: &mut impl Write) -> io::Result<Flow> {
         let svc = self.service.clone();
         let (me, ch) = (self.me.clone(), self.ch);
+        let lang = self.lang.get();
+        let who = || me.name.clone();
         match cmd {
             Command::Quit => return Ok(Flow::Quit),
-            Command::Help => writeln!(out, "{HELP}")?,
+            Command::Help => writeln!(out, "{}", tr!(lang, "console-help"))?,
             Command::As(name) => {
                 self.me = local_user(&name);
-                writeln!(out, "Now acting as {}.", self.me.name)?;
+                let name = self.me.name.clone();
+                writeln!(out, "{}", tr!(lang, "console-now-acting", name = name))?;
             }
             Command::Lang(Some(l)) => {
-                self.lang = l;
-                writeln!(out, "Moves are now read in {}.", lang_name(l))?;
+                self.lang.set(l);
+                writeln!(out, "{}", tr!(l, "console-lang-set"))?;
             }
-            Command::Lang(None) => writeln!(
-                out,
-                "Moves are read in {}. Usage: lang en|es",
-                lang_name(self.lang)
-            )?,
+            Command::Lang(None) => writeln!(out, "{}", tr!(lang, "console-lang-now"))?,
             Command::Challenge { opponent, colour } => {
                 let opponent = opponent.as_deref().map(local_user);
                 match svc.challenge(&me, ch, opponent.as_ref(), colour) {
-                    Ok(c) => show_challenge(out, &c, "challenges")?,
-                    Err(e) => refusal(out, &e)?,
+                    Ok(c) => show_challenge(out, &c, lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
                 }
             }
             Command::Accept => match svc.accept(&me, ch) {
                 Ok(v) => {
-                    writeln!(
-                        out,
-                        "Game {} begins: {} (white) against {} (black).",
-                        v.game_id, v.white.name, v.black.name
-                    )?;
-                    show_game(out, &v)?;
-                    self.show_png(out, &v)?;
+                    let begins = tr!(
+                        lang,
+                        "console-game-begins",
+                        id = i18n::num(v.game_id as f64),
+                        white = v.white.name.clone(),
+                        black = v.black.name.clone()
+                    );
+                    writeln!(out, "{begins}")?;
+                    show_game(out, &v, lang)?;
+                    self.show_png(out, &v, lang)?;
                 }
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
             Command::Decline => match svc.decline(&me, ch) {
-                Ok(c) => writeln!(
-                    out,
-                    "{} declined the challenge of {}.",
-                    me.name, c.challenger.name
-                )?,
-                Err(e) => refusal(out, &e)?,
+                Ok(c) => {
+                    let text = tr!(
+                        lang,
+                        "challenge-declined",
+                        who = who(),
+                        challenger = c.challenger.name.clone()
+                    );
+                    writeln!(out, "{text}")?;
+                }
+                Err(e) => refusal(out, &e, lang)?,
             },
             Command::Cancel => match svc.cancel(&me, ch) {
-                Ok(_) => writeln!(out, "{} withdrew the challenge.", me.name)?,
-                Err(e) => refusal(out, &e)?,
+                Ok(_) => writeln!(
+                    out,
+                    "{}",
+                    tr!(lang, "challenge-withdrawn", challenger = who())
+                )?,
+                Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Move { text, claim } => {
-                match svc.play_move(&me, ch, &text, self.lang, claim) {
-                    Ok(r) => {
-                        match r.claimed {
-                            Some(c) => writeln!(
-                                out,
-                                "{} claims a draw by {} with {} (written, not played).",
-                                me.name, c, r.san
-                            )?,
-                            None => writeln!(out, "{} plays {}.", me.name, r.san)?,
-                        }
-                        show_game(out, &r.view)?;
-                        self.show_png(out, &r.view)?;
-                    }
-                    Err(e) => refusal(out, &e)?,
+            Command::Move { text, claim } => match svc.play_move(&me, ch, &text, lang, claim) {
+                Ok(r) => {
+                    let san = i18n::san_in(lang, &r.san);
+                    let line = match r.claimed {
+                        Some(c) => tr!(
+                            lang,
+                            "console-move-claims",
+                            who = who(),
+                            claim = claim_key(c),
+                            san = san
+                        ),
+                        None => tr!(lang, "console-move-played", who = who(), san = san),
+                    };
+                    writeln!(out, "{line}")?;
+                    show_game(out, &r.view, lang)?;
+                    self.show_png(out, &r.view, lang)?;
                 }
-            }
+                Err(e) => refusal(out, &e, lang)?,
+            },
             Command::Draw(action) => {
                 let result = match action {
-                    DrawAction::Offer => {
-                        svc.draw_offer(&me, ch, None).map(|v| (v, "offers a draw"))
-                    }
+                    DrawAction::Offer => svc
+                        .draw_offer(&me, ch, None)
+                        .map(|v| (v, tr!(lang, "status-draw-offer", player = who()))),
                     DrawAction::Accept => svc
                         .draw_accept(&me, ch, None)
-                        .map(|v| (v, "accepts the draw")),
+                        .map(|v| (v, tr!(lang, "draw-accepts", who = who()))),
                     DrawAction::Decline => svc
                         .draw_decline(&me, ch, None)
-                        .map(|v| (v, "declines the draw")),
-                    DrawAction::Claim => svc.draw_claim(&me, ch).map(|v| (v, "claims a draw")),
+                        .map(|v| (v, tr!(lang, "draw-declines", who = who()))),
+                    DrawAction::Claim => svc
+                        .draw_claim(&me, ch)
+                        .map(|v| (v, tr!(lang, "draw-claims", who = who()))),
                 };
                 match result {
                     Ok((v, what)) => {
-                        writeln!(out, "{} {what}.", me.name)?;
-                        writeln!(out, "{}", status_line(&v))?;
+                        writeln!(out, "{what}")?;
+                        writeln!(out, "{}", status_line_in(&v, lang))?;
                     }
-                    Err(e) => refusal(out, &e)?,
+                    Err(e) => refusal(out, &e, lang)?,
                 }
             }
             Command::Resign => match svc.resign(&me, ch, None) {
                 Ok(v) => {
-                    writeln!(out, "{} resigns.", me.name)?;
-                    writeln!(out, "{}", status_line(&v))?;
+                    writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
+                    writeln!(out, "{}", status_line_in(&v, lang))?;
                 }
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
             Command::Abort => match svc.abort(&me, ch) {
-                Ok(v) => writeln!(
-                    out,
-                    "{} aborted game {}. {}",
-                    me.name,
-                    v.game_id,
-                    status_line(&v)
-                )?,
-                Err(e) => refusal(out, &e)?,
+                Ok(v) => {
+                    let aborted = tr!(
+                        lang,
+                        "console-aborted",
+                        who = who(),
+                        id = i18n::num(v.game_id as f64)
+                    );
+                    writeln!(out, "{aborted} {}", status_line_in(&v, lang))?;
+                }
+                Err(e) => refusal(out, &e, lang)?,
             },
             Command::Board => match svc.board(ch) {
-                Ok(v) => show_game(out, &v)?,
-                Err(e) => refusal(out, &e)?,
+                Ok(v) => show_game(out, &v, lang)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
+            // The PGN stays English SAN, whatever the console's language.
             Command::Pgn => match svc.pgn(ch) {
                 Ok(p) => writeln!(out, "{}", p.trim_end())?,
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
             Command::History => match svc.history(ch, 10) {
-                Ok(h) if h.is_empty() => writeln!(out, "No finished games here yet.")?,
+                Ok(h) if h.is_empty() => writeln!(out, "{}", tr!(lang, "console-history-empty"))?,
                 Ok(h) => {
                     for e in h {
-                        let why = e.outcome.map(|o| o.to_string()).unwrap_or(e.termination);
-                        let plies = match e.plies {
-                            1 => "1 ply".to_owned(),
-                            n => format!("{n} plies"),
-                        };
-                        writeln!(
-                            out,
-                            "game {}: {} - {}  {}  ({why}, {plies})",
-                            e.game_id, e.white.name, e.black.name, e.result
-                        )?;
+                        let line = tr!(
+                            lang,
+                            "console-history-line",
+                            id = i18n::num(e.game_id as f64),
+                            white = e.white.name.clone(),
+                            black = e.black.name.clone(),
+                            result = e.result.clone(),
+                            reason = tr!(lang, "termination", termination = e.termination.clone()),
+                            plies = i18n::num(e.plies)
+                        );
+                        writeln!(out, "{line}")?;
                     }
                 }
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
         }
         Ok(Flow::Continue)
@@ -387,30 +442,51 @@ impl Session {
 
 impl Session {
     /// Renders the board to a PNG file and prints its path (a failure is reported, not fatal).
-    fn show_png(&self, out: &mut impl Write, v: &GameView) -> io::Result<()> {
+    fn show_png(&self, out: &mut impl Write, v: &GameView, lang: Lang) -> io::Result<()> {
         let Some(dir) = &self.boards else {
             return Ok(());
         };
-        match write_png(dir, v) {
-            Ok(path) => writeln!(out, "Board image: {}", path.display()),
-            Err(e) => writeln!(out, "(could not write the board image: {e})"),
-        }
+        let line = match write_png(dir, v) {
+            Ok(path) => tr!(
+                lang,
+                "console-board-image",
+                path = path.display().to_string()
+            ),
+            Err(e) => tr!(lang, "console-board-image-failed", error = e),
+        };
+        writeln!(out, "{line}")
     }
 }
 
 /// A one-line status in English: who is to move, check, the result, or a claim hint.
 pub fn status_line(v: &GameView) -> String {
+    status_line_in(v, Lang::En)
+}
+
+/// A one-line status in `lang`: who is to move, check, the result, or a claim hint.
+pub fn status_line_in(v: &GameView, lang: Lang) -> String {
     match v.status() {
-        Status::Aborted => "Game aborted: no result.".to_owned(),
-        Status::Over { outcome, result } => {
-            let mut s = capitalise(&outcome.to_string());
-            if let Some(w) = outcome.winner() {
-                s.push_str(&format!(" ({} wins, {result}).", v.player(w).name));
-            } else {
-                s.push_str(&format!(" ({result})."));
-            }
-            s
-        }
+        Status::Aborted => tr!(lang, "status-aborted"),
+        Status::Over {
+            outcome: Outcome::Decisive { winner, reason },
+            result,
+        } => tr!(
+            lang,
+            "console-win",
+            reason = reason.as_str(),
+            colour = i18n::colour_key(winner),
+            winner = v.player(winner).name.clone(),
+            result = result.to_owned()
+        ),
+        Status::Over {
+            outcome: Outcome::Draw { reason },
+            result,
+        } => tr!(
+            lang,
+            "status-draw",
+            reason = reason.as_str(),
+            result = result.to_owned()
+        ),
         Status::Playing {
             fullmove,
             to_move,
@@ -419,48 +495,56 @@ pub fn status_line(v: &GameView) -> String {
             claimable_now,
             claimable,
         } => {
-            let mover = v.player(to_move);
-            let mut s = format!(
-                "Move {fullmove}: {} to move ({}).",
-                to_move.name(),
-                mover.name
-            );
+            let mover = v.player(to_move).name.clone();
+            let mut s = vec![tr!(
+                lang,
+                "console-to-move",
+                fullmove = i18n::num(fullmove as f64),
+                colour = i18n::colour_key(to_move),
+                player = mover.clone()
+            )];
             if check {
-                s.push_str(" Check!");
+                s.push(tr!(lang, "check"));
             }
             if let Some(by) = draw_offer_by {
-                s.push_str(&format!(" {} offers a draw.", capitalise(by.name())));
+                s.push(tr!(
+                    lang,
+                    "console-draw-offered",
+                    colour = i18n::colour_key(by)
+                ));
             }
             let names = |claims: &[DrawClaim]| {
-                claims
+                let names: Vec<String> = claims
                     .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                    .map(|c| tr!(lang, "claim-reason", claim = claim_key(*c)))
+                    .collect();
+                names.join(&tr!(lang, "list-sep"))
             };
             if !claimable_now.is_empty() {
-                s.push_str(&format!(
-                    " {} may claim a draw now ({}).",
-                    mover.name,
-                    names(claimable_now)
+                s.push(tr!(
+                    lang,
+                    "console-may-claim-now",
+                    player = mover.clone(),
+                    what = names(claimable_now)
                 ));
             } else if !claimable.is_empty() {
-                s.push_str(&format!(
-                    " {} may claim a draw together with a move ({}).",
-                    mover.name,
-                    names(claimable)
+                s.push(tr!(
+                    lang,
+                    "console-may-claim-with-move",
+                    player = mover,
+                    what = names(claimable)
                 ));
             }
-            s
+            s.join(" ")
         }
     }
 }
 
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
+/// The `claim-reason` selector of a claim.
+fn claim_key(c: DrawClaim) -> &'static str {
+    match c {
+        DrawClaim::ThreefoldRepetition => "threefold",
+        DrawClaim::FiftyMoves => "fifty",
     }
 }
 
@@ -479,38 +563,40 @@ fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-fn lang_name(l: Lang) -> &'static str {
-    match l {
-        Lang::Es => "Spanish (R = rey)",
-        _ => "English (R = rook)",
-    }
-}
-
-fn refusal(out: &mut impl Write, e: &GameError) -> io::Result<()> {
+/// A refusal in `lang` ([`i18n::game_error`]); an unexpected failure is logged and
+/// apologised for.
+fn refusal(out: &mut impl Write, e: &GameError, lang: Lang) -> io::Result<()> {
     if e.is_refusal() {
-        writeln!(out, "{e}")
+        writeln!(out, "{}", i18n::game_error(lang, e))
     } else {
         tracing::error!(error = %e, "cajitas local: unexpected failure");
-        writeln!(out, "Sorry, something went wrong: {e}")
+        writeln!(out, "{}", tr!(lang, "console-sorry", error = e.to_string()))
     }
 }
 
-fn show_challenge(out: &mut impl Write, c: &ChallengeView, verb: &str) -> io::Result<()> {
-    let whom = c
-        .opponent
-        .as_ref()
-        .map(|o| o.name.clone())
-        .unwrap_or_else(|| "anyone".to_owned());
+fn show_challenge(out: &mut impl Write, c: &ChallengeView, lang: Lang) -> io::Result<()> {
     let colour = match c.colour {
         ColourChoice::White => "white",
         ColourChoice::Black => "black",
-        ColourChoice::Random => "a random colour",
+        ColourChoice::Random => "random",
     };
-    writeln!(
-        out,
-        "{} {verb} {whom} (the challenger plays {colour}). Answer with `accept` or `decline`.",
-        c.challenger.name
-    )
+    let challenger = c.challenger.name.clone();
+    let text = match &c.opponent {
+        Some(o) => tr!(
+            lang,
+            "console-challenge",
+            challenger = challenger,
+            opponent = o.name.clone(),
+            colour = colour
+        ),
+        None => tr!(
+            lang,
+            "console-challenge-open",
+            challenger = challenger,
+            colour = colour
+        ),
+    };
+    writeln!(out, "{text}")
 }
 
 /// The board as text, white at the bottom.
@@ -531,14 +617,20 @@ pub fn ascii_board(v: &GameView) -> String {
     s
 }
 
-fn show_game(out: &mut impl Write, v: &GameView) -> io::Result<()> {
+fn show_game(out: &mut impl Write, v: &GameView, lang: Lang) -> io::Result<()> {
     write!(out, "{}", ascii_board(v))?;
-    let material = match v.material {
-        0 => "material even".to_owned(),
-        m if m > 0 => format!("white +{m}"),
-        m => format!("black +{}", -m),
+    let (side, points) = match v.material {
+        0 => ("even", 0),
+        m if m > 0 => ("white", m),
+        m => ("black", -m),
     };
-    writeln!(out, "{}  [{material}]", status_line(v))?;
+    let material = tr!(
+        lang,
+        "console-material",
+        side = side,
+        points = i18n::num(points)
+    );
+    writeln!(out, "{}  [{material}]", status_line_in(v, lang))?;
     Ok(())
 }
 

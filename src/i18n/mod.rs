@@ -31,6 +31,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
         &[
             include_str!("../../assets/i18n/en/cajitas.ftl"),
             include_str!("../../assets/i18n/en/commands.ftl"),
+            include_str!("../../assets/i18n/en/console.ftl"),
         ],
     ),
     (
@@ -38,6 +39,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
         &[
             include_str!("../../assets/i18n/es/cajitas.ftl"),
             include_str!("../../assets/i18n/es/commands.ftl"),
+            include_str!("../../assets/i18n/es/console.ftl"),
         ],
     ),
 ];
