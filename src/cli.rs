@@ -72,35 +72,12 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn run_bot(args: RunArgs) -> ExitCode {
-    let token = match config::token_from_env() {
-        Ok(t) => t,
+    let cfg = match BotConfig::from_env(args.guild_id.as_deref(), args.db) {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
-    };
-    let guild_id = match config::guild_id_from(args.guild_id.as_deref()) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let api_base = match config::api_base_from(
-        std::env::var(config::API_BASE_VAR).ok().as_deref(),
-        std::env::var(config::API_BASE_TRUSTED_VAR).ok().as_deref(),
-    ) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let cfg = BotConfig {
-        token,
-        guild_id,
-        db_path: args.db,
-        api_base,
     };
     cfg.log_summary();
     match crate::discord::run(cfg) {

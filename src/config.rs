@@ -76,6 +76,64 @@ pub enum ConfigError {
          leave {API_BASE_VAR} unset."
     )]
     UntrustedApiBase(String),
+    /// `CAJITAS_CHALLENGE_TTL` is not a number of seconds in range.
+    #[error("{CHALLENGE_TTL_VAR} must be a number of seconds from 1 to 604800, not {0:?}")]
+    BadChallengeTtl(String),
+    /// `CAJITAS_BLOCKING_THREADS` is not a thread count in range.
+    #[error("{BLOCKING_THREADS_VAR} must be a number of threads from 1 to 64, not {0:?}")]
+    BadBlockingThreads(String),
+}
+
+/// The variable with the challenge lifetime in seconds.
+pub const CHALLENGE_TTL_VAR: &str = "CAJITAS_CHALLENGE_TTL";
+/// The variable that turns on moves typed as plain messages.
+pub const MESSAGE_MOVES_VAR: &str = "CAJITAS_MESSAGE_MOVES";
+/// The variable with the number of threads for the game service and rendering.
+pub const BLOCKING_THREADS_VAR: &str = "CAJITAS_BLOCKING_THREADS";
+
+/// Reads the challenge lifetime (seconds, 1 to 604800): unset or blank is
+/// [`crate::game::DEFAULT_CHALLENGE_TTL`].
+pub fn challenge_ttl_from(raw: Option<&str>) -> Result<std::time::Duration, ConfigError> {
+    match raw.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(crate::game::DEFAULT_CHALLENGE_TTL),
+        Some(text) => match text.parse::<u64>() {
+            Ok(secs) if (1..=7 * 24 * 3600).contains(&secs) => {
+                Ok(std::time::Duration::from_secs(secs))
+            }
+            _ => Err(ConfigError::BadChallengeTtl(
+                text.chars().take(40).collect(),
+            )),
+        },
+    }
+}
+
+/// [`challenge_ttl_from`] on `CAJITAS_CHALLENGE_TTL` (for `cajitas local`).
+pub fn challenge_ttl_from_env() -> Result<std::time::Duration, ConfigError> {
+    challenge_ttl_from(std::env::var(CHALLENGE_TTL_VAR).ok().as_deref())
+}
+
+/// Whether a switch such as `CAJITAS_MESSAGE_MOVES` is on (`1`, `true`, `yes`, `on`).
+pub fn switch_from(raw: Option<&str>) -> bool {
+    matches!(
+        raw.map(|s| s.trim().to_ascii_lowercase()).as_deref(),
+        Some("1" | "true" | "yes" | "on")
+    )
+}
+
+/// Reads the blocking thread count: unset or blank is the machine's cores (the service
+/// serialises on one SQLite connection; more threads only add memory under a burst).
+pub fn blocking_threads_from(raw: Option<&str>) -> Result<usize, ConfigError> {
+    match raw.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)),
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) if (1..=64).contains(&n) => Ok(n),
+            _ => Err(ConfigError::BadBlockingThreads(
+                text.chars().take(40).collect(),
+            )),
+        },
+    }
 }
 
 /// The variable that sends every REST call to another base URL (a test's fake Discord).
@@ -194,9 +252,37 @@ pub struct BotConfig {
     /// Where REST calls go instead of Discord: a test's fake Discord on loopback, or a
     /// trusted REST proxy. `None` in production.
     pub api_base: Option<ApiBase>,
+    /// How long a challenge waits for an answer (`CAJITAS_CHALLENGE_TTL`).
+    pub challenge_ttl: std::time::Duration,
+    /// A folder of piece SVGs to draw instead of the built-in ones (`CAJITAS_PIECES`).
+    pub pieces_dir: Option<PathBuf>,
+    /// Whether moves typed as plain messages are read (`CAJITAS_MESSAGE_MOVES`).
+    pub message_moves: bool,
+    /// Threads for the game service and rendering (`CAJITAS_BLOCKING_THREADS`, default:
+    /// the machine's cores).
+    pub blocking_threads: usize,
 }
 
 impl BotConfig {
+    /// The configuration from the environment (after `.env` was loaded) and the flags'
+    /// values: every variable `cajitas run` reads is read here, once.
+    pub fn from_env(guild_id: Option<&str>, db_path: PathBuf) -> Result<BotConfig, ConfigError> {
+        let var = |name: &str| std::env::var(name).ok();
+        Ok(BotConfig {
+            token: token_from_env()?,
+            guild_id: guild_id_from(guild_id)?,
+            db_path,
+            api_base: api_base_from(
+                var(API_BASE_VAR).as_deref(),
+                var(API_BASE_TRUSTED_VAR).as_deref(),
+            )?,
+            challenge_ttl: challenge_ttl_from_env()?,
+            pieces_dir: pieces_dir_from_env(),
+            message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
+            blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
+        })
+    }
+
     /// Logs what the bot is about to use, never the token.
     pub fn log_summary(&self) {
         tracing::info!(
@@ -257,6 +343,10 @@ mod tests {
             guild_id: Some(7),
             db_path: PathBuf::from("x.db"),
             api_base: None,
+            challenge_ttl: crate::game::DEFAULT_CHALLENGE_TTL,
+            pieces_dir: None,
+            message_moves: false,
+            blocking_threads: 2,
         };
         let debug = format!("{cfg:?} {cfg:#?} {}", cfg.token);
         assert!(!debug.contains(token), "{debug}");
@@ -305,6 +395,62 @@ mod tests {
         assert!(api_base_from(Some("https://proxy.internal"), Some("0")).is_err());
         let msg = ok("https://x.example").unwrap_err().to_string();
         assert!(msg.contains(API_BASE_VAR) && msg.contains(API_BASE_TRUSTED_VAR));
+    }
+
+    #[test]
+    fn the_ttl_is_read_from_text() {
+        let d = crate::game::DEFAULT_CHALLENGE_TTL;
+        assert_eq!(challenge_ttl_from(None).unwrap(), d);
+        assert_eq!(challenge_ttl_from(Some(" ")).unwrap(), d);
+        assert_eq!(
+            challenge_ttl_from(Some("90")).unwrap(),
+            std::time::Duration::from_secs(90)
+        );
+        for bad in ["0", "-5", "ten", "99999999"] {
+            let e = challenge_ttl_from(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains(CHALLENGE_TTL_VAR), "{e}");
+        }
+    }
+
+    #[test]
+    fn switches_and_thread_counts() {
+        for on in ["1", "true", "YES", " on "] {
+            assert!(switch_from(Some(on)), "{on}");
+        }
+        for off in ["", "0", "no", "off", "enable"] {
+            assert!(!switch_from(Some(off)), "{off}");
+        }
+        assert!(!switch_from(None));
+        assert!(blocking_threads_from(None).unwrap() >= 1);
+        assert_eq!(blocking_threads_from(Some("3")).unwrap(), 3);
+        for bad in ["0", "x", "1000"] {
+            assert!(matches!(
+                blocking_threads_from(Some(bad)),
+                Err(ConfigError::BadBlockingThreads(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn env_example_documents_every_variable() {
+        let example = include_str!("../.env.example");
+        for var in [
+            TOKEN_VAR,
+            "DISCORD_GUILD_ID",
+            "CAJITAS_DB",
+            "RUST_LOG",
+            API_BASE_VAR,
+            API_BASE_TRUSTED_VAR,
+            CHALLENGE_TTL_VAR,
+            MESSAGE_MOVES_VAR,
+            BLOCKING_THREADS_VAR,
+            PIECES_VAR,
+        ] {
+            assert!(
+                example.lines().any(|l| l.starts_with(&format!("{var}="))),
+                "{var} is not in .env.example"
+            );
+        }
     }
 
     #[test]

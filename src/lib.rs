@@ -11,6 +11,7 @@ pub mod console;
 pub mod discord;
 pub mod files;
 pub mod game;
+pub mod i18n;
 pub mod logging;
 pub mod render;
 pub mod store;

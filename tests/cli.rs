@@ -1,14 +1,35 @@
 //! The `cajitas` binary's command line: help, and `run` without a token.
 
+#[path = "support/bot.rs"]
+mod bot;
+
 use std::process::Command;
 
-fn cajitas() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cajitas"));
-    // A temporary working directory so a developer's own `.env` is not read.
-    let dir = std::env::temp_dir().join(format!("cajitas-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    c.current_dir(dir).env_remove("DISCORD_TOKEN");
-    c
+/// The command, run in a temporary working directory (so a developer's own `.env` is not
+/// read) that is removed when the command is dropped.
+struct Cajitas {
+    cmd: Command,
+    _dir: bot::TempDir,
+}
+
+impl std::ops::Deref for Cajitas {
+    type Target = Command;
+    fn deref(&self) -> &Command {
+        &self.cmd
+    }
+}
+
+impl std::ops::DerefMut for Cajitas {
+    fn deref_mut(&mut self) -> &mut Command {
+        &mut self.cmd
+    }
+}
+
+fn cajitas() -> Cajitas {
+    let dir = bot::TempDir::new("cli");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cajitas"));
+    cmd.current_dir(dir.path()).env_remove("DISCORD_TOKEN");
+    Cajitas { cmd, _dir: dir }
 }
 
 #[test]

@@ -1,17 +1,15 @@
 //! `cajitas local` driven through a pipe, as a script would.
 
+#[path = "support/bot.rs"]
+mod bot;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "cajitas-console-{tag}-{}-{}",
-        std::process::id(),
-        fastrand::u64(..)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary folder, removed on drop.
+fn temp_dir(tag: &str) -> bot::TempDir {
+    bot::TempDir::new(&format!("console-{tag}"))
 }
 
 fn local(dir: &Path, args: &[&str], script: &str) -> Output {
@@ -121,7 +119,9 @@ fn spanish_moves_and_end_of_input_without_quit() {
     let out = local(&dir, &["--lang", "es", "--as", "alice", "--no-png"], script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("bob plays Nf3."), "{stdout}");
+    // With --lang es the console speaks Spanish, moves in Spanish letters...
+    assert!(stdout.contains("bob juega Cf3."), "{stdout}");
+    // ...until `lang en` switches both the reading and the printing.
     // In English R is a rook, and no rook reaches d5.
     assert!(stdout.contains("rook"), "{stdout}");
     assert!(stdout.contains("alice plays Nf6."), "{stdout}");
@@ -279,4 +279,109 @@ fn a_symlink_planted_in_the_boards_folder_is_replaced_not_followed() {
     assert_eq!(&std::fs::read(&board).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
     // Only the board is left in the folder (no temporary file).
     assert_eq!(std::fs::read_dir(&boards).unwrap().count(), 1);
+}
+
+#[test]
+fn a_scripted_game_in_spanish() {
+    let dir = temp_dir("es-game");
+    let script = "\
+help
+lang
+challenge bob blancas
+as bob
+accept
+as alice
+move e4
+as bob
+move e5
+as alice
+move Cf3
+as bob
+move Cc6
+as alice
+move Ac4
+as bob
+move Rd5
+move Cf6
+as alice
+move Axf7+
+as carol
+move Rxf7
+frobnicate
+as bob
+move Rxf7
+as alice
+draw offer
+as bob
+draw decline
+as alice
+resign
+board
+history
+pgn
+lang en
+history
+";
+    let out = local(&dir, &["--lang", "es", "--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // The Spanish part: everything before the PGN.
+    let (spanish, rest) = stdout.split_once("[Event").expect("a PGN");
+    for needle in [
+        "Órdenes (una por línea",                       // help
+        "La consola habla español",                     // lang
+        "alice desafía a bob: alice juega con blancas", // challenge
+        "Empieza la partida 1: alice (blancas) contra bob (negras).",
+        "Jugada 1: juegan las blancas (alice).",
+        "alice juega e4.",
+        "alice juega Cf3.", // Spanish letters, typed and shown
+        "bob juega Cc6.",
+        "alice juega Ac4.",
+        "Ningún rey puede llegar a d5", // R is rey: an illegal move, refused in Spanish
+        "alice juega Axf7+.",
+        "¡Jaque!",
+        "No juegas en esta partida.", // carol
+        "Orden desconocida \"frobnicate\"",
+        "bob juega Rxf7.",
+        "alice ofrece tablas.",
+        "Las blancas ofrecen tablas.",
+        "bob rechaza las tablas; la partida continúa.",
+        "alice abandona.",
+        "Ganan las negras por abandono (gana bob, 0-1).",
+        "material igualado",
+        "partida 1: alice - bob  0-1  (abandono, 8 semijugadas)",
+    ] {
+        assert!(spanish.contains(needle), "missing {needle:?} in\n{spanish}");
+    }
+    for english in [
+        "Commands",
+        "plays",
+        "to move",
+        "Check!",
+        "wins",
+        "offers a draw",
+        "declines",
+        "resigns",
+        "Unknown",
+        "challenges",
+        "begins",
+        "plies",
+        "not playing",
+        "material even",
+    ] {
+        assert!(
+            !spanish.contains(english),
+            "English {english:?} in the Spanish console:\n{spanish}"
+        );
+    }
+    // The PGN stays English SAN; `lang en` switches the printing back to English.
+    assert!(rest.contains("2. Nf3 Nc6 3. Bc4"), "{rest}");
+    assert!(rest.contains("Bxf7+ Kxf7"), "{rest}");
+    assert!(rest.contains("Now in English"), "{rest}");
+    assert!(
+        rest.contains("game 1: alice - bob  0-1  (resignation, 8 plies)"),
+        "{rest}"
+    );
 }

@@ -23,7 +23,7 @@ fn open(w: &World) -> GameService {
 }
 
 fn integrity_ok(w: &World) {
-    let store = cajitas::store::Store::open(&w.db()).unwrap();
+    let store = cajitas::store::SqliteStore::open(&w.db()).unwrap();
     assert_eq!(store.pragma("integrity_check").unwrap(), "ok");
 }
 
@@ -225,8 +225,12 @@ async fn commands_are_registered_only_when_they_changed() {
     w.bot().signal("TERM");
     w.bot_mut().wait_exit(Duration::from_secs(15));
     w.bot = None;
-    open(&w)
-        .set_bot_setting(
+    let books = cajitas::discord::Bookkeeping::new(
+        open(&w).shared_store(),
+        std::sync::Arc::new(cajitas::game::SystemClock),
+    );
+    books
+        .set_setting(
             cajitas::discord::COMMANDS_HASH_KEY_GLOBAL,
             "an older command set",
         )

@@ -99,13 +99,15 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
     let again = w.click(&bob(), &challenge, &ids[0]).await;
     assert!(again.is_ephemeral(), "{}", again.text());
 
-    // Scholar's mate in SAN, coordinates, Spanish letters (es-ES) and lower case.
+    // Scholar's mate in SAN, coordinates, Spanish letters (es-ES) and lower case. Each move
+    // is announced in the mover's language (the server setting is `auto`): Spanish letters
+    // for es-ES and es-419; the PGN below shows what was played.
     let moves = [
         (alice(), "en-US", "e4", "e4"),
         (bob(), "en-US", "e7e5", "e5"),
-        (alice(), "es-ES", "Ac4", "Bc4"),
+        (alice(), "es-ES", "Ac4", "Ac4"),
         (bob(), "en-US", "nc6", "Nc6"),
-        (alice(), "es-419", "Dh5", "Qh5"),
+        (alice(), "es-419", "Dh5", "Dh5"),
         (bob(), "en-US", "g8f6", "Nf6"),
         (alice(), "en-US", "Qxf7#", "Qxf7#"),
     ];
@@ -175,10 +177,13 @@ async fn autocomplete_offers_legal_moves_only_to_the_player_to_move() {
         w.channel()
             .autocomplete(fake, user, locale, "move", "move", partial)
     };
+    // Labels in the reader's notation; values in coordinates, read the same in any language.
     let r = fake.interact(&ac(&alice(), "en-US", "N")).await;
     assert_eq!(r.callback_type(), Some(8));
+    let names: Vec<String> = r.choices().into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["Na3", "Nc3", "Nf3", "Nh3"]);
     let values: Vec<String> = r.choices().into_iter().map(|(_, v)| v).collect();
-    assert_eq!(values, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    assert_eq!(values, ["b1a3", "b1c3", "g1f3", "g1h3"]);
 
     let r = fake.interact(&ac(&alice(), "en-US", "")).await;
     assert_eq!(r.choices().len(), 20);
@@ -186,11 +191,13 @@ async fn autocomplete_offers_legal_moves_only_to_the_player_to_move() {
 
     // Coordinates and Spanish letters match too.
     let r = fake.interact(&ac(&alice(), "en-US", "g1")).await;
-    let values: Vec<String> = r.choices().into_iter().map(|(_, v)| v).collect();
-    assert_eq!(values, ["Nf3", "Nh3"]);
+    let names: Vec<String> = r.choices().into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["Nf3", "Nh3"]);
     let r = fake.interact(&ac(&alice(), "es-ES", "C")).await;
+    let names: Vec<String> = r.choices().into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["Ca3", "Cc3", "Cf3", "Ch3"]);
     let values: Vec<String> = r.choices().into_iter().map(|(_, v)| v).collect();
-    assert_eq!(values, ["Ca3", "Cc3", "Cf3", "Ch3"]);
+    assert_eq!(values, ["b1a3", "b1c3", "g1f3", "g1h3"]);
 
     // bob is not to move, carol is not playing: nothing.
     for user in [bob(), carol()] {

@@ -1,28 +1,72 @@
 //! The game service end to end: every ending, every refusal, persistence across a reopen, and
 //! racing moves. All through the public API, on real SQLite files (WAL + FULL).
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
+use cajitas::console::status_line;
 use cajitas::game::{
-    ChallengeState, ChannelRef, ColourChoice, GameError, GameService, Lang, ServiceOptions, UserRef,
+    ChallengeState, ChannelRef, ColourChoice, GameError, GameService, Lang, ManualClock,
+    ServiceOptions, UserRef,
 };
 use cajitas_rules::{Color, DrawClaim, DrawReason, Outcome, Position, Uci, WinReason};
 
-fn temp_db(tag: &str) -> PathBuf {
+/// A temporary folder holding a test's database, removed (with the database) on drop.
+struct TempDb {
+    dir: PathBuf,
+    file: PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.file
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_db(tag: &str) -> TempDb {
     let dir = std::env::temp_dir().join(format!(
         "cajitas-game-{tag}-{}-{}",
         std::process::id(),
         fastrand::u64(..)
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.db")
+    TempDb {
+        file: dir.join("games.db"),
+        dir,
+    }
 }
 
-fn service(tag: &str) -> GameService {
-    GameService::open(&temp_db(tag), ServiceOptions::default()).unwrap()
+/// A service on its own temporary database, removed when the test is done with it.
+struct Svc {
+    svc: GameService,
+    _db: TempDb,
+}
+
+impl std::ops::Deref for Svc {
+    type Target = GameService;
+    fn deref(&self) -> &GameService {
+        &self.svc
+    }
+}
+
+fn service(tag: &str) -> Svc {
+    open_service(tag, ServiceOptions::default())
+}
+
+fn open_service(tag: &str, opts: ServiceOptions) -> Svc {
+    let db = temp_db(tag);
+    Svc {
+        svc: GameService::open(&db, opts).unwrap(),
+        _db: db,
+    }
 }
 
 fn alice() -> UserRef {
@@ -93,7 +137,7 @@ fn checkmate() {
     assert!(v.finished && !v.aborted && v.check);
     assert_eq!(v.result, "0-1");
     assert_eq!(v.ply, 4);
-    assert!(v.status_line().contains("bob wins"), "{}", v.status_line());
+    assert!(status_line(&v).contains("bob wins"), "{}", status_line(&v));
     let h = svc.history(CH, 10).unwrap();
     assert_eq!(h.len(), 1);
     assert_eq!(h[0].termination, "checkmate");
@@ -159,16 +203,16 @@ fn threefold_claim_now() {
     assert!(v.claimable_now.is_empty());
     assert_eq!(v.claimable, vec![DrawClaim::ThreefoldRepetition]);
     assert!(
-        v.status_line().contains("with a move"),
+        status_line(&v).contains("with a move"),
         "{}",
-        v.status_line()
+        status_line(&v)
     );
     let v = play(&svc, &SHUFFLE[3..]).view;
     assert_eq!(v.claimable_now, vec![DrawClaim::ThreefoldRepetition]);
     assert!(
-        v.status_line().contains("may claim a draw now"),
+        status_line(&v).contains("may claim a draw now"),
         "{}",
-        v.status_line()
+        status_line(&v)
     );
     // Only the player to move claims.
     assert!(matches!(
@@ -418,24 +462,20 @@ fn abort_before_both_players_moved() {
 
 // ---- challenges -----------------------------------------------------------------------
 
-static CLOCK: AtomicI64 = AtomicI64::new(1_000_000);
-fn test_clock() -> i64 {
-    CLOCK.load(Ordering::SeqCst)
-}
-
 #[test]
 fn challenges_expire_and_are_replaced() {
+    let clock = Arc::new(ManualClock::new(1_000_000));
     let opts = ServiceOptions {
         challenge_ttl: Duration::from_secs(60),
-        clock: test_clock,
+        ..ServiceOptions::with_clock(clock.clone())
     };
-    let svc = GameService::open(&temp_db("expire"), opts).unwrap();
+    let svc = open_service("expire", opts);
     let c = svc
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::Black)
         .unwrap();
     assert_eq!(c.expires_at - c.created_at, 60_000);
     assert_eq!(c.status, ChallengeState::Pending);
-    CLOCK.fetch_add(60_000, Ordering::SeqCst);
+    clock.advance(Duration::from_millis(60_000));
     assert!(matches!(
         svc.accept(&bob(), CH),
         Err(GameError::ChallengeExpired)
@@ -920,24 +960,17 @@ fn only_the_challenger_closes_an_open_challenge() {
     assert_eq!((v.white.id, v.black.id), (1, 2));
 }
 
-static PING_CLOCK: AtomicI64 = AtomicI64::new(1_000_000_000);
-fn ping_clock() -> i64 {
-    PING_CLOCK.load(Ordering::SeqCst)
-}
-
 #[test]
 fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
-    let opts = ServiceOptions {
-        clock: ping_clock,
-        ..ServiceOptions::default()
-    };
+    let clock = Arc::new(ManualClock::new(1_000_000_000));
+    let opts = ServiceOptions::with_clock(clock.clone());
     let db = temp_db("pings");
-    let svc = GameService::open(&db, opts).unwrap();
+    let svc = GameService::open(&db, opts.clone()).unwrap();
     for _ in 0..3 {
         svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
             .unwrap();
         svc.cancel(&alice(), CH).unwrap();
-        PING_CLOCK.fetch_add(60_000, Ordering::SeqCst);
+        clock.advance(Duration::from_millis(60_000));
     }
     // The count is stored: a reopened service (a restart) goes on counting.
     drop(svc);
@@ -969,34 +1002,32 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     svc.draw_offer(&bob(), CH, None).unwrap();
     svc.draw_decline(&alice(), CH, None).unwrap();
     // Once the oldest ping is 10 minutes old, alice may offer again.
-    PING_CLOCK.fetch_add(420_000, Ordering::SeqCst);
+    clock.advance(Duration::from_millis(420_000));
     svc.draw_offer(&alice(), CH, None).unwrap();
 }
 
-static PRUNE_CLOCK: AtomicI64 = AtomicI64::new(5_000_000_000);
-fn prune_clock() -> i64 {
-    PRUNE_CLOCK.load(Ordering::SeqCst)
-}
-
 #[test]
-fn handled_interactions_are_pruned_while_the_bot_runs() {
+fn announce_posts_the_game_through_the_notifier() {
+    let recorder = Arc::new(cajitas::game::RecordingNotifier::default());
     let opts = ServiceOptions {
-        clock: prune_clock,
+        notifier: recorder.clone(),
         ..ServiceOptions::default()
     };
-    let svc = GameService::open(&temp_db("prune"), opts).unwrap();
-    assert!(svc.first_delivery(1).unwrap());
-    assert!(!svc.first_delivery(1).unwrap(), "a redelivery is seen");
-    // Half an hour later it is still known.
-    PRUNE_CLOCK.fetch_add(30 * 60_000, Ordering::SeqCst);
-    assert!(svc.first_delivery(2).unwrap());
-    assert!(!svc.first_delivery(1).unwrap());
-    // A day and more later, the next interaction prunes the old ids, without a restart.
-    PRUNE_CLOCK.fetch_add(24 * 3_600_000, Ordering::SeqCst);
-    assert!(svc.first_delivery(3).unwrap());
+    let svc = open_service("notify", opts);
+    assert!(matches!(svc.announce(CH), Err(GameError::NoGame)));
     assert!(
-        svc.first_delivery(1).unwrap(),
-        "id 1 was forgotten, so it counts as new"
+        recorder.posts().is_empty(),
+        "nothing to post, nothing posted"
     );
-    assert!(!svc.first_delivery(3).unwrap(), "recent ids are kept");
+    new_game(&svc);
+    play(&svc, &["e4"]);
+    let v = svc.announce(CH).unwrap();
+    let posts = recorder.posts();
+    assert_eq!(posts.len(), 1);
+    let p = &posts[0];
+    assert_eq!(p.place, CH);
+    assert_eq!(p.kind, cajitas::game::NoticeKind::GameState);
+    assert_eq!(p.game.game_id, v.game_id);
+    assert_eq!(p.game.ply, 1);
+    assert_eq!(p.mentions, vec![alice().id, bob().id]);
 }

@@ -149,7 +149,7 @@ fn arbitrary_fens_through_perft_replay_and_render_never_panic() {
         // replay --fen: no moves, then the first legal move.
         assert!(replay("", &pos, Lang::En)[0].is_ok(), "{fen}");
         if let Some(&m) = pos.legal_moves().first() {
-            let r = replay(&san(&pos, m), &pos, Lang::En);
+            let r = replay(&san(&pos, m).to_string(), &pos, Lang::En);
             assert_eq!(r.len(), 1, "{fen}");
         }
         // render, as the bot draws it: the checked king's square highlighted.

@@ -1,6 +1,9 @@
 //! `cajitas render` end to end: files written, sizes, and errors with exit code 2.
 
-use std::path::{Path, PathBuf};
+#[path = "support/bot.rs"]
+mod bot;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn cajitas(args: &[&str], dir: &Path) -> Output {
@@ -16,11 +19,9 @@ fn cajitas_with_pieces_var(args: &[&str], dir: &Path, pieces: Option<&str>) -> O
     cmd.output().expect("run cajitas")
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cajitas-render-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary folder, removed on drop.
+fn temp_dir(name: &str) -> bot::TempDir {
+    bot::TempDir::new(&format!("render-{name}"))
 }
 
 fn png_size(path: &Path) -> (u32, u32) {

@@ -1,5 +1,8 @@
 //! `cajitas replay`: the binary reads move text from a file or stdin and prints one JSON line.
 
+#[path = "support/bot.rs"]
+mod bot;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -60,9 +63,8 @@ fn a_game_from_stdin_in_every_notation() {
 
 #[test]
 fn checkmate_from_a_file_and_the_spanish_r() {
-    let dir = std::env::temp_dir().join(format!("cajitas-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("mate.txt");
+    let dir = bot::TempDir::new("replay");
+    let file = dir.path().join("mate.txt");
     std::fs::write(&file, "f3 e5\ng4 Dh4#\n0-1\n").unwrap();
     let out = replay(&[file.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(0));

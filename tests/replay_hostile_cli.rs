@@ -1,35 +1,12 @@
 //! `cajitas replay` on hostile input (issue 12): the process answers with JSON lines and
 //! exits normally, never crashes, and never echoes an unbounded amount of the input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+#[path = "support/replay.rs"]
+mod replay_support;
 
-use serde_json::Value;
+use std::process::Output;
 
-fn replay(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
-        .arg("replay")
-        .args(args)
-        .env_remove("DISCORD_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A run that fails before reading its input may already have closed its standard input.
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn lines(out: &Output) -> Vec<Value> {
-    String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use replay_support::{lines, replay};
 
 /// Exit 0 or 1 (a game failed): anything else (a signal, exit 101 or 134) is a crash.
 fn assert_exits_normally(out: &Output) {

@@ -1,35 +1,11 @@
 //! `cajitas replay` on PGN with several games, the FIDE draw statuses and the claimable
 //! draws (issue 5).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+#[path = "support/replay.rs"]
+mod replay_support;
 
+use replay_support::{lines, replay};
 use serde_json::{Value, json};
-
-fn replay(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
-        .arg("replay")
-        .args(args)
-        .env_remove("DISCORD_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A run that fails before reading its input may already have closed its standard input.
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn lines(out: &Output) -> Vec<Value> {
-    String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 fn one(args: &[&str], stdin: &str) -> Value {
     let out = replay(args, stdin.as_bytes());

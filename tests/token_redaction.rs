@@ -36,6 +36,10 @@ fn startup_log_never_contains_the_token() {
             url: "http://127.0.0.1:1".into(),
             trusted_proxy: false,
         }),
+        challenge_ttl: std::time::Duration::from_secs(900),
+        pieces_dir: None,
+        message_moves: false,
+        blocking_threads: 2,
     };
     tracing::subscriber::with_default(subscriber, || {
         cfg.log_summary();

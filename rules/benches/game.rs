@@ -48,7 +48,7 @@ fn random_games(count: usize) -> Vec<Vec<Move>> {
                 } else {
                     moves[rng.below(moves.len())]
                 };
-                game.play(m).unwrap();
+                game.play(m);
             }
             game.moves().to_vec()
         })
@@ -126,7 +126,7 @@ fn main() {
         for moves in &games {
             let mut game = Game::new();
             for &m in moves {
-                game.play(m).unwrap();
+                game.play(m);
             }
             n += u64::from(game.repetitions()) + u64::from(game.outcome().is_some());
         }

@@ -1,11 +1,8 @@
-//! Piece placement.
-
-use std::fmt;
-use std::str::FromStr;
+//! Piece placement. Its text form, the FEN placement field, is read and written in
+//! `fen.rs`.
 
 use crate::bitboard::Bitboard;
-use crate::fen::{FenField, ParseFenError};
-use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::types::{Color, Piece, Role, Square};
 
 /// Where the pieces stand, and nothing else (no side to move, no castling rights).
 ///
@@ -206,93 +203,5 @@ impl Board {
             b.put(sq.flip_vertical(), p.color.other(), p.role);
         }
         b
-    }
-}
-
-impl fmt::Display for Board {
-    /// The FEN piece placement field.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in Rank::ALL.into_iter().rev() {
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.piece_at(Square::from_coords(file, rank)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{}", p.char())?;
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank != Rank::First {
-                f.write_str("/")?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl FromStr for Board {
-    type Err = ParseFenError;
-
-    /// Parses the FEN piece placement field.
-    fn from_str(s: &str) -> Result<Board, ParseFenError> {
-        let err = |why: String| ParseFenError::new(FenField::Placement, why);
-        let ranks: Vec<&str> = s.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(err(format!(
-                "expected 8 ranks separated by '/', found {}",
-                ranks.len()
-            )));
-        }
-        let mut board = Board::empty();
-        for (i, text) in ranks.iter().enumerate() {
-            let rank = Rank::new(7 - i as u32);
-            let mut file = 0u32;
-            let mut last_was_digit = false;
-            for c in text.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if !(1..=8).contains(&d) || last_was_digit {
-                        return Err(err(format!(
-                            "rank {}: bad empty-square count '{c}'",
-                            rank.char()
-                        )));
-                    }
-                    file += d;
-                    last_was_digit = true;
-                } else if let Some(piece) = Piece::from_char(c) {
-                    if file >= 8 {
-                        return Err(err(format!("rank {} has more than 8 squares", rank.char())));
-                    }
-                    board.put(
-                        Square::from_coords(File::new(file), rank),
-                        piece.color,
-                        piece.role,
-                    );
-                    file += 1;
-                    last_was_digit = false;
-                } else {
-                    return Err(err(format!(
-                        "rank {}: '{c}' is not a piece letter (PNBRQK, pnbrqk) or a digit",
-                        rank.char()
-                    )));
-                }
-                if file > 8 {
-                    return Err(err(format!("rank {} has more than 8 squares", rank.char())));
-                }
-            }
-            if file != 8 {
-                return Err(err(format!(
-                    "rank {} has {file} squares instead of 8",
-                    rank.char()
-                )));
-            }
-        }
-        Ok(board)
     }
 }

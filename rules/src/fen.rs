@@ -1,70 +1,14 @@
-//! Unchecked setups and the FEN text format.
+//! The FEN text format: a [`Setup`] read and written as Forsyth–Edwards Notation, and the
+//! piece placement field for a [`Board`]. Validation is [`crate::Position`]'s, and so is
+//! [`crate::FenError`], which joins a parse error and a position error.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::position::PositionError;
-use crate::types::{Color, File, Rank, Square};
-
-/// A position as given, not yet validated. Only [`crate::Position::from_setup`] turns it
-/// into something playable.
-///
-/// ```
-/// use cajitas_rules::{Bitboard, Color, Setup, Square};
-/// let setup = Setup::initial();
-/// assert_eq!(setup.turn, Color::White);
-/// assert_eq!(setup.castling_rights.count(), 4);
-/// assert!(setup.castling_rights.contains(Square::H1));
-/// ```
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Setup {
-    /// Piece placement.
-    pub board: Board,
-    /// The side to move.
-    pub turn: Color,
-    /// The ROOK squares that may still castle (a1, h1, a8, h8 in standard chess).
-    pub castling_rights: Bitboard,
-    /// The en passant square as given.
-    pub ep_square: Option<Square>,
-    /// Halfmoves since the last capture or pawn move.
-    pub halfmoves: u32,
-    /// The move number, starting at 1 and incremented after black's move.
-    pub fullmoves: u32,
-}
-
-impl Setup {
-    /// The standard initial position.
-    pub fn initial() -> Setup {
-        Setup {
-            board: Board::new(),
-            turn: Color::White,
-            castling_rights: Bitboard(0x8100_0000_0000_0081),
-            ep_square: None,
-            halfmoves: 0,
-            fullmoves: 1,
-        }
-    }
-
-    /// An empty board, white to move, no rights.
-    pub fn empty() -> Setup {
-        Setup {
-            board: Board::empty(),
-            turn: Color::White,
-            castling_rights: Bitboard::EMPTY,
-            ep_square: None,
-            halfmoves: 0,
-            fullmoves: 1,
-        }
-    }
-}
-
-impl Default for Setup {
-    fn default() -> Setup {
-        Setup::initial()
-    }
-}
+use crate::setup::Setup;
+use crate::types::{Color, File, Piece, Rank, Role, Square};
 
 /// A FEN field, named in parse errors.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -99,28 +43,210 @@ impl fmt::Display for FenField {
     }
 }
 
-/// A FEN text that cannot be read: which field, and why.
+/// What is wrong with a FEN text, as data; [`ParseFenError`]'s `Display` says it in English.
 ///
 /// ```
-/// use cajitas_rules::{Fen, FenField};
+/// use cajitas_rules::{Fen, FenField, FenReason, Rank};
+/// let err = "8/8/8/8/8/8/8/K6x w - - 0 1".parse::<Fen>().unwrap_err();
+/// assert_eq!(err.field, FenField::Placement);
+/// assert_eq!(err.reason, FenReason::BadPieceLetter { rank: Rank::First, letter: 'x' });
+/// assert_eq!(err.reason.field(), FenField::Placement);
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FenReason {
+    /// The text is longer than [`MAX_FEN_LEN`] bytes.
+    TooLong {
+        /// The limit, in bytes.
+        max: usize,
+    },
+    /// The text is empty (or only spaces).
+    Empty,
+    /// More than six fields.
+    TooManyFields {
+        /// How many fields there are.
+        count: usize,
+    },
+    /// The placement does not have 8 ranks separated by `/`.
+    RankCount {
+        /// How many ranks there are.
+        count: usize,
+    },
+    /// A rank describes more than 8 squares.
+    RankTooLong {
+        /// The rank.
+        rank: Rank,
+    },
+    /// A rank describes fewer than 8 squares.
+    RankTooShort {
+        /// The rank.
+        rank: Rank,
+        /// How many squares it describes.
+        squares: u32,
+    },
+    /// A digit that is not an empty-square count: `0`, `9`, or a digit after a digit.
+    BadEmptyCount {
+        /// The rank.
+        rank: Rank,
+        /// The file the count would start on, when on the board.
+        file: Option<File>,
+        /// The digit.
+        digit: char,
+    },
+    /// A character that is neither a piece letter (`PNBRQK`, `pnbrqk`) nor a digit.
+    BadPieceLetter {
+        /// The rank.
+        rank: Rank,
+        /// The character.
+        letter: char,
+    },
+    /// The side to move is missing.
+    MissingTurn,
+    /// The side to move is neither `w` nor `b`.
+    BadTurn {
+        /// The field as written.
+        text: String,
+    },
+    /// The castling field is missing.
+    MissingCastling,
+    /// A castling character that is not `K`, `Q`, `k`, `q`, a file letter or `-`.
+    BadCastlingLetter {
+        /// The character.
+        letter: char,
+    },
+    /// A castling right given twice.
+    DuplicateCastlingRight {
+        /// The character that repeats it.
+        letter: char,
+    },
+    /// The en passant field is missing.
+    MissingEnPassant,
+    /// The en passant field is neither a square name nor `-`.
+    BadEnPassant {
+        /// The field as written.
+        text: String,
+    },
+    /// The en passant square is not on the third or sixth rank.
+    EnPassantRank {
+        /// The square.
+        square: Square,
+    },
+    /// The halfmove clock is not a non-negative whole number.
+    BadHalfmoves {
+        /// The field as written.
+        text: String,
+    },
+    /// The fullmove number is not a non-negative whole number.
+    BadFullmoves {
+        /// The field as written.
+        text: String,
+    },
+}
+
+impl FenReason {
+    /// The field at fault.
+    pub const fn field(&self) -> FenField {
+        match self {
+            FenReason::TooLong { .. } | FenReason::Empty | FenReason::TooManyFields { .. } => {
+                FenField::Whole
+            }
+            FenReason::RankCount { .. }
+            | FenReason::RankTooLong { .. }
+            | FenReason::RankTooShort { .. }
+            | FenReason::BadEmptyCount { .. }
+            | FenReason::BadPieceLetter { .. } => FenField::Placement,
+            FenReason::MissingTurn | FenReason::BadTurn { .. } => FenField::Turn,
+            FenReason::MissingCastling
+            | FenReason::BadCastlingLetter { .. }
+            | FenReason::DuplicateCastlingRight { .. } => FenField::Castling,
+            FenReason::MissingEnPassant
+            | FenReason::BadEnPassant { .. }
+            | FenReason::EnPassantRank { .. } => FenField::EnPassant,
+            FenReason::BadHalfmoves { .. } => FenField::Halfmoves,
+            FenReason::BadFullmoves { .. } => FenField::Fullmoves,
+        }
+    }
+}
+
+/// Why, in English, without the field (see [`ParseFenError`] for the whole sentence).
+impl fmt::Display for FenReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenReason::TooLong { max } => write!(f, "longer than {max} bytes"),
+            FenReason::Empty => f.write_str("the text is empty"),
+            FenReason::TooManyFields { count } => {
+                write!(f, "{count} fields, at most 6 expected")
+            }
+            FenReason::RankCount { count } => {
+                write!(f, "expected 8 ranks separated by '/', found {count}")
+            }
+            FenReason::RankTooLong { rank } => write!(f, "rank {rank} has more than 8 squares"),
+            FenReason::RankTooShort { rank, squares } => {
+                write!(f, "rank {rank} has {squares} squares instead of 8")
+            }
+            FenReason::BadEmptyCount { rank, digit, .. } => {
+                write!(f, "rank {rank}: bad empty-square count '{digit}'")
+            }
+            FenReason::BadPieceLetter { rank, letter } => write!(
+                f,
+                "rank {rank}: '{letter}' is not a piece letter (PNBRQK, pnbrqk) or a digit"
+            ),
+            FenReason::MissingTurn => f.write_str("missing (expected 'w' or 'b')"),
+            FenReason::BadTurn { text } => write!(f, "\"{text}\" is neither 'w' nor 'b'"),
+            FenReason::MissingCastling => f.write_str("missing (expected e.g. 'KQkq' or '-')"),
+            FenReason::BadCastlingLetter { letter } => write!(
+                f,
+                "'{letter}' is not a castling letter (K, Q, k, q, a file letter, or '-')"
+            ),
+            FenReason::DuplicateCastlingRight { letter } => {
+                write!(f, "the right '{letter}' is given twice")
+            }
+            FenReason::MissingEnPassant => {
+                f.write_str("missing (expected a square such as 'e3', or '-')")
+            }
+            FenReason::BadEnPassant { text } => {
+                write!(f, "\"{text}\" is not a square name or '-'")
+            }
+            FenReason::EnPassantRank { square } => {
+                write!(f, "{square} is not on the third or sixth rank")
+            }
+            FenReason::BadHalfmoves { text } | FenReason::BadFullmoves { text } => {
+                write!(f, "\"{text}\" is not a non-negative whole number")
+            }
+        }
+    }
+}
+
+/// A FEN text that cannot be read: which field, and why.
+///
+/// `Display` gives one English sentence naming the field and the reason.
+///
+/// ```
+/// use cajitas_rules::{Fen, FenField, FenReason};
 /// let err = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1".parse::<Fen>().unwrap_err();
 /// assert_eq!(err.field, FenField::Turn);
-/// assert!(err.to_string().contains("side to move"));
+/// assert_eq!(err.reason, FenReason::BadTurn { text: "x".into() });
+/// assert_eq!(err.to_string(), "invalid FEN, side to move field (2): \"x\" is neither 'w' nor 'b'");
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ParseFenError {
-    /// The field at fault.
+    /// The field at fault (always `reason.field()`).
     pub field: FenField,
-    /// Why, in English.
-    pub reason: String,
+    /// Why.
+    pub reason: FenReason,
 }
 
 impl ParseFenError {
-    pub(crate) fn new(field: FenField, reason: impl Into<String>) -> ParseFenError {
+    pub(crate) fn new(reason: FenReason) -> ParseFenError {
         ParseFenError {
-            field,
-            reason: reason.into(),
+            field: reason.field(),
+            reason,
         }
+    }
+}
+
+impl From<FenReason> for ParseFenError {
+    fn from(reason: FenReason) -> ParseFenError {
+        ParseFenError::new(reason)
     }
 }
 
@@ -131,38 +257,6 @@ impl fmt::Display for ParseFenError {
 }
 
 impl std::error::Error for ParseFenError {}
-
-/// A FEN that cannot become a position: unreadable, or read but not playable.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum FenError {
-    /// The text is not FEN.
-    Parse(ParseFenError),
-    /// The text is FEN but the position is not playable.
-    Position(PositionError),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Parse(e) => e.fmt(f),
-            FenError::Position(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
-
-impl From<ParseFenError> for FenError {
-    fn from(e: ParseFenError) -> FenError {
-        FenError::Parse(e)
-    }
-}
-
-impl From<PositionError> for FenError {
-    fn from(e: PositionError) -> FenError {
-        FenError::Position(e)
-    }
-}
 
 /// Forsyth–Edwards Notation for a [`Setup`]: parse with `FromStr`, write with `Display`.
 ///
@@ -192,8 +286,7 @@ impl Fen {
 /// FEN texts longer than this are refused before any work.
 pub const MAX_FEN_LEN: usize = 256;
 
-fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, ParseFenError> {
-    let err = |why: String| ParseFenError::new(FenField::Castling, why);
+fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, FenReason> {
     if text == "-" {
         return Ok(Bitboard::EMPTY);
     }
@@ -205,46 +298,37 @@ fn parse_castling(text: &str, board: &Board) -> Result<Bitboard, ParseFenError> 
             Color::Black
         };
         let back = Rank::First.relative_to(color);
+        let rooks = || {
+            board.by_piece(Piece {
+                color,
+                role: Role::Rook,
+            }) & Bitboard::rank(back)
+        };
         let file = match c.to_ascii_lowercase() {
             'k' => {
                 // The outermost rook on the king side, as X-FEN reads it; h when none.
-                let king = board.king_of(color);
-                let rooks = board.by_piece(crate::Piece {
-                    color,
-                    role: crate::Role::Rook,
-                }) & Bitboard::rank(back);
-                match (king, rooks.last()) {
+                match (board.king_of(color), rooks().last()) {
                     (Some(k), Some(r)) if r.file() > k.file() && r.rank() == k.rank() => r.file(),
                     _ => File::H,
                 }
             }
-            'q' => {
-                let king = board.king_of(color);
-                let rooks = board.by_piece(crate::Piece {
-                    color,
-                    role: crate::Role::Rook,
-                }) & Bitboard::rank(back);
-                match (king, rooks.first()) {
-                    (Some(k), Some(r)) if r.file() < k.file() && r.rank() == k.rank() => r.file(),
-                    _ => File::A,
-                }
-            }
-            l => match File::from_char(l) {
-                Some(f) => f,
-                None => {
-                    return Err(err(format!(
-                        "'{c}' is not a castling letter (K, Q, k, q, a file letter, or '-')"
-                    )));
-                }
+            'q' => match (board.king_of(color), rooks().first()) {
+                (Some(k), Some(r)) if r.file() < k.file() && r.rank() == k.rank() => r.file(),
+                _ => File::A,
             },
+            l => File::from_char(l).ok_or(FenReason::BadCastlingLetter { letter: c })?,
         };
         let sq = Square::from_coords(file, back);
         if rights.contains(sq) {
-            return Err(err(format!("the right '{c}' is given twice")));
+            return Err(FenReason::DuplicateCastlingRight { letter: c });
         }
         rights.add(sq);
     }
     Ok(rights)
+}
+
+fn parse_clock(text: &str) -> Option<u32> {
+    text.parse::<u32>().ok()
 }
 
 impl FromStr for Fen {
@@ -252,89 +336,58 @@ impl FromStr for Fen {
 
     fn from_str(s: &str) -> Result<Fen, ParseFenError> {
         if s.len() > MAX_FEN_LEN {
-            return Err(ParseFenError::new(
-                FenField::Whole,
-                format!("longer than {MAX_FEN_LEN} bytes"),
-            ));
+            return Err(FenReason::TooLong { max: MAX_FEN_LEN }.into());
         }
         let fields: Vec<&str> = s.split_ascii_whitespace().collect();
         if fields.is_empty() {
-            return Err(ParseFenError::new(FenField::Whole, "the text is empty"));
+            return Err(FenReason::Empty.into());
         }
         if fields.len() > 6 {
-            return Err(ParseFenError::new(
-                FenField::Whole,
-                format!("{} fields, at most 6 expected", fields.len()),
-            ));
+            return Err(FenReason::TooManyFields {
+                count: fields.len(),
+            }
+            .into());
         }
         let board: Board = fields[0].parse()?;
         let turn = match fields.get(1) {
-            None => {
-                return Err(ParseFenError::new(
-                    FenField::Turn,
-                    "missing (expected 'w' or 'b')",
-                ));
-            }
+            None => return Err(FenReason::MissingTurn.into()),
             Some(&"w") => Color::White,
             Some(&"b") => Color::Black,
             Some(t) => {
-                return Err(ParseFenError::new(
-                    FenField::Turn,
-                    format!("\"{t}\" is neither 'w' nor 'b'"),
-                ));
+                return Err(FenReason::BadTurn {
+                    text: t.to_string(),
+                }
+                .into());
             }
         };
         let castling_rights = match fields.get(2) {
-            None => {
-                return Err(ParseFenError::new(
-                    FenField::Castling,
-                    "missing (expected e.g. 'KQkq' or '-')",
-                ));
-            }
+            None => return Err(FenReason::MissingCastling.into()),
             Some(t) => parse_castling(t, &board)?,
         };
         let ep_square = match fields.get(3) {
-            None => {
-                return Err(ParseFenError::new(
-                    FenField::EnPassant,
-                    "missing (expected a square such as 'e3', or '-')",
-                ));
-            }
+            None => return Err(FenReason::MissingEnPassant.into()),
             Some(&"-") => None,
             Some(t) => {
-                let sq: Square = t.parse().map_err(|_| {
-                    ParseFenError::new(
-                        FenField::EnPassant,
-                        format!("\"{t}\" is not a square name or '-'"),
-                    )
+                let square: Square = t.parse().map_err(|_| FenReason::BadEnPassant {
+                    text: t.to_string(),
                 })?;
-                if sq.rank() != Rank::Third && sq.rank() != Rank::Sixth {
-                    return Err(ParseFenError::new(
-                        FenField::EnPassant,
-                        format!("{sq} is not on the third or sixth rank"),
-                    ));
+                if square.rank() != Rank::Third && square.rank() != Rank::Sixth {
+                    return Err(FenReason::EnPassantRank { square }.into());
                 }
-                Some(sq)
+                Some(square)
             }
         };
         let halfmoves = match fields.get(4) {
             None => 0,
-            Some(t) => t.parse::<u32>().map_err(|_| {
-                ParseFenError::new(
-                    FenField::Halfmoves,
-                    format!("\"{t}\" is not a non-negative whole number"),
-                )
+            Some(t) => parse_clock(t).ok_or_else(|| FenReason::BadHalfmoves {
+                text: t.to_string(),
             })?,
         };
         let fullmoves = match fields.get(5) {
             None => 1,
-            Some(t) => t
-                .parse::<u32>()
-                .map_err(|_| {
-                    ParseFenError::new(
-                        FenField::Fullmoves,
-                        format!("\"{t}\" is not a non-negative whole number"),
-                    )
+            Some(t) => parse_clock(t)
+                .ok_or_else(|| FenReason::BadFullmoves {
+                    text: t.to_string(),
                 })?
                 .max(1),
         };
@@ -381,5 +434,89 @@ impl fmt::Display for Fen {
             None => f.write_str(" -")?,
         }
         write!(f, " {} {}", s.halfmoves, s.fullmoves)
+    }
+}
+
+impl fmt::Display for Board {
+    /// The FEN piece placement field.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in Rank::ALL.into_iter().rev() {
+            let mut empty = 0;
+            for file in File::ALL {
+                match self.piece_at(Square::from_coords(file, rank)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        write!(f, "{}", p.char())?;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank != Rank::First {
+                f.write_str("/")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Board {
+    type Err = ParseFenError;
+
+    /// Parses the FEN piece placement field.
+    fn from_str(s: &str) -> Result<Board, ParseFenError> {
+        let ranks: Vec<&str> = s.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(FenReason::RankCount { count: ranks.len() }.into());
+        }
+        let mut board = Board::empty();
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = Rank::new(7 - i as u32);
+            let mut file = 0u32;
+            let mut last_was_digit = false;
+            for c in text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    if !(1..=8).contains(&d) || last_was_digit {
+                        return Err(FenReason::BadEmptyCount {
+                            rank,
+                            file: File::try_new(file),
+                            digit: c,
+                        }
+                        .into());
+                    }
+                    file += d;
+                    last_was_digit = true;
+                } else if let Some(piece) = Piece::from_char(c) {
+                    if file >= 8 {
+                        return Err(FenReason::RankTooLong { rank }.into());
+                    }
+                    board.put(
+                        Square::from_coords(File::new(file), rank),
+                        piece.color,
+                        piece.role,
+                    );
+                    file += 1;
+                    last_was_digit = false;
+                } else {
+                    return Err(FenReason::BadPieceLetter { rank, letter: c }.into());
+                }
+                if file > 8 {
+                    return Err(FenReason::RankTooLong { rank }.into());
+                }
+            }
+            if file != 8 {
+                return Err(FenReason::RankTooShort {
+                    rank,
+                    squares: file,
+                }
+                .into());
+            }
+        }
+        Ok(board)
     }
 }

@@ -1,130 +1,22 @@
 //! The game layer: a start position and the moves played, and everything the FIDE Laws say
 //! about how the game stands (articles 5, 6.9 and 9).
 //!
-//! Repetition is tracked cheaply: each position gets a 64-bit key (placement, side to move,
-//! castling rights, and the en passant square *only when an en passant capture is really
-//! legal*, FIDE 9.2.3), and a new position is compared, key first and then exactly, only
-//! with the positions since the last capture or pawn move, the only ones it can repeat.
+//! Repetition is tracked cheaply: each position gets its [`PositionKey`] (placement, side to
+//! move, castling rights, and the en passant square *only when an en passant capture is
+//! really legal*, FIDE 9.2.3), whose placement hash is kept up to date move by move, and a
+//! new position is compared, hash first and then exactly, only with the positions since the
+//! last capture or pawn move, the only ones it can repeat.
 
 use std::fmt;
 
+use crate::key::{PositionKey, placement_delta, placement_key};
 use crate::outcome::{DrawClaim, DrawReason, Outcome, WinReason};
-use crate::{Bitboard, Board, Color, File, Move, MoveList, Position, Role, Square};
-
-/// What FIDE 9.2.3 compares to decide that two positions are "the same".
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct RepState {
-    board: Board,
-    turn: Color,
-    castling: Bitboard,
-    /// Some only when an en passant capture is legal in the position.
-    ep: Option<Square>,
-}
-
-impl RepState {
-    fn of(pos: &Position) -> RepState {
-        RepState {
-            board: pos.board().clone(),
-            turn: pos.turn(),
-            castling: pos.castling_rights(),
-            ep: pos.legal_ep_square(),
-        }
-    }
-
-    /// The Zobrist key, given the key of the placement (see [`placement_key`]).
-    fn key(&self, placement: u64) -> u64 {
-        let mut k = placement ^ mix(self.castling.0 ^ 0x5bd1_e995);
-        if self.turn == Color::Black {
-            k ^= ZOBRIST_BLACK;
-        }
-        if let Some(sq) = self.ep {
-            k ^= ZOBRIST[12][sq.index()];
-        }
-        k
-    }
-}
-
-/// The key of one piece on one square.
-fn piece_key(color: Color, role: Role, sq: Square) -> u64 {
-    ZOBRIST[color as usize * 6 + role as usize][sq.index()]
-}
-
-/// The key of a whole placement: a table lookup per piece.
-fn placement_key(board: &Board) -> u64 {
-    let mut k = 0;
-    for color in Color::ALL {
-        let ours = board.by_color(color);
-        for role in Role::ALL {
-            for sq in ours & board.by_role(role) {
-                k ^= piece_key(color, role, sq);
-            }
-        }
-    }
-    k
-}
-
-/// How `us` playing `m` changes the placement key: the pieces it lifts and puts down.
-fn placement_delta(us: Color, m: Move) -> u64 {
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            let mut d = piece_key(us, role, from) ^ piece_key(us, promotion.unwrap_or(role), to);
-            if let Some(captured) = capture {
-                d ^= piece_key(!us, captured, to);
-            }
-            d
-        }
-        Move::EnPassant { from, to } => {
-            piece_key(us, Role::Pawn, from)
-                ^ piece_key(us, Role::Pawn, to)
-                ^ piece_key(!us, Role::Pawn, Square::from_coords(to.file(), from.rank()))
-        }
-        Move::Castle { king, rook } => {
-            let rank = king.rank();
-            let (king_to, rook_to) = if rook.index() > king.index() {
-                (File::G, File::F)
-            } else {
-                (File::C, File::D)
-            };
-            piece_key(us, Role::King, king)
-                ^ piece_key(us, Role::Rook, rook)
-                ^ piece_key(us, Role::King, Square::from_coords(king_to, rank))
-                ^ piece_key(us, Role::Rook, Square::from_coords(rook_to, rank))
-        }
-    }
-}
-
-/// SplitMix64's finaliser: a cheap, well-spread 64-bit mix.
-const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Random keys per (piece, square), and a 13th row for en passant squares.
-static ZOBRIST: [[u64; 64]; 13] = {
-    let mut table = [[0u64; 64]; 13];
-    let mut i = 0;
-    while i < 13 * 64 {
-        table[i / 64][i % 64] = mix(i as u64 + 1);
-        i += 1;
-    }
-    table
-};
-
-const ZOBRIST_BLACK: u64 = mix(0xb1ac_c0de);
+use crate::{Color, Move, MoveList, Position, Role, SanPlus};
 
 /// One position of the current reversible stretch.
 #[derive(Debug, Clone)]
 struct Seen {
-    key: u64,
-    state: RepState,
+    key: PositionKey,
     /// How many times this position had appeared, this occurrence included.
     count: u32,
 }
@@ -140,7 +32,7 @@ struct Seen {
 ///                    (Square::G2, Square::G4), (Square::D8, Square::H4)] {
 ///     let m = game.position().legal_moves().iter().copied()
 ///         .find(|m| m.from() == from && m.to() == to).unwrap();
-///     game.play(m).unwrap();
+///     game.play(m);
 /// }
 /// assert_eq!(game.outcome(),
 ///            Some(Outcome::Decisive { winner: Color::Black, reason: WinReason::Checkmate }));
@@ -154,7 +46,7 @@ pub struct Game {
     /// The positions since the last irreversible move (capture or pawn move), the current
     /// one last.
     window: Vec<Seen>,
-    /// The placement part of the current position's key, kept up to date move by move.
+    /// The placement part of the current position's key hash, kept up to date move by move.
     placement: u64,
     /// The legal moves of the current position (worked out once per move, for both the
     /// legality check of the next move and the automatic endings).
@@ -297,25 +189,29 @@ impl Game {
         self.moves.last().copied()
     }
 
-    /// The moves played, each in standard SAN (with `+` and `#`).
+    /// The moves played, each in standard SAN (with `+` and `#`): English with `Display`,
+    /// Spanish letters or figurines with [`SanPlus::display`](crate::SanPlus::display).
     ///
     /// ```
-    /// use cajitas_rules::{Game, Lang, read_move};
+    /// use cajitas_rules::{Game, Lang, Notation, read_move};
     /// let mut game = Game::new();
     /// for text in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
     ///     let m = read_move(game.position(), text, Lang::En).unwrap();
-    ///     game.play(m).unwrap();
+    ///     game.play(m);
     /// }
     /// assert_eq!(game.sans(), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+    /// let spanish: Vec<String> =
+    ///     game.sans().iter().map(|s| s.display(Notation::Spanish).to_string()).collect();
+    /// assert_eq!(spanish, ["e4", "e5", "Cf3", "Cc6", "Ab5"]);
     /// ```
-    pub fn sans(&self) -> Vec<String> {
+    pub fn sans(&self) -> Vec<SanPlus> {
         let mut pos = self.start.clone();
         self.moves
             .iter()
             .map(|&m| {
-                let text = crate::san(&pos, m);
+                let san = SanPlus::from_move(&pos, m);
                 pos.play_unchecked(m);
-                text
+                san
             })
             .collect()
     }
@@ -327,7 +223,8 @@ impl Game {
 
     /// How many times the current position has appeared in this game, this time included
     /// (at least 1). Positions compare as FIDE 9.2.3 says: placement, side to move, castling
-    /// rights, and whether an en passant capture is possible.
+    /// rights, and whether an en passant capture is possible (their
+    /// [`Position::fide_key`]).
     pub fn repetitions(&self) -> u32 {
         self.window.last().map_or(1, |s| s.count)
     }
@@ -344,13 +241,42 @@ impl Game {
         self.outcome().is_some()
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move, as [`Position::play`] does: for moves the program itself made
+    /// legal (taken from [`Position::legal_moves`], or read by [`crate::read_move`] in the
+    /// current position) while the game goes on.
+    ///
+    /// # Panics
+    /// When the game is over or `m` is not legal here; use [`Game::try_play`] for moves
+    /// from outside.
+    ///
+    /// ```
+    /// use cajitas_rules::Game;
+    /// let mut game = Game::new();
+    /// let first = game.position().legal_moves()[0];
+    /// game.play(first);
+    /// assert_eq!(game.ply(), 1);
+    /// ```
+    pub fn play(&mut self, m: Move) {
+        if let Err(e) = self.try_play(m) {
+            panic!("{e}: {m} in {}", self.position.fen());
+        }
+    }
+
+    /// Plays `m` if the game goes on and `m` is legal; otherwise leaves the game as it was.
     ///
     /// # Errors
     /// [`PlayError::GameOver`] once the game has ended (no move is played after checkmate,
     /// a fivefold repetition, a resignation, ...), [`PlayError::IllegalMove`] for a move that
     /// is not legal; the game is then unchanged.
-    pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
+    ///
+    /// ```
+    /// use cajitas_rules::{Game, Move, PlayError, Role, Square};
+    /// let mut game = Game::new();
+    /// let bad = Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E5, promotion: None };
+    /// assert_eq!(game.try_play(bad), Err(PlayError::IllegalMove(bad)));
+    /// assert_eq!(game.ply(), 0);
+    /// ```
+    pub fn try_play(&mut self, m: Move) -> Result<(), PlayError> {
         if let Some(o) = self.outcome() {
             return Err(PlayError::GameOver(o));
         }
@@ -371,23 +297,21 @@ impl Game {
     /// How many times a position that would follow the current one (the side to move of
     /// the one before it) appeared in the reversible stretch: the count of the latest equal
     /// one. Only every other position can be equal, the ones with the same side to move.
-    fn earlier_count(&self, key: u64, state: &RepState) -> u32 {
+    fn earlier_count(&self, key: &PositionKey) -> u32 {
         self.window
             .iter()
             .rev()
             .skip(1)
             .step_by(2)
-            .find(|s| s.key == key && s.state == *state)
+            .find(|s| s.key == *key)
             .map_or(0, |s| s.count)
     }
 
     /// Records the current position and works out its automatic ending.
     fn record_current(&mut self) {
-        debug_assert_eq!(self.placement, placement_key(self.position.board()));
-        let state = RepState::of(&self.position);
-        let key = state.key(self.placement);
-        let count = self.earlier_count(key, &state) + 1;
-        self.window.push(Seen { key, state, count });
+        let key = self.position.fide_key_with(self.placement);
+        let count = self.earlier_count(&key) + 1;
+        self.window.push(Seen { key, count });
         self.legal = self.position.legal_moves();
         let pos = &self.position;
         self.automatic = if self.legal.is_empty() {
@@ -450,9 +374,8 @@ impl Game {
         let occurrences = if halfmoves == 0 {
             1
         } else {
-            let state = RepState::of(&next);
             let placement = self.placement ^ placement_delta(self.position.turn(), m);
-            self.earlier_count(state.key(placement), &state) + 1
+            self.earlier_count(&next.fide_key_with(placement)) + 1
         };
         (halfmoves, occurrences)
     }
@@ -547,7 +470,7 @@ impl Game {
     /// played on the board.
     ///
     /// An incorrect claim changes nothing here; FIDE 9.5.1 then has the written move played,
-    /// which the application does with [`Game::play`] if it follows that rule.
+    /// which the application does with [`Game::try_play`] if it follows that rule.
     ///
     /// # Errors
     /// [`ClaimError::GameOver`], [`ClaimError::IllegalMove`], or why the claim is not correct.

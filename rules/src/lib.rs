@@ -20,7 +20,7 @@
 //! use cajitas_rules::{DrawClaim, Game, Lang, pgn, read_move};
 //! let mut game = Game::new();
 //! for text in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
-//!     game.play(read_move(game.position(), text, Lang::En).unwrap()).unwrap();
+//!     game.play(read_move(game.position(), text, Lang::En).unwrap());
 //! }
 //! // Black may claim a threefold repetition by writing ...Ng8 (not played on the board).
 //! let back = read_move(game.position(), "Ng8", Lang::En).unwrap();
@@ -37,30 +37,36 @@ mod bitboard;
 mod board;
 mod fen;
 mod game;
+mod key;
 mod messages;
 mod moves;
+mod notation;
 mod outcome;
 pub mod pgn;
 mod position;
 mod read;
 mod san;
+mod setup;
 mod types;
 mod uci;
 
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
-pub use fen::{Fen, FenError, FenField, MAX_FEN_LEN, ParseFenError, Setup};
+pub use fen::{Fen, FenField, FenReason, MAX_FEN_LEN, ParseFenError};
 pub use game::{ClaimError, Game, PlayError};
+pub use key::PositionKey;
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
-pub use outcome::{DrawClaim, DrawReason, Outcome, WinReason};
+pub use notation::Notation;
+pub use outcome::{DrawClaim, DrawReason, Outcome, ParseReasonError, WinReason};
 pub use position::{
-    IllegalMoveError, MaterialExcess, Position, PositionError, PositionErrorKind, PositionWarning,
-    perft,
+    FenError, IllegalMoveError, MaterialExcess, Position, PositionError, PositionErrorKind,
+    PositionWarning, perft,
 };
 pub use read::{
     CastleProblem, IllegalReason, Lang, MAX_INPUT_CHARS, Malformed, MoveText, Pattern, ReadError,
     ReadErrorKind, Reading, read_move,
 };
-pub use san::{ParseSanError, San, SanError, SanPlus, Suffix, san};
+pub use san::{ParseSanError, San, SanDisplay, SanError, SanPlus, Suffix, san};
+pub use setup::Setup;
 pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use uci::{IllegalUciError, ParseUciError, Uci};

@@ -198,7 +198,11 @@ impl Display for IllegalUciError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Square;
+    use crate::{San, Square};
+
+    fn sans(texts: &[&str]) -> Vec<San> {
+        texts.iter().map(|t| t.parse().unwrap()).collect()
+    }
 
     #[test]
     fn sentences() {
@@ -209,7 +213,7 @@ mod tests {
                     square: Square::G1,
                 },
             },
-            suggestions: vec!["Nc3".into(), "e4".into()],
+            suggestions: sans(&["Nc3", "e4"]),
         };
         assert_eq!(
             e.to_string(),
@@ -217,9 +221,9 @@ mod tests {
         );
         let e = ReadError {
             kind: ReadErrorKind::Ambiguous {
-                candidates: vec!["Nbd2".into(), "Nfd2".into()],
+                candidates: sans(&["Nbd2", "Nfd2"]),
             },
-            suggestions: vec!["Nbd2".into(), "Nfd2".into()],
+            suggestions: sans(&["Nbd2", "Nfd2"]),
         };
         assert_eq!(e.to_string(), "Ambiguous: it could be Nbd2 or Nfd2.");
         let e = ReadError {

@@ -4,6 +4,7 @@
 //! stable kebab-case identifiers, the ones `cajitas replay` prints.
 
 use std::fmt;
+use std::str::FromStr;
 
 use crate::Color;
 use crate::pgn::PgnResult;
@@ -20,6 +21,13 @@ pub enum WinReason {
 }
 
 impl WinReason {
+    /// Every win reason, in declaration order.
+    pub const ALL: [WinReason; 3] = [
+        WinReason::Checkmate,
+        WinReason::Resignation,
+        WinReason::Timeout,
+    ];
+
     /// A stable identifier: `checkmate`, `resignation`, `timeout`.
     ///
     /// ```
@@ -58,6 +66,18 @@ pub enum DrawReason {
 }
 
 impl DrawReason {
+    /// Every draw reason, in declaration order.
+    pub const ALL: [DrawReason; 8] = [
+        DrawReason::Stalemate,
+        DrawReason::DeadPosition,
+        DrawReason::Agreement,
+        DrawReason::ThreefoldClaim,
+        DrawReason::FiftyMoveClaim,
+        DrawReason::Fivefold,
+        DrawReason::SeventyFiveMoves,
+        DrawReason::TimeoutVsInsufficientMaterial,
+    ];
+
     /// A stable identifier: `stalemate`, `dead-position`, `agreement`,
     /// `threefold-repetition`, `fifty-moves`, `fivefold-repetition`, `seventy-five-moves`,
     /// `timeout-vs-insufficient-material`.
@@ -96,6 +116,76 @@ impl DrawReason {
         )
     }
 }
+
+/// Parses the identifier [`WinReason::as_str`] writes (exactly, case-sensitive).
+///
+/// ```
+/// use cajitas_rules::WinReason;
+/// assert_eq!("resignation".parse(), Ok(WinReason::Resignation));
+/// assert!("Resignation".parse::<WinReason>().is_err());
+/// for r in WinReason::ALL {
+///     assert_eq!(r.as_str().parse(), Ok(r));
+/// }
+/// ```
+impl FromStr for WinReason {
+    type Err = ParseReasonError;
+
+    fn from_str(s: &str) -> Result<WinReason, ParseReasonError> {
+        WinReason::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or(ParseReasonError::Win)
+    }
+}
+
+/// Parses the identifier [`DrawReason::as_str`] writes (exactly, case-sensitive).
+///
+/// ```
+/// use cajitas_rules::{DrawReason, ParseReasonError};
+/// assert_eq!("fivefold-repetition".parse(), Ok(DrawReason::Fivefold));
+/// assert_eq!("checkmate".parse::<DrawReason>(), Err(ParseReasonError::Draw));
+/// for r in DrawReason::ALL {
+///     assert_eq!(r.as_str().parse(), Ok(r));
+/// }
+/// ```
+impl FromStr for DrawReason {
+    type Err = ParseReasonError;
+
+    fn from_str(s: &str) -> Result<DrawReason, ParseReasonError> {
+        DrawReason::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or(ParseReasonError::Draw)
+    }
+}
+
+/// A text that is not the identifier of a reason: which kind of reason was expected.
+///
+/// ```
+/// use cajitas_rules::{ParseReasonError, WinReason};
+/// let err = "flag".parse::<WinReason>().unwrap_err();
+/// assert_eq!(err, ParseReasonError::Win);
+/// assert_eq!(err.to_string(), "not a win reason (checkmate, resignation, timeout)");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ParseReasonError {
+    /// A [`WinReason`] was expected.
+    Win,
+    /// A [`DrawReason`] was expected.
+    Draw,
+}
+
+impl fmt::Display for ParseReasonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (what, all): (&str, Vec<&str>) = match self {
+            ParseReasonError::Win => ("win", WinReason::ALL.map(WinReason::as_str).to_vec()),
+            ParseReasonError::Draw => ("draw", DrawReason::ALL.map(DrawReason::as_str).to_vec()),
+        };
+        write!(f, "not a {what} reason ({})", all.join(", "))
+    }
+}
+
+impl std::error::Error for ParseReasonError {}
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

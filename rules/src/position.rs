@@ -5,8 +5,10 @@ use std::fmt;
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::fen::{Fen, FenError, Setup};
+use crate::fen::{Fen, ParseFenError};
+use crate::key::{PositionKey, placement_key};
 use crate::moves::{Move, MoveList};
+use crate::setup::Setup;
 use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
 
 /// One reason a setup is not playable.
@@ -187,6 +189,44 @@ impl fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
+
+/// A FEN that cannot become a position: unreadable, or read but not playable.
+///
+/// ```
+/// use cajitas_rules::{FenError, Position};
+/// assert!(matches!(Position::from_fen("8/8 w - - 0 1"), Err(FenError::Parse(_))));
+/// assert!(matches!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1"), Err(FenError::Position(_))));
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum FenError {
+    /// The text is not FEN.
+    Parse(ParseFenError),
+    /// The text is FEN but the position is not playable.
+    Position(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(e) => e.fmt(f),
+            FenError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl From<ParseFenError> for FenError {
+    fn from(e: ParseFenError) -> FenError {
+        FenError::Parse(e)
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
+}
 
 /// Something a playable position should not show: it cannot arise in a game, but the
 /// rules still know how to play on from it.
@@ -630,6 +670,40 @@ impl Position {
         let mut c = Counter::default();
         self.gen_en_passant(ep, self.checkers(), &mut c);
         if c.total() > 0 { Some(ep) } else { None }
+    }
+
+    /// The key FIDE 9.2.3 compares for repetitions: placement, side to move, castling
+    /// rights, and the en passant square only when an en passant capture is legal (see
+    /// [`Position::legal_ep_square`]). The move counters are not part of it.
+    ///
+    /// ```
+    /// use cajitas_rules::Position;
+    /// // Black just played ...d7-d5. The e5 pawn can take en passant: a different position
+    /// // from the same one without the en passant square.
+    /// let ep = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
+    /// let no_ep = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2").unwrap();
+    /// assert_ne!(ep.fide_key(), no_ep.fide_key());
+    /// // The same double step with the capture impossible (it would expose the king on
+    /// // the fifth rank): the same position.
+    /// let ep = Position::from_fen("4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 2").unwrap();
+    /// let no_ep = Position::from_fen("4k3/8/8/K2pP2r/8/8/8/8 w - - 0 2").unwrap();
+    /// assert_eq!(ep.fide_key(), no_ep.fide_key());
+    /// ```
+    pub fn fide_key(&self) -> PositionKey {
+        self.fide_key_with(placement_key(&self.board))
+    }
+
+    /// [`Position::fide_key`], given the placement part of its hash (kept up to date move
+    /// by move by [`crate::Game`]).
+    #[inline]
+    pub(crate) fn fide_key_with(&self, placement: u64) -> PositionKey {
+        PositionKey::new(
+            &self.board,
+            self.turn,
+            self.castling,
+            self.legal_ep_square(),
+            placement,
+        )
     }
 
     /// Halfmoves since the last capture or pawn move.

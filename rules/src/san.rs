@@ -5,6 +5,7 @@
 use std::fmt::{self, Display, Formatter, Write as _};
 use std::str::FromStr;
 
+use crate::notation::Notation;
 use crate::{CastlingSide, File, Move, Position, Rank, Role, Square};
 
 /// A move in Standard Algebraic Notation, without a check or mate suffix.
@@ -202,8 +203,9 @@ impl San {
     }
 }
 
-impl Display for San {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+impl San {
+    /// Writes the move with the piece letters of `notation`.
+    fn write(&self, f: &mut Formatter<'_>, notation: Notation) -> fmt::Result {
         match *self {
             San::Castle(CastlingSide::KingSide) => f.write_str("O-O"),
             San::Castle(CastlingSide::QueenSide) => f.write_str("O-O-O"),
@@ -216,7 +218,7 @@ impl Display for San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    f.write_char(role.upper_char())?;
+                    f.write_char(role.letter(notation))?;
                 }
                 if let Some(file) = file {
                     f.write_char(file.char())?;
@@ -229,11 +231,36 @@ impl Display for San {
                 }
                 write!(f, "{to}")?;
                 if let Some(p) = promotion {
-                    write!(f, "={}", p.upper_char())?;
+                    write!(f, "={}", p.letter(notation))?;
                 }
                 Ok(())
             }
         }
+    }
+
+    /// The move written in `notation`; `Display` on the result prints it. English is what
+    /// `Display` on the `San` itself prints.
+    ///
+    /// ```
+    /// use cajitas_rules::{Notation, San};
+    /// let san: San = "Bxb5".parse().unwrap();
+    /// assert_eq!(san.display(Notation::Spanish).to_string(), "Axb5");
+    /// assert_eq!(san.display(Notation::Figurine).to_string(), "♗xb5");
+    /// assert_eq!(san.display(Notation::English).to_string(), san.to_string());
+    /// ```
+    pub fn display(self, notation: Notation) -> SanDisplay {
+        SanPlus {
+            san: self,
+            suffix: None,
+        }
+        .display(notation)
+    }
+}
+
+/// Standard (English) SAN: `Nf3`, `exd5`, `e8=Q`, `O-O`.
+impl Display for San {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        self.write(f, Notation::English)
     }
 }
 
@@ -401,15 +428,98 @@ impl Suffix {
     }
 }
 
+impl SanPlus {
+    /// The move written in `notation`, with its suffix; `Display` on the result prints it.
+    ///
+    /// ```
+    /// use cajitas_rules::{Notation, SanPlus};
+    /// for (english, spanish, figurine) in [
+    ///     ("Nf3", "Cf3", "♘f3"),
+    ///     ("Bxb5+", "Axb5+", "♗xb5+"),
+    ///     ("e8=Q#", "e8=D#", "e8=♕#"),
+    ///     ("Kxe2", "Rxe2", "♔xe2"),
+    ///     ("Rad1", "Tad1", "♖ad1"),
+    ///     ("O-O", "O-O", "O-O"),
+    /// ] {
+    ///     let san: SanPlus = english.parse().unwrap();
+    ///     assert_eq!(san.to_string(), english);
+    ///     assert_eq!(san.display(Notation::Spanish).to_string(), spanish);
+    ///     assert_eq!(san.display(Notation::Figurine).to_string(), figurine);
+    /// }
+    /// ```
+    pub fn display(self, notation: Notation) -> SanDisplay {
+        SanDisplay {
+            san: self,
+            notation,
+        }
+    }
+}
+
+/// Standard (English) SAN with its suffix: `Nf3`, `Qh4#`, `exd8=Q+`.
 impl Display for SanPlus {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.san)?;
-        if let Some(s) = self.suffix {
+        self.display(Notation::English).fmt(f)
+    }
+}
+
+/// A [`SanPlus`] (or [`San`]) in a [`Notation`], for `Display`: made by
+/// [`SanPlus::display`] and [`San::display`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SanDisplay {
+    san: SanPlus,
+    notation: Notation,
+}
+
+impl Display for SanDisplay {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        self.san.san.write(f, self.notation)?;
+        if let Some(s) = self.san.suffix {
             f.write_char(s.char())?;
         }
         Ok(())
     }
 }
+
+/// Compares what `Display` writes with `text`, without allocating.
+fn displays_as(value: &impl Display, text: &str) -> bool {
+    struct Rest<'a>(&'a str);
+    impl fmt::Write for Rest<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            match self.0.strip_prefix(s) {
+                Some(rest) => {
+                    self.0 = rest;
+                    Ok(())
+                }
+                None => Err(fmt::Error),
+            }
+        }
+    }
+    let mut rest = Rest(text);
+    write!(rest, "{value}").is_ok() && rest.0.is_empty()
+}
+
+// Comparisons with text: a `San` or `SanPlus` equals its standard (English) SAN.
+macro_rules! eq_text {
+    ($($t:ty),*) => {$(
+        impl PartialEq<str> for $t {
+            fn eq(&self, other: &str) -> bool {
+                displays_as(self, other)
+            }
+        }
+        impl PartialEq<&str> for $t {
+            fn eq(&self, other: &&str) -> bool {
+                displays_as(self, other)
+            }
+        }
+        impl PartialEq<String> for $t {
+            fn eq(&self, other: &String) -> bool {
+                displays_as(self, other)
+            }
+        }
+    )*};
+}
+
+eq_text!(San, SanPlus);
 
 impl FromStr for SanPlus {
     type Err = ParseSanError;
@@ -427,14 +537,20 @@ impl FromStr for SanPlus {
     }
 }
 
-/// The exact standard SAN of a legal move, with `+` or `#`.
+/// The exact standard SAN of a legal move, with `+` or `#`: [`SanPlus::from_move`]. It
+/// prints in English with `Display`, in Spanish letters or figurines with
+/// [`SanPlus::display`].
 ///
 /// ```
-/// use cajitas_rules::{san, Position, Uci};
+/// use cajitas_rules::{san, Notation, Position, Uci};
 /// let pos = Position::new();
 /// let m = "g1f3".parse::<Uci>().unwrap().to_move(&pos).unwrap();
+/// assert_eq!(san(&pos, m).to_string(), "Nf3");
+/// assert_eq!(san(&pos, m).display(Notation::Spanish).to_string(), "Cf3");
+/// // A `San` or `SanPlus` compares equal to its English text.
 /// assert_eq!(san(&pos, m), "Nf3");
+/// assert_ne!(san(&pos, m), "Cf3");
 /// ```
-pub fn san(pos: &Position, m: Move) -> String {
-    SanPlus::from_move(pos, m).to_string()
+pub fn san(pos: &Position, m: Move) -> SanPlus {
+    SanPlus::from_move(pos, m)
 }

@@ -23,7 +23,7 @@ fn uci(game: &Game, text: &str) -> Move {
 fn play(game: &mut Game, moves: &str) {
     for text in moves.split_whitespace() {
         let m = uci(game, text);
-        game.play(m).unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.try_play(m).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
 }
 
@@ -50,8 +50,8 @@ fn checkmate_wins() {
     let mut fresh = Game::new();
     play(&mut fresh, "f2f3 e7e5 g2g4");
     let mate = uci(&fresh, "d8h4");
-    fresh.play(mate).unwrap();
-    assert!(matches!(fresh.play(mate), Err(PlayError::GameOver(_))));
+    fresh.try_play(mate).unwrap();
+    assert!(matches!(fresh.try_play(mate), Err(PlayError::GameOver(_))));
 }
 
 #[test]
@@ -132,9 +132,12 @@ fn threefold_claim_now_and_with_a_move() {
     );
     assert_eq!(claimed.ply(), 7);
     assert_eq!(claimed.position().fen(), fen_before);
-    assert!(matches!(claimed.play(back), Err(PlayError::GameOver(_))));
+    assert!(matches!(
+        claimed.try_play(back),
+        Err(PlayError::GameOver(_))
+    ));
     // Played instead, the position is there a third time: a claim now.
-    game.play(back).unwrap();
+    game.try_play(back).unwrap();
     assert_eq!(game.repetitions(), 3);
     assert_eq!(game.outcome(), None, "threefold is not automatic");
     assert_eq!(game.claimable_now(), vec![DrawClaim::ThreefoldRepetition]);
@@ -164,7 +167,7 @@ fn fivefold_is_automatic_even_when_not_consecutive() {
     assert_eq!(game.repetitions(), 5);
     assert_eq!(game.outcome(), DRAW(DrawReason::Fivefold));
     assert!(matches!(
-        game.play(uci(&Game::new(), "e2e4")),
+        game.try_play(uci(&Game::new(), "e2e4")),
         Err(PlayError::GameOver(_))
     ));
 }
@@ -217,6 +220,52 @@ fn an_unusable_en_passant_square_does_not_make_a_position_different() {
         "with en passant possible the first one was a different position"
     );
     assert!(game.claimable_now().is_empty());
+}
+
+/// `Position::fide_key` is what the repetition count compares: the en passant square counts
+/// only when the capture is legal.
+#[test]
+fn the_fide_key_keeps_only_a_capturable_en_passant_square() {
+    let key = |fen: &str| Position::from_fen(fen).unwrap().fide_key();
+    // White's e2-e4 leaves e3; Black's d4 pawn is pinned along the fourth rank, so the
+    // capture is illegal: the same position as without the square.
+    let pinned = Position::from_fen(PINNED_EP).unwrap();
+    let mut pos = pinned.clone();
+    pos.play(uci(&Game::from_position(pinned), "e2e4"));
+    assert_eq!(pos.ep_square().map(|s| s.to_string()), Some("e3".into()));
+    assert_eq!(pos.legal_ep_square(), None);
+    let mut without = pos.to_setup();
+    without.ep_square = None;
+    let without = Position::from_setup(without).unwrap();
+    assert_ne!(
+        pos, without,
+        "the positions differ by their stored en passant square"
+    );
+    assert_eq!(pos.fide_key(), without.fide_key());
+
+    // The same with a capture that is legal: different positions for FIDE.
+    let legal = Position::from_fen(LEGAL_EP).unwrap();
+    let mut pos = legal.clone();
+    pos.play(uci(&Game::from_position(legal), "e2e4"));
+    assert!(pos.legal_ep_square().is_some());
+    let mut without = pos.to_setup();
+    without.ep_square = None;
+    let without = Position::from_setup(without).unwrap();
+    assert_ne!(pos.fide_key(), without.fide_key());
+
+    // The move counters are not part of the key; the side to move and castling rights are.
+    assert_eq!(
+        key("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"),
+        key("4k3/8/8/8/8/8/8/R3K3 w Q - 37 60")
+    );
+    assert_ne!(
+        key("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"),
+        key("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    );
+    assert_ne!(
+        key("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"),
+        key("4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
+    );
 }
 
 #[test]
@@ -340,7 +389,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
     play(&mut game, "e2e4");
     let stale = uci(&Game::new(), "d2d4");
     // d2d4 is still legal for White, but it is Black's move.
-    assert_eq!(game.play(stale), Err(PlayError::IllegalMove(stale)));
+    assert_eq!(game.try_play(stale), Err(PlayError::IllegalMove(stale)));
     assert_eq!(game.ply(), 1);
     assert!(!PlayError::IllegalMove(stale).to_string().is_empty());
 }

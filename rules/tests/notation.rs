@@ -561,7 +561,7 @@ fn ambiguous_and_incomplete() {
     assert_eq!(
         err.kind,
         ReadErrorKind::Ambiguous {
-            candidates: vec!["Nbd2".into(), "Nfd2".into()]
+            candidates: vec!["Nbd2".parse().unwrap(), "Nfd2".parse().unwrap()]
         }
     );
     assert_eq!(err.suggestions, ["Nbd2", "Nfd2"]);
@@ -622,6 +622,7 @@ fn suggestions_are_ranked_and_legal() {
     let err = read_move(&pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"), "Nc3", Lang::En).unwrap_err();
     for s in &err.suggestions {
         let m = s
+            .to_string()
             .parse::<San>()
             .unwrap()
             .to_move(&pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"));
@@ -635,7 +636,10 @@ fn suggestions_are_ranked_and_legal() {
         let err = read_move(&p, text, Lang::En).unwrap_err();
         assert!(err.suggestions.len() <= 3, "{text}");
         for s in &err.suggestions {
-            assert!(s.parse::<San>().unwrap().to_move(&p).is_ok(), "{text}: {s}");
+            assert!(
+                s.to_string().parse::<San>().unwrap().to_move(&p).is_ok(),
+                "{text}: {s}"
+            );
         }
     }
 }
@@ -674,7 +678,7 @@ fn a_pawn_capture_without_its_file_is_refused() {
             "{fen} {text:?}"
         );
         assert_eq!(
-            err.suggestions.first().map(String::as_str),
+            err.suggestions.first().map(San::to_string).as_deref(),
             Some(first),
             "{fen} {text:?}"
         );

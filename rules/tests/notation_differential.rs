@@ -3,7 +3,7 @@
 //! reading the played move back, in its SAN, lenient, coordinate, Spanish, figurine and lower
 //! case forms, gives the same move. Wrong inputs only ever get legal suggestions.
 
-use cajitas_rules::{Lang, Move, Position, Role, San, SanPlus, Uci, read_move, san};
+use cajitas_rules::{Lang, Move, Notation, Position, Role, San, SanPlus, Uci, read_move, san};
 use shakmaty::{CastlingMode, Chess, Position as _, fen::Fen, san::SanPlus as SSanPlus};
 
 /// xorshift64*: small, seeded, deterministic.
@@ -96,7 +96,7 @@ fn translate(s: &str, mut letter: impl FnMut(Role) -> char) -> String {
 /// Every form a player might type for `m`, with the language to read it in.
 fn forms(pos: &Position, m: Move, rng: &mut Rng) -> Vec<(String, Lang)> {
     let plain = San::from_move(pos, m).to_string();
-    let with_suffix = san(pos, m);
+    let with_suffix = san(pos, m).to_string();
     let uci = Uci::from_move(m).to_string();
     let mut out = vec![
         (plain.clone(), Lang::En),
@@ -173,7 +173,8 @@ fn random_games_match_shakmaty() {
             }
             // Every legal move: our SAN equals shakmaty's and parses back to the move.
             for &m in legal.iter() {
-                let ours = san(&pos, m);
+                let ours_san = san(&pos, m);
+                let ours = ours_san.to_string();
                 let theirs = SSanPlus::from_move(spos.clone(), to_shak(&spos, m)).to_string();
                 sans_checked += 1;
                 if ours != theirs {
@@ -182,6 +183,19 @@ fn random_games_match_shakmaty() {
                 let back = ours.parse::<SanPlus>().map(|s| s.san.to_move(&pos));
                 if back != Ok(Ok(m)) {
                     failures.push(format!("{}: {ours} parses to {back:?}", pos.fen()));
+                }
+                // Spanish letters and figurines: the English SAN with its letters replaced.
+                for (notation, expected) in [
+                    (Notation::Spanish, translate(&ours, spanish_letter)),
+                    (Notation::Figurine, translate(&ours, |r| figurine(r, false))),
+                ] {
+                    let written = ours_san.display(notation).to_string();
+                    if written != expected {
+                        failures.push(format!(
+                            "{}: {ours} as {notation:?} is {written}",
+                            pos.fen()
+                        ));
+                    }
                 }
             }
             let m = legal[rng.below(legal.len())];
@@ -200,7 +214,11 @@ fn random_games_match_shakmaty() {
             let wrong = format!("{}9", &Uci::from_move(m).to_string()[..3]);
             if let Err(e) = read_move(&pos, &wrong, Lang::En) {
                 for s in &e.suggestions {
-                    if s.parse::<San>().map(|s| s.to_move(&pos).is_ok()) != Ok(true) {
+                    if s.to_string()
+                        .parse::<San>()
+                        .map(|s| s.to_move(&pos).is_ok())
+                        != Ok(true)
+                    {
                         failures.push(format!("{}: suggestion {s} for {wrong}", pos.fen()));
                     }
                 }

@@ -19,7 +19,7 @@ fn check(text: &str, fen_index: usize, lang: Lang) {
         Err(e) => {
             assert!(e.suggestions.len() <= 3);
             for s in &e.suggestions {
-                let m = s.parse::<San>().unwrap().to_move(&pos);
+                let m = s.to_string().parse::<San>().unwrap().to_move(&pos);
                 assert!(m.is_ok(), "{text:?}: suggestion {s} is not legal");
             }
             assert!(!e.to_string().is_empty());

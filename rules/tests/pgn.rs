@@ -144,7 +144,7 @@ fn export_format() {
     let mut game = Game::from_position(pos);
     for text in ["Kd7", "e4", "Kd6"] {
         let m = cajitas_rules::read_move(game.position(), text, Lang::En).unwrap();
-        game.play(m).unwrap();
+        game.try_play(m).unwrap();
     }
     game.resign(Color::Black).unwrap();
     let tags = Tags {

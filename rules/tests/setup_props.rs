@@ -277,7 +277,7 @@ proptest! {
                 // The same position from its own FEN.
                 let again = Position::from_fen(&pos.fen());
                 prop_assert_eq!(again.as_ref(), Ok(&pos));
-                moves.first().map(|&m| san(&pos, m))
+                moves.first().map(|&m| san(&pos, m).to_string())
             }
             Err(e) => {
                 prop_assert!(!e.errors.is_empty());

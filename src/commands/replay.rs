@@ -125,7 +125,7 @@ fn played(index: usize, game: &Game) -> GameReport {
         status,
         winner,
         claimable: game.claimable().iter().map(|c| c.as_str()).collect(),
-        san: game.sans(),
+        san: game.sans().iter().map(ToString::to_string).collect(),
         plies: game.ply(),
     }
 }
@@ -139,7 +139,7 @@ pub fn replay_moves(index: usize, text: &str, start: &Position, lang: Lang) -> G
             Some(o) => Err(format!("The game is already over: {o}.")),
             None => read_move(game.position(), token, lang)
                 .map_err(|e| e.to_string())
-                .and_then(|m| game.play(m).map_err(|e| e.to_string())),
+                .and_then(|m| game.try_play(m).map_err(|e| e.to_string())),
         };
         if let Err(error) = played {
             return GameReport::Failed {

@@ -6,22 +6,40 @@
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
 //!
+//! It speaks the language of `--lang`, switched with `lang en|es` ([`ConsoleLang`]): every
+//! text comes from the Fluent bundles ([`crate::i18n`], `console.ftl` and the shared
+//! `cajitas.ftl`), moves are shown in that language's letters (`Cf3`), and the same language
+//! decides how typed moves are read. The PGN stays English SAN; the ASCII board has no words.
+//!
 //! Everything the session prints goes through [`EscapeControls`]: a control character other
 //! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
 //! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
+
+mod command;
+mod notify;
+mod terminal;
+
+pub use command::{Command, CommandError, DrawAction};
+
+pub use notify::ConsoleNotifier;
+pub use terminal::{EscapeControls, LineRead, LineReader};
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cajitas_rules::{Color, Square};
+use std::sync::{Arc, Mutex};
+
+use cajitas_rules::{DrawClaim, Outcome, Square};
 
 use crate::config;
 use crate::game::{
     ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView, Lang,
-    ServiceOptions, UserRef,
+    ServiceOptions, Status, UserRef,
 };
-use crate::render::{self, BoardView, Highlights, Orientation, RenderOptions};
+use crate::i18n;
+use crate::render::{self, BoardView, Highlights, RenderOptions};
+use crate::tr;
 
 /// The name of the console's channel.
 pub const LOCAL_CHANNEL_NAME: &str = "local";
@@ -40,8 +58,9 @@ pub struct LocalArgs {
     /// Act as this user (switch later with `as NAME`).
     #[arg(long = "as", value_name = "NAME", default_value = DEFAULT_USER)]
     pub as_user: String,
-    /// How to read moves: `es` reads R as rey (king) and D, T, A, C as queen, rook, bishop,
-    /// knight; `en` reads R as rook.
+    /// The console's language, and how to read moves: `es` prints Spanish and reads R as rey
+    /// (king) and D, T, A, C as queen, rook, bishop, knight; `en` prints English and reads R
+    /// as rook.
     #[arg(long, value_parser = parse_lang, default_value = "en")]
     pub lang: Lang,
     /// The SQLite database file (the bot's, by default).
@@ -57,13 +76,8 @@ pub struct LocalArgs {
 }
 
 fn parse_lang(s: &str) -> Result<Lang, String> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "en" | "english" => Ok(Lang::En),
-        "es" | "spanish" | "español" | "espanol" => Ok(Lang::Es),
-        other => Err(format!("unknown language {other:?}: use en or es")),
-    }
+    command::parse_lang(s).map_err(|e| e.to_string())
 }
-
 /// The stable id of a local user: a hash of the lower-cased name with the top bit set, so it
 /// never equals a Discord snowflake (those stay below 2^63).
 pub fn local_user_id(name: &str) -> u64 {
@@ -91,8 +105,26 @@ pub fn local_channel() -> ChannelRef {
 
 /// `cajitas local`: opens the database and runs the session on stdin/stdout.
 pub fn main(args: LocalArgs) -> ExitCode {
-    let opts = match ServiceOptions::from_env() {
-        Ok(o) => o,
+    let boards = (!args.no_png).then(|| {
+        args.boards.clone().unwrap_or_else(|| {
+            let parent = args.db.parent().filter(|p| !p.as_os_str().is_empty());
+            parent
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("."))
+                .join("cajitas-local-boards")
+        })
+    });
+    let lang = ConsoleLang::new(args.lang);
+    let notifier =
+        ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
+            .speaking(lang.clone());
+    let opts = match crate::config::challenge_ttl_from_env() {
+        Ok(challenge_ttl) => ServiceOptions {
+            challenge_ttl,
+            notifier: std::sync::Arc::new(notifier),
+            site: crate::game::Site::Console,
+            ..ServiceOptions::default()
+        },
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
@@ -101,23 +133,21 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let service = match GameService::open(&args.db, opts) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot open the database {}: {e}", args.db.display());
+            let path = args.db.display().to_string();
+            let text = tr!(
+                args.lang,
+                "console-cannot-open-db",
+                path = path,
+                error = e.to_string()
+            );
+            eprintln!("{text}");
             return ExitCode::FAILURE;
         }
     };
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
-    let mut session = Session::new(service, &args.as_user, args.lang);
-    if !args.no_png {
-        let dir = args.boards.clone().unwrap_or_else(|| {
-            let parent = args.db.parent().filter(|p| !p.as_os_str().is_empty());
-            parent
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from("."))
-                .join("cajitas-local-boards")
-        });
-        session.boards = Some(dir);
-    }
+    let mut session = Session::with_lang(service, &args.as_user, lang);
+    session.boards = boards;
     let stdout = io::stdout();
     match session.run(stdin.lock(), stdout.lock(), interactive) {
         Ok(()) => ExitCode::SUCCESS,
@@ -130,29 +160,37 @@ pub fn main(args: LocalArgs) -> ExitCode {
     }
 }
 
+/// The console's language, shared by the session (which switches it with `lang`) and its
+/// notifier: it decides both how moves are read and in which language everything is printed.
+#[derive(Debug, Clone)]
+pub struct ConsoleLang(Arc<Mutex<Lang>>);
+
+impl ConsoleLang {
+    /// Starts in `lang`.
+    pub fn new(lang: Lang) -> ConsoleLang {
+        ConsoleLang(Arc::new(Mutex::new(lang)))
+    }
+
+    /// The language now.
+    pub fn get(&self) -> Lang {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Switches to `lang`.
+    pub fn set(&self, lang: Lang) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = lang;
+    }
+}
+
 /// One console session: who acts, in which language, on which service.
 pub struct Session {
     service: GameService,
     me: UserRef,
-    lang: Lang,
+    lang: ConsoleLang,
     ch: ChannelRef,
     /// Where to write a PNG of the board after each move (none: no PNG).
     pub boards: Option<PathBuf>,
 }
-
-const HELP: &str = "\
-Commands (one per line):
-  as NAME                       act as NAME from now on
-  challenge [NAME] [white|black|random]
-                                challenge NAME (or anyone, without a name); the colour is yours
-  accept | decline | cancel     answer or withdraw the challenge
-  move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
-                                `claim` claims a draw together with the move
-  draw offer|accept|decline|claim
-  resign | abort                resign, or abort before both players have moved
-  board | pgn | history         show the game, its PGN, the last finished games
-  lang en|es                    how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
-  help | quit";
 
 /// What one input line asks for.
 enum Flow {
@@ -161,8 +199,14 @@ enum Flow {
 }
 
 impl Session {
-    /// A session acting as `name`, reading moves in `lang`, in the `local` channel.
+    /// A session acting as `name`, reading moves and printing in `lang`, in the `local`
+    /// channel.
     pub fn new(service: GameService, name: &str, lang: Lang) -> Session {
+        Session::with_lang(service, name, ConsoleLang::new(lang))
+    }
+
+    /// Like [`Session::new`], with a language shared with others (the notifier).
+    pub fn with_lang(service: GameService, name: &str, lang: ConsoleLang) -> Session {
         Session {
             service,
             me: local_user(name),
@@ -181,39 +225,43 @@ impl Session {
     ) -> io::Result<()> {
         let mut out = EscapeControls::new(out);
         if interactive {
-            writeln!(
-                out,
-                "Cajitas local: playing as {} in channel `{LOCAL_CHANNEL_NAME}`. Type `help`.",
-                self.me.name
-            )?;
+            let welcome = tr!(
+                self.lang.get(),
+                "console-welcome",
+                name = self.me.name.clone(),
+                channel = LOCAL_CHANNEL_NAME
+            );
+            writeln!(out, "{welcome}")?;
         }
         let mut lines = LineReader::new(input, MAX_LINE_BYTES);
+        let too_long = |lang| {
+            tr!(
+                lang,
+                "console-line-too-long",
+                max = i18n::num(MAX_LINE_CHARS as f64)
+            )
+        };
         loop {
             if interactive {
                 write!(out, "{}> ", self.me.name)?;
                 out.flush()?;
             }
+            let lang = self.lang.get();
             let line = match lines.next_line()? {
                 LineRead::End => break,
                 LineRead::TooLong => {
-                    writeln!(
-                        out,
-                        "That line is longer than {MAX_LINE_CHARS} characters; ignored."
-                    )?;
+                    writeln!(out, "{}", too_long(lang))?;
                     continue;
                 }
                 LineRead::Line(bytes) => match std::str::from_utf8(bytes) {
                     Ok(l) if l.chars().count() > MAX_LINE_CHARS => {
-                        writeln!(
-                            out,
-                            "That line is longer than {MAX_LINE_CHARS} characters; ignored."
-                        )?;
+                        writeln!(out, "{}", too_long(lang))?;
                         continue;
                     }
                     Ok(l) => l.to_owned(),
                     // Not UTF-8: say so and read on.
                     Err(_) => {
-                        writeln!(out, "That line is not valid UTF-8 text; ignored.")?;
+                        writeln!(out, "{}", tr!(lang, "console-not-utf8"))?;
                         continue;
                     }
                 },
@@ -227,348 +275,282 @@ impl Session {
     }
 
     fn execute(&mut self, line: &str, out: &mut impl Write) -> io::Result<Flow> {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            return Ok(Flow::Continue);
+        match Command::parse(line) {
+            Ok(Some(cmd)) => self.run_command(cmd, out),
+            Ok(None) => Ok(Flow::Continue),
+            Err(e) => {
+                writeln!(out, "{}", e.message(self.lang.get()))?;
+                Ok(Flow::Continue)
+            }
         }
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
-        };
-        let args: Vec<&str> = rest.split_whitespace().collect();
+    }
+
+    /// Runs one parsed command.
+    fn run_command(&mut self, cmd: Command, out: &mut impl Write) -> io::Result<Flow> {
         let svc = self.service.clone();
         let (me, ch) = (self.me.clone(), self.ch);
-        match cmd.to_lowercase().as_str() {
-            "quit" | "exit" => return Ok(Flow::Quit),
-            "help" | "?" => writeln!(out, "{HELP}")?,
-            "as" => {
-                if rest.is_empty() {
-                    writeln!(out, "Usage: as NAME")?;
-                } else {
-                    self.me = local_user(rest);
-                    writeln!(out, "Now acting as {}.", self.me.name)?;
-                }
+        let lang = self.lang.get();
+        let who = || me.name.clone();
+        match cmd {
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Help => writeln!(out, "{}", tr!(lang, "console-help"))?,
+            Command::As(name) => {
+                self.me = local_user(&name);
+                let name = self.me.name.clone();
+                writeln!(out, "{}", tr!(lang, "console-now-acting", name = name))?;
             }
-            "lang" => match args.first().map(|a| parse_lang(a)) {
-                Some(Ok(l)) => {
-                    self.lang = l;
-                    writeln!(out, "Moves are now read in {}.", lang_name(l))?;
-                }
-                Some(Err(e)) => writeln!(out, "{e}")?,
-                None => writeln!(
-                    out,
-                    "Moves are read in {}. Usage: lang en|es",
-                    lang_name(self.lang)
-                )?,
-            },
-            "challenge" => {
-                let (opponent, colour) = match parse_challenge(&args) {
-                    Ok(x) => x,
-                    Err(e) => {
-                        writeln!(out, "{e}")?;
-                        return Ok(Flow::Continue);
-                    }
-                };
-                let opponent = opponent.map(local_user);
+            Command::Lang(Some(l)) => {
+                self.lang.set(l);
+                writeln!(out, "{}", tr!(l, "console-lang-set"))?;
+            }
+            Command::Lang(None) => writeln!(out, "{}", tr!(lang, "console-lang-now"))?,
+            Command::Challenge { opponent, colour } => {
+                let opponent = opponent.as_deref().map(local_user);
                 match svc.challenge(&me, ch, opponent.as_ref(), colour) {
-                    Ok(c) => show_challenge(out, &c, "challenges")?,
-                    Err(e) => refusal(out, &e)?,
+                    Ok(c) => show_challenge(out, &c, lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
                 }
             }
-            "accept" => match svc.accept(&me, ch) {
+            Command::Accept => match svc.accept(&me, ch) {
                 Ok(v) => {
-                    writeln!(
-                        out,
-                        "Game {} begins: {} (white) against {} (black).",
-                        v.game_id, v.white.name, v.black.name
-                    )?;
-                    show_game(out, &v)?;
-                    self.show_png(out, &v)?;
+                    let begins = tr!(
+                        lang,
+                        "console-game-begins",
+                        id = i18n::num(v.game_id as f64),
+                        white = v.white.name.clone(),
+                        black = v.black.name.clone()
+                    );
+                    writeln!(out, "{begins}")?;
+                    show_game(out, &v, lang)?;
+                    self.show_png(out, &v, lang)?;
                 }
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
-            "decline" => match svc.decline(&me, ch) {
-                Ok(c) => writeln!(
+            Command::Decline => match svc.decline(&me, ch) {
+                Ok(c) => {
+                    let text = tr!(
+                        lang,
+                        "challenge-declined",
+                        who = who(),
+                        challenger = c.challenger.name.clone()
+                    );
+                    writeln!(out, "{text}")?;
+                }
+                Err(e) => refusal(out, &e, lang)?,
+            },
+            Command::Cancel => match svc.cancel(&me, ch) {
+                Ok(_) => writeln!(
                     out,
-                    "{} declined the challenge of {}.",
-                    me.name, c.challenger.name
+                    "{}",
+                    tr!(lang, "challenge-withdrawn", challenger = who())
                 )?,
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
-            "cancel" => match svc.cancel(&me, ch) {
-                Ok(_) => writeln!(out, "{} withdrew the challenge.", me.name)?,
-                Err(e) => refusal(out, &e)?,
-            },
-            "move" | "m" => {
-                let (text, claim) = match rest.rsplit_once(char::is_whitespace) {
-                    Some((t, "claim")) => (t.trim(), true),
-                    _ => (rest, false),
-                };
-                match svc.play_move(&me, ch, text, self.lang, claim) {
-                    Ok(r) => {
-                        match r.claimed {
-                            Some(c) => writeln!(
-                                out,
-                                "{} claims a draw by {} with {} (written, not played).",
-                                me.name, c, r.san
-                            )?,
-                            None => writeln!(out, "{} plays {}.", me.name, r.san)?,
-                        }
-                        show_game(out, &r.view)?;
-                        self.show_png(out, &r.view)?;
-                    }
-                    Err(e) => refusal(out, &e)?,
+            Command::Move { text, claim } => match svc.play_move(&me, ch, &text, lang, claim) {
+                Ok(r) => {
+                    let san = i18n::san_in(lang, &r.san);
+                    let line = match r.claimed {
+                        Some(c) => tr!(
+                            lang,
+                            "console-move-claims",
+                            who = who(),
+                            claim = claim_key(c),
+                            san = san
+                        ),
+                        None => tr!(lang, "console-move-played", who = who(), san = san),
+                    };
+                    writeln!(out, "{line}")?;
+                    show_game(out, &r.view, lang)?;
+                    self.show_png(out, &r.view, lang)?;
                 }
-            }
-            "draw" => {
-                let result = match args.first().map(|a| a.to_lowercase()).as_deref() {
-                    Some("offer") => svc.draw_offer(&me, ch, None).map(|v| (v, "offers a draw")),
-                    Some("accept") => svc
+                Err(e) => refusal(out, &e, lang)?,
+            },
+            Command::Draw(action) => {
+                let result = match action {
+                    DrawAction::Offer => svc
+                        .draw_offer(&me, ch, None)
+                        .map(|v| (v, tr!(lang, "status-draw-offer", player = who()))),
+                    DrawAction::Accept => svc
                         .draw_accept(&me, ch, None)
-                        .map(|v| (v, "accepts the draw")),
-                    Some("decline") => svc
+                        .map(|v| (v, tr!(lang, "draw-accepts", who = who()))),
+                    DrawAction::Decline => svc
                         .draw_decline(&me, ch, None)
-                        .map(|v| (v, "declines the draw")),
-                    Some("claim") => svc.draw_claim(&me, ch).map(|v| (v, "claims a draw")),
-                    _ => {
-                        writeln!(out, "Usage: draw offer|accept|decline|claim")?;
-                        return Ok(Flow::Continue);
-                    }
+                        .map(|v| (v, tr!(lang, "draw-declines", who = who()))),
+                    DrawAction::Claim => svc
+                        .draw_claim(&me, ch)
+                        .map(|v| (v, tr!(lang, "draw-claims", who = who()))),
                 };
                 match result {
                     Ok((v, what)) => {
-                        writeln!(out, "{} {what}.", me.name)?;
-                        writeln!(out, "{}", v.status_line())?;
+                        writeln!(out, "{what}")?;
+                        writeln!(out, "{}", status_line_in(&v, lang))?;
                     }
-                    Err(e) => refusal(out, &e)?,
+                    Err(e) => refusal(out, &e, lang)?,
                 }
             }
-            "resign" => match svc.resign(&me, ch, None) {
+            Command::Resign => match svc.resign(&me, ch, None) {
                 Ok(v) => {
-                    writeln!(out, "{} resigns.", me.name)?;
-                    writeln!(out, "{}", v.status_line())?;
+                    writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
+                    writeln!(out, "{}", status_line_in(&v, lang))?;
                 }
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
-            "abort" => match svc.abort(&me, ch) {
-                Ok(v) => writeln!(
-                    out,
-                    "{} aborted game {}. {}",
-                    me.name,
-                    v.game_id,
-                    v.status_line()
-                )?,
-                Err(e) => refusal(out, &e)?,
+            Command::Abort => match svc.abort(&me, ch) {
+                Ok(v) => {
+                    let aborted = tr!(
+                        lang,
+                        "console-aborted",
+                        who = who(),
+                        id = i18n::num(v.game_id as f64)
+                    );
+                    writeln!(out, "{aborted} {}", status_line_in(&v, lang))?;
+                }
+                Err(e) => refusal(out, &e, lang)?,
             },
-            "board" => match svc.board(ch) {
-                Ok(v) => show_game(out, &v)?,
-                Err(e) => refusal(out, &e)?,
+            Command::Board => match svc.board(ch) {
+                Ok(v) => show_game(out, &v, lang)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
-            "pgn" => match svc.pgn(ch) {
+            // The PGN stays English SAN, whatever the console's language.
+            Command::Pgn => match svc.pgn(ch) {
                 Ok(p) => writeln!(out, "{}", p.trim_end())?,
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
-            "history" => match svc.history(ch, 10) {
-                Ok(h) if h.is_empty() => writeln!(out, "No finished games here yet.")?,
+            Command::History => match svc.history(ch, 10) {
+                Ok(h) if h.is_empty() => writeln!(out, "{}", tr!(lang, "console-history-empty"))?,
                 Ok(h) => {
                     for e in h {
-                        let why = e.outcome.map(|o| o.to_string()).unwrap_or(e.termination);
-                        let plies = match e.plies {
-                            1 => "1 ply".to_owned(),
-                            n => format!("{n} plies"),
-                        };
-                        writeln!(
-                            out,
-                            "game {}: {} - {}  {}  ({why}, {plies})",
-                            e.game_id, e.white.name, e.black.name, e.result
-                        )?;
+                        let line = tr!(
+                            lang,
+                            "console-history-line",
+                            id = i18n::num(e.game_id as f64),
+                            white = e.white.name.clone(),
+                            black = e.black.name.clone(),
+                            result = e.result.clone(),
+                            reason = tr!(lang, "termination", termination = e.termination.clone()),
+                            plies = i18n::num(e.plies)
+                        );
+                        writeln!(out, "{line}")?;
                     }
                 }
-                Err(e) => refusal(out, &e)?,
+                Err(e) => refusal(out, &e, lang)?,
             },
-            other => writeln!(out, "Unknown command {other:?}. Type `help` for the list.")?,
         }
         Ok(Flow::Continue)
     }
 }
 
-/// A writer that shows every control character except `\n` as `\u{..}` (its code point in
-/// hexadecimal: ESC is `\u{1b}`, BEL `\u{7}`, the C1 CSI `\u{9b}`) and passes everything else
-/// through. Bytes that are not UTF-8 are shown as U+FFFD. A backslash is written as is, so
-/// the output is for reading, not for parsing back.
-pub struct EscapeControls<W> {
-    inner: W,
-    /// The start of a UTF-8 sequence cut by the end of the last write (at most 3 bytes).
-    pending: Vec<u8>,
-}
-
-impl<W: Write> EscapeControls<W> {
-    /// Wraps `inner`.
-    pub fn new(inner: W) -> EscapeControls<W> {
-        EscapeControls {
-            inner,
-            pending: Vec::new(),
-        }
-    }
-
-    fn write_text(&mut self, text: &str) -> io::Result<()> {
-        let mut start = 0;
-        for (i, c) in text.char_indices() {
-            if c.is_control() && c != '\n' {
-                self.inner.write_all(&text.as_bytes()[start..i])?;
-                write!(self.inner, "\\u{{{:x}}}", u32::from(c))?;
-                start = i + c.len_utf8();
-            }
-        }
-        self.inner.write_all(&text.as_bytes()[start..])
-    }
-}
-
-impl<W: Write> Write for EscapeControls<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut bytes = std::mem::take(&mut self.pending);
-        bytes.extend_from_slice(buf);
-        let mut rest = &bytes[..];
-        while !rest.is_empty() {
-            match std::str::from_utf8(rest) {
-                Ok(text) => {
-                    self.write_text(text)?;
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    // `valid` is UTF-8 by the error's own account.
-                    self.write_text(std::str::from_utf8(valid).unwrap_or_default())?;
-                    match e.error_len() {
-                        Some(n) => {
-                            self.write_text("\u{fffd}")?;
-                            rest = &after[n..];
-                        }
-                        None => {
-                            // A character cut in two: keep its start for the next write.
-                            self.pending = after.to_vec();
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
-/// What [`LineReader::next_line`] read.
-#[derive(Debug, PartialEq, Eq)]
-pub enum LineRead<'a> {
-    /// A line, without its `\n` or `\r\n`.
-    Line(&'a [u8]),
-    /// A line longer than the cap: it was read to its end and thrown away.
-    TooLong,
-    /// The end of the input.
-    End,
-}
-
-/// Reads lines holding at most `cap` bytes of any one line: the rest of a longer line is
-/// read and dropped as it comes, so a 1 GB line (or `/dev/zero`) keeps memory flat.
-pub struct LineReader<R> {
-    input: R,
-    buf: Vec<u8>,
-    cap: usize,
-}
-
-impl<R: BufRead> LineReader<R> {
-    /// A reader keeping at most `cap` bytes of a line.
-    pub fn new(input: R, cap: usize) -> LineReader<R> {
-        LineReader {
-            input,
-            buf: Vec::with_capacity(cap),
-            cap,
-        }
-    }
-
-    /// The memory held for a line, in bytes: allocated once, never grown.
-    pub fn buffer_capacity(&self) -> usize {
-        self.buf.capacity()
-    }
-
-    /// Reads the next line. Only I/O errors are errors.
-    pub fn next_line(&mut self) -> io::Result<LineRead<'_>> {
-        self.buf.clear();
-        let (mut too_long, mut any) = (false, false);
-        loop {
-            let avail = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if avail.is_empty() {
-                // End of input, possibly after a last line without a newline.
-                return Ok(match (any, too_long) {
-                    (false, _) => LineRead::End,
-                    (true, true) => LineRead::TooLong,
-                    (true, false) => LineRead::Line(&self.buf),
-                });
-            }
-            any = true;
-            let newline = avail.iter().position(|&b| b == b'\n');
-            let part = &avail[..newline.unwrap_or(avail.len())];
-            if !too_long {
-                if self.buf.len() + part.len() > self.cap {
-                    too_long = true;
-                    self.buf.clear();
-                } else {
-                    self.buf.extend_from_slice(part);
-                }
-            }
-            let used = newline.map_or(avail.len(), |i| i + 1);
-            self.input.consume(used);
-            if newline.is_some() {
-                if too_long {
-                    return Ok(LineRead::TooLong);
-                }
-                if self.buf.last() == Some(&b'\r') {
-                    self.buf.pop();
-                }
-                return Ok(LineRead::Line(&self.buf));
-            }
-        }
-    }
-}
-
 impl Session {
     /// Renders the board to a PNG file and prints its path (a failure is reported, not fatal).
-    fn show_png(&self, out: &mut impl Write, v: &GameView) -> io::Result<()> {
+    fn show_png(&self, out: &mut impl Write, v: &GameView, lang: Lang) -> io::Result<()> {
         let Some(dir) = &self.boards else {
             return Ok(());
         };
-        match write_png(dir, v) {
-            Ok(path) => writeln!(out, "Board image: {}", path.display()),
-            Err(e) => writeln!(out, "(could not write the board image: {e})"),
+        let line = match write_png(dir, v) {
+            Ok(path) => tr!(
+                lang,
+                "console-board-image",
+                path = path.display().to_string()
+            ),
+            Err(e) => tr!(lang, "console-board-image-failed", error = e),
+        };
+        writeln!(out, "{line}")
+    }
+}
+
+/// A one-line status in English: who is to move, check, the result, or a claim hint.
+pub fn status_line(v: &GameView) -> String {
+    status_line_in(v, Lang::En)
+}
+
+/// A one-line status in `lang`: who is to move, check, the result, or a claim hint.
+pub fn status_line_in(v: &GameView, lang: Lang) -> String {
+    match v.status() {
+        Status::Aborted => tr!(lang, "status-aborted"),
+        Status::Over {
+            outcome: Outcome::Decisive { winner, reason },
+            result,
+        } => tr!(
+            lang,
+            "console-win",
+            reason = reason.as_str(),
+            colour = i18n::colour_key(winner),
+            winner = v.player(winner).name.clone(),
+            result = result.to_owned()
+        ),
+        Status::Over {
+            outcome: Outcome::Draw { reason },
+            result,
+        } => tr!(
+            lang,
+            "status-draw",
+            reason = reason.as_str(),
+            result = result.to_owned()
+        ),
+        Status::Playing {
+            fullmove,
+            to_move,
+            check,
+            draw_offer_by,
+            claimable_now,
+            claimable,
+        } => {
+            let mover = v.player(to_move).name.clone();
+            let mut s = vec![tr!(
+                lang,
+                "console-to-move",
+                fullmove = i18n::num(fullmove as f64),
+                colour = i18n::colour_key(to_move),
+                player = mover.clone()
+            )];
+            if check {
+                s.push(tr!(lang, "check"));
+            }
+            if let Some(by) = draw_offer_by {
+                s.push(tr!(
+                    lang,
+                    "console-draw-offered",
+                    colour = i18n::colour_key(by)
+                ));
+            }
+            let names = |claims: &[DrawClaim]| {
+                let names: Vec<String> = claims
+                    .iter()
+                    .map(|c| tr!(lang, "claim-reason", claim = claim_key(*c)))
+                    .collect();
+                names.join(&tr!(lang, "list-sep"))
+            };
+            if !claimable_now.is_empty() {
+                s.push(tr!(
+                    lang,
+                    "console-may-claim-now",
+                    player = mover.clone(),
+                    what = names(claimable_now)
+                ));
+            } else if !claimable.is_empty() {
+                s.push(tr!(
+                    lang,
+                    "console-may-claim-with-move",
+                    player = mover,
+                    what = names(claimable)
+                ));
+            }
+            s.join(" ")
         }
     }
 }
 
-/// The side at the bottom of the picture: the player to move, or the winner (white when
-/// there is none) once the game is over.
-fn orientation(v: &GameView) -> Orientation {
-    let side = if v.finished {
-        v.outcome.and_then(|o| o.winner()).unwrap_or(Color::White)
-    } else {
-        v.to_move
-    };
-    match side {
-        Color::White => Orientation::White,
-        Color::Black => Orientation::Black,
+/// The `claim-reason` selector of a claim.
+fn claim_key(c: DrawClaim) -> &'static str {
+    match c {
+        DrawClaim::ThreefoldRepetition => "threefold",
+        DrawClaim::FiftyMoves => "fifty",
     }
 }
 
 fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
     let opts = RenderOptions {
-        orientation: orientation(v),
+        orientation: v.orientation().into(),
         ..RenderOptions::default()
     };
     let highlights = Highlights::after(&v.position, v.last_move);
@@ -581,61 +563,40 @@ fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-fn lang_name(l: Lang) -> &'static str {
-    match l {
-        Lang::Es => "Spanish (R = rey)",
-        _ => "English (R = rook)",
-    }
-}
-
-fn parse_challenge<'a>(args: &[&'a str]) -> Result<(Option<&'a str>, ColourChoice), String> {
-    let colour_of = |s: &str| match s.to_lowercase().as_str() {
-        "white" | "blancas" => Some(ColourChoice::White),
-        "black" | "negras" => Some(ColourChoice::Black),
-        "random" => Some(ColourChoice::Random),
-        _ => None,
-    };
-    match args {
-        [] => Ok((None, ColourChoice::Random)),
-        [one] => match colour_of(one) {
-            Some(c) => Ok((None, c)),
-            None => Ok((Some(one), ColourChoice::Random)),
-        },
-        [name, colour] => match colour_of(colour) {
-            Some(c) => Ok((Some(name), c)),
-            None => Err(format!(
-                "Unknown colour {colour:?}: use white, black or random."
-            )),
-        },
-        _ => Err("Usage: challenge [NAME] [white|black|random]".to_owned()),
-    }
-}
-
-fn refusal(out: &mut impl Write, e: &GameError) -> io::Result<()> {
+/// A refusal in `lang` ([`i18n::game_error`]); an unexpected failure is logged and
+/// apologised for.
+fn refusal(out: &mut impl Write, e: &GameError, lang: Lang) -> io::Result<()> {
     if e.is_refusal() {
-        writeln!(out, "{e}")
+        writeln!(out, "{}", i18n::game_error(lang, e))
     } else {
         tracing::error!(error = %e, "cajitas local: unexpected failure");
-        writeln!(out, "Sorry, something went wrong: {e}")
+        writeln!(out, "{}", tr!(lang, "console-sorry", error = e.to_string()))
     }
 }
 
-fn show_challenge(out: &mut impl Write, c: &ChallengeView, verb: &str) -> io::Result<()> {
-    let whom = c
-        .opponent
-        .as_ref()
-        .map(|o| o.name.clone())
-        .unwrap_or_else(|| "anyone".to_owned());
+fn show_challenge(out: &mut impl Write, c: &ChallengeView, lang: Lang) -> io::Result<()> {
     let colour = match c.colour {
         ColourChoice::White => "white",
         ColourChoice::Black => "black",
-        ColourChoice::Random => "a random colour",
+        ColourChoice::Random => "random",
     };
-    writeln!(
-        out,
-        "{} {verb} {whom} (the challenger plays {colour}). Answer with `accept` or `decline`.",
-        c.challenger.name
-    )
+    let challenger = c.challenger.name.clone();
+    let text = match &c.opponent {
+        Some(o) => tr!(
+            lang,
+            "console-challenge",
+            challenger = challenger,
+            opponent = o.name.clone(),
+            colour = colour
+        ),
+        None => tr!(
+            lang,
+            "console-challenge-open",
+            challenger = challenger,
+            colour = colour
+        ),
+    };
+    writeln!(out, "{text}")
 }
 
 /// The board as text, white at the bottom.
@@ -656,14 +617,20 @@ pub fn ascii_board(v: &GameView) -> String {
     s
 }
 
-fn show_game(out: &mut impl Write, v: &GameView) -> io::Result<()> {
+fn show_game(out: &mut impl Write, v: &GameView, lang: Lang) -> io::Result<()> {
     write!(out, "{}", ascii_board(v))?;
-    let material = match v.material {
-        0 => "material even".to_owned(),
-        m if m > 0 => format!("white +{m}"),
-        m => format!("black +{}", -m),
+    let (side, points) = match v.material {
+        0 => ("even", 0),
+        m if m > 0 => ("white", m),
+        m => ("black", -m),
     };
-    writeln!(out, "{}  [{material}]", v.status_line())?;
+    let material = tr!(
+        lang,
+        "console-material",
+        side = side,
+        points = i18n::num(points)
+    );
+    writeln!(out, "{}  [{material}]", status_line_in(v, lang))?;
     Ok(())
 }
 
@@ -724,28 +691,10 @@ mod tests {
         out.write_all(&knight[..1]).unwrap();
         out.write_all(&knight[1..]).unwrap();
         out.write_all(b"\xff\n").unwrap();
-        let text = String::from_utf8(out.inner).unwrap();
+        let text = String::from_utf8(out.into_inner()).unwrap();
         assert_eq!(
             text,
             "a\\u{1b}[2Jb\\u{7}\\u{9}\\u{d}\\u{7f}\\u{9b}ñ♘\\x\n♘\u{fffd}\n"
         );
-    }
-
-    #[test]
-    fn challenge_arguments() {
-        assert!(matches!(
-            parse_challenge(&[]),
-            Ok((None, ColourChoice::Random))
-        ));
-        assert!(matches!(
-            parse_challenge(&["white"]),
-            Ok((None, ColourChoice::White))
-        ));
-        assert!(matches!(
-            parse_challenge(&["bob", "black"]),
-            Ok((Some("bob"), ColourChoice::Black))
-        ));
-        assert!(parse_challenge(&["bob", "green"]).is_err());
-        assert!(parse_challenge(&["a", "b", "c"]).is_err());
     }
 }

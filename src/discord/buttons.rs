@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use poise::serenity_prelude as serenity;
 
-use super::errors::report;
+use super::errors::{Refusal, report};
 use super::reply::Responder;
 use super::{Data, Error, challenge, draw, resign};
 
@@ -100,9 +100,6 @@ impl ButtonId {
     }
 }
 
-/// The refusal for a button from an older position or an answered offer.
-pub const EXPIRED: &str = "This button has expired: the game moved on since it was shown.";
-
 /// poise's event hook: routes button clicks (and, when enabled, messages that may be moves).
 pub async fn on_event(
     framework: poise::FrameworkContext<'_, Data, Error>,
@@ -118,20 +115,19 @@ pub async fn on_event(
             click.id,
             &click.token,
             &sent,
-        );
+        )
+        .with_lang(crate::i18n::lang_of_locale(Some(&click.locale)));
         let data = framework.user_data;
         let result = match ButtonId::parse(&click.data.custom_id) {
             Some(id) => handle(data, &responder, click, id).await,
-            None => Err(Error::Refused(
-                "This button is not one of mine any more.".into(),
-            )),
+            None => Err(Refusal::UnknownButton.into()),
         };
         if let Err(e) = result {
             report(&responder, &e).await;
         }
     }
     if let serenity::FullEvent::Message { new_message } = event
-        && framework.user_data.message_moves
+        && framework.user_data.config.message_moves
         && let Err(e) = super::messages::on_message(
             framework.serenity_context,
             framework.user_data,

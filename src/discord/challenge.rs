@@ -3,13 +3,14 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, EXPIRED};
-use super::errors::responder;
+use super::buttons::ButtonId;
+use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder};
 use super::view::{Shown, game_reply};
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Data, Defer, Error};
-use crate::game::{ChallengeView, ColourChoice, GameError};
+use crate::game::{ChallengeView, ColourChoice, GameError, Lang};
+use crate::tr;
 
 /// The challenger's colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
@@ -38,40 +39,42 @@ impl From<Colour> for ColourChoice {
 fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Data, Error>, Error> {
     match ctx {
         poise::Context::Application(a) => Ok(a),
-        poise::Context::Prefix(_) => Err(Error::Refused("Use the slash command.".into())),
+        poise::Context::Prefix(_) => Err(Refusal::SlashOnly.into()),
     }
 }
 
-/// The challenge message: who, which colour, until when, and its buttons.
-fn challenge_reply(c: &ChallengeView) -> Reply {
+/// The challenge message in `lang`: who, which colour, until when, and its buttons.
+fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
     let colour = match c.colour {
         ColourChoice::White => "white",
         ColourChoice::Black => "black",
-        ColourChoice::Random => "a random colour",
+        ColourChoice::Random => "random",
     };
-    let expires = c.expires_at.div_euclid(1000);
+    let expires = format!("<t:{}:R>", c.expires_at.div_euclid(1000));
     let content = match &c.opponent {
-        Some(o) => format!(
-            "{}, {} challenges you to a game of chess! {} plays {colour}. \
-             The challenge expires <t:{expires}:R>.",
-            mention(o),
-            mention(&c.challenger),
-            mention(&c.challenger),
+        Some(o) => tr!(
+            lang,
+            "challenge-to",
+            opponent = mention(o),
+            challenger = mention(&c.challenger),
+            colour = colour,
+            expires = expires
         ),
-        None => format!(
-            "{} is looking for an opponent (open challenge: anyone may accept). {} plays {colour}. \
-             The challenge expires <t:{expires}:R>.",
-            mention(&c.challenger),
-            mention(&c.challenger),
+        None => tr!(
+            lang,
+            "challenge-open",
+            challenger = mention(&c.challenger),
+            colour = colour,
+            expires = expires
         ),
     };
     Reply {
         content,
         components: vec![serenity::CreateActionRow::Buttons(vec![
             ButtonId::ChallengeAccept { challenge: c.id }
-                .button("Accept", serenity::ButtonStyle::Success),
+                .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
             ButtonId::ChallengeDecline { challenge: c.id }
-                .button("Decline", serenity::ButtonStyle::Danger),
+                .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
         ])],
         // Only the challenged player is pinged (an open challenge pings nobody).
         mentions: c.opponent.iter().map(|o| o.id).collect(),
@@ -79,25 +82,22 @@ fn challenge_reply(c: &ChallengeView) -> Reply {
     }
 }
 
-fn started_text(shown: &Shown) -> String {
+fn started_text(shown: &Shown, lang: Lang) -> String {
     let v = &shown.view;
-    format!(
-        "The game begins: {} plays white, {} plays black. {} to move.",
-        mention(&v.white),
-        mention(&v.black),
-        mention(&v.white),
+    tr!(
+        lang,
+        "game-begins",
+        white = mention(&v.white),
+        black = mention(&v.black)
     )
 }
 
+fn guild(g: Option<serenity::GuildId>) -> Option<u64> {
+    g.map(|g| g.get())
+}
+
 /// Challenge someone (or anyone) to a game of chess in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Reta a alguien (o a cualquiera) a una partida en este canal"),
-    description_localized(
-        "es-419",
-        "Reta a alguien (o a cualquiera) a una partida en este canal"
-    )
-)]
+#[poise::command(slash_command)]
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
@@ -110,79 +110,87 @@ pub async fn challenge(
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let opponent = opponent.as_ref().map(user_ref);
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
+    let langs = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await;
     let view = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
             Ok(g.challenge(&actor, ch, opponent.as_ref(), colour)?)
         })
         .await?;
-    r.send(challenge_reply(&view)).await?;
+    r.send(challenge_reply(&view, langs.public)).await?;
     Ok(())
 }
 
 /// Accept the challenge waiting in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Acepta el reto pendiente en este canal"),
-    description_localized("es-419", "Acepta el reto pendiente en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    // The game's own language is the accepting player's (or the server's setting).
+    let lang = ctx
+        .data()
+        .langs(guild(ctx.guild_id()), ctx.locale())
+        .await
+        .public;
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.show(g.accept(&actor, ch)?)?)
+            Ok(g.show(g.accept_challenge_in(&actor, ch, None, lang)?)?)
         })
         .await?;
-    r.send(game_reply(started_text(&shown), &shown)).await?;
+    r.send(game_reply(started_text(&shown, lang), &shown, lang))
+        .await?;
     Ok(())
 }
 
 /// Decline the challenge waiting in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Rechaza el reto pendiente en este canal"),
-    description_localized("es-419", "Rechaza el reto pendiente en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx
+        .data()
+        .langs(guild(ctx.guild_id()), ctx.locale())
+        .await
+        .public;
     let c = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.decline(&actor, ch)?))
         .await?;
-    r.send(Reply::text(format!(
-        "{} declined the challenge from {}.",
-        mention(&user_ref(ctx.author())),
-        mention(&c.challenger)
+    r.send(Reply::text(tr!(
+        lang,
+        "challenge-declined",
+        who = mention(&user_ref(ctx.author())),
+        challenger = mention(&c.challenger)
     )))
     .await?;
     Ok(())
 }
 
 /// Withdraw your challenge in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Retira tu reto en este canal"),
-    description_localized("es-419", "Retira tu reto en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx
+        .data()
+        .langs(guild(ctx.guild_id()), ctx.locale())
+        .await
+        .public;
     let c = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.cancel(&actor, ch)?))
         .await?;
-    r.send(Reply::text(format!(
-        "{} withdrew the challenge.",
-        mention(&c.challenger)
+    r.send(Reply::text(tr!(
+        lang,
+        "challenge-withdrawn",
+        challenger = mention(&c.challenger)
     )))
     .await?;
     Ok(())
@@ -190,7 +198,7 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
 
 fn stale(e: GameError) -> Error {
     match e {
-        GameError::PositionChanged => Error::Refused(EXPIRED.into()),
+        GameError::PositionChanged => Error::Refused(Refusal::ButtonExpired),
         other => other.into(),
     }
 }
@@ -205,15 +213,20 @@ pub async fn accept_button(
 ) -> Result<(), Error> {
     let actor = user_ref(&click.user);
     let ch = channel_ref(click.guild_id, click.channel_id);
+    let lang = data
+        .langs(guild(click.guild_id), Some(&click.locale))
+        .await
+        .public;
     let shown = data
         .blocking(r, Defer::Update, move |g| {
             let view = g
-                .accept_challenge(&actor, ch, Some(challenge))
+                .accept_challenge_in(&actor, ch, Some(challenge), lang)
                 .map_err(stale)?;
             Ok(g.show(view)?)
         })
         .await?;
-    r.update(game_reply(started_text(&shown), &shown)).await?;
+    r.update(game_reply(started_text(&shown, lang), &shown, lang))
+        .await?;
     Ok(())
 }
 
@@ -226,16 +239,21 @@ pub async fn decline_button(
 ) -> Result<(), Error> {
     let actor = user_ref(&click.user);
     let ch = channel_ref(click.guild_id, click.channel_id);
+    let lang = data
+        .langs(guild(click.guild_id), Some(&click.locale))
+        .await
+        .public;
     let c = data
         .blocking(r, Defer::Update, move |g| {
             g.decline_challenge(&actor, ch, Some(challenge))
                 .map_err(stale)
         })
         .await?;
-    r.update(Reply::text(format!(
-        "{} declined the challenge from {}.",
-        mention(&user_ref(&click.user)),
-        mention(&c.challenger)
+    r.update(Reply::text(tr!(
+        lang,
+        "challenge-declined",
+        who = mention(&user_ref(&click.user)),
+        challenger = mention(&c.challenger)
     )))
     .await?;
     Ok(())

@@ -2,13 +2,14 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, EXPIRED};
-use super::errors::responder;
+use super::buttons::ButtonId;
+use super::errors::{Refusal, responder};
 use super::reply::Responder;
 use super::view::{Shown, game_reply};
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Data, Defer, Error};
-use crate::game::GameError;
+use crate::game::{GameError, Lang};
+use crate::tr;
 
 /// What to do about a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
@@ -28,20 +29,22 @@ pub enum Action {
 }
 
 /// The offer message's buttons, tied to the position of the offer.
-fn offer_buttons(shown: &Shown) -> Vec<serenity::CreateActionRow> {
+fn offer_buttons(shown: &Shown, lang: Lang) -> Vec<serenity::CreateActionRow> {
     let (game, ply) = (shown.view.game_id, shown.view.ply);
     vec![serenity::CreateActionRow::Buttons(vec![
-        ButtonId::DrawAccept { game, ply }.button("Accept draw", serenity::ButtonStyle::Success),
-        ButtonId::DrawDecline { game, ply }.button("Decline", serenity::ButtonStyle::Secondary),
+        ButtonId::DrawAccept { game, ply }.button(
+            &tr!(lang, "button-accept-draw"),
+            serenity::ButtonStyle::Success,
+        ),
+        ButtonId::DrawDecline { game, ply }.button(
+            &tr!(lang, "button-decline-draw"),
+            serenity::ButtonStyle::Secondary,
+        ),
     ])]
 }
 
 /// Offer, accept, decline or claim a draw
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Ofrece, acepta, rechaza o reclama tablas"),
-    description_localized("es-419", "Ofrece, acepta, rechaza o reclama tablas")
-)]
+#[poise::command(slash_command)]
 pub async fn draw(
     ctx: Context<'_>,
     #[description = "offer, accept, decline or claim"] action: Action,
@@ -53,6 +56,7 @@ pub async fn draw(
     let actor = user_ref(ctx.author());
     let who = mention(&actor);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
@@ -69,7 +73,7 @@ pub async fn draw(
     let agreed = action == Action::Offer && shown.view.finished;
     let mut reply = match action {
         Action::Offer if agreed => {
-            game_reply(format!("{who} accepts the standing draw offer."), &shown)
+            game_reply(tr!(lang, "draw-accepts-standing", who = who), &shown, lang)
         }
         Action::Offer => {
             let opponent = if shown.view.white.id == ctx.author().id.get() {
@@ -78,19 +82,17 @@ pub async fn draw(
                 &shown.view.white
             };
             game_reply(
-                format!("{who} offers a draw. {}, do you accept?", mention(opponent)),
+                tr!(lang, "draw-offers", who = who, opponent = mention(opponent)),
                 &shown,
+                lang,
             )
         }
-        Action::Accept => game_reply(format!("{who} accepts the draw."), &shown),
-        Action::Decline => game_reply(
-            format!("{who} declines the draw; the game goes on."),
-            &shown,
-        ),
-        Action::Claim => game_reply(format!("{who} claims a draw."), &shown),
+        Action::Accept => game_reply(tr!(lang, "draw-accepts", who = who), &shown, lang),
+        Action::Decline => game_reply(tr!(lang, "draw-declines", who = who), &shown, lang),
+        Action::Claim => game_reply(tr!(lang, "draw-claims", who = who), &shown, lang),
     };
     if action == Action::Offer && !agreed {
-        reply.components = offer_buttons(&shown);
+        reply.components = offer_buttons(&shown, lang);
     }
     r.send(reply).await?;
     Ok(())
@@ -109,10 +111,11 @@ pub async fn answer_button(
     let actor = user_ref(&click.user);
     let who = mention(&actor);
     let ch = channel_ref(click.guild_id, click.channel_id);
+    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
     let shown = data
         .blocking(r, Defer::Update, move |g| {
             if g.board(ch)?.game_id != game {
-                return Err(Error::Refused(EXPIRED.into()));
+                return Err(Refusal::ButtonExpired.into());
             }
             let result = if accept {
                 g.draw_accept(&actor, ch, Some(ply))
@@ -121,7 +124,7 @@ pub async fn answer_button(
             };
             let view = result.map_err(|e| match e {
                 GameError::PositionChanged | GameError::NoDrawOffer => {
-                    Error::Refused(EXPIRED.into())
+                    Error::Refused(Refusal::ButtonExpired)
                 }
                 other => other.into(),
             })?;
@@ -129,10 +132,10 @@ pub async fn answer_button(
         })
         .await?;
     let content = if accept {
-        format!("{who} accepts the draw.")
+        tr!(lang, "draw-accepts", who = who)
     } else {
-        format!("{who} declines the draw; the game goes on.")
+        tr!(lang, "draw-declines", who = who)
     };
-    r.update(game_reply(content, &shown)).await?;
+    r.update(game_reply(content, &shown, lang)).await?;
     Ok(())
 }

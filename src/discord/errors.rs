@@ -6,23 +6,93 @@ use std::fmt;
 
 use poise::serenity_prelude as serenity;
 
+use cajitas_rules::Lang;
+
 use super::Data;
 use super::reply::{Reply, Responder, scrub, scrubbed};
 use crate::game::GameError;
+use crate::i18n::game_error;
+use crate::tr;
 
-/// What a handler can fail with.
+/// What a handler can fail with. Refusals stay typed until `report` turns them into the
+/// reply's text, so a reply can be chosen by variant (and, later, by language).
 #[derive(Debug)]
 pub enum Error {
-    /// The user asked for something that is not allowed now; the text says why.
-    Refused(String),
+    /// The game service refused (a [`GameError::is_refusal`] error).
+    Game(GameError),
+    /// The Discord front end refused (a button, an argument).
+    Refused(Refusal),
     /// Something went wrong on our side.
     Failed(anyhow::Error),
+}
+
+/// What the Discord front end itself refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// A prefix (text) command: only slash commands are answered.
+    SlashOnly,
+    /// A button of an older position or game.
+    ButtonExpired,
+    /// A resignation's confirm button after the position changed.
+    ResignButtonExpired,
+    /// A button meant for another user.
+    NotYourButton,
+    /// A button whose id this bot does not know (any more).
+    UnknownButton,
+    /// An option Discord sent that could not be read: the text typed (capped), and why.
+    BadArgument {
+        /// What was typed, if Discord sent it.
+        input: Option<String>,
+        /// The parser's reason.
+        reason: String,
+    },
+    /// The command does not match the registered one (Discord still refreshing its list).
+    OutOfDate,
+}
+
+impl Refusal {
+    /// The text the user reads, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Refusal::SlashOnly => tr!(lang, "refusal-slash-only"),
+            Refusal::ButtonExpired => tr!(lang, "refusal-button-expired"),
+            Refusal::ResignButtonExpired => tr!(lang, "refusal-resign-expired"),
+            Refusal::NotYourButton => tr!(lang, "refusal-not-your-button"),
+            Refusal::UnknownButton => tr!(lang, "refusal-unknown-button"),
+            Refusal::BadArgument {
+                input: Some(input),
+                reason,
+            } => tr!(
+                lang,
+                "refusal-bad-argument",
+                input = super::reply::cap_chars(input, 100),
+                reason = reason.clone()
+            ),
+            Refusal::BadArgument {
+                input: None,
+                reason,
+            } => tr!(lang, "refusal-bad-command", reason = reason.clone()),
+            Refusal::OutOfDate => tr!(lang, "refusal-out-of-date"),
+        }
+    }
+}
+
+impl Error {
+    /// What the user reads, in `lang` (for a failure: the apology without reference).
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Error::Game(e) => game_error(lang, e),
+            Error::Refused(r) => r.text(lang),
+            Error::Failed(_) => tr!(lang, "error-internal"),
+        }
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Refused(m) => f.write_str(m),
+            Error::Game(e) => write!(f, "{e}"),
+            Error::Refused(r) => f.write_str(&r.text(Lang::En)),
             Error::Failed(e) => f.write_str(&super::reply::scrub(&format!("{e:#}"))),
         }
     }
@@ -36,10 +106,16 @@ impl From<serenity::Error> for Error {
     }
 }
 
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Self {
+        Error::Refused(r)
+    }
+}
+
 impl From<GameError> for Error {
     fn from(e: GameError) -> Self {
         if e.is_refusal() {
-            Error::Refused(e.to_string())
+            Error::Game(e)
         } else {
             Error::Failed(anyhow::anyhow!("game service: {e:?}"))
         }
@@ -52,24 +128,21 @@ impl From<anyhow::Error> for Error {
     }
 }
 
-/// The apology an unexpected failure gets.
-pub fn apology(id: serenity::InteractionId) -> String {
-    format!(
-        "Sorry, something went wrong on my side and I could not finish that. \
-         Please try again in a moment. (reference {id})"
-    )
+/// The apology an unexpected failure gets, in `lang`.
+pub fn apology(lang: Lang, id: serenity::InteractionId) -> String {
+    tr!(lang, "apology", id = id.to_string())
 }
 
 /// Answers `error` on `responder`: ephemeral refusal, or apology + log.
 pub async fn report(responder: &Responder<'_>, error: &Error) {
     let reply = match error {
-        Error::Refused(msg) => {
-            tracing::debug!(interaction = %responder.id(), reason = %msg, "refused");
-            Reply::ephemeral(msg.clone())
+        Error::Game(_) | Error::Refused(_) => {
+            tracing::debug!(interaction = %responder.id(), reason = %error, "refused");
+            Reply::ephemeral(error.text(responder.lang()))
         }
         Error::Failed(e) => {
             tracing::error!(interaction = %responder.id(), error = %scrub(&format!("{e:?}")), "interaction failed");
-            Reply::ephemeral(apology(responder.id()))
+            Reply::ephemeral(apology(responder.lang(), responder.id()))
         }
     };
     if let Err(e) = responder.send(reply).await {
@@ -85,6 +158,7 @@ pub fn responder<'a>(ctx: &poise::ApplicationContext<'a, Data, Error>) -> Respon
         &ctx.interaction.token,
         ctx.has_sent_initial_response,
     )
+    .with_lang(crate::i18n::lang_of_locale(Some(&ctx.interaction.locale)))
 }
 
 /// poise's error hook.
@@ -100,30 +174,19 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
-            let msg = match input {
-                Some(input) => format!(
-                    "I could not read `{}`: {error}",
-                    super::reply::cap_chars(&input, 100)
-                ),
-                None => format!("I could not read that command: {error}"),
+            let refusal = Refusal::BadArgument {
+                input,
+                reason: error.to_string(),
             };
             if let poise::Context::Application(actx) = ctx {
-                report(&responder(&actx), &Error::Refused(msg)).await;
+                report(&responder(&actx), &refusal.into()).await;
             }
         }
         poise::FrameworkError::CommandStructureMismatch {
             description, ctx, ..
         } => {
             tracing::warn!(interaction = %ctx.interaction.id, %description, "command structure mismatch");
-            report(
-                &responder(&ctx),
-                &Error::Refused(
-                    "This command looks out of date; Discord may take a minute to refresh the \
-                     command list. Please try again."
-                        .into(),
-                ),
-            )
-            .await;
+            report(&responder(&ctx), &Refusal::OutOfDate.into()).await;
         }
         poise::FrameworkError::EventHandler { error, event, .. } => {
             tracing::error!(error = %error, event = ?event.snake_case_name(), "event handler failed");
@@ -136,5 +199,37 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 tracing::warn!(error = %scrubbed(&e), "could not report an error");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::variant_tests::assert_rendered;
+
+    #[test]
+    fn every_refusal_and_the_apology_render_in_both_languages() {
+        let all = [
+            Refusal::SlashOnly,
+            Refusal::ButtonExpired,
+            Refusal::ResignButtonExpired,
+            Refusal::NotYourButton,
+            Refusal::UnknownButton,
+            Refusal::BadArgument {
+                input: Some("zz".into()),
+                reason: "not a number".into(),
+            },
+            Refusal::BadArgument {
+                input: None,
+                reason: "not a number".into(),
+            },
+            Refusal::OutOfDate,
+        ];
+        for r in &all {
+            assert_rendered(&r.text(Lang::En), &r.text(Lang::Es));
+        }
+        let id = serenity::InteractionId::new(42);
+        assert_rendered(&apology(Lang::En, id), &apology(Lang::Es, id));
+        assert!(apology(Lang::Es, id).contains("42"));
     }
 }

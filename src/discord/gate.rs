@@ -12,8 +12,8 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 
+use super::Bookkeeping;
 use super::{Data, Error};
-use crate::game::GameService;
 
 /// Counts the interactions being handled; `close` stops new ones.
 #[derive(Clone, Default)]
@@ -115,16 +115,16 @@ async fn refuse_while_restarting(ctx: &serenity::Context, interaction: &serenity
 pub struct Gate {
     inner: poise::Framework<Data, Error>,
     tracker: Tracker,
-    game: GameService,
+    books: Arc<Bookkeeping>,
 }
 
 impl Gate {
     /// Puts the gate in front of `inner`; `game` records the interactions handled.
-    pub fn new(inner: poise::Framework<Data, Error>, game: GameService) -> Self {
+    pub fn new(inner: poise::Framework<Data, Error>, books: Arc<Bookkeeping>) -> Self {
         Self {
             inner,
             tracker: Tracker::default(),
-            game,
+            books,
         }
     }
 
@@ -136,8 +136,8 @@ impl Gate {
             return true;
         }
         let id = interaction.id().get();
-        let game = self.game.clone();
-        match tokio::task::spawn_blocking(move || game.first_delivery(id)).await {
+        let books = Arc::clone(&self.books);
+        match tokio::task::spawn_blocking(move || books.first_delivery(id)).await {
             Ok(Ok(first)) => first,
             Ok(Err(e)) => {
                 tracing::warn!(interaction = id, error = %e, "could not record the interaction");

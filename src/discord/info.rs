@@ -7,27 +7,25 @@ use super::reply::{Reply, cap_chars};
 use super::view::game_reply;
 use super::who::{channel_ref, mention};
 use super::{Context, Defer, Error};
+use crate::tr;
 
 /// How many games `/history` lists.
 const HISTORY_LEN: usize = 10;
 
 /// Show the board of this channel's game (or of its last game)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Muestra el tablero de la partida de este canal"),
-    description_localized("es-419", "Muestra el tablero de la partida de este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.show(g.board(ch)?)?))
         .await?;
-    r.send(game_reply(String::new(), &shown)).await?;
+    r.send(game_reply(String::new(), &shown, lang)).await?;
     Ok(())
 }
 
@@ -35,25 +33,20 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
 pub const PGN_FILE: &str = "game.pgn";
 
 /// Get this channel's game (or its last game) as a PGN file
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "La partida de este canal en un archivo PGN"),
-    description_localized("es-419", "La partida de este canal en un archivo PGN")
-)]
+#[poise::command(slash_command)]
 pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let pgn = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.pgn(ch)?))
         .await?;
     r.send(Reply {
-        content: "The game in PGN. To analyse it on lichess, open \
-                  <https://lichess.org/paste> and paste the file's text (or upload the file)."
-            .into(),
+        content: tr!(lang, "pgn-hint"),
         attachments: vec![serenity::CreateAttachment::bytes(
             pgn.into_bytes(),
             PGN_FILE,
@@ -65,45 +58,42 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// The last finished games in this channel
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Las últimas partidas terminadas en este canal"),
-    description_localized("es-419", "Las últimas partidas terminadas en este canal")
-)]
+#[poise::command(slash_command)]
 pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let langs = ctx.data().langs(ch.guild, ctx.locale()).await;
     let games = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| Ok(g.history(ch, HISTORY_LEN)?))
         .await?;
     if games.is_empty() {
-        r.send(Reply::ephemeral(
-            "No finished games in this channel yet. Start one with /challenge.",
-        ))
-        .await?;
+        r.send(Reply::ephemeral(tr!(langs.reply, "history-empty")))
+            .await?;
         return Ok(());
     }
+    let lang = langs.public;
     let lines: Vec<String> = games
         .iter()
         .map(|h| {
-            format!(
-                "#{} {} vs {}: **{}** ({}, {} moves) <t:{}:d>",
-                h.game_id,
-                mention(&h.white),
-                mention(&h.black),
-                h.result,
-                h.termination.replace('-', " "),
-                h.plies.div_ceil(2),
-                h.finished_at.div_euclid(1000),
+            tr!(
+                lang,
+                "history-line",
+                id = h.game_id.to_string(),
+                white = mention(&h.white),
+                black = mention(&h.black),
+                result = h.result.clone(),
+                reason = tr!(lang, "termination", termination = h.termination.clone()),
+                moves = crate::i18n::num(h.plies.div_ceil(2)),
+                date = format!("<t:{}:d>", h.finished_at.div_euclid(1000)),
             )
         })
         .collect();
     let embed = serenity::CreateEmbed::new()
-        .title("Last games in this channel")
+        .title(tr!(lang, "history-title"))
         .description(cap_chars(&lines.join("\n"), 4000));
     r.send(Reply {
         embeds: vec![embed],

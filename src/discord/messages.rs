@@ -5,27 +5,13 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::reply::{Reply, cap_chars};
+use super::reply::Reply;
 use super::view::game_reply;
-use super::who::{channel_ref, lang_of, mention, user_ref};
+use super::who::{channel_ref, mention, user_ref};
 use super::{Data, Error};
 use crate::game::MAX_MOVE_CHARS;
-
-/// The variable that turns message moves on.
-pub const MESSAGE_MOVES_VAR: &str = "CAJITAS_MESSAGE_MOVES";
-
-/// Whether CAJITAS_MESSAGE_MOVES asks for message moves (`1`, `true`, `yes`, `on`).
-pub fn enabled_from(raw: Option<&str>) -> bool {
-    matches!(
-        raw.map(|s| s.trim().to_ascii_lowercase()).as_deref(),
-        Some("1" | "true" | "yes" | "on")
-    )
-}
-
-/// Whether message moves are on (read from the environment).
-pub fn enabled() -> bool {
-    enabled_from(std::env::var(MESSAGE_MOVES_VAR).ok().as_deref())
-}
+use crate::i18n::san_in;
+use crate::tr;
 
 /// Plays `msg` as a move when it is one, from the player to move; anything else is ignored.
 pub async fn on_message(
@@ -40,13 +26,12 @@ pub async fn on_message(
     let Some(guild) = msg.guild_id else {
         return Ok(());
     };
-    let locale = ctx.cache.guild(guild).map(|g| g.preferred_locale.clone());
-    let lang = lang_of(locale.as_deref());
     let actor = user_ref(&msg.author);
     let ch = channel_ref(Some(guild), msg.channel_id);
     let text = text.to_string();
     let id = msg.id.get();
     let game = data.game.clone();
+    let books = std::sync::Arc::clone(&data.bookkeeping);
     let renderer = data.renderer;
     let played = tokio::task::spawn_blocking(move || {
         // Chatter costs one read: only the player to move of a game in progress goes on.
@@ -55,22 +40,31 @@ pub async fn on_message(
             return None;
         }
         // A message delivered twice (around a resume) is played once.
-        if !game.first_delivery(id).unwrap_or(true) {
+        if !books.first_delivery(id).unwrap_or(true) {
             return None;
         }
+        // No locale comes with a message: `R` is read, and the answer written, in the
+        // game's language.
+        let lang = view.lang;
         let result = game.play_move(&actor, ch, &text, lang, false).ok()?;
         let shown = super::view::show_with(renderer, result.view.clone());
-        Some((result.san, shown))
+        Some((result.san, shown, lang))
     })
     .await
     .map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
-    let Some((san, shown)) = played else {
+    let Some((san, shown, lang)) = played else {
         return Ok(());
     };
     let shown = shown?;
     let reply = game_reply(
-        format!("{} played **{san}**.", mention(&user_ref(&msg.author))),
+        tr!(
+            lang,
+            "move-played",
+            who = mention(&user_ref(&msg.author)),
+            san = san_in(lang, &san)
+        ),
         &shown,
+        lang,
     );
     send(ctx, msg.channel_id, reply).await?;
     Ok(())
@@ -81,35 +75,7 @@ async fn send(
     channel: serenity::ChannelId,
     reply: Reply,
 ) -> Result<(), Error> {
-    let mut m = serenity::CreateMessage::new()
-        .content(cap_chars(&reply.content, super::reply::MAX_CONTENT))
-        .embeds(reply.embeds)
-        .allowed_mentions(super::reply::allowed_mentions(&reply.mentions));
-    for a in reply.attachments {
-        m = m.add_file(a);
-    }
+    let m = super::reply::channel_message(reply);
     channel.send_message(&ctx.http, m).await?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_clear_yes_values_turn_it_on() {
-        for on in ["1", "true", "YES", " on "] {
-            assert!(enabled_from(Some(on)), "{on}");
-        }
-        for off in [
-            None,
-            Some(""),
-            Some("0"),
-            Some("false"),
-            Some("no"),
-            Some("2"),
-        ] {
-            assert!(!enabled_from(off), "{off:?}");
-        }
-    }
 }

@@ -3,13 +3,14 @@
 //! `cajitas run` calls [`run`]: it builds a tokio runtime, opens the game service, connects to
 //! Discord and answers slash commands, buttons and autocomplete until SIGINT/SIGTERM.
 //! Handlers stay thin: parse the interaction, call the game service (on the blocking pool),
-//! reply. One [`errors::on_error`] turns every error into a reply.
+//! reply. One `errors::on_error` turns every error into a reply.
 //!
 //! Test seam: with `DISCORD_API_BASE` set (a loopback URL, or a trusted REST proxy, see
 //! [`crate::config::api_base_from`]), every REST call goes to that base URL (with serenity's
 //! ratelimiter off, which would otherwise ignore the proxy) and the gateway URL comes from
 //! that server's `GET /api/v10/gateway`.
 
+mod bookkeeping;
 mod buttons;
 mod challenge;
 mod draw;
@@ -17,10 +18,13 @@ mod errors;
 mod gate;
 mod help;
 mod info;
+mod localize;
 mod messages;
 mod moves;
+mod notify;
 pub mod reply;
 mod resign;
+mod settings;
 mod setup;
 mod view;
 mod who;
@@ -34,7 +38,9 @@ use crate::config::BotConfig;
 use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
+pub use bookkeeping::{Bookkeeping, HANDLED_INTERACTIONS_KEPT};
 pub use errors::Error;
+pub use notify::DiscordNotifier;
 pub use setup::COMMANDS_HASH_KEY_GLOBAL;
 
 /// The poise context every command gets.
@@ -48,8 +54,8 @@ pub struct Data {
     pub game: GameService,
     /// The board renderer (built once, shared).
     pub renderer: &'static Renderer,
-    /// Whether plain messages are read as moves (CAJITAS_MESSAGE_MOVES=1).
-    pub message_moves: bool,
+    /// Handled interactions and bot settings (blocking, like the service).
+    pub bookkeeping: Arc<Bookkeeping>,
 }
 
 /// What to send when an operation is slow enough to need a defer.
@@ -68,7 +74,7 @@ const DEFER_AFTER: Duration = Duration::from_millis(1500);
 
 impl Data {
     /// Runs `op` with the game service and the renderer on tokio's blocking pool (SQLite and rendering never
-    /// block a runtime worker). When it takes longer than [`DEFER_AFTER`], the interaction is
+    /// block a runtime worker). When it takes longer than `DEFER_AFTER` (1.5 s), the interaction is
     /// deferred first (`defer`), so the first answer always arrives in time.
     pub async fn blocking<T, F>(
         &self,
@@ -102,11 +108,6 @@ impl Data {
     }
 }
 
-/// Threads for the game service and rendering (tokio's blocking pool): one per core of the
-/// 2-core host. More only kept their own malloc arenas (each holding a rendered board's
-/// buffers): peak RSS under the discord bench 43 MB with 8, 36-40 MB with 4, 33 MB with 2.
-const BLOCKING_THREADS: usize = 2;
-
 /// How long a shutdown waits for the interactions in flight.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -114,17 +115,20 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 pub fn run(config: BotConfig) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        // The service serialises on one SQLite connection: more blocking threads than this
-        // only add memory and contention under a burst of interactions.
-        .max_blocking_threads(BLOCKING_THREADS)
+        // The game service and rendering (tokio's blocking pool). The service serialises on
+        // one SQLite connection: more threads than cores only kept their own malloc arenas
+        // (each holding a rendered board's buffers): peak RSS under the discord bench was
+        // 43 MB with 8, 36-40 MB with 4, 33 MB with 2 on a 2-core host.
+        .max_blocking_threads(config.blocking_threads)
         .thread_name("cajitas")
         .build()?;
     runtime.block_on(run_async(config))
 }
 
 /// All the slash commands, in the order `/help` lists them.
+/// Their descriptions and Spanish localisations come from Fluent (`commands.ftl`).
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    vec![
+    let mut commands = vec![
         challenge::challenge(),
         challenge::accept(),
         challenge::decline(),
@@ -136,11 +140,15 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         resign::abort(),
         info::pgn(),
         info::history(),
+        settings::settings(),
         help::help(),
-    ]
+    ];
+    localize::localize(&mut commands);
+    commands
 }
 
-async fn run_async(config: BotConfig) -> anyhow::Result<()> {
+/// serenity's HTTP client for `config`: Discord itself, or the configured base URL.
+fn http_client(config: &BotConfig) -> serenity::Http {
     // Anything sent without its own `allowed_mentions` pings nobody.
     let mut http = serenity::HttpBuilder::new(config.token.expose())
         .default_allowed_mentions(reply::allowed_mentions(&[]));
@@ -148,36 +156,26 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         // serenity 0.12's ratelimiter builds its requests without the proxy (they would go
         // to discord.com), so a base URL only takes effect with it off.
         http = http.proxy(base.url.as_str()).ratelimiter_disabled(true);
-        if base.trusted_proxy {
-            tracing::warn!(
-                api_base = %base.url,
-                "every REST call goes to the trusted proxy named by {}; \
-                 the proxy must keep to Discord's rate limits",
-                crate::config::API_BASE_TRUSTED_VAR
-            );
-        }
     }
-    let http = http.build();
+    http.build()
+}
 
-    let game = {
-        let path = config.db_path.clone();
-        tokio::task::spawn_blocking(move || {
-            let opts = ServiceOptions::from_env().map_err(anyhow::Error::msg)?;
-            let game = GameService::open(&path, opts)
-                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
-            // The ids handled are also pruned hourly while the bot runs (see
-            // `GameService::first_delivery`).
-            if let Err(e) = game.forget_interactions(HANDLED_KEPT) {
-                tracing::warn!(error = %e, "could not prune the handled interactions");
-            }
-            Ok::<_, anyhow::Error>(game)
-        })
-        .await??
-    };
+async fn run_async(config: BotConfig) -> anyhow::Result<()> {
+    if let Some(base) = config.api_base.as_ref().filter(|b| b.trusted_proxy) {
+        tracing::warn!(
+            api_base = %base.url,
+            "every REST call goes to the trusted proxy named by {}; \
+             the proxy must keep to Discord's rate limits",
+            crate::config::API_BASE_TRUSTED_VAR
+        );
+    }
+    let http = http_client(&config);
+
     // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
     // made once, before the first move needs them.
-    let renderer = tokio::task::spawn_blocking(|| -> anyhow::Result<&'static Renderer> {
-        let r: &'static Renderer = match crate::config::pieces_dir_from_env() {
+    let pieces = config.pieces_dir.clone();
+    let renderer = tokio::task::spawn_blocking(move || -> anyhow::Result<&'static Renderer> {
+        let r: &'static Renderer = match pieces {
             Some(dir) => Box::leak(Box::new(Renderer::with_pieces_dir(&dir).map_err(|e| {
                 anyhow::anyhow!(
                     "cannot load the pieces named by {} ({}): {e}",
@@ -194,8 +192,37 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     })
     .await??;
 
-    let message_moves = messages::enabled();
-    let game_for_gate = game.clone();
+    // Posts outside an interaction go through their own client with the same settings.
+    let notifier = Arc::new(DiscordNotifier::new(
+        Arc::new(http_client(&config)),
+        renderer,
+        tokio::runtime::Handle::current(),
+    ));
+    let game = {
+        let path = config.db_path.clone();
+        let opts = ServiceOptions {
+            challenge_ttl: config.challenge_ttl,
+            notifier,
+            ..ServiceOptions::default()
+        };
+        let clock = opts.clock.clone();
+        tokio::task::spawn_blocking(move || {
+            let game = GameService::open(&path, opts)
+                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
+            let books = Arc::new(Bookkeeping::new(game.shared_store(), clock));
+            // The ids handled are also pruned hourly while the bot runs (see
+            // `Bookkeeping::first_delivery`).
+            if let Err(e) = books.forget_interactions(HANDLED_INTERACTIONS_KEPT) {
+                tracing::warn!(error = %e, "could not prune the handled interactions");
+            }
+            Ok::<_, anyhow::Error>((game, books))
+        })
+        .await??
+    };
+    let (game, bookkeeping) = game;
+
+    let message_moves = config.message_moves;
+    let books_for_gate = Arc::clone(&bookkeeping);
     let options = poise::FrameworkOptions {
         commands: commands(),
         on_error: |e| Box::pin(errors::on_error(e)),
@@ -210,14 +237,14 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
                 config,
                 game,
                 renderer,
-                message_moves,
+                bookkeeping,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;
             Ok(data)
         })
     });
-    let gate = gate::Gate::new(framework, game_for_gate);
+    let gate = gate::Gate::new(framework, books_for_gate);
     let tracker = gate.tracker();
 
     // GUILDS only, unless moves typed as messages were asked for (Message Content is a
@@ -271,9 +298,6 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     tracing::info!("stopped");
     Ok(())
 }
-
-/// How long handled interaction ids are kept: redeliveries happen within a session.
-const HANDLED_KEPT: Duration = crate::game::HANDLED_INTERACTIONS_KEPT;
 
 async fn wait_for_signal() -> &'static str {
     #[cfg(unix)]

@@ -1,30 +1,21 @@
 //! `/move` and its autocomplete.
 
-use cajitas_rules::{Move, Position};
+use cajitas_rules::{Move, Notation, Position, Suffix};
 use poise::serenity_prelude as serenity;
 
 use super::errors::responder;
 use super::view::game_reply;
-use super::who::{channel_ref, lang_of, mention, user_ref};
+use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Defer, Error};
 use crate::game::Lang;
+use crate::i18n::{lang_of_locale as lang_of, san_in};
+use crate::tr;
 
 /// Discord's limit on autocomplete choices.
 pub const MAX_CHOICES: usize = 25;
 
 /// Play a move (SAN, coordinates, Spanish letters or figurines), optionally claiming a draw
-#[poise::command(
-    slash_command,
-    rename = "move",
-    description_localized(
-        "es-ES",
-        "Juega una jugada (SAN, coordenadas, letras españolas o figuras)"
-    ),
-    description_localized(
-        "es-419",
-        "Juega una jugada (SAN, coordenadas, letras españolas o figuras)"
-    )
-)]
+#[poise::command(slash_command, rename = "move")]
 pub async fn move_(
     ctx: Context<'_>,
     #[rename = "move"]
@@ -41,7 +32,13 @@ pub async fn move_(
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = lang_of(ctx.locale());
+    let langs = ctx
+        .data()
+        .langs(ctx.guild_id().map(|g| g.get()), ctx.locale())
+        .await;
+    // `R` is read in the player's language; the public answer is in the public one.
+    let lang = langs.reply;
+    let public = langs.public;
     let claim = claim_draw.unwrap_or(false);
     let (result, shown) = ctx
         .data()
@@ -52,11 +49,12 @@ pub async fn move_(
         })
         .await?;
     let who = mention(&user_ref(ctx.author()));
+    let san = san_in(public, &result.san);
     let content = match result.claimed {
-        Some(_) => format!("{who} writes **{}** and claims a draw.", result.san),
-        None => format!("{who} played **{}**.", result.san),
+        Some(_) => tr!(public, "move-claims", who = who, san = san),
+        None => tr!(public, "move-played", who = who, san = san),
     };
-    r.send(game_reply(content, &shown)).await?;
+    r.send(game_reply(content, &shown, public)).await?;
     Ok(())
 }
 
@@ -70,7 +68,7 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
         // Only the player to move gets choices.
         let view = game.board(ch).ok()?;
         (!view.finished && view.player_to_move().id == actor)
-            .then(|| suggestions(&view.position, &partial, lang))
+            .then(|| choices(&view.position, &partial, lang))
     })
     .await
     .ok()
@@ -79,23 +77,9 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     serenity::CreateAutocompleteResponse::new().set_choices(
         choices
             .into_iter()
-            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
+            .map(|(label, value)| serenity::AutocompleteChoice::new(label, value))
             .collect(),
     )
-}
-
-/// SAN with the Spanish piece letters (R rey, D dama, T torre, A alfil, C caballo).
-pub fn spanish(san: &str) -> String {
-    san.chars()
-        .map(|c| match c {
-            'K' => 'R',
-            'Q' => 'D',
-            'R' => 'T',
-            'B' => 'A',
-            'N' => 'C',
-            other => other,
-        })
-        .collect()
 }
 
 /// A move in coordinates (`e2e4`, `e7e8q`, `e1g1`).
@@ -119,10 +103,20 @@ fn key(s: &str) -> String {
         .collect()
 }
 
-/// The legal moves matching what was typed (as SAN, coordinates or Spanish SAN), mates and
-/// checks first, then captures, at most [`MAX_CHOICES`]; written in SAN with the letters of
-/// `lang`, so the chosen value reads back as the same move.
+/// The labels of [`choices`]: SAN with the letters of `lang`.
+#[cfg(test)]
 pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
+    choices(pos, typed, lang)
+        .into_iter()
+        .map(|(label, _)| label)
+        .collect()
+}
+
+/// The legal moves matching what was typed (as SAN, coordinates or Spanish SAN), mates and
+/// checks first, then captures, at most [`MAX_CHOICES`], as (label, value): the label in SAN
+/// with the letters of `lang`, the value in coordinates (UCI), which every reader reads as
+/// the same move whatever the language (`R` is a rook in English and a king in Spanish).
+pub fn choices(pos: &Position, typed: &str, lang: Lang) -> Vec<(String, String)> {
     let typed = typed.trim();
     let want = key(typed);
     // An upper-case letter first is a piece letter (`B` bishop, not the b-pawn; `C`
@@ -134,39 +128,45 @@ pub fn suggestions(pos: &Position, typed: &str, lang: Lang) -> Vec<String> {
     let matches = |candidate: &str| {
         piece.is_none_or(|p| candidate.starts_with(p)) && key(candidate).starts_with(&want)
     };
-    let mut found: Vec<(u8, String)> = pos
+    let mut found: Vec<(u8, String, String)> = pos
         .legal_moves()
         .iter()
         .filter_map(|&m| {
-            let san = cajitas_rules::san(pos, m);
-            let es = spanish(&san);
+            let written = cajitas_rules::san(pos, m);
+            let san = written.to_string();
+            let es = written.display(Notation::Spanish).to_string();
             if !(matches(&san) || matches(&uci(m)) || matches(&es)) {
                 return None;
             }
-            let rank = if san.ends_with('#') {
-                0
-            } else if san.ends_with('+') {
-                1
-            } else if m.is_capture() {
-                2
-            } else {
-                3
+            let rank = match written.suffix {
+                Some(Suffix::Checkmate) => 0,
+                Some(Suffix::Check) => 1,
+                None if m.is_capture() => 2,
+                None => 3,
             };
             let shown = match lang {
                 Lang::Es => es,
                 _ => san,
             };
-            Some((rank, shown))
+            Some((rank, shown, uci(m)))
         })
         .collect();
     found.sort();
     found.truncate(MAX_CHOICES);
-    found.into_iter().map(|(_, s)| s).collect()
+    found.into_iter().map(|(_, s, u)| (s, u)).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// SAN with the Spanish piece letters, as the autocomplete writes them.
+    fn spanish(san: &str) -> String {
+        san.parse::<cajitas_rules::SanPlus>()
+            .unwrap()
+            .display(Notation::Spanish)
+            .to_string()
+    }
 
     #[test]
     fn spanish_letters() {

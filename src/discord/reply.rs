@@ -95,6 +95,19 @@ impl Reply {
     }
 }
 
+/// A channel message (outside any interaction) with `reply`'s text, embeds, files and
+/// mentions. Ephemeral and components do not apply to it.
+pub fn channel_message(reply: Reply) -> serenity::CreateMessage {
+    let mut m = serenity::CreateMessage::new()
+        .content(cap_chars(&reply.content, MAX_CONTENT))
+        .embeds(reply.embeds)
+        .allowed_mentions(allowed_mentions(&reply.mentions));
+    for a in reply.attachments {
+        m = m.add_file(a);
+    }
+    m
+}
+
 /// Cuts `s` to at most `max` characters, ending with an ellipsis when cut.
 pub fn cap_chars(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -113,6 +126,7 @@ pub struct Responder<'a> {
     /// Whether the first callback (reply or defer) was sent; shared with poise for commands.
     sent: &'a AtomicBool,
     received: Instant,
+    lang: cajitas_rules::Lang,
 }
 
 impl<'a> Responder<'a> {
@@ -129,7 +143,19 @@ impl<'a> Responder<'a> {
             token,
             sent,
             received: Instant::now(),
+            lang: cajitas_rules::Lang::En,
         }
+    }
+
+    /// The same responder, its ephemeral replies (refusals, apologies) in `lang`.
+    pub fn with_lang(mut self, lang: cajitas_rules::Lang) -> Self {
+        self.lang = lang;
+        self
+    }
+
+    /// The language of the interaction's ephemeral replies (its user's Discord locale).
+    pub fn lang(&self) -> cajitas_rules::Lang {
+        self.lang
     }
 
     /// The interaction id (for logs).

@@ -2,20 +2,17 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, EXPIRED};
-use super::errors::responder;
+use super::buttons::ButtonId;
+use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder};
 use super::view::game_reply;
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Data, Defer, Error};
 use crate::game::GameError;
+use crate::tr;
 
 /// Resign the game (asks you to confirm)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Abandona la partida (pide confirmación)"),
-    description_localized("es-419", "Abandona la partida (pide confirmación)")
-)]
+#[poise::command(slash_command)]
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -42,10 +39,11 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
         ply: view.ply,
         user,
     };
+    let lang = r.lang();
     r.send(Reply {
-        content: "Do you really want to resign? This cannot be undone.".into(),
+        content: tr!(lang, "resign-confirm"),
         components: vec![serenity::CreateActionRow::Buttons(vec![
-            confirm.button("Yes, resign", serenity::ButtonStyle::Danger),
+            confirm.button(&tr!(lang, "button-resign"), serenity::ButtonStyle::Danger),
         ])],
         ephemeral: true,
         ..Reply::default()
@@ -65,40 +63,31 @@ pub async fn confirm_button(
     user: u64,
 ) -> Result<(), Error> {
     if click.user.id.get() != user {
-        return Err(Error::Refused(
-            "This button is for the player who asked to resign.".into(),
-        ));
+        return Err(Refusal::NotYourButton.into());
     }
     let actor = user_ref(&click.user);
     let who = mention(&actor);
     let ch = channel_ref(click.guild_id, click.channel_id);
+    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
     let shown = data
         .blocking(r, Defer::Message, move |g| {
             if g.board(ch)?.game_id != game {
-                return Err(Error::Refused(EXPIRED.into()));
+                return Err(Refusal::ButtonExpired.into());
             }
             let view = g.resign(&actor, ch, Some(ply)).map_err(|e| match e {
-                GameError::PositionChanged => Error::Refused(
-                    "This button has expired: the position changed since you asked. \
-                     Use /resign again if you still want to resign."
-                        .into(),
-                ),
+                GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),
             })?;
             Ok(g.show(view)?)
         })
         .await?;
-    r.send(game_reply(format!("{who} resigns."), &shown))
+    r.send(game_reply(tr!(lang, "resigns", who = who), &shown, lang))
         .await?;
     Ok(())
 }
 
 /// Abort the game before both players have moved (no result)
-#[poise::command(
-    slash_command,
-    description_localized("es-ES", "Anula la partida antes de que ambos hayan jugado"),
-    description_localized("es-419", "Anula la partida antes de que ambos hayan jugado")
-)]
+#[poise::command(slash_command)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -107,13 +96,14 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let actor = user_ref(ctx.author());
     let who = mention(&actor);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
             Ok(g.show(g.abort(&actor, ch)?)?)
         })
         .await?;
-    r.send(game_reply(format!("{who} aborted the game."), &shown))
+    r.send(game_reply(tr!(lang, "aborted", who = who), &shown, lang))
         .await?;
     Ok(())
 }

@@ -125,9 +125,9 @@ async fn register(
     let guild = data.config.guild_id.filter(|&g| g != 0);
     let hash = commands_hash(application_id, &json);
     let key = hash_key(guild);
-    let game = data.game.clone();
+    let books = std::sync::Arc::clone(&data.bookkeeping);
     let lookup_key = key.clone();
-    let stored = tokio::task::spawn_blocking(move || game.bot_setting(&lookup_key)).await;
+    let stored = tokio::task::spawn_blocking(move || books.setting(&lookup_key)).await;
     match stored {
         Ok(Ok(Some(h))) if h == hash => {
             tracing::info!(guild = ?guild, "slash commands unchanged since the last registration; not registering");
@@ -150,9 +150,8 @@ async fn register(
     match result {
         Ok(()) => {
             tracing::info!(count, guild = ?guild, "registered the slash commands");
-            let game = data.game.clone();
-            let saved =
-                tokio::task::spawn_blocking(move || game.set_bot_setting(&key, &hash)).await;
+            let books = std::sync::Arc::clone(&data.bookkeeping);
+            let saved = tokio::task::spawn_blocking(move || books.set_setting(&key, &hash)).await;
             if !matches!(saved, Ok(Ok(()))) {
                 tracing::warn!("could not record the registration; the next start registers again");
             }

@@ -1,13 +1,15 @@
 //! How a game looks in Discord: an embed (players, move number, last move, status, material)
 //! and the board as `board.png`, with the alt text as the attachment's description.
 
-use cajitas_rules::{Color, Outcome, WinReason};
+use cajitas_rules::{Color, DrawClaim, Lang, Outcome, WinReason};
 use poise::serenity_prelude as serenity;
 
 use super::reply::{Reply, cap_chars};
 use super::who::mention;
-use crate::game::{GameService, GameView};
-use crate::render::{self, BoardView, Highlights, Orientation, RenderOptions, Renderer};
+use crate::game::{GameService, GameView, Status};
+use crate::i18n::{colour_key, san_in};
+use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
+use crate::tr;
 
 /// The attachment's file name.
 pub const BOARD_FILE: &str = "board.png";
@@ -18,24 +20,6 @@ pub struct Shown {
     pub view: GameView,
     /// The PNG.
     pub png: Vec<u8>,
-    /// The alt text (at most 1,024 characters).
-    pub alt: String,
-}
-
-/// The side the board is shown from: the player to move; when the game is over, the
-/// winner's side, or white's.
-pub fn orientation(view: &GameView) -> Orientation {
-    let side = if view.finished {
-        view.outcome
-            .and_then(|o| o.winner())
-            .unwrap_or(Color::White)
-    } else {
-        view.to_move
-    };
-    match side {
-        Color::White => Orientation::White,
-        Color::Black => Orientation::Black,
-    }
 }
 
 /// What a handler's blocking closure works with: the game service (through `Deref`) and
@@ -64,7 +48,7 @@ impl Ops {
 /// Renders the view with `renderer`.
 pub fn show_with(renderer: &Renderer, view: GameView) -> anyhow::Result<Shown> {
     let options = RenderOptions {
-        orientation: orientation(&view),
+        orientation: view.orientation().into(),
         ..RenderOptions::default()
     };
     let png = renderer.render(
@@ -72,84 +56,108 @@ pub fn show_with(renderer: &Renderer, view: GameView) -> anyhow::Result<Shown> {
         &Highlights::after(&view.position, view.last_move),
         &options,
     )?;
-    let alt = cap_chars(
-        &render::alt_text(&view.position),
+    Ok(Shown { view, png })
+}
+
+/// The board's alt text in `lang` (at most 1,024 characters).
+pub fn alt(view: &GameView, lang: Lang) -> String {
+    cap_chars(
+        &render::alt_text_in(&view.position, lang),
         render::view::ALT_TEXT_MAX,
-    );
-    Ok(Shown { view, png, alt })
+    )
 }
 
-/// The status line: who is to move, check, the result, or a claim hint.
-pub fn status(view: &GameView) -> String {
-    if view.aborted {
-        return "Game aborted: no result.".into();
-    }
-    if let Some(outcome) = view.outcome {
-        return match outcome {
-            Outcome::Decisive { winner, reason } => {
-                let w = mention(view.player(winner));
-                let l = mention(view.player(!winner));
-                match reason {
-                    WinReason::Checkmate => {
-                        format!("Checkmate! {w} ({}) wins, {}.", winner.name(), view.result)
-                    }
-                    WinReason::Resignation => format!(
-                        "{l} resigned: {w} ({}) wins, {}.",
-                        winner.name(),
-                        view.result
-                    ),
-                    WinReason::Timeout => {
-                        format!("{w} ({}) wins on time, {}.", winner.name(), view.result)
-                    }
-                }
+/// The status line in `lang`: who is to move, check, the result, or a claim hint.
+pub fn status(view: &GameView, lang: Lang) -> String {
+    match view.status() {
+        Status::Aborted => tr!(lang, "status-aborted"),
+        Status::Over {
+            outcome: Outcome::Decisive { winner, reason },
+            result,
+        } => {
+            let id = match reason {
+                WinReason::Checkmate => "status-checkmate",
+                WinReason::Resignation => "status-resigned",
+                WinReason::Timeout => "status-timeout",
+            };
+            tr!(
+                lang,
+                id,
+                winner = mention(view.player(winner)),
+                loser = mention(view.player(!winner)),
+                colour = colour_key(winner),
+                result = result.to_owned()
+            )
+        }
+        Status::Over {
+            outcome: Outcome::Draw { reason },
+            result,
+        } => tr!(
+            lang,
+            "status-draw",
+            reason = reason.as_str(),
+            result = result.to_owned()
+        ),
+        Status::Playing {
+            to_move,
+            check,
+            draw_offer_by,
+            claimable,
+            ..
+        } => {
+            let mut s = vec![tr!(
+                lang,
+                "status-to-move",
+                player = mention(view.player(to_move)),
+                colour = colour_key(to_move)
+            )];
+            if check {
+                s.push(tr!(lang, "status-check"));
             }
-            Outcome::Draw { .. } => {
-                let text = outcome.to_string();
-                let mut c = text.chars();
-                let first: String = c
-                    .next()
-                    .map(|f| f.to_uppercase().collect())
-                    .unwrap_or_default();
-                format!("{first}{}, {}.", c.as_str(), view.result)
+            if let Some(by) = draw_offer_by {
+                s.push(tr!(
+                    lang,
+                    "status-draw-offer",
+                    player = mention(view.player(by))
+                ));
             }
-        };
+            if !claimable.is_empty() {
+                let what: Vec<String> = claimable
+                    .iter()
+                    .map(|c| {
+                        let claim = match c {
+                            DrawClaim::ThreefoldRepetition => "threefold",
+                            DrawClaim::FiftyMoves => "fifty",
+                        };
+                        tr!(lang, "claim-reason", claim = claim)
+                    })
+                    .collect();
+                s.push(tr!(
+                    lang,
+                    "status-claimable",
+                    what = what.join(&tr!(lang, "list-sep"))
+                ));
+            }
+            s.join(" ")
+        }
     }
-    let mover = view.player_to_move();
-    let mut s = format!("{} ({}) to move.", mention(mover), view.to_move.name());
-    if view.check {
-        s.push_str(" **Check!**");
-    }
-    if let Some(by) = view.draw_offer_by {
-        s.push_str(&format!(" {} offers a draw.", mention(view.player(by))));
-    }
-    if !view.claimable.is_empty() {
-        let what: Vec<String> = view
-            .claimable
-            .iter()
-            .map(|c| match c {
-                cajitas_rules::DrawClaim::ThreefoldRepetition => "threefold repetition".to_string(),
-                cajitas_rules::DrawClaim::FiftyMoves => "the 50-move rule".to_string(),
-            })
-            .collect();
-        s.push_str(&format!(
-            " A draw can be claimed ({}): `/draw claim`.",
-            what.join(", ")
-        ));
-    }
-    s
 }
 
-/// The material balance in words.
-pub fn material(view: &GameView) -> String {
+/// The material balance in `lang`.
+pub fn material(view: &GameView, lang: Lang) -> String {
     match view.material {
-        0 => "Even".into(),
-        m if m > 0 => format!("White +{m}"),
-        m => format!("Black +{}", -m),
+        0 => tr!(lang, "material-even"),
+        m => tr!(
+            lang,
+            "material-ahead",
+            colour = colour_key(if m > 0 { Color::White } else { Color::Black }),
+            points = crate::i18n::num(m.abs())
+        ),
     }
 }
 
-/// The embed for a game.
-pub fn embed(view: &GameView, with_image: bool) -> serenity::CreateEmbed {
+/// The embed for a game, in `lang`; moves are written with `lang`'s piece letters.
+pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateEmbed {
     let colour = match (view.finished, view.check) {
         (true, _) => 0x5865F2,
         (false, true) => 0xED4245,
@@ -157,23 +165,32 @@ pub fn embed(view: &GameView, with_image: bool) -> serenity::CreateEmbed {
     };
     let mut e = serenity::CreateEmbed::new()
         .title(cap_chars(
-            &format!("{} vs {}", view.white.name, view.black.name),
+            &tr!(
+                lang,
+                "embed-title",
+                white = view.white.name.clone(),
+                black = view.black.name.clone()
+            ),
             256,
         ))
-        .description(status(view))
+        .description(status(view, lang))
         .colour(colour)
-        .field("White", mention(&view.white), true)
-        .field("Black", mention(&view.black), true)
-        .field("Move", view.fullmove.to_string(), true)
+        .field(tr!(lang, "embed-white"), mention(&view.white), true)
+        .field(tr!(lang, "embed-black"), mention(&view.black), true)
+        .field(tr!(lang, "embed-move"), view.fullmove.to_string(), true)
         .field(
-            "Last move",
-            view.last_san.clone().unwrap_or_else(|| "—".into()),
+            tr!(lang, "embed-last-move"),
+            view.last_san
+                .as_deref()
+                .map_or_else(|| "—".into(), |s| san_in(lang, s)),
             true,
         )
-        .field("Material", material(view), true)
-        .footer(serenity::CreateEmbedFooter::new(format!(
-            "Game #{} · ply {}",
-            view.game_id, view.ply
+        .field(tr!(lang, "embed-material"), material(view, lang), true)
+        .footer(serenity::CreateEmbedFooter::new(tr!(
+            lang,
+            "embed-footer",
+            id = view.game_id.to_string(),
+            ply = view.ply.to_string()
         )));
     if with_image {
         e = e.image(format!("attachment://{BOARD_FILE}"));
@@ -181,14 +198,15 @@ pub fn embed(view: &GameView, with_image: bool) -> serenity::CreateEmbed {
     e
 }
 
-/// A public reply showing the game: `content` above the embed, the board attached.
-pub fn game_reply(content: impl Into<String>, shown: &Shown) -> Reply {
+/// A public reply showing the game in `lang`: `content` above the embed, the board attached
+/// with its alt text.
+pub fn game_reply(content: impl Into<String>, shown: &Shown, lang: Lang) -> Reply {
     Reply {
         content: content.into(),
-        embeds: vec![embed(&shown.view, true)],
+        embeds: vec![embed(&shown.view, lang, true)],
         attachments: vec![
             serenity::CreateAttachment::bytes(shown.png.clone(), BOARD_FILE)
-                .description(shown.alt.clone()),
+                .description(alt(&shown.view, lang)),
         ],
         // A game's messages may ping its two players, nobody else.
         mentions: vec![shown.view.white.id, shown.view.black.id],

@@ -26,12 +26,13 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use cajitas_rules::Color;
 use resvg::usvg::fontdb;
 
 pub use board::Geometry;
 pub use pieces::{PieceSet, PieceSetError};
 pub use theme::{DEFAULT_THEME, Theme};
-pub use view::{BoardView, Highlights, alt_text};
+pub use view::{BoardView, Highlights, alt_text, alt_text_in};
 
 use board::BoardBase;
 use raster::{RgbImage, Sprite};
@@ -51,6 +52,16 @@ pub enum Orientation {
     White,
     /// Black at the bottom (h8 bottom-left).
     Black,
+}
+
+/// The side at the bottom: white's side gives [`Orientation::White`].
+impl From<Color> for Orientation {
+    fn from(side: Color) -> Orientation {
+        match side {
+            Color::White => Orientation::White,
+            Color::Black => Orientation::Black,
+        }
+    }
 }
 
 /// A board size brought into `MIN_SIZE..=MAX_SIZE`, with a message when it had to change.

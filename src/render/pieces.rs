@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cajitas_rules::{Color, Piece, Role};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 
@@ -97,17 +98,22 @@ impl PieceSet {
     /// the solid glyph filled white under the outline glyph in black; black pieces are the
     /// solid glyph in black.
     pub fn dejavu(fonts: &Arc<fontdb::Database>) -> PieceSet {
-        // Role order pawn..king; DejaVu's order is king, queen, rook, bishop, knight, pawn.
-        const OFFSET: [u32; 6] = [5, 4, 3, 2, 1, 0];
-        let glyph = |base: u32, role: usize| char::from_u32(base + OFFSET[role]).unwrap_or('?');
         let mut trees = Vec::with_capacity(12);
         for black in [false, true] {
-            for role in 0..6 {
-                let solid = glyph(0x265A, role);
+            for role in Role::ALL {
+                let solid = Piece {
+                    color: Color::Black,
+                    role,
+                }
+                .figurine();
                 let body = if black {
                     format!(r##"<text {TEXT_ATTRS} fill="#000">{solid}</text>"##)
                 } else {
-                    let outline = glyph(0x2654, role);
+                    let outline = Piece {
+                        color: Color::White,
+                        role,
+                    }
+                    .figurine();
                     format!(
                         r##"<text {TEXT_ATTRS} fill="#fff">{solid}</text><text {TEXT_ATTRS} fill="#000">{outline}</text>"##
                     )

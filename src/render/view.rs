@@ -1,9 +1,11 @@
 //! What to draw, in the rules crate's terms: the pieces on their squares, the highlights,
 //! and the alt text that describes the same position in words.
 
-use cajitas_rules::{Board, Color, Move, Piece, Position, Role, Square};
+use cajitas_rules::{Board, Color, Lang, Move, Piece, Position, Role, Square};
 
 use super::pieces::piece_index;
+use crate::i18n::{colour_key, role_key};
+use crate::tr;
 
 /// The pieces to draw, one per square.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,19 +60,8 @@ impl From<&Position> for BoardView {
     }
 }
 
-fn role_index(role: Role) -> usize {
-    match role {
-        Role::Pawn => 0,
-        Role::Knight => 1,
-        Role::Bishop => 2,
-        Role::Rook => 3,
-        Role::Queen => 4,
-        Role::King => 5,
-    }
-}
-
 fn sprite_index(p: Piece) -> usize {
-    piece_index(p.color == Color::Black, role_index(p.role))
+    piece_index(p.color == Color::Black, p.role.index())
 }
 
 /// What to mark on the board.
@@ -120,46 +111,27 @@ pub fn check_square(pos: &Position) -> Option<Square> {
 /// Discord's limit for an attachment description.
 pub const ALT_TEXT_MAX: usize = 1024;
 
-fn role_name(role: Role, plural: bool) -> &'static str {
-    match (role, plural) {
-        (Role::King, false) => "king",
-        (Role::King, true) => "kings",
-        (Role::Queen, false) => "queen",
-        (Role::Queen, true) => "queens",
-        (Role::Rook, false) => "rook",
-        (Role::Rook, true) => "rooks",
-        (Role::Bishop, false) => "bishop",
-        (Role::Bishop, true) => "bishops",
-        (Role::Knight, false) => "knight",
-        (Role::Knight, true) => "knights",
-        (Role::Pawn, false) => "pawn",
-        (Role::Pawn, true) => "pawns",
-    }
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-/// A short description of the position for screen readers: side to move, check or mate,
-/// then each side's pieces by square, e.g. `White to move. White: king e1, rooks a1 h1,
-/// pawns e4. Black: king e8, queen d8.` At most [`ALT_TEXT_MAX`] characters.
+/// A short description of the position for screen readers, in English: side to move, check
+/// or mate, then each side's pieces by square, e.g. `White to move. White: king e1, rooks a1
+/// h1, pawns e4. Black: king e8, queen d8.` At most [`ALT_TEXT_MAX`] characters.
 pub fn alt_text(pos: &Position) -> String {
-    let turn = pos.turn();
-    let mut text = format!("{} to move.", color_name(turn));
+    alt_text_in(pos, Lang::En)
+}
+
+/// [`alt_text`] in `lang` (the words come from the Fluent bundles: `alt-*`).
+pub fn alt_text_in(pos: &Position, lang: Lang) -> String {
+    let turn = colour_key(pos.turn());
+    let mut sentences = vec![tr!(lang, "alt-to-move", colour = turn)];
     if pos.is_checkmate() {
-        text.push_str(&format!(" {} is checkmated.", color_name(turn)));
+        sentences.push(tr!(lang, "alt-checkmated", colour = turn));
     } else if pos.is_check() {
-        text.push_str(&format!(" {} is in check.", color_name(turn)));
+        sentences.push(tr!(lang, "alt-in-check", colour = turn));
     } else if pos.is_stalemate() {
-        text.push_str(" Stalemate.");
+        sentences.push(tr!(lang, "alt-stalemate"));
     }
+    let sep = tr!(lang, "list-sep");
     for color in [Color::White, Color::Black] {
-        text.push_str(&format!(" {}:", color_name(color)));
-        let mut first = true;
+        let mut groups = Vec::new();
         for role in [
             Role::King,
             Role::Queen,
@@ -177,22 +149,24 @@ pub fn alt_text(pos: &Position) -> String {
             if squares.is_empty() {
                 continue;
             }
-            if !first {
-                text.push(',');
-            }
-            first = false;
-            text.push_str(&format!(
-                " {} {}",
-                role_name(role, squares.len() > 1),
-                squares.join(" ")
+            groups.push(tr!(
+                lang,
+                "alt-pieces",
+                role = role_key(role),
+                count = crate::i18n::num(squares.len() as f64),
+                squares = squares.join(" ")
             ));
         }
-        if first {
-            text.push_str(" no pieces");
+        if groups.is_empty() {
+            groups.push(tr!(lang, "alt-no-pieces"));
         }
-        text.push('.');
+        sentences.push(format!(
+            "{} {}.",
+            tr!(lang, "alt-side", colour = colour_key(color)),
+            groups.join(&sep)
+        ));
     }
-    cap_chars(text, ALT_TEXT_MAX)
+    cap_chars(sentences.join(" "), ALT_TEXT_MAX)
 }
 
 /// Cuts a string to at most `max` characters, ending with `…` when cut.

@@ -1,3 +1,4 @@
+use super::sqlite::{latest_schema_version, migrations};
 use super::*;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -10,17 +11,39 @@ fn user(id: u64, name: &str) -> UserRow {
     }
 }
 
-fn temp_db(tag: &str) -> std::path::PathBuf {
+/// A temporary folder holding a test's database, removed (with the database) on drop.
+struct TempDb {
+    dir: std::path::PathBuf,
+    file: std::path::PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.file
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_db(tag: &str) -> TempDb {
     let dir = std::env::temp_dir().join(format!(
         "cajitas-store-{tag}-{}-{}",
         std::process::id(),
         fastrand::u64(..)
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("test.db")
+    TempDb {
+        file: dir.join("test.db"),
+        dir,
+    }
 }
 
-fn new_game(tx: &Tx<'_>, channel: u64) -> i64 {
+fn new_game(tx: &dyn Tx, channel: u64) -> i64 {
     // Ids above 2^63 check the u64 <-> i64 round trip.
     tx.upsert_user(&user(u64::MAX - 1, "alice"), 1).unwrap();
     tx.upsert_user(&user(2, "bob"), 1).unwrap();
@@ -31,6 +54,7 @@ fn new_game(tx: &Tx<'_>, channel: u64) -> i64 {
         black: 2,
         start_fen: START,
         now: 1,
+        lang: "en",
     })
     .unwrap()
 }
@@ -49,7 +73,7 @@ fn mv(ply: u32, uci: &str) -> MoveRow {
 fn migrations_apply_to_an_empty_database_and_are_idempotent() {
     let path = temp_db("migrate");
     {
-        let mut s = Store::open(&path).unwrap();
+        let mut s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap(), latest_schema_version());
         s.migrate().unwrap();
         s.migrate().unwrap();
@@ -57,7 +81,7 @@ fn migrations_apply_to_an_empty_database_and_are_idempotent() {
         s.immediate(|tx| tx.upsert_user(&user(1, "a"), 0)).unwrap();
     }
     // Reopening applies nothing twice and keeps the data.
-    let mut s = Store::open(&path).unwrap();
+    let mut s = SqliteStore::open(&path).unwrap();
     assert_eq!(s.schema_version().unwrap(), latest_schema_version());
     let u = s.read(|tx| tx.user(1)).unwrap();
     assert_eq!(u, Some(user(1, "a")));
@@ -67,7 +91,7 @@ fn migrations_apply_to_an_empty_database_and_are_idempotent() {
 #[test]
 fn pragmas_are_set() {
     let path = temp_db("pragmas");
-    let s = Store::open(&path).unwrap();
+    let s = SqliteStore::open(&path).unwrap();
     assert_eq!(s.pragma("journal_mode").unwrap(), "wal");
     assert_eq!(s.pragma("synchronous").unwrap(), "2"); // FULL
     assert_eq!(s.pragma("foreign_keys").unwrap(), "1");
@@ -76,7 +100,7 @@ fn pragmas_are_set() {
 
 #[test]
 fn users_are_stored_as_last_seen() {
-    let mut s = Store::open_in_memory().unwrap();
+    let mut s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         tx.upsert_user(&user(7, "old"), 1)?;
         tx.upsert_user(&user(7, "new"), 2)?;
@@ -89,7 +113,7 @@ fn users_are_stored_as_last_seen() {
 
 #[test]
 fn a_failed_operation_leaves_the_database_as_it_was() {
-    let mut s = Store::open_in_memory().unwrap();
+    let mut s = SqliteStore::open_in_memory().unwrap();
     let r: Result<(), StoreError> = s.immediate(|tx| {
         tx.upsert_user(&user(1, "a"), 0)?;
         Err(StoreError::Corrupt("the caller refused".into()))
@@ -100,7 +124,7 @@ fn a_failed_operation_leaves_the_database_as_it_was() {
 
 #[test]
 fn append_move_checks_the_ply() {
-    let mut s = Store::open_in_memory().unwrap();
+    let mut s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         let g = new_game(tx, 5);
         assert!(tx.append_move(g, 0, &mv(0, "e2e4"), "fen1")?);
@@ -140,7 +164,7 @@ fn append_move_checks_the_ply() {
 
 #[test]
 fn one_active_game_and_one_pending_challenge_per_channel() {
-    let mut s = Store::open_in_memory().unwrap();
+    let mut s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         new_game(tx, 5);
         let second = tx.insert_game(&NewGame {
@@ -150,6 +174,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             black: u64::MAX - 1,
             start_fen: START,
             now: 2,
+            lang: "en",
         });
         assert!(
             second.is_err(),
@@ -186,7 +211,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
 
 #[test]
 fn draw_offers_open_and_close() {
-    let mut s = Store::open_in_memory().unwrap();
+    let mut s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         let g = new_game(tx, 5);
         assert_eq!(tx.open_draw_offer(g)?, None);
@@ -204,7 +229,7 @@ fn draw_offers_open_and_close() {
 
 #[test]
 fn interactions_are_handled_once() {
-    let mut s = Store::open_in_memory().unwrap();
+    let mut s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         assert!(tx.mark_interaction(u64::MAX, 1)?);
         assert!(!tx.mark_interaction(u64::MAX, 2)?);
@@ -217,7 +242,7 @@ fn interactions_are_handled_once() {
 
 #[test]
 fn foreign_keys_are_enforced() {
-    let mut s = Store::open_in_memory().unwrap();
+    let mut s = SqliteStore::open_in_memory().unwrap();
     let r: Result<i64, StoreError> = s.immediate(|tx| {
         tx.insert_game(&NewGame {
             guild: None,
@@ -226,7 +251,90 @@ fn foreign_keys_are_enforced() {
             black: 101,
             start_fen: START,
             now: 0,
+            lang: "en",
         })
     });
     assert!(r.is_err(), "players must exist");
+}
+
+#[test]
+fn a_stored_text_this_program_does_not_write_is_a_corrupt_row() {
+    let path = temp_db("corrupt");
+    let mut s = SqliteStore::open(&path).unwrap();
+    let g = s
+        .immediate(|tx| Ok::<_, StoreError>(new_game(tx, 5)))
+        .unwrap();
+    {
+        let raw = rusqlite::Connection::open(&*path).unwrap();
+        raw.pragma_update(None, "ignore_check_constraints", "ON")
+            .unwrap();
+        raw.execute("UPDATE games SET status = 'weird' WHERE id = ?1", [g])
+            .unwrap();
+    }
+    match s.read(|tx| tx.game(g)) {
+        Err(StoreError::Corrupt(what)) => assert_eq!(what, r#"GameStatus "weird""#),
+        other => panic!("{other:?}"),
+    }
+    drop(s);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn the_backend_is_chosen_at_run_time() {
+    let mut s: Box<dyn Store> = Box::new(SqliteStore::open_in_memory().unwrap());
+    assert_eq!(s.schema_version().unwrap(), latest_schema_version());
+    let ids = s
+        .immediate(|tx| {
+            tx.upsert_user(&user(1, "a"), 0)?;
+            let c = |channel| NewChallenge {
+                guild: None,
+                channel,
+                challenger: 1,
+                opponent: None,
+                colour: ColourPick::White,
+                now: 0,
+                expires_at: 10,
+            };
+            Ok::<_, StoreError>((tx.insert_challenge(&c(1))?, tx.insert_challenge(&c(2))?))
+        })
+        .unwrap();
+    assert!(
+        ids.0 >= 1 && ids.1 > ids.0,
+        "RETURNING id gives the new ids: {ids:?}"
+    );
+    let c = s.read(|tx| tx.challenge(ids.1)).unwrap().unwrap();
+    assert_eq!((c.channel, c.colour), (2, ColourPick::White));
+    // A read never commits, even what it managed to write.
+    s.read(|tx| tx.upsert_user(&user(2, "b"), 0)).unwrap();
+    assert_eq!(s.read(|tx| tx.user(2)).unwrap(), None);
+}
+
+#[test]
+fn a_user_is_rewritten_only_when_seen_differently() {
+    let path = temp_db("upsert");
+    let mut s = SqliteStore::open(&path).unwrap();
+    let updated_at = || -> i64 {
+        rusqlite::Connection::open(&*path)
+            .unwrap()
+            .query_row("SELECT updated_at FROM users WHERE id = 7", [], |r| {
+                r.get(0)
+            })
+            .unwrap()
+    };
+    s.immediate(|tx| tx.upsert_user(&user(7, "a"), 1)).unwrap();
+    s.immediate(|tx| tx.upsert_user(&user(7, "a"), 2)).unwrap();
+    assert_eq!(updated_at(), 1, "the same name and flag: no write");
+    s.immediate(|tx| {
+        tx.upsert_user(
+            &UserRow {
+                is_bot: true,
+                ..user(7, "a")
+            },
+            3,
+        )
+    })
+    .unwrap();
+    assert_eq!(updated_at(), 3);
+    drop(s);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

@@ -423,7 +423,7 @@ fn play_raw(raw: RawGame<'_>, lang: Lang, start: Option<&Position>) -> Result<Pg
             return Err(fail(PgnErrorKind::GameOver(o)));
         }
         let m = read_move(pos, text, lang).map_err(|e| fail(PgnErrorKind::Move(e)))?;
-        match game.play(m) {
+        match game.try_play(m) {
             Ok(()) => {}
             Err(PlayError::GameOver(o)) => return Err(fail(PgnErrorKind::GameOver(o))),
             Err(PlayError::IllegalMove(_)) => {

@@ -106,7 +106,7 @@ pub(crate) fn result_of(game: &Game) -> PgnResult {
 /// let mut game = Game::new();
 /// let m = game.position().legal_moves().iter().copied()
 ///     .find(|m| m.to().to_string() == "e4").unwrap();
-/// game.play(m).unwrap();
+/// game.play(m);
 /// let tags = pgn::Tags { white: "Ana".into(), black: "Bo \"B\"".into(), ..Default::default() };
 /// let text = pgn::write_game(&game, &tags);
 /// assert!(text.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
@@ -187,7 +187,7 @@ fn movetext(game: &Game, result: PgnResult) -> String {
         if let Some(n) = number {
             push(&n);
         }
-        push(&san(&pos, m));
+        push(&san(&pos, m).to_string());
         pos.play_unchecked(m);
     }
     push(&result.to_string());

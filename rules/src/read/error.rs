@@ -1,6 +1,6 @@
 //! The errors of the move reader, as data. Their texts live in [`crate::messages`].
 
-use crate::{CastlingSide, File, Rank, Role, Square};
+use crate::{CastlingSide, File, Rank, Role, San, Square};
 
 /// Why a typed move could not be played: the kind of problem, plus up to three legal moves the
 /// player may have meant.
@@ -38,8 +38,10 @@ use crate::{CastlingSide, File, Rank, Role, Square};
 pub struct ReadError {
     /// What went wrong.
     pub kind: ReadErrorKind,
-    /// Up to three legal moves in SAN, best first (see the ranking above).
-    pub suggestions: Vec<String>,
+    /// Up to three legal moves in SAN, best first (see the ranking above). Each prints in
+    /// English with `Display`, in Spanish letters or figurines with
+    /// [`San::display`](crate::San::display).
+    pub suggestions: Vec<San>,
 }
 
 impl std::error::Error for ReadError {}
@@ -50,7 +52,8 @@ impl std::error::Error for ReadError {}
 /// use cajitas_rules::{read_move, Lang, Position, ReadErrorKind};
 /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
 /// let err = read_move(&pos, "Nd2", Lang::En).unwrap_err();
-/// assert_eq!(err.kind, ReadErrorKind::Ambiguous { candidates: vec!["Nbd2".into(), "Nfd2".into()] });
+/// let candidates = vec!["Nbd2".parse().unwrap(), "Nfd2".parse().unwrap()];
+/// assert_eq!(err.kind, ReadErrorKind::Ambiguous { candidates });
 /// assert_eq!(err.kind.to_string(), "ambiguous: it could be Nbd2 or Nfd2");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,8 +70,8 @@ pub enum ReadErrorKind {
     },
     /// More than one legal move matches.
     Ambiguous {
-        /// Every matching legal move, in standard SAN, sorted.
-        candidates: Vec<String>,
+        /// Every matching legal move, in standard SAN, sorted by their English text.
+        candidates: Vec<San>,
     },
     /// A pawn reaches the last rank but the text names no piece to promote to.
     IncompletePromotion {

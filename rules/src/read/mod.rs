@@ -180,10 +180,15 @@ fn closeness(readings: &[Reading], m: Move) -> (u8, u32) {
     best.unwrap_or((2, 0))
 }
 
-fn sans_of(legal: &[Move]) -> Vec<String> {
-    legal
+fn sans_of(legal: &[Move]) -> Vec<San> {
+    sans_of_among(legal, legal)
+}
+
+/// The SAN of each of `moves`, disambiguated against `legal`.
+fn sans_of_among(moves: &[Move], legal: &[Move]) -> Vec<San> {
+    moves
         .iter()
-        .map(|&m| San::from_move_among(m, legal).to_string())
+        .map(|&m| San::from_move_among(m, legal))
         .collect()
 }
 
@@ -207,7 +212,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Up to three legal moves, ranked as [`ReadError`] documents.
-fn suggest(legal: &[Move], sans: &[String], typed: &str, readings: &[Reading]) -> Vec<String> {
+fn suggest(legal: &[Move], sans: &[San], typed: &str, readings: &[Reading]) -> Vec<San> {
     let limit = 2.max(typed.chars().count() / 2);
     let promotion_order = |m: &Move| match m.promotion() {
         Some(Role::Rook) => 1,
@@ -215,23 +220,26 @@ fn suggest(legal: &[Move], sans: &[String], typed: &str, readings: &[Reading]) -
         Some(Role::Knight) => 3,
         _ => 0,
     };
-    let mut ranked: Vec<(u8, usize, u32, u8, &String)> = legal
+    let mut ranked: Vec<(u8, usize, u32, u8, String, San)> = legal
         .iter()
         .zip(sans)
-        .filter_map(|(m, san)| {
+        .filter_map(|(m, &san)| {
             let (group, square_distance) = closeness(readings, *m);
-            let distance = edit_distance(typed, san);
+            let text = san.to_string();
+            let distance = edit_distance(typed, &text);
             (group == 0 || distance <= limit).then_some((
                 group,
                 distance,
                 square_distance,
                 promotion_order(m),
+                text,
                 san,
             ))
         })
         .collect();
-    ranked.sort();
-    ranked.into_iter().take(3).map(|r| r.4.clone()).collect()
+    // The English text last breaks ties; two legal moves never share it.
+    ranked.sort_by(|a, b| (a.0, a.1, a.2, a.3, &a.4).cmp(&(b.0, b.1, b.2, b.3, &b.4)));
+    ranked.into_iter().take(3).map(|r| r.5).collect()
 }
 
 impl MoveText {
@@ -283,11 +291,11 @@ impl MoveText {
                     } else {
                         &exact
                     };
-                    let mut candidates: Vec<String> = matched
+                    let mut candidates: Vec<San> = matched
                         .iter()
-                        .map(|&m| San::from_move_among(m, &legal).to_string())
+                        .map(|&m| San::from_move_among(m, &legal))
                         .collect();
-                    candidates.sort();
+                    candidates.sort_by_cached_key(San::to_string);
                     let kind = ReadErrorKind::Ambiguous { candidates };
                     return Err(self.error_among(kind, matched, &legal));
                 }
@@ -307,10 +315,7 @@ impl MoveText {
     /// An error whose suggestions are only the `matched` moves (the candidates of an
     /// ambiguity, the choices of a promotion), ranked the same way.
     fn error_among(&self, kind: ReadErrorKind, matched: &[Move], legal: &[Move]) -> ReadError {
-        let sans: Vec<String> = matched
-            .iter()
-            .map(|&m| San::from_move_among(m, legal).to_string())
-            .collect();
+        let sans = sans_of_among(matched, legal);
         ReadError {
             kind,
             suggestions: suggest(matched, &sans, &self.canonical, &self.readings),

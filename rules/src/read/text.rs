@@ -1,6 +1,7 @@
 //! The syntax side of the reader: typed text to structured readings, with no position.
 
 use super::error::Malformed;
+use crate::notation::Notation;
 use crate::{CastlingSide, File, Rank, Role, Square};
 
 /// The longest input the reader looks at, in characters, after trimming surrounding spaces.
@@ -45,6 +46,21 @@ impl Lang {
         match self {
             Lang::En => "en",
             Lang::Es => "es",
+        }
+    }
+}
+
+/// The letters a language writes SAN with: English or Spanish.
+///
+/// ```
+/// use cajitas_rules::{Lang, Notation};
+/// assert_eq!(Notation::from(Lang::Es), Notation::Spanish);
+/// ```
+impl From<Lang> for Notation {
+    fn from(lang: Lang) -> Notation {
+        match lang {
+            Lang::En => Notation::English,
+            Lang::Es => Notation::Spanish,
         }
     }
 }
@@ -178,62 +194,47 @@ fn strip_suffixes(mut s: &str) -> &str {
     }
 }
 
-fn figurine_role(c: char) -> Option<Role> {
-    Some(match c {
-        '\u{2654}' | '\u{265A}' => Role::King,
-        '\u{2655}' | '\u{265B}' => Role::Queen,
-        '\u{2656}' | '\u{265C}' => Role::Rook,
-        '\u{2657}' | '\u{265D}' => Role::Bishop,
-        '\u{2658}' | '\u{265E}' => Role::Knight,
-        '\u{2659}' | '\u{265F}' => Role::Pawn,
-        _ => return None,
-    })
+/// The same role as a `&'static` one-element slice.
+fn only(role: Role) -> &'static [Role] {
+    static ROLES: [Role; 6] = Role::ALL;
+    std::slice::from_ref(&ROLES[role.index()])
 }
 
 /// The pieces a first letter may name, in the order tried (after the file reading, if any).
+/// The letters and figurines are [`Notation`]'s table; only the reader's leniency is here.
 fn piece_roles(c: char, lang: Lang) -> &'static [Role] {
-    const KING: &[Role] = &[Role::King];
-    const QUEEN: &[Role] = &[Role::Queen];
-    const ROOK: &[Role] = &[Role::Rook];
-    const BISHOP: &[Role] = &[Role::Bishop];
-    const KNIGHT: &[Role] = &[Role::Knight];
-    const PAWN: &[Role] = &[Role::Pawn];
-    match (c, lang) {
-        ('K' | 'k', _) => KING,
-        ('Q' | 'q' | 'D', _) => QUEEN,
-        ('R' | 'r', Lang::En) => &[Role::Rook, Role::King],
-        ('R' | 'r', Lang::Es) => &[Role::King, Role::Rook],
-        ('T' | 't', _) => ROOK,
-        ('B' | 'b' | 'A', _) => BISHOP,
-        ('N' | 'n' | 'C', _) => KNIGHT,
-        ('P' | 'p', _) => PAWN,
-        ('a', Lang::Es) => BISHOP,
-        ('c', Lang::Es) => KNIGHT,
-        ('d', Lang::Es) => QUEEN,
-        _ => match figurine_role(c) {
-            Some(Role::King) => KING,
-            Some(Role::Queen) => QUEEN,
-            Some(Role::Rook) => ROOK,
-            Some(Role::Bishop) => BISHOP,
-            Some(Role::Knight) => KNIGHT,
-            Some(Role::Pawn) => PAWN,
-            None => &[],
-        },
-    }
+    let role = match (c, lang) {
+        // `R` is rook in English and rey in Spanish: both, the language's meaning first.
+        ('R' | 'r', Lang::En) => return &[Role::Rook, Role::King],
+        ('R' | 'r', Lang::Es) => return &[Role::King, Role::Rook],
+        // Upper case: the letters of either language.
+        (c, _) if c.is_ascii_uppercase() => {
+            Role::from_letter(c, Notation::English).or(Role::from_letter(c, Notation::Spanish))
+        }
+        // Lower case: the English letters and `t` (torre, no file) in both languages; `a`,
+        // `c`, `d` (alfil, caballo, dama) only in Spanish, English reads them as files.
+        (c, _) if c.is_ascii_lowercase() => {
+            let upper = c.to_ascii_uppercase();
+            Role::from_letter(upper, Notation::English).or(match (c, lang) {
+                ('t', _) | (_, Lang::Es) => Role::from_letter(upper, Notation::Spanish),
+                _ => None,
+            })
+        }
+        (c, _) => Role::from_letter(c, Notation::Figurine),
+    };
+    role.map_or(&[], only)
 }
 
 /// A promotion letter (either case, English or Spanish) or figurine.
 fn promotion_role(c: char) -> Option<Role> {
-    match c.to_ascii_lowercase() {
-        'q' | 'd' => Some(Role::Queen),
+    let upper = c.to_ascii_uppercase();
+    if upper == 'R' {
         // `R` is rook in English and rey in Spanish; a pawn never becomes a king, so rook.
-        'r' | 't' => Some(Role::Rook),
-        'b' | 'a' => Some(Role::Bishop),
-        'n' | 'c' => Some(Role::Knight),
-        'k' => Some(Role::King),
-        'p' => Some(Role::Pawn),
-        _ => figurine_role(c),
+        return Some(Role::Rook);
     }
+    Role::from_letter(upper, Notation::English)
+        .or(Role::from_letter(upper, Notation::Spanish))
+        .or(Role::from_letter(c, Notation::Figurine))
 }
 
 fn file_of(c: char) -> Option<File> {

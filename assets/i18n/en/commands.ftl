@@ -1,0 +1,66 @@
+# The slash commands: for each command `cmd-<name>`, its `.name` and `.description`, for each
+# option `.<option>-name` and `.<option>-description`, for each choice `.<option>-<choice>`.
+# English is what the commands are registered with; Spanish fills Discord's localisations
+# (es-ES, es-419). Names: lower case, 1-32 letters, digits, `-` or `_`.
+
+cmd-challenge =
+    .name = challenge
+    .description = Challenge someone (or anyone) to a game of chess in this channel
+    .opponent-name = opponent
+    .opponent-description = Whom you challenge (leave empty for an open challenge anyone may accept)
+    .colour-name = colour
+    .colour-description = Your colour (random by default)
+    .colour-white = white
+    .colour-black = black
+    .colour-random = random
+cmd-accept =
+    .name = accept
+    .description = Accept the challenge waiting in this channel
+cmd-decline =
+    .name = decline
+    .description = Decline the challenge waiting in this channel
+cmd-cancel =
+    .name = cancel
+    .description = Withdraw your challenge in this channel
+cmd-move =
+    .name = move
+    .description = Play a move (SAN, coordinates, Spanish letters or figurines), optionally claiming a draw
+    .move-name = move
+    .move-description = The move, e.g. e4, Nf3, Cf3, e2e4, O-O
+    .claim_draw-name = claim_draw
+    .claim_draw-description = Claim a draw (threefold repetition or 50 moves) with this move
+cmd-board =
+    .name = board
+    .description = Show the board of this channel's game (or of its last game)
+cmd-resign =
+    .name = resign
+    .description = Resign the game (asks you to confirm)
+cmd-draw =
+    .name = draw
+    .description = Offer, accept, decline or claim a draw
+    .action-name = action
+    .action-description = offer, accept, decline or claim
+    .action-offer = offer
+    .action-accept = accept
+    .action-decline = decline
+    .action-claim = claim
+cmd-abort =
+    .name = abort
+    .description = Abort the game before both players have moved (no result)
+cmd-pgn =
+    .name = pgn
+    .description = Get this channel's game (or its last game) as a PGN file
+cmd-history =
+    .name = history
+    .description = The last finished games in this channel
+cmd-settings =
+    .name = settings
+    .description = Server settings (Manage Server)
+    .language-name = language
+    .language-description = The language of public game messages (auto: each player's)
+    .language-auto = auto
+    .language-es = es (Spanish)
+    .language-en = en (English)
+cmd-help =
+    .name = help
+    .description = Shows the commands and the move notations

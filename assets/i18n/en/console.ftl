@@ -1,0 +1,74 @@
+# `cajitas local`: the console's texts, in English.
+# Message ids are shared with assets/i18n/es/console.ftl. The console also uses messages of
+# cajitas.ftl (check, claim-reason, challenge-colour, status-draw, status-aborted, termination,
+# challenge-declined, challenge-withdrawn, draw-*, resigns, error-*, read-*).
+# Commands stay English words in both languages (`accept`, `move`, …).
+
+## The session
+
+console-welcome = Cajitas local: playing as { $name } in channel `{ $channel }`. Type `help`.
+console-line-too-long = That line is longer than { $max } characters; ignored.
+console-not-utf8 = That line is not valid UTF-8 text; ignored.
+console-now-acting = Now acting as { $name }.
+console-lang-set = Now in English: moves are read with R = rook.
+console-lang-now = The console speaks English and reads R as rook. Usage: lang en|es
+console-sorry = Sorry, something went wrong: { $error }
+console-board-image = Board image: { $path }
+console-board-image-failed = (could not write the board image: { $error })
+console-notice = {"["}notice] { $text }
+console-notice-board = (board: { $path })
+console-cannot-open-db = error: cannot open the database { $path }: { $error }
+
+## Refusals of a line that is not a command ($what and friends come quoted)
+
+console-usage = Usage: { $usage }
+console-unknown-lang = unknown language { $lang }: use en or es
+console-unknown-colour = Unknown colour { $colour }: use white, black or random.
+console-unknown-command = Unknown command { $command }. Type `help` for the list.
+
+## Challenges, moves, the game
+
+console-challenge = { $challenger } challenges { $opponent } (the challenger plays { challenge-colour }). Answer with `accept` or `decline`.
+console-challenge-open = { $challenger } challenges anyone (the challenger plays { challenge-colour }). Answer with `accept` or `decline`.
+console-game-begins = Game { $id } begins: { $white } (white) against { $black } (black).
+console-move-played = { $who } plays { $san }.
+console-move-claims = { $who } claims a draw by { claim-reason } with { $san } (written, not played).
+console-aborted = { $who } aborted game { $id }.
+console-material = { $side ->
+    [white] white +{ $points }
+    [black] black +{ $points }
+   *[even] material even
+}
+console-history-empty = No finished games here yet.
+console-history-line = game { $id }: { $white } - { $black }  { $result }  ({ $reason }, { $plies ->
+    [one] { $plies } ply
+   *[other] { $plies } plies
+})
+
+## Status lines
+
+console-to-move = Move { $fullmove }: { colour-name } to move ({ $player }).
+console-draw-offered = { colour-name } offers a draw.
+console-may-claim-now = { $player } may claim a draw now ({ $what }).
+console-may-claim-with-move = { $player } may claim a draw together with a move ({ $what }).
+console-win = { $reason ->
+    [checkmate] { colour-name } wins by checkmate
+    [resignation] { colour-name } wins by resignation
+   *[timeout] { colour-name } wins on time
+} ({ $winner } wins, { $result }).
+
+## help
+
+console-help =
+    Commands (one per line):
+      as NAME                       act as NAME from now on
+      challenge [NAME] [white|black|random]
+                                    challenge NAME (or anyone, without a name); the colour is yours
+      accept | decline | cancel     answer or withdraw the challenge
+      move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
+                                    `claim` claims a draw together with the move
+      draw offer|accept|decline|claim
+      resign | abort                resign, or abort before both players have moved
+      board | pgn | history         show the game, its PGN, the last finished games
+      lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
+      help | quit

@@ -1,0 +1,295 @@
+//! One line of `cajitas local`, parsed into a [`Command`] before anything runs.
+
+use cajitas_rules::Lang;
+
+use crate::game::ColourChoice;
+use crate::tr;
+
+/// What to do about a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawAction {
+    /// Offer a draw.
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline it.
+    Decline,
+    /// Claim a draw (threefold repetition, 50 moves).
+    Claim,
+}
+
+/// A console command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `quit`, `exit`.
+    Quit,
+    /// `help`, `?`.
+    Help,
+    /// `as NAME`: act as another user.
+    As(String),
+    /// `lang [en|es]`: show or set how moves are read.
+    Lang(Option<Lang>),
+    /// `challenge [NAME] [white|black|random]`.
+    Challenge {
+        /// Whom; `None` for an open challenge.
+        opponent: Option<String>,
+        /// The challenger's colour.
+        colour: ColourChoice,
+    },
+    /// `accept`.
+    Accept,
+    /// `decline`.
+    Decline,
+    /// `cancel`.
+    Cancel,
+    /// `move TEXT [claim]` (or `m`).
+    Move {
+        /// The move as typed.
+        text: String,
+        /// Whether a draw is claimed with it.
+        claim: bool,
+    },
+    /// `draw offer|accept|decline|claim`.
+    Draw(DrawAction),
+    /// `resign`.
+    Resign,
+    /// `abort`.
+    Abort,
+    /// `board`.
+    Board,
+    /// `pgn`.
+    Pgn,
+    /// `history`.
+    History,
+}
+
+/// Why a line is not a command; its `Display` is what the console prints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// A command used the wrong way; the usage line.
+    #[error("Usage: {0}")]
+    Usage(&'static str),
+    /// `lang` with a language the bot does not speak.
+    #[error("unknown language {0:?}: use en or es")]
+    UnknownLang(String),
+    /// `challenge` with an unknown colour.
+    #[error("Unknown colour {0:?}: use white, black or random.")]
+    UnknownColour(String),
+    /// Not a command at all.
+    #[error("Unknown command {0:?}. Type `help` for the list.")]
+    Unknown(String),
+}
+
+impl CommandError {
+    /// What the console prints, in `lang` (the `Display` text is the English one, which clap
+    /// shows for a bad `--lang`).
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            CommandError::Usage(usage) => tr!(lang, "console-usage", usage = *usage),
+            CommandError::UnknownLang(l) => {
+                tr!(lang, "console-unknown-lang", lang = format!("{l:?}"))
+            }
+            CommandError::UnknownColour(c) => {
+                tr!(lang, "console-unknown-colour", colour = format!("{c:?}"))
+            }
+            CommandError::Unknown(c) => {
+                tr!(lang, "console-unknown-command", command = format!("{c:?}"))
+            }
+        }
+    }
+}
+
+/// Reads a language name: `en`/`english` or `es`/`spanish`/`español`.
+pub fn parse_lang(s: &str) -> Result<Lang, CommandError> {
+    match s.trim().to_lowercase().as_str() {
+        "en" | "english" => Ok(Lang::En),
+        "es" | "spanish" | "español" | "espanol" => Ok(Lang::Es),
+        other => Err(CommandError::UnknownLang(other.chars().take(40).collect())),
+    }
+}
+
+fn colour_of(s: &str) -> Option<ColourChoice> {
+    match s.to_lowercase().as_str() {
+        "white" | "blancas" => Some(ColourChoice::White),
+        "black" | "negras" => Some(ColourChoice::Black),
+        "random" => Some(ColourChoice::Random),
+        _ => None,
+    }
+}
+
+impl Command {
+    /// Parses one line: `Ok(None)` for a blank line or a `#` comment.
+    pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(None);
+        }
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        let command = match cmd.to_lowercase().as_str() {
+            "quit" | "exit" => Command::Quit,
+            "help" | "?" => Command::Help,
+            "as" if rest.is_empty() => return Err(CommandError::Usage("as NAME")),
+            "as" => Command::As(rest.to_owned()),
+            "lang" => Command::Lang(args.first().map(|a| parse_lang(a)).transpose()?),
+            "challenge" => {
+                let (opponent, colour) = match args.as_slice() {
+                    [] => (None, ColourChoice::Random),
+                    [one] => match colour_of(one) {
+                        Some(c) => (None, c),
+                        None => (Some(*one), ColourChoice::Random),
+                    },
+                    [name, colour] => match colour_of(colour) {
+                        Some(c) => (Some(*name), c),
+                        None => {
+                            return Err(CommandError::UnknownColour(
+                                colour.chars().take(40).collect(),
+                            ));
+                        }
+                    },
+                    _ => {
+                        return Err(CommandError::Usage("challenge [NAME] [white|black|random]"));
+                    }
+                };
+                Command::Challenge {
+                    opponent: opponent.map(str::to_owned),
+                    colour,
+                }
+            }
+            "accept" => Command::Accept,
+            "decline" => Command::Decline,
+            "cancel" => Command::Cancel,
+            "move" | "m" => {
+                let (text, claim) = match rest.rsplit_once(char::is_whitespace) {
+                    Some((t, "claim")) => (t.trim(), true),
+                    _ => (rest, false),
+                };
+                Command::Move {
+                    text: text.to_owned(),
+                    claim,
+                }
+            }
+            "draw" => Command::Draw(match args.first().map(|a| a.to_lowercase()).as_deref() {
+                Some("offer") => DrawAction::Offer,
+                Some("accept") => DrawAction::Accept,
+                Some("decline") => DrawAction::Decline,
+                Some("claim") => DrawAction::Claim,
+                _ => return Err(CommandError::Usage("draw offer|accept|decline|claim")),
+            }),
+            "resign" => Command::Resign,
+            "abort" => Command::Abort,
+            "board" => Command::Board,
+            "pgn" => Command::Pgn,
+            "history" => Command::History,
+            other => return Err(CommandError::Unknown(other.chars().take(40).collect())),
+        };
+        Ok(Some(command))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str) -> Result<Option<Command>, CommandError> {
+        Command::parse(line)
+    }
+
+    #[test]
+    fn blank_lines_and_comments_are_nothing() {
+        assert_eq!(p(""), Ok(None));
+        assert_eq!(p("   "), Ok(None));
+        assert_eq!(p("# a comment"), Ok(None));
+    }
+
+    #[test]
+    fn challenge_arguments() {
+        let ch = |opponent: Option<&str>, colour| {
+            Ok(Some(Command::Challenge {
+                opponent: opponent.map(str::to_owned),
+                colour,
+            }))
+        };
+        assert_eq!(p("challenge"), ch(None, ColourChoice::Random));
+        assert_eq!(p("challenge white"), ch(None, ColourChoice::White));
+        assert_eq!(
+            p("CHALLENGE bob negras"),
+            ch(Some("bob"), ColourChoice::Black)
+        );
+        assert_eq!(p("challenge bob"), ch(Some("bob"), ColourChoice::Random));
+        assert_eq!(
+            p("challenge bob green"),
+            Err(CommandError::UnknownColour("green".into()))
+        );
+        assert!(matches!(p("challenge a b c"), Err(CommandError::Usage(_))));
+    }
+
+    #[test]
+    fn moves_claims_and_draws() {
+        assert_eq!(
+            p("m Nf3"),
+            Ok(Some(Command::Move {
+                text: "Nf3".into(),
+                claim: false
+            }))
+        );
+        assert_eq!(
+            p("move  Cf3 claim "),
+            Ok(Some(Command::Move {
+                text: "Cf3".into(),
+                claim: true
+            }))
+        );
+        assert_eq!(p("draw Offer"), Ok(Some(Command::Draw(DrawAction::Offer))));
+        assert!(matches!(p("draw"), Err(CommandError::Usage(_))));
+        assert!(matches!(p("draw maybe"), Err(CommandError::Usage(_))));
+    }
+
+    #[test]
+    fn the_rest() {
+        assert_eq!(p("quit"), Ok(Some(Command::Quit)));
+        assert_eq!(p("exit"), Ok(Some(Command::Quit)));
+        assert_eq!(p("?"), Ok(Some(Command::Help)));
+        assert_eq!(p("as  carol x "), Ok(Some(Command::As("carol x".into()))));
+        assert_eq!(p("as"), Err(CommandError::Usage("as NAME")));
+        assert_eq!(p("lang"), Ok(Some(Command::Lang(None))));
+        assert_eq!(p("lang ES"), Ok(Some(Command::Lang(Some(Lang::Es)))));
+        assert_eq!(p("lang fr"), Err(CommandError::UnknownLang("fr".into())));
+        for (line, c) in [
+            ("accept", Command::Accept),
+            ("decline", Command::Decline),
+            ("cancel", Command::Cancel),
+            ("resign", Command::Resign),
+            ("abort", Command::Abort),
+            ("board", Command::Board),
+            ("pgn", Command::Pgn),
+            ("history", Command::History),
+        ] {
+            assert_eq!(p(line), Ok(Some(c)));
+        }
+        assert_eq!(p("dance"), Err(CommandError::Unknown("dance".into())));
+    }
+
+    #[test]
+    fn refusals_in_both_languages() {
+        for e in [
+            CommandError::Usage("as NAME"),
+            CommandError::UnknownLang("fr".into()),
+            CommandError::UnknownColour("green".into()),
+            CommandError::Unknown("dance".into()),
+        ] {
+            // English stays the `Display` text.
+            assert_eq!(e.message(Lang::En), e.to_string());
+            let es = e.message(Lang::Es);
+            assert_ne!(es, e.to_string());
+            assert!(!es.contains('{'), "{es}");
+        }
+        assert_eq!(
+            CommandError::Unknown("dance".into()).message(Lang::Es),
+            "Orden desconocida \"dance\". Escribe `help` para ver la lista."
+        );
+    }
+}

@@ -1,0 +1,330 @@
+//! Loading a game: the stored rows rebuilt by the rules (or taken from the cache), and the
+//! view the front ends get.
+
+use std::collections::HashMap;
+use std::sync::MutexGuard;
+
+use cajitas_rules::{
+    Color, DrawClaim, DrawReason, Game, Move, Outcome, Piece, Position, Role, Uci, WinReason,
+};
+
+use super::{ChannelRef, GameError, GameService, GameView, Lang};
+use crate::store::{DrawOfferRow, GameRow, GameStatus, MoveRow, Side, Tx, UserRow};
+
+/// A rebuilt game and the stored state it was rebuilt from.
+pub(super) struct CachedGame {
+    pub(super) ply: u32,
+    pub(super) fen: String,
+    pub(super) updated_at: i64,
+    pub(super) status: GameStatus,
+    pub(super) game: Game,
+    pub(super) moves: Vec<MoveRow>,
+}
+
+/// How many rebuilt games are kept (a few hundred concurrent games cost well under 100 MB).
+pub(super) const CACHE_LIMIT: usize = 512;
+
+/// A game read from the store and rebuilt by the rules.
+pub(super) struct Loaded {
+    pub(super) row: GameRow,
+    pub(super) game: Game,
+    pub(super) moves: Vec<MoveRow>,
+    pub(super) offer: Option<DrawOfferRow>,
+}
+
+impl Loaded {
+    /// The id of the user playing `colour`.
+    pub(super) fn player_id(&self, colour: Color) -> u64 {
+        match colour {
+            Color::White => self.row.white.id,
+            Color::Black => self.row.black.id,
+        }
+    }
+
+    pub(super) fn colour_of(&self, user: u64) -> Option<Color> {
+        if user == self.row.white.id {
+            Some(Color::White)
+        } else if user == self.row.black.id {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+}
+
+pub(super) fn side(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+pub(super) fn colour(s: Side) -> Color {
+    match s {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    }
+}
+
+pub(super) const ABORTED: &str = "aborted";
+
+/// Ends `game` the way a player or the application decided (resignation, timeout,
+/// agreement, a claim now or with `claim_move`); automatic endings need nothing.
+pub(super) fn apply_ending(
+    game: &mut Game,
+    outcome: Outcome,
+    claim_move: Option<Move>,
+) -> Result<(), String> {
+    if game.outcome() == Some(outcome) {
+        return Ok(());
+    }
+    match outcome {
+        Outcome::Decisive {
+            winner,
+            reason: WinReason::Resignation,
+        } => game.resign(!winner).map_err(|e| e.to_string()),
+        Outcome::Decisive {
+            winner,
+            reason: WinReason::Timeout,
+        } => game.timeout(!winner).map_err(|e| e.to_string()),
+        Outcome::Draw {
+            reason: DrawReason::Agreement,
+        } => game.agree_draw().map_err(|e| e.to_string()),
+        Outcome::Draw {
+            reason: reason @ (DrawReason::ThreefoldClaim | DrawReason::FiftyMoveClaim),
+        } => {
+            let claim = if reason == DrawReason::ThreefoldClaim {
+                DrawClaim::ThreefoldRepetition
+            } else {
+                DrawClaim::FiftyMoves
+            };
+            match claim_move {
+                Some(m) => game.claim_draw_with(m, claim),
+                None => game.claim_draw(claim),
+            }
+            .map_err(|e| e.to_string())
+        }
+        other => Err(format!("stored outcome {other:?} is not the game's")),
+    }
+    .map(|_| ())
+}
+
+/// The stored outcome of a finished game.
+pub(super) fn stored_outcome(row: &GameRow) -> Result<Option<Outcome>, GameError> {
+    if row.status != GameStatus::Finished {
+        return Ok(None);
+    }
+    let term = row.termination.as_deref().unwrap_or("");
+    let found = match row.winner {
+        Some(w) => term.parse().map(|reason| Outcome::Decisive {
+            winner: colour(w),
+            reason,
+        }),
+        None => term.parse().map(|reason| Outcome::Draw { reason }),
+    };
+    found
+        .map(Some)
+        .map_err(|_| GameError::Internal(format!("game {}: unknown termination {term:?}", row.id)))
+}
+
+pub(super) fn material(pos: &Position) -> i32 {
+    let board = pos.board();
+    let mut total = 0;
+    for (role, value) in [
+        (Role::Pawn, 1),
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ] {
+        let w = board.by_piece(Piece {
+            color: Color::White,
+            role,
+        });
+        let b = board.by_piece(Piece {
+            color: Color::Black,
+            role,
+        });
+        total += value * (w.count() as i32 - b.count() as i32);
+    }
+    total
+}
+
+impl GameService {
+    pub(super) fn cache(&self) -> MutexGuard<'_, HashMap<i64, CachedGame>> {
+        self.inner.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Reads a game's moves and rebuilds it with the rules, or takes it from the cache when
+    /// the cached copy is of exactly the stored state: same ply, current FEN, status, time of
+    /// the last change and last move (another process writing the same database changes
+    /// at least one of them).
+    pub(super) fn load(&self, tx: &dyn Tx, row: GameRow) -> Result<Loaded, GameError> {
+        let hit = {
+            let cache = self.cache();
+            cache
+                .get(&row.id)
+                .filter(|c| {
+                    c.ply == row.ply
+                        && c.fen == row.fen
+                        && c.status == row.status
+                        && c.updated_at == row.updated_at
+                })
+                .map(|c| (c.game.clone(), c.moves.clone()))
+        };
+        if let Some((game, moves)) = hit
+            && tx.move_uci(row.id, row.ply.wrapping_sub(1))?.as_deref()
+                == moves.last().map(|m| m.uci.as_str())
+        {
+            let offer = if row.status == GameStatus::Active {
+                tx.open_draw_offer(row.id)?
+            } else {
+                None
+            };
+            return Ok(Loaded {
+                row,
+                game,
+                moves,
+                offer,
+            });
+        }
+        self.rebuild(tx, row)
+    }
+
+    pub(super) fn rebuild(&self, tx: &dyn Tx, row: GameRow) -> Result<Loaded, GameError> {
+        let bad = |what: String| GameError::Internal(format!("game {}: {what}", row.id));
+        let start =
+            Position::from_fen(&row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
+        let moves = tx.moves(row.id)?;
+        let mut game = Game::from_position(start);
+        for m in &moves {
+            let uci: Uci = m
+                .uci
+                .parse()
+                .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
+            let mv = uci
+                .to_move(game.position())
+                .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
+            game.try_play(mv)
+                .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
+        }
+        if game.moves().len() != row.ply as usize {
+            return Err(bad(format!(
+                "{} moves stored for ply {}",
+                game.moves().len(),
+                row.ply
+            )));
+        }
+        // A game that ended by a player's decision (resignation, agreement, claim) ends the
+        // same way in the rebuilt Game, so that its PGN says so too.
+        if let Some(outcome) = stored_outcome(&row)?
+            && game.outcome() != Some(outcome)
+        {
+            let claim_move = match &row.claim_move {
+                Some(text) => Some(
+                    text.parse::<Uci>()
+                        .ok()
+                        .and_then(|u| u.to_move(game.position()).ok())
+                        .ok_or_else(|| bad(format!("claim move {text:?}")))?,
+                ),
+                None => None,
+            };
+            apply_ending(&mut game, outcome, claim_move)
+                .map_err(|e| bad(format!("ending: {e}")))?;
+        }
+        let offer = if row.status == GameStatus::Active {
+            tx.open_draw_offer(row.id)?
+        } else {
+            None
+        };
+        Ok(Loaded {
+            row,
+            game,
+            moves,
+            offer,
+        })
+    }
+
+    pub(super) fn view(&self, l: Loaded) -> Result<GameView, GameError> {
+        let pos = l.game.position().clone();
+        let outcome = stored_outcome(&l.row)?;
+        let active = l.row.status == GameStatus::Active;
+        let view = Ok(GameView {
+            game_id: l.row.id,
+            lang: if l.row.lang == "es" {
+                Lang::Es
+            } else {
+                Lang::En
+            },
+            white: l.row.white.clone().into(),
+            black: l.row.black.clone().into(),
+            ply: l.row.ply,
+            fullmove: pos.fullmoves(),
+            last_move: l.game.moves().last().copied(),
+            last_san: l.moves.last().map(|m| m.san.clone()),
+            to_move: pos.turn(),
+            check: pos.is_check(),
+            outcome,
+            claimable: if active {
+                l.game.claimable()
+            } else {
+                Vec::new()
+            },
+            claimable_now: if active {
+                l.game.claimable_now()
+            } else {
+                Vec::new()
+            },
+            draw_offer_by: l.offer.as_ref().map(|o| colour(o.by)),
+            material: material(&pos),
+            finished: !active,
+            aborted: l.row.status == GameStatus::Aborted,
+            result: l.row.result.clone(),
+            sans: l.moves.iter().map(|m| m.san.clone()).collect(),
+            position: pos,
+        });
+        self.keep(l);
+        view
+    }
+
+    /// Caches a rebuilt game (see [`GameService::load`]).
+    pub(super) fn keep(&self, l: Loaded) {
+        let mut cache = self.cache();
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(
+            l.row.id,
+            CachedGame {
+                ply: l.row.ply,
+                fen: l.row.fen,
+                updated_at: l.row.updated_at,
+                status: l.row.status,
+                game: l.game,
+                moves: l.moves,
+            },
+        );
+    }
+
+    /// The game in progress, or the refusal that says why there is none.
+    pub(super) fn active(&self, tx: &dyn Tx, ch: ChannelRef) -> Result<Loaded, GameError> {
+        match tx.active_game(ch.channel)? {
+            Some(row) => self.load(tx, row),
+            None => match tx.last_game(ch.channel)? {
+                Some(_) => Err(GameError::GameOver),
+                None => Err(GameError::NoGame),
+            },
+        }
+    }
+
+    pub(super) fn player(l: &Loaded, actor: &UserRow) -> Result<Color, GameError> {
+        l.colour_of(actor.id).ok_or(GameError::NotAPlayer)
+    }
+
+    pub(super) fn check_ply(l: &Loaded, expected: Option<u32>) -> Result<(), GameError> {
+        match expected {
+            Some(p) if p != l.row.ply => Err(GameError::PositionChanged),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! Playing: moves, resignation, draw offers and claims, abort, and the one step every ending
+//! goes through.
+
+use cajitas_rules::{Color, DrawReason, Outcome, Uci, WinReason};
+
+use super::load::{ABORTED, Loaded, apply_ending, side};
+use super::{
+    ChannelRef, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult, UserRef,
+};
+use crate::store::{DrawOfferRow, Ending, GameStatus, MoveRow, OfferStatus, Tx, UserRow};
+
+/// How a game ends.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum GameEnd<'a> {
+    /// With a result; `claim_move` is the UCI of a move written with a draw claim but not
+    /// played (FIDE 9.2/9.3).
+    Over {
+        outcome: Outcome,
+        claim_move: Option<&'a str>,
+    },
+    /// Without a result (before both players moved).
+    Aborted,
+}
+
+/// What [`GameService::in_game`] found: the transaction, the game, the actor and their
+/// colour, and the time of the operation.
+pub(super) struct Turn<'a> {
+    pub tx: &'a dyn Tx,
+    pub game: Loaded,
+    pub me: UserRow,
+    pub mine: Color,
+    pub now: i64,
+}
+
+impl Turn<'_> {
+    /// Records the actor's current name (after the operation's own checks passed).
+    fn record_actor(&self) -> Result<(), GameError> {
+        Ok(self.tx.upsert_user(&self.me, self.now)?)
+    }
+
+    /// Refuses an action made for another position than the game's (a button or move made
+    /// at `expected` plies).
+    fn check_ply(&self, expected: Option<u32>) -> Result<(), GameError> {
+        GameService::check_ply(&self.game, expected)
+    }
+}
+
+impl GameService {
+    /// The opening every operation on a game in progress shares: cap the actor, open a
+    /// write, load the channel's game, check that the actor plays in it. `op` then does the
+    /// operation's own checks and writes, in the same transaction.
+    pub(super) fn in_game<T>(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let me = actor.capped();
+        self.write(|tx, now| {
+            let game = self.active(tx, ch)?;
+            let mine = Self::player(&game, &me)?;
+            op(Turn {
+                tx,
+                game,
+                me,
+                mine,
+                now,
+            })
+        })
+    }
+
+    /// The one step every ending goes through (mate and every automatic ending, resignation,
+    /// agreement, claims, timeouts, abort): writes it ply-checked and returns the final view.
+    /// What must happen when a game ends (ratings, notifications) belongs here.
+    pub(super) fn end_game(
+        &self,
+        tx: &dyn Tx,
+        mut l: Loaded,
+        end: GameEnd<'_>,
+        now: i64,
+    ) -> Result<GameView, GameError> {
+        let (status, result, winner, termination, claim_move) = match end {
+            GameEnd::Over {
+                outcome,
+                claim_move,
+            } => (
+                GameStatus::Finished,
+                outcome.pgn_result().as_str(),
+                outcome.winner().map(side),
+                outcome.reason_str(),
+                claim_move,
+            ),
+            GameEnd::Aborted => (GameStatus::Aborted, "*", None, ABORTED, None),
+        };
+        let ending = Ending {
+            status,
+            result,
+            winner,
+            termination,
+            claim_move,
+            now,
+        };
+        if !tx.finish_game(l.row.id, l.row.ply, &ending)? {
+            return Err(GameError::PositionChanged);
+        }
+        l.row.status = status;
+        l.row.result = result.to_owned();
+        l.row.winner = winner;
+        l.row.termination = Some(termination.to_owned());
+        l.row.claim_move = claim_move.map(str::to_owned);
+        l.row.finished_at = Some(now);
+        l.row.updated_at = now;
+        if let GameEnd::Over { outcome, .. } = end {
+            let written = claim_move
+                .and_then(|text| text.parse::<Uci>().ok())
+                .and_then(|u| u.to_move(l.game.position()).ok());
+            apply_ending(&mut l.game, outcome, written)
+                .map_err(|e| GameError::Internal(format!("game {}: ending: {e}", l.row.id)))?;
+        }
+        l.offer = None;
+        self.view(l)
+    }
+
+    /// [`end_game`](Self::end_game) with a result and no claim move.
+    pub(super) fn finish(
+        &self,
+        tx: &dyn Tx,
+        l: Loaded,
+        outcome: Outcome,
+        now: i64,
+    ) -> Result<GameView, GameError> {
+        self.end_game(
+            tx,
+            l,
+            GameEnd::Over {
+                outcome,
+                claim_move: None,
+            },
+            now,
+        )
+    }
+
+    /// Plays `text` (any notation the rules' reader knows; `lang` decides what `R` means) for
+    /// `actor` in the channel's game. With `claim_draw`, the move comes with a draw claim
+    /// (FIDE 9.2/9.3): when the position after the move (or, failing that, the current
+    /// position) qualifies for threefold repetition or the 50-move rule, the game ends drawn
+    /// and the move is written but not played; otherwise nothing happens and the claim is
+    /// refused.
+    pub fn play_move(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        text: &str,
+        lang: Lang,
+        claim_draw: bool,
+    ) -> Result<MoveResult, GameError> {
+        self.play_move_at(actor, ch, text, lang, claim_draw, None)
+    }
+
+    /// [`play_move`](Self::play_move), refused with [`GameError::PositionChanged`] unless
+    /// the game is still at `expected_ply` plies (the ply the player saw): of two moves
+    /// racing for the same ply, exactly one lands.
+    pub fn play_move_at(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        text: &str,
+        lang: Lang,
+        claim_draw: bool,
+        expected_ply: Option<u32>,
+    ) -> Result<MoveResult, GameError> {
+        // Cap before anything else looks at the text.
+        if text.chars().count() > MAX_MOVE_CHARS {
+            return Err(GameError::TooLong {
+                what: "move",
+                max: MAX_MOVE_CHARS,
+            });
+        }
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(GameError::EmptyMove);
+        }
+        self.in_game(actor, ch, |t| {
+            t.check_ply(expected_ply)?;
+            let Turn {
+                tx,
+                game: mut l,
+                me,
+                mine,
+                now,
+            } = t;
+            if l.game.position().turn() != mine {
+                return Err(GameError::NotYourTurn);
+            }
+            let mv =
+                cajitas_rules::read_move(l.game.position(), text, lang).map_err(GameError::Move)?;
+            // Stored and shown as English SAN text.
+            let san = cajitas_rules::san(l.game.position(), mv).to_string();
+            let uci = Uci::from_move(mv).to_string();
+            tx.upsert_user(&me, now)?;
+            if claim_draw {
+                let with = l.game.claimable_with(mv);
+                let (claim, outcome, written) = if let Some(&c) = with.first() {
+                    let o = l
+                        .game
+                        .claim_draw_with(mv, c)
+                        .map_err(|e| GameError::Internal(format!("claim with move: {e}")))?;
+                    (c, o, Some(uci.as_str()))
+                } else if let Some(&c) = l.game.claimable_now().first() {
+                    let o = l
+                        .game
+                        .claim_draw(c)
+                        .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
+                    (c, o, None)
+                } else {
+                    return Err(GameError::NothingToClaimWith(san));
+                };
+                let end = GameEnd::Over {
+                    outcome,
+                    claim_move: written,
+                };
+                let view = self.end_game(tx, l, end, now)?;
+                return Ok(MoveResult {
+                    view,
+                    san,
+                    claimed: Some(claim),
+                });
+            }
+            l.game
+                .try_play(mv)
+                .map_err(|e| GameError::Internal(format!("the reader's move was refused: {e}")))?;
+            let row = MoveRow {
+                ply: l.row.ply,
+                uci,
+                san: san.clone(),
+                user_id: me.id,
+                played_at: now,
+            };
+            let fen = l.game.position().fen();
+            if !tx.append_move(l.row.id, l.row.ply, &row, &fen)? {
+                return Err(GameError::PositionChanged);
+            }
+            // The opponent's standing offer lapses when this player moves instead of answering.
+            tx.resolve_draw_offer(l.row.id, Some(side(!mine)), OfferStatus::Lapsed, now)?;
+            if l.offer.as_ref().is_some_and(|o| o.by != side(mine)) {
+                l.offer = None;
+            }
+            l.row.ply += 1;
+            l.row.fen = fen;
+            l.row.updated_at = now;
+            l.moves.push(row);
+            let view = match l.game.outcome() {
+                Some(outcome) => self.finish(tx, l, outcome, now)?,
+                None => self.view(l)?,
+            };
+            Ok(MoveResult {
+                view,
+                san,
+                claimed: None,
+            })
+        })
+    }
+
+    /// `actor` resigns; with `expected_ply` (from a confirmation button), only if the game
+    /// has not moved on since.
+    pub fn resign(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        expected_ply: Option<u32>,
+    ) -> Result<GameView, GameError> {
+        self.in_game(actor, ch, |t| {
+            t.check_ply(expected_ply)?;
+            t.record_actor()?;
+            let outcome = Outcome::Decisive {
+                winner: !t.mine,
+                reason: WinReason::Resignation,
+            };
+            self.finish(t.tx, t.game, outcome, t.now)
+        })
+    }
+
+    /// `actor` offers a draw. The offer stands until the opponent accepts, declines or moves;
+    /// a player has one offer at a time. Offering while the opponent's offer stands accepts
+    /// it (the game is drawn by agreement).
+    pub fn draw_offer(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        expected_ply: Option<u32>,
+    ) -> Result<GameView, GameError> {
+        self.in_game(actor, ch, |t| {
+            t.check_ply(expected_ply)?;
+            t.record_actor()?;
+            let Turn {
+                tx,
+                game: mut l,
+                me,
+                mine,
+                now,
+            } = t;
+            match &l.offer {
+                Some(o) if o.by == side(mine) => Err(GameError::DrawAlreadyOffered),
+                Some(_) => self.agree_draw(tx, l, now),
+                None => {
+                    let opponent = l.player_id(!mine);
+                    Self::ping(tx, me.id, opponent, "draw_offer", now)?;
+                    let id = tx.insert_draw_offer(l.row.id, side(mine), l.row.ply, now)?;
+                    l.offer = Some(DrawOfferRow {
+                        id,
+                        game_id: l.row.id,
+                        by: side(mine),
+                        ply: l.row.ply,
+                        status: OfferStatus::Open,
+                        created_at: now,
+                    });
+                    self.view(l)
+                }
+            }
+        })
+    }
+
+    /// The opponent's standing offer, refused as stale when `expected_ply` (from a button)
+    /// is not the ply at which it was made.
+    fn offer_to_answer(
+        l: &Loaded,
+        mine: Color,
+        expected_ply: Option<u32>,
+    ) -> Result<DrawOfferRow, GameError> {
+        let Some(o) = l.offer.clone() else {
+            return Err(match expected_ply {
+                Some(_) => GameError::PositionChanged,
+                None => GameError::NoDrawOffer,
+            });
+        };
+        if expected_ply.is_some_and(|p| p != o.ply) {
+            return Err(GameError::PositionChanged);
+        }
+        if o.by == side(mine) {
+            return Err(GameError::OwnDrawOffer);
+        }
+        Ok(o)
+    }
+
+    /// Accepts the opponent's draw offer: the game is drawn by agreement.
+    pub fn draw_accept(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        expected_ply: Option<u32>,
+    ) -> Result<GameView, GameError> {
+        self.in_game(actor, ch, |t| {
+            Self::offer_to_answer(&t.game, t.mine, expected_ply)?;
+            t.record_actor()?;
+            self.agree_draw(t.tx, t.game, t.now)
+        })
+    }
+
+    /// The standing offer is accepted: the game is drawn by agreement.
+    fn agree_draw(&self, tx: &dyn Tx, l: Loaded, now: i64) -> Result<GameView, GameError> {
+        tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
+        let outcome = Outcome::Draw {
+            reason: DrawReason::Agreement,
+        };
+        self.finish(tx, l, outcome, now)
+    }
+
+    /// Declines the opponent's draw offer: the game goes on.
+    pub fn draw_decline(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        expected_ply: Option<u32>,
+    ) -> Result<GameView, GameError> {
+        self.in_game(actor, ch, |t| {
+            Self::offer_to_answer(&t.game, t.mine, expected_ply)?;
+            t.record_actor()?;
+            let mut l = t.game;
+            t.tx.resolve_draw_offer(l.row.id, None, OfferStatus::Declined, t.now)?;
+            l.offer = None;
+            self.view(l)
+        })
+    }
+
+    /// The player to move claims a draw by threefold repetition or the 50-move rule, when the
+    /// current position qualifies (to claim with a move, use `play_move` with `claim_draw`).
+    pub fn draw_claim(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
+        self.in_game(actor, ch, |t| {
+            if t.game.game.position().turn() != t.mine {
+                return Err(GameError::ClaimNotYourTurn);
+            }
+            let mut l = t.game;
+            let Some(&claim) = l.game.claimable_now().first() else {
+                return Err(GameError::NothingToClaim);
+            };
+            let outcome = l
+                .game
+                .claim_draw(claim)
+                .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
+            t.tx.upsert_user(&t.me, t.now)?;
+            self.finish(t.tx, l, outcome, t.now)
+        })
+    }
+
+    /// Either player aborts the game before both have moved: it ends without a result.
+    pub fn abort(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
+        self.in_game(actor, ch, |t| {
+            if t.game.row.ply >= 2 {
+                return Err(GameError::AbortTooLate);
+            }
+            t.record_actor()?;
+            self.end_game(t.tx, t.game, GameEnd::Aborted, t.now)
+        })
+    }
+}

@@ -1,0 +1,148 @@
+//! Reading games: the board, PGN, history and legal moves.
+
+use super::load::{Loaded, stored_outcome};
+use super::{ChannelRef, GameError, GameService, GameView, HistoryEntry, Site, UserRef};
+use crate::store::Tx;
+
+impl GameService {
+    /// The channel's game in progress, or its last game when none is.
+    pub fn board(&self, ch: ChannelRef) -> Result<GameView, GameError> {
+        self.read(|tx| self.view(self.current_or_last(tx, ch)?))
+    }
+
+    fn current_or_last(&self, tx: &dyn Tx, ch: ChannelRef) -> Result<Loaded, GameError> {
+        let row = match tx.active_game(ch.channel)? {
+            Some(row) => row,
+            None => tx.last_game(ch.channel)?.ok_or(GameError::NoGame)?,
+        };
+        self.load(tx, row)
+    }
+
+    /// A game by id.
+    pub fn game(&self, game_id: i64) -> Result<GameView, GameError> {
+        self.read(|tx| {
+            let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
+            self.view(self.load(tx, row)?)
+        })
+    }
+
+    /// The moves of a game in UCI, as stored.
+    pub fn moves_uci(&self, game_id: i64) -> Result<Vec<String>, GameError> {
+        self.read(|tx| Ok(tx.moves(game_id)?.into_iter().map(|m| m.uci).collect()))
+    }
+
+    /// The PGN of the channel's game in progress, or of its last game.
+    pub fn pgn(&self, ch: ChannelRef) -> Result<String, GameError> {
+        self.read(|tx| {
+            let l = self.current_or_last(tx, ch)?;
+            Ok(pgn_of(&l, self.options().site))
+        })
+    }
+
+    /// The channel's last finished games, newest first (at most `limit`, capped at 100).
+    pub fn history(&self, ch: ChannelRef, limit: usize) -> Result<Vec<HistoryEntry>, GameError> {
+        self.read(|tx| {
+            let rows = tx.finished_games(ch.channel, limit.min(100))?;
+            rows.into_iter()
+                .map(|row| {
+                    let outcome = stored_outcome(&row)?;
+                    Ok(HistoryEntry {
+                        game_id: row.id,
+                        white: row.white.into(),
+                        black: row.black.into(),
+                        result: row.result,
+                        outcome,
+                        termination: row.termination.unwrap_or_default(),
+                        plies: row.ply,
+                        started_at: row.created_at,
+                        finished_at: row.finished_at.unwrap_or(row.updated_at),
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The legal moves in SAN for `actor`, when they are to move in the channel's game;
+    /// empty otherwise (also when there is no game).
+    pub fn legal_moves_for(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+    ) -> Result<Vec<String>, GameError> {
+        self.read(|tx| {
+            let Some(row) = tx.active_game(ch.channel)? else {
+                return Ok(Vec::new());
+            };
+            let l = self.load(tx, row)?;
+            let pos = l.game.position();
+            let sans = if l.colour_of(actor.id) == Some(pos.turn()) {
+                pos.legal_moves()
+                    .iter()
+                    .map(|&m| cajitas_rules::san(pos, m).to_string())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            self.keep(l);
+            Ok(sans)
+        })
+    }
+}
+
+/// "YYYY.MM.DD" (UTC) of a Unix time in ms, for the PGN Date tag.
+fn pgn_date(unix_ms: i64) -> String {
+    // Howard Hinnant's civil_from_days.
+    let z = unix_ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn pgn_of(l: &Loaded, site: Site) -> String {
+    let place = ChannelRef {
+        guild: l.row.guild,
+        channel: l.row.channel,
+    };
+    let tags = cajitas_rules::pgn::Tags {
+        event: "Cajitas casual game".to_owned(),
+        site: site.tag(place),
+        date: pgn_date(l.row.created_at),
+        round: "-".to_owned(),
+        white: l.row.white.name.clone(),
+        black: l.row.black.name.clone(),
+        extra: Vec::new(),
+    };
+    cajitas_rules::pgn::write_game(&l.game, &tags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_site_tag_names_where_the_game_was_played() {
+        let ch = |guild| ChannelRef { guild, channel: 22 };
+        assert_eq!(
+            Site::Discord.tag(ch(Some(11))),
+            "https://discord.com/channels/11/22"
+        );
+        assert_eq!(
+            Site::Discord.tag(ch(None)),
+            "https://discord.com/channels/@me/22"
+        );
+        assert_eq!(Site::Console.tag(ch(None)), "Cajitas local (terminal)");
+    }
+
+    #[test]
+    fn pgn_dates_are_civil_utc() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(1_795_000_000_000), "2026.11.18");
+    }
+}

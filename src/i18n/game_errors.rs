@@ -1,0 +1,52 @@
+//! The game service's refusals ([`GameError`]) in the player's language, one message per
+//! variant. The `#[error]` English of `GameError` stays for logs and the console.
+
+use cajitas_rules::Lang;
+
+use super::words::san_in;
+use crate::game::GameError;
+use crate::tr;
+
+/// `error` as a player reads it in `lang`.
+pub fn game_error(lang: Lang, error: &GameError) -> String {
+    match error {
+        GameError::NoGame => tr!(lang, "error-no-game"),
+        GameError::GameOver => tr!(lang, "error-game-over"),
+        GameError::NotAPlayer => tr!(lang, "error-not-a-player"),
+        GameError::NotYourTurn => tr!(lang, "error-not-your-turn"),
+        GameError::PositionChanged => tr!(lang, "error-position-changed"),
+        GameError::Move(e) => super::read_errors::read_error(lang, e),
+        GameError::TooLong { max, .. } => {
+            tr!(lang, "error-too-long", max = super::num(*max as f64))
+        }
+        GameError::EmptyMove => tr!(lang, "error-empty-move"),
+        GameError::NoChallenge => tr!(lang, "error-no-challenge"),
+        GameError::ChallengeExpired => tr!(lang, "error-challenge-expired"),
+        GameError::ChallengeClosed(how) => tr!(lang, "error-challenge-closed", how = *how),
+        GameError::CannotChallengeSelf => tr!(lang, "error-challenge-self"),
+        GameError::CannotChallengeBot => tr!(lang, "error-challenge-bot"),
+        GameError::BotCannotPlay => tr!(lang, "error-bot-cannot-play"),
+        GameError::ChallengePending => tr!(lang, "error-challenge-pending"),
+        GameError::GameInProgress => tr!(lang, "error-game-in-progress"),
+        GameError::NotChallenged => tr!(lang, "error-not-challenged"),
+        GameError::OwnChallenge => tr!(lang, "error-own-challenge"),
+        GameError::TooManyPings { wait_secs } => tr!(
+            lang,
+            "error-too-many-pings",
+            limit = super::num(crate::game::PING_LIMIT as f64),
+            wait = super::num(*wait_secs as f64)
+        ),
+        GameError::OpenChallengeDecline => tr!(lang, "error-open-challenge-decline"),
+        GameError::NotChallenger => tr!(lang, "error-not-challenger"),
+        GameError::DrawAlreadyOffered => tr!(lang, "error-draw-already-offered"),
+        GameError::NoDrawOffer => tr!(lang, "error-no-draw-offer"),
+        GameError::OwnDrawOffer => tr!(lang, "error-own-draw-offer"),
+        GameError::NothingToClaim => tr!(lang, "error-nothing-to-claim"),
+        GameError::NothingToClaimWith(san) => {
+            tr!(lang, "error-nothing-to-claim-with", san = san_in(lang, san))
+        }
+        GameError::ClaimNotYourTurn => tr!(lang, "error-claim-not-your-turn"),
+        GameError::AbortTooLate => tr!(lang, "error-abort-too-late"),
+        GameError::Internal(_) => tr!(lang, "error-internal"),
+    }
+}

@@ -1,0 +1,192 @@
+//! Games and their moves.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{Columns, SqliteTx, to_db};
+use crate::store::{DrawOffers, Ending, GameRow, Games, MoveRow, NewGame, OfferStatus, StoreError};
+
+/// A game with its players; [`game_row`] reads the columns in this order.
+macro_rules! select_game {
+    () => {
+        "SELECT g.id, g.guild_id, g.channel_id, w.id, w.name, w.is_bot, b.id, b.name, b.is_bot,
+             g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
+             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang
+         FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
+    };
+}
+
+fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
+    let mut c = Columns::new(row);
+    Ok(GameRow {
+        id: c.get()?,
+        guild: c.opt_id()?,
+        channel: c.id()?,
+        white: c.user()?,
+        black: c.user()?,
+        start_fen: c.get()?,
+        fen: c.get()?,
+        ply: c.get()?,
+        status: c.get()?,
+        result: c.get()?,
+        winner: c.get()?,
+        termination: c.get()?,
+        claim_move: c.get()?,
+        created_at: c.get()?,
+        updated_at: c.get()?,
+        finished_at: c.get()?,
+        lang: c.get()?,
+    })
+}
+
+fn move_row(row: &Row<'_>) -> rusqlite::Result<MoveRow> {
+    let mut c = Columns::new(row);
+    Ok(MoveRow {
+        ply: c.get()?,
+        uci: c.get()?,
+        san: c.get()?,
+        user_id: c.id()?,
+        played_at: c.get()?,
+    })
+}
+
+impl SqliteTx<'_> {
+    fn one_game(&self, sql: &str, key: i64) -> Result<Option<GameRow>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached(sql)?
+            .query_row([key], game_row)
+            .optional()?)
+    }
+}
+
+impl Games for SqliteTx<'_> {
+    fn active_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError> {
+        self.one_game(
+            concat!(
+                select_game!(),
+                " WHERE g.channel_id = ?1 AND g.status = 'active'"
+            ),
+            to_db(channel),
+        )
+    }
+
+    fn last_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError> {
+        self.one_game(
+            concat!(
+                select_game!(),
+                " WHERE g.channel_id = ?1 ORDER BY g.id DESC LIMIT 1"
+            ),
+            to_db(channel),
+        )
+    }
+
+    fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        self.one_game(concat!(select_game!(), " WHERE g.id = ?1"), id)
+    }
+
+    fn finished_games(&self, channel: u64, limit: usize) -> Result<Vec<GameRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            select_game!(),
+            " WHERE g.channel_id = ?1 AND g.status = 'finished' ORDER BY g.id DESC LIMIT ?2"
+        ))?;
+        let rows = stmt.query_map(params![to_db(channel), limit as i64], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn insert_game(&self, g: &NewGame<'_>) -> Result<i64, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
+                     status, result, created_at, updated_at, lang)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7)
+                 RETURNING id",
+            )?
+            .query_row(
+                params![
+                    g.guild.map(to_db),
+                    to_db(g.channel),
+                    to_db(g.white),
+                    to_db(g.black),
+                    g.start_fen,
+                    g.now,
+                    g.lang,
+                ],
+                |r| r.get(0),
+            )?)
+    }
+
+    fn moves(&self, game_id: i64) -> Result<Vec<MoveRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT ply, uci, san, user_id, played_at FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )?;
+        let rows = stmt.query_map([game_id], move_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn move_uci(&self, game_id: i64, ply: u32) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT uci FROM moves WHERE game_id = ?1 AND ply = ?2")?
+            .query_row(params![game_id, ply], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn append_move(
+        &self,
+        game_id: i64,
+        ply: u32,
+        m: &MoveRow,
+        new_fen: &str,
+    ) -> Result<bool, StoreError> {
+        let n = self
+            .tx
+            .prepare_cached(
+                "UPDATE games SET ply = ply + 1, fen = ?3, updated_at = ?4
+                 WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+            )?
+            .execute(params![game_id, ply, new_fen, m.played_at])?;
+        if n != 1 {
+            return Ok(false);
+        }
+        self.tx
+            .prepare_cached(
+                "INSERT INTO moves (game_id, ply, uci, san, user_id, played_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                game_id,
+                ply,
+                m.uci,
+                m.san,
+                to_db(m.user_id),
+                m.played_at
+            ])?;
+        Ok(true)
+    }
+
+    fn finish_game(&self, game_id: i64, ply: u32, e: &Ending<'_>) -> Result<bool, StoreError> {
+        let n = self
+            .tx
+            .prepare_cached(
+                "UPDATE games SET status = ?3, result = ?4, winner = ?5, termination = ?6,
+                     claim_move = ?7, updated_at = ?8, finished_at = ?8
+                 WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+            )?
+            .execute(params![
+                game_id,
+                ply,
+                e.status,
+                e.result,
+                e.winner,
+                e.termination,
+                e.claim_move,
+                e.now,
+            ])?;
+        if n != 1 {
+            return Ok(false);
+        }
+        self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, e.now)?;
+        Ok(true)
+    }
+}
