@@ -83,10 +83,10 @@ impl Bookkeeping {
         if let Some(known) = self.cached_setting(key) {
             return Ok(known);
         }
-        let value = {
-            let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
-            store.read(|tx| tx.setting(key))?
-        };
+        // The cache is filled while the store is still locked, so a `set_setting` cannot
+        // commit and remember a newer value in between (locks: the store, then the cache).
+        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+        let value = store.read(|tx| tx.setting(key))?;
         self.remember(key, value.clone());
         Ok(value)
     }
@@ -108,7 +108,9 @@ impl Bookkeeping {
 
     /// Stores a bot setting.
     pub fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.with(|tx, now| tx.set_setting(key, value, now))?;
+        let now = self.clock.now_ms();
+        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+        store.immediate(|tx| tx.set_setting(key, value, now))?;
         self.remember(key, Some(value.to_owned()));
         Ok(())
     }
