@@ -11,6 +11,9 @@ use super::view::{game_reply, show_with, status};
 use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
 use crate::render::Renderer;
 
+/// How long a post may take before it counts as failed.
+const POST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Posts notices through Discord's REST API.
 pub struct DiscordNotifier {
     http: Arc<serenity::Http>,
@@ -59,11 +62,19 @@ impl Notifier for DiscordNotifier {
         }
         let channel = serenity::ChannelId::new(notice.place.channel);
         let http = Arc::clone(&self.http);
-        // On the runtime (serenity's client needs it); this thread waits for the answer.
-        let sent = self
-            .runtime
-            .block_on(async move { channel.send_message(&http, message).await });
-        sent.map(|_| ())
-            .map_err(|e| NotifyError::Delivery(super::reply::scrubbed(&e)))
+        // The request runs on the runtime (serenity's client needs it); this thread waits for
+        // its answer, at most POST_TIMEOUT. Spawning rather than `block_on` keeps this safe
+        // to call from any thread, a runtime worker included (it never panics).
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.runtime.spawn(async move {
+            let sent = channel.send_message(&http, message).await;
+            let _ = tx.send(sent.map(|_| ()));
+        });
+        match rx.recv_timeout(POST_TIMEOUT) {
+            Ok(sent) => sent.map_err(|e| NotifyError::Delivery(super::reply::scrubbed(&e))),
+            Err(_) => Err(NotifyError::Delivery(format!(
+                "no answer from Discord within {POST_TIMEOUT:?}"
+            ))),
+        }
     }
 }
