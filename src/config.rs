@@ -179,8 +179,37 @@ pub fn api_base_from(
         }));
     }
     Err(ConfigError::UntrustedApiBase(
-        url.chars().take(100).collect(),
+        redact_url(&url).chars().take(100).collect(),
     ))
+}
+
+/// `url` without what may be secret in it: the user information (`user:password@`), the
+/// query and the fragment. For logs and messages.
+pub fn redact_url(url: &str) -> String {
+    let url = url.split(['?', '#']).next().unwrap_or("");
+    let (scheme, rest) = match url.split_once("://") {
+        Some((scheme, rest)) => (Some(scheme), rest),
+        None => (None, url),
+    };
+    let (authority, path) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let host = match authority.rsplit_once('@') {
+        Some((_, host)) => format!("[redacted]@{host}"),
+        None => authority.to_owned(),
+    };
+    match scheme {
+        Some(scheme) => format!("{scheme}://{host}{path}"),
+        None => format!("{host}{path}"),
+    }
+}
+
+impl ApiBase {
+    /// The URL for logs: without user information, query or fragment.
+    pub fn redacted(&self) -> String {
+        redact_url(&self.url)
+    }
 }
 
 /// Whether `url` is `http://` on a loopback host: 127.0.0.0/8, `localhost` or `[::1]`,
@@ -288,7 +317,7 @@ impl BotConfig {
         tracing::info!(
             guild_id = ?self.guild_id,
             db = %self.db_path.display(),
-            api_base = ?self.api_base.as_ref().map(|b| &b.url),
+            api_base = ?self.api_base.as_ref().map(ApiBase::redacted),
             token = %self.token,
             "starting cajitas"
         );
@@ -352,6 +381,19 @@ mod tests {
         assert!(!debug.contains(token), "{debug}");
         assert!(!debug.contains("secret-token"), "{debug}");
         assert!(debug.contains("redacted"));
+    }
+
+    #[test]
+    fn urls_lose_their_secrets_in_logs() {
+        assert_eq!(
+            redact_url("https://user:pa55@proxy.internal:8443/base?key=s3cret#x"),
+            "https://[redacted]@proxy.internal:8443/base"
+        );
+        assert_eq!(redact_url("http://127.0.0.1:9"), "http://127.0.0.1:9");
+        let e = api_base_from(Some("https://u:pa55@x.example/?t=s3cret"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("pa55") && !e.contains("s3cret"), "{e}");
     }
 
     #[test]
