@@ -1031,3 +1031,34 @@ fn announce_posts_the_game_through_the_notifier() {
     assert_eq!(p.game.ply, 1);
     assert_eq!(p.mentions, vec![alice().id, bob().id]);
 }
+
+#[test]
+fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction() {
+    let svc = service("seen");
+    let first = new_game(&svc);
+    svc.abort(&alice(), CH).unwrap();
+    let second = new_game(&svc);
+    assert_ne!(first, second);
+    // Both games are at ply 0: only the game id tells the button of the first one apart.
+    let old_button = cajitas::game::Seen {
+        game: Some(first),
+        ply: Some(0),
+    };
+    assert!(matches!(
+        svc.resign(&alice(), CH, old_button),
+        Err(GameError::PositionChanged)
+    ));
+    svc.draw_offer(&bob(), CH, None).unwrap();
+    assert!(matches!(
+        svc.draw_accept(&alice(), CH, old_button),
+        Err(GameError::PositionChanged)
+    ));
+    let v = svc.board(CH).unwrap();
+    assert_eq!(v.game_id, second);
+    assert!(!v.finished, "the second game goes on");
+    let this_button = cajitas::game::Seen {
+        game: Some(second),
+        ply: Some(0),
+    };
+    assert!(svc.resign(&alice(), CH, this_button).unwrap().finished);
+}

@@ -118,9 +118,23 @@ pub async fn answer_button(
                 return Err(Refusal::ButtonExpired.into());
             }
             let result = if accept {
-                g.draw_accept(&actor, ch, Some(ply))
+                g.draw_accept(
+                    &actor,
+                    ch,
+                    crate::game::Seen {
+                        game: Some(game),
+                        ply: Some(ply),
+                    },
+                )
             } else {
-                g.draw_decline(&actor, ch, Some(ply))
+                g.draw_decline(
+                    &actor,
+                    ch,
+                    crate::game::Seen {
+                        game: Some(game),
+                        ply: Some(ply),
+                    },
+                )
             };
             let view = result.map_err(|e| match e {
                 GameError::PositionChanged | GameError::NoDrawOffer => {

@@ -74,7 +74,11 @@ pub async fn confirm_button(
             if g.board(ch)?.game_id != game {
                 return Err(Refusal::ButtonExpired.into());
             }
-            let view = g.resign(&actor, ch, Some(ply)).map_err(|e| match e {
+            let seen = crate::game::Seen {
+                game: Some(game),
+                ply: Some(ply),
+            };
+            let view = g.resign(&actor, ch, seen).map_err(|e| match e {
                 GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),
             })?;

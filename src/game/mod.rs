@@ -33,6 +33,7 @@ pub use self::clock::{Clock, ManualClock, SystemClock};
 pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
+pub use self::play::Seen;
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
     Status, UserRef,

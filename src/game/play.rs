@@ -43,6 +43,32 @@ impl Turn<'_> {
     fn check_ply(&self, expected: Option<u32>) -> Result<(), GameError> {
         GameService::check_ply(&self.game, expected)
     }
+
+    /// Refuses an action made for another game than the channel's (a button of an earlier
+    /// game in the same channel).
+    fn check_game(&self, expected: Option<i64>) -> Result<(), GameError> {
+        match expected {
+            Some(id) if id != self.game.row.id => Err(GameError::PositionChanged),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What an action was made against, as the player saw it: the game (a button knows it) and
+/// its ply. An action whose game or ply is no longer the channel's is refused with
+/// [`GameError::PositionChanged`], in the same transaction as the action.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// The game's id, when known.
+    pub game: Option<i64>,
+    /// The game's ply, when known.
+    pub ply: Option<u32>,
+}
+
+impl From<Option<u32>> for Seen {
+    fn from(ply: Option<u32>) -> Seen {
+        Seen { game: None, ply }
+    }
 }
 
 impl GameService {
@@ -267,10 +293,12 @@ impl GameService {
         &self,
         actor: &UserRef,
         ch: ChannelRef,
-        expected_ply: Option<u32>,
+        seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
+        let seen = seen.into();
         self.in_game(actor, ch, |t| {
-            t.check_ply(expected_ply)?;
+            t.check_game(seen.game)?;
+            t.check_ply(seen.ply)?;
             t.record_actor()?;
             let outcome = Outcome::Decisive {
                 winner: !t.mine,
@@ -347,10 +375,12 @@ impl GameService {
         &self,
         actor: &UserRef,
         ch: ChannelRef,
-        expected_ply: Option<u32>,
+        seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
+        let seen = seen.into();
         self.in_game(actor, ch, |t| {
-            Self::offer_to_answer(&t.game, t.mine, expected_ply)?;
+            t.check_game(seen.game)?;
+            Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
             t.record_actor()?;
             self.agree_draw(t.tx, t.game, t.now)
         })
@@ -370,10 +400,12 @@ impl GameService {
         &self,
         actor: &UserRef,
         ch: ChannelRef,
-        expected_ply: Option<u32>,
+        seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
+        let seen = seen.into();
         self.in_game(actor, ch, |t| {
-            Self::offer_to_answer(&t.game, t.mine, expected_ply)?;
+            t.check_game(seen.game)?;
+            Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
             t.record_actor()?;
             let mut l = t.game;
             t.tx.resolve_draw_offer(l.row.id, None, OfferStatus::Declined, t.now)?;
