@@ -93,7 +93,9 @@ impl Data {
         let mut task = tokio::task::spawn_blocking(move || op(&ops));
         let joined = tokio::select! {
             joined = &mut task => joined,
-            () = tokio::time::sleep(DEFER_AFTER) => {
+            // From when the interaction's handling began, not from now: work done before this
+            // call (reading the server's language) counts against Discord's 3 s too.
+            () = tokio::time::sleep_until((responder.received() + DEFER_AFTER).into()) => {
                 let deferred = match defer {
                     Defer::Message => responder.defer(false).await,
                     Defer::Update => responder.defer_update().await,
@@ -163,7 +165,7 @@ fn http_client(config: &BotConfig) -> serenity::Http {
 async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     if let Some(base) = config.api_base.as_ref().filter(|b| b.trusted_proxy) {
         tracing::warn!(
-            api_base = %base.url,
+            api_base = %base.redacted(),
             "every REST call goes to the trusted proxy named by {}; \
              the proxy must keep to Discord's rate limits",
             crate::config::API_BASE_TRUSTED_VAR

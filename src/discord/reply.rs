@@ -153,6 +153,12 @@ impl<'a> Responder<'a> {
         self
     }
 
+    /// When this responder was made (the start of the interaction's handling): Discord's
+    /// 3 s window, and the moment to defer, count from here.
+    pub fn received(&self) -> Instant {
+        self.received
+    }
+
     /// The language of the interaction's ephemeral replies (its user's Discord locale).
     pub fn lang(&self) -> cajitas_rules::Lang {
         self.lang
