@@ -261,6 +261,8 @@ async fn every_message_says_whom_it_may_ping() {
     // An open challenge pings nobody; a game pings its two players only.
     let open = w.cmd(&alice(), "en-US", "challenge", &[]).await;
     assert!(!open.is_ephemeral(), "{}", open.text());
+    // Nobody but its author closes an open challenge: it has Accept, and no Decline.
+    assert_eq!(open.custom_ids().len(), 1, "{:?}", open.custom_ids());
     w.cmd(&alice(), "en-US", "cancel", &[]).await;
     w.start_game().await;
     w.mv(&alice(), "en-US", "e4").await;

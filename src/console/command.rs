@@ -112,7 +112,7 @@ fn colour_of(s: &str) -> Option<ColourChoice> {
     match s.to_lowercase().as_str() {
         "white" | "blancas" => Some(ColourChoice::White),
         "black" | "negras" => Some(ColourChoice::Black),
-        "random" => Some(ColourChoice::Random),
+        "random" | "azar" => Some(ColourChoice::Random),
         _ => None,
     }
 }

@@ -68,14 +68,20 @@ fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
             expires = expires
         ),
     };
-    Reply {
-        content,
-        components: vec![serenity::CreateActionRow::Buttons(vec![
-            ButtonId::ChallengeAccept { challenge: c.id }
-                .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
+    let mut buttons = vec![
+        ButtonId::ChallengeAccept { challenge: c.id }
+            .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
+    ];
+    // An open challenge is not declined (only its author withdraws it): no Decline button.
+    if c.opponent.is_some() {
+        buttons.push(
             ButtonId::ChallengeDecline { challenge: c.id }
                 .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
-        ])],
+        );
+    }
+    Reply {
+        content,
+        components: vec![serenity::CreateActionRow::Buttons(buttons)],
         // Only the challenged player is pinged (an open challenge pings nobody).
         mentions: c.opponent.iter().map(|o| o.id).collect(),
         ..Reply::default()

@@ -188,6 +188,15 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             tracing::warn!(interaction = %ctx.interaction.id, %description, "command structure mismatch");
             report(&responder(&ctx), &Refusal::OutOfDate.into()).await;
         }
+        poise::FrameworkError::CommandPanic { payload, ctx, .. } => {
+            // A bug of ours: the user gets the apology in their language, the log the details.
+            let e = anyhow::anyhow!("a command panicked: {}", payload.as_deref().unwrap_or("?"));
+            if let poise::Context::Application(actx) = ctx {
+                report(&responder(&actx), &Error::Failed(e)).await;
+            } else {
+                tracing::error!(error = %e, "a prefix command panicked");
+            }
+        }
         poise::FrameworkError::EventHandler { error, event, .. } => {
             tracing::error!(error = %error, event = ?event.snake_case_name(), "event handler failed");
         }

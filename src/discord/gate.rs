@@ -77,16 +77,21 @@ impl Tracker {
     }
 }
 
-/// What an interaction that arrives during a shutdown is told.
-pub const RESTARTING: &str = "Restarting: try again in a few seconds.";
-
 /// Answers an interaction that arrives while the bot shuts down: an ephemeral "restarting"
 /// for commands and buttons, no choices for autocomplete. Nothing is applied.
 async fn refuse_while_restarting(ctx: &serenity::Context, interaction: &serenity::Interaction) {
+    // In the language of whoever interacted (an ephemeral reply).
+    let locale = match interaction {
+        serenity::Interaction::Command(c) => Some(c.locale.as_str()),
+        serenity::Interaction::Component(c) => Some(c.locale.as_str()),
+        serenity::Interaction::Modal(m) => Some(m.locale.as_str()),
+        _ => None,
+    };
+    let text = crate::tr!(crate::i18n::lang_of_locale(locale), "restarting");
     let message = || {
         serenity::CreateInteractionResponse::Message(
             serenity::CreateInteractionResponseMessage::new()
-                .content(RESTARTING)
+                .content(text.clone())
                 .ephemeral(true),
         )
     };

@@ -50,7 +50,7 @@ status-draw = { $reason ->
 status-to-move = { $player } ({ colour-lower }) to move.
 status-check = **Check!**
 status-draw-offer = { $player } offers a draw.
-status-claimable = A draw can be claimed ({ $what }): `/draw claim`.
+status-claimable = A draw can be claimed ({ $what }): `/draw action:claim`.
 claim-reason = { $claim ->
     [threefold] threefold repetition
    *[fifty] the 50-move rule
@@ -135,6 +135,7 @@ refusal-bad-argument = I could not read `{ $input }`: { $reason }
 refusal-bad-command = I could not read that command: { $reason }
 refusal-out-of-date = This command looks out of date; Discord may take a minute to refresh the command list. Please try again.
 apology = Sorry, something went wrong on my side and I could not finish that. Please try again in a moment. (reference { $id })
+restarting = Restarting: try again in a few seconds.
 
 ## Game service refusals (one per GameError variant)
 

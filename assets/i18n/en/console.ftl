@@ -28,8 +28,8 @@ console-unknown-command = Unknown command { $command }. Type `help` for the list
 
 ## Challenges, moves, the game
 
-console-challenge = { $challenger } challenges { $opponent } (the challenger plays { challenge-colour }). Answer with `accept` or `decline`.
-console-challenge-open = { $challenger } challenges anyone (the challenger plays { challenge-colour }). Answer with `accept` or `decline`.
+console-challenge = { $challenger } challenges { $opponent } (the challenger plays { challenge-colour }). Answer with `accept`; only the challenger can `cancel` it.
+console-challenge-open = { $challenger } challenges anyone (the challenger plays { challenge-colour }). Answer with `accept`; only the challenger can `cancel` it.
 console-game-begins = Game { $id } begins: { $white } (white) against { $black } (black).
 console-move-played = { $who } plays { $san }.
 console-move-claims = { $who } claims a draw by { claim-reason } with { $san } (written, not played).

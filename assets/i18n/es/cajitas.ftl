@@ -58,7 +58,7 @@ status-draw = { $reason ->
 status-to-move = Juegan las { colour-lower }: { $player }.
 status-check = **¡Jaque!**
 status-draw-offer = { $player } ofrece tablas.
-status-claimable = Se pueden reclamar tablas ({ $what }): `/tablas reclamar`.
+status-claimable = Se pueden reclamar tablas ({ $what }): `/tablas accion:reclamar`.
 claim-reason = { $claim ->
     [threefold] triple repetición de jugadas
    *[fifty] regla de los 50 movimientos
@@ -143,6 +143,7 @@ refusal-bad-argument = No he podido leer `{ $input }`: no es un valor válido pa
 refusal-bad-command = No he podido leer ese comando: alguna opción no es válida.
 refusal-out-of-date = Este comando parece desactualizado; Discord puede tardar un minuto en refrescar la lista de comandos. Inténtalo de nuevo.
 apology = Lo siento, algo ha fallado por mi parte y no he podido terminar. Inténtalo de nuevo dentro de un momento. (referencia { $id })
+restarting = Reiniciando: inténtalo de nuevo dentro de unos segundos.
 
 ## Negativas del servicio de partidas (una por variante de GameError)
 

@@ -26,8 +26,8 @@ console-unknown-command = Orden desconocida { $command }. Escribe `help` para ve
 
 ## Desafíos, jugadas, la partida
 
-console-challenge = { $challenger } desafía a { $opponent }: { $challenger } { challenge-colour }. Responde con `accept` (aceptar) o `decline` (rechazar).
-console-challenge-open = { $challenger } desafía a cualquiera: { $challenger } { challenge-colour }. Responde con `accept` (aceptar) o `decline` (rechazar).
+console-challenge = { $challenger } desafía a { $opponent }: { $challenger } { challenge-colour }. Responde con `accept` (aceptar); solo quien desafía puede retirarlo con `cancel`.
+console-challenge-open = { $challenger } desafía a cualquiera: { $challenger } { challenge-colour }. Responde con `accept` (aceptar); solo quien desafía puede retirarlo con `cancel`.
 console-game-begins = Empieza la partida { $id }: { $white } (blancas) contra { $black } (negras).
 console-move-played = { $who } juega { $san }.
 console-move-claims = { $who } reclama tablas ({ claim-reason }) con { $san } (anotada, no jugada).
