@@ -130,6 +130,9 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
         text.contains(&format!("{} (white) wins", alice().mention())),
         "{text}"
     );
+    // The final message links to lichess's analysis board, the moves in English SAN.
+    let analysis = "https://lichess.org/analysis/pgn/e4_e5_Bc4_Nc6_Qh5_Nf6_Qxf7%23";
+    assert_eq!(last.link_urls(), [analysis], "{:?}", last.json);
 
     // /pgn attaches the game; the rules crate reads it back to the same position and result.
     let pgn = w.cmd(&carol(), "en-US", "pgn", &[]).await;
@@ -138,6 +141,7 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
         "{}",
         pgn.text()
     );
+    assert_eq!(pgn.link_urls(), [analysis], "{:?}", pgn.json);
     let file = pgn.file("game.pgn").expect("game.pgn attached");
     let text = String::from_utf8(file.data.clone()).unwrap();
     let read = cajitas_rules::pgn::read_game(&text, cajitas_rules::Lang::En).expect("valid PGN");

@@ -13,6 +13,7 @@
 //! `tokio::task::spawn_blocking` (the service is `Clone + Send + Sync`: clone it into the
 //! closure), never directly on a runtime worker.
 
+pub mod analysis;
 mod challenges;
 mod clock;
 mod error;

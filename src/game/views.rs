@@ -185,6 +185,16 @@ impl GameView {
         }
     }
 
+    /// The game on lichess's analysis board: its moves, or its position when the moves do
+    /// not fit in a link button (see [`super::analysis`]).
+    pub fn analysis_url(&self) -> String {
+        super::analysis::lichess_analysis_url(
+            &self.sans,
+            &self.position.fen(),
+            super::analysis::LINK_URL_MAX,
+        )
+    }
+
     /// The user to move.
     pub fn player_to_move(&self) -> &UserRef {
         self.player(self.to_move)

@@ -82,6 +82,7 @@ draw-declines = { $who } declines the draw; the game goes on.
 draw-claims = { $who } claims a draw.
 button-accept-draw = Accept draw
 button-decline-draw = Decline
+button-analysis = Analyse on lichess
 resign-confirm = Do you really want to resign? This cannot be undone.
 button-resign = Yes, resign
 resigns = { $who } resigns.

@@ -90,6 +90,7 @@ draw-declines = { $who } rechaza las tablas; la partida continúa.
 draw-claims = { $who } reclama tablas.
 button-accept-draw = Aceptar tablas
 button-decline-draw = Rechazar
+button-analysis = Analizar en lichess
 resign-confirm = ¿Seguro que quieres abandonar? No se puede deshacer.
 button-resign = Sí, abandono
 resigns = { $who } abandona.
