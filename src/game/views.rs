@@ -129,6 +129,19 @@ impl ChallengeView {
     }
 }
 
+/// A takeback request and the game it is about, after an operation on it.
+#[derive(Debug, Clone)]
+pub struct TakebackView {
+    /// The game after the operation (rewound, when the request was accepted).
+    pub game: GameView,
+    /// Who asked.
+    pub by: Color,
+    /// How many plies it takes back (1 or 2).
+    pub plies: u32,
+    /// The game's ply when it was asked (the ply a button carries).
+    pub ply: u32,
+}
+
 /// Everything a front end shows after an operation on a game.
 #[derive(Debug, Clone)]
 pub struct GameView {
