@@ -385,3 +385,46 @@ history
         "{rest}"
     );
 }
+
+#[test]
+fn takebacks_in_the_console() {
+    let dir = temp_dir("takeback");
+    let script = "\
+challenge bob white
+as bob
+accept
+as alice
+move e4
+as bob
+takeback
+move e5
+as alice
+move Nf3
+takeback
+takeback accept
+as bob
+takeback accept
+pgn
+as alice
+takeback
+as bob
+takeback decline
+board
+quit
+";
+    let out = local(&dir, &["--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for needle in [
+        "You have no move to take back.",
+        "alice asks to take back their last move. bob, do you accept?",
+        "You cannot answer your own takeback request; your opponent must.",
+        "bob accepts the takeback: one move taken back.",
+        "1. e4 e5 *",
+        "bob declines the takeback; the game goes on.",
+    ] {
+        assert!(stdout.contains(needle), "{needle}\n{stdout}");
+    }
+}

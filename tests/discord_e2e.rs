@@ -130,6 +130,9 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
         text.contains(&format!("{} (white) wins", alice().mention())),
         "{text}"
     );
+    // The final message links to lichess's analysis board, the moves in English SAN.
+    let analysis = "https://lichess.org/analysis/pgn/e4_e5_Bc4_Nc6_Qh5_Nf6_Qxf7%23";
+    assert_eq!(last.link_urls(), [analysis], "{:?}", last.json);
 
     // /pgn attaches the game; the rules crate reads it back to the same position and result.
     let pgn = w.cmd(&carol(), "en-US", "pgn", &[]).await;
@@ -138,6 +141,7 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
         "{}",
         pgn.text()
     );
+    assert_eq!(pgn.link_urls(), [analysis], "{:?}", pgn.json);
     let file = pgn.file("game.pgn").expect("game.pgn attached");
     let text = String::from_utf8(file.data.clone()).unwrap();
     let read = cajitas_rules::pgn::read_game(&text, cajitas_rules::Lang::En).expect("valid PGN");
@@ -304,4 +308,57 @@ async fn draws_resignation_and_abort() {
     let hist = w.cmd(&carol(), "en-US", "history", &[]).await;
     let text = hist.text();
     assert!(text.contains("1/2-1/2") && text.contains("1-0"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_accepted_and_one_refused_as_stale() {
+    let w = World::start("takeback", vec![]).await;
+    w.start_game().await;
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    assert_public_board(&w.mv(&bob(), "en-US", "e5").await);
+    assert_public_board(&w.mv(&alice(), "en-US", "Nf3").await);
+
+    // alice asks before bob replied: one ply. The request shows the board and two buttons.
+    let ask = w.cmd(&alice(), "en-US", "takeback", &[]).await;
+    assert_public_board(&ask);
+    assert!(ask.text().contains(&bob().mention()), "{}", ask.text());
+    assert!(ask.text().contains("their last move"), "{}", ask.text());
+    let ids = ask.custom_ids();
+    assert_eq!(ids.len(), 2, "Accept and Decline: {ids:?}");
+    // The requester cannot answer their own request; a bystander is not a player.
+    assert!(w.click(&alice(), &ask, &ids[0]).await.is_ephemeral());
+    assert!(w.click(&carol(), &ask, &ids[0]).await.is_ephemeral());
+    let accepted = w.click(&bob(), &ask, &ids[0]).await;
+    assert_eq!(accepted.callback_type(), Some(7), "{:?}", accepted.json);
+    assert_public_board(&accepted);
+    assert!(accepted.custom_ids().is_empty(), "the buttons are gone");
+    assert!(
+        accepted.text().contains("one move taken back"),
+        "{}",
+        accepted.text()
+    );
+    // Pressing Accept again: the request is gone.
+    assert_refused(&w.click(&bob(), &ask, &ids[0]).await, "expired");
+    // White is to move again, at ply 2: Nc3 instead of Nf3.
+    assert_public_board(&w.mv(&alice(), "en-US", "Nc3").await);
+
+    // bob asks after alice replied to his last move (e5): two plies. Then
+    // bob moves on instead, so the request is stale: its button is refused, the game
+    // untouched.
+    let ask = w.cmd(&bob(), "en-US", "takeback", &[]).await;
+    assert!(
+        ask.text().contains("their last move and the reply"),
+        "{}",
+        ask.text()
+    );
+    let ids = ask.custom_ids();
+    assert_public_board(&w.mv(&bob(), "en-US", "Nc6").await);
+    let stale = w.click(&alice(), &ask, &ids[0]).await;
+    assert_refused(&stale, "expired");
+    let board = w.cmd(&carol(), "en-US", "board", &[]).await;
+    assert!(board.text().contains("Nc6"), "{}", board.text());
+    let pgn = w.cmd(&carol(), "en-US", "pgn", &[]).await;
+    let text = String::from_utf8(pgn.file("game.pgn").unwrap().data.clone()).unwrap();
+    assert!(text.contains("1. e4 e5 2. Nc3 Nc6"), "{text}");
+    assert!(w.fake.unknown_requests().is_empty());
 }

@@ -1062,3 +1062,242 @@ fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction
     };
     assert!(svc.resign(&alice(), CH, this_button).unwrap().finished);
 }
+
+// ---- takebacks --------------------------------------------------------------------------
+
+/// Every row of every table, to check that a refusal changed nothing.
+fn dump(path: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut out = Vec::new();
+    for t in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap();
+        let n = stmt.column_count();
+        let mut rows = stmt.query([]).unwrap();
+        while let Some(row) = rows.next().unwrap() {
+            let cols: Vec<String> = (0..n)
+                .map(|i| format!("{:?}", row.get::<_, rusqlite::types::Value>(i).unwrap()))
+                .collect();
+            out.push(format!("{t}: {}", cols.join(", ")));
+        }
+    }
+    out
+}
+
+fn count(path: &Path, sql: &str) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
+    let db = temp_db("tb1");
+    let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
+    let id = new_game(&svc);
+    play(&svc, &["e4", "e5", "Nf3"]);
+    let asked = svc.takeback_request(&alice(), CH, None).unwrap();
+    assert_eq!((asked.by, asked.plies, asked.ply), (Color::White, 1, 3));
+    assert_eq!(asked.game.ply, 3, "asking changes nothing yet");
+    let done = svc
+        .takeback_accept(
+            &bob(),
+            CH,
+            cajitas::game::Seen {
+                game: Some(id),
+                ply: Some(3),
+            },
+        )
+        .unwrap();
+    assert_eq!((done.by, done.plies), (Color::White, 1));
+    assert_eq!(done.game.ply, 2);
+    assert_eq!(done.game.sans, ["e4", "e5"]);
+    assert_eq!(done.game.to_move, Color::White);
+    let v = svc.board(CH).unwrap();
+    assert_eq!(v.ply, 2);
+    assert_eq!(v.sans, ["e4", "e5"]);
+    assert_eq!(count(&db, "SELECT count(*) FROM moves"), 2);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM takebacks WHERE status = 'accepted'"
+        ),
+        1
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM pings WHERE kind = 'takeback'"),
+        1
+    );
+    // White plays another move; the game goes on from the position taken back to.
+    play(&svc, &["Nc3", "Nc6"]);
+    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5", "Nc3", "Nc6"]);
+    assert!(svc.pgn(CH).unwrap().contains("2. Nc3 Nc6"));
+}
+
+#[test]
+fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
+    let svc = service("tb2");
+    new_game(&svc);
+    play(&svc, &["e4", "e5", "Nf3", "Nc6"]);
+    svc.draw_offer(&bob(), CH, None).unwrap();
+    let asked = svc.takeback_request(&alice(), CH, None).unwrap();
+    assert_eq!((asked.plies, asked.ply), (2, 4));
+    let done = svc.takeback_accept(&bob(), CH, None).unwrap();
+    assert_eq!(done.game.ply, 2);
+    assert_eq!(done.game.sans, ["e4", "e5"]);
+    assert_eq!(done.game.draw_offer_by, None, "the standing offer lapsed");
+    assert_eq!(
+        done.game.position.fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // Black asks for one ply back when it is their own move that was last.
+    play(&svc, &["Nf3", "d6"]);
+    let asked = svc.takeback_request(&bob(), CH, None).unwrap();
+    assert_eq!((asked.by, asked.plies), (Color::Black, 1));
+    svc.takeback_accept(&alice(), CH, None).unwrap();
+    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5", "Nf3"]);
+}
+
+#[test]
+fn a_rewound_game_is_never_served_from_a_cache() {
+    // Two services on one file, both caching, the clock standing still: after taking four
+    // plies back and transposing to the same position with the same last move, neither may
+    // serve the moves it cached before the takeback.
+    let path = temp_db("tbcache");
+    let clock = Arc::new(ManualClock::new(1_000_000));
+    let a = GameService::open(&path, ServiceOptions::with_clock(clock.clone())).unwrap();
+    let b = GameService::open(&path, ServiceOptions::with_clock(clock)).unwrap();
+    new_game(&a);
+    play(&a, &["Nf3", "Nf6", "Nc3", "Nc6"]);
+    assert_eq!(b.board(CH).unwrap().sans, ["Nf3", "Nf6", "Nc3", "Nc6"]);
+    a.takeback_request(&alice(), CH, None).unwrap();
+    a.takeback_accept(&bob(), CH, None).unwrap();
+    a.takeback_request(&alice(), CH, None).unwrap();
+    a.takeback_accept(&bob(), CH, None).unwrap();
+    assert_eq!(a.board(CH).unwrap().ply, 0);
+    play(&a, &["Nc3", "Nf6", "Nf3", "Nc6"]);
+    for s in [&a, &b] {
+        let v = s.board(CH).unwrap();
+        assert_eq!(v.sans, ["Nc3", "Nf6", "Nf3", "Nc6"]);
+        assert!(s.pgn(CH).unwrap().contains("1. Nc3 Nf6 2. Nf3 Nc6"));
+    }
+}
+
+#[test]
+fn a_declined_takeback_leaves_the_game_as_it_was() {
+    let svc = service("tbdecline");
+    let id = new_game(&svc);
+    play(&svc, &["e4", "e5"]);
+    svc.takeback_request(&bob(), CH, None).unwrap();
+    let declined = svc
+        .takeback_decline(
+            &alice(),
+            CH,
+            cajitas::game::Seen {
+                game: Some(id),
+                ply: Some(2),
+            },
+        )
+        .unwrap();
+    assert_eq!(declined.game.ply, 2);
+    assert_eq!(declined.plies, 1);
+    assert!(matches!(
+        svc.takeback_accept(&alice(), CH, None),
+        Err(GameError::NoTakeback)
+    ));
+    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5"]);
+}
+
+#[test]
+fn takeback_refusals_leave_the_database_as_it_was() {
+    let db = temp_db("tbrefuse");
+    let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
+    let id = new_game(&svc);
+    let before = dump(&db);
+    // Nobody has moved: nothing to take back.
+    assert!(matches!(
+        svc.takeback_request(&alice(), CH, None),
+        Err(GameError::NothingToTakeBack)
+    ));
+    play(&svc, &["e4"]);
+    assert!(matches!(
+        svc.takeback_request(&bob(), CH, None),
+        Err(GameError::NothingToTakeBack)
+    ));
+    assert_ne!(dump(&db), before);
+    svc.takeback_request(&alice(), CH, None).unwrap();
+    // A stale request: Black moved since it was asked.
+    play(&svc, &["e5"]);
+    let before = dump(&db);
+    let seen = |ply| cajitas::game::Seen {
+        game: Some(id),
+        ply: Some(ply),
+    };
+    let refusals = [
+        svc.takeback_accept(&bob(), CH, seen(1)).unwrap_err(),
+        svc.takeback_accept(&bob(), CH, None).unwrap_err(),
+        svc.takeback_decline(&bob(), CH, seen(1)).unwrap_err(),
+        svc.takeback_accept(&carol(), CH, None).unwrap_err(),
+        svc.takeback_accept(&bob(), CH, Some(7)).unwrap_err(),
+    ];
+    assert!(matches!(refusals[0], GameError::PositionChanged));
+    assert!(matches!(refusals[1], GameError::PositionChanged));
+    assert!(matches!(refusals[2], GameError::PositionChanged));
+    assert!(matches!(refusals[3], GameError::NotAPlayer));
+    assert!(matches!(refusals[4], GameError::PositionChanged));
+    // The requester cannot answer their own request; a button of another game is stale.
+    svc.takeback_request(&alice(), CH, None).unwrap();
+    let before_own = dump(&db);
+    assert!(matches!(
+        svc.takeback_accept(&alice(), CH, None),
+        Err(GameError::OwnTakeback)
+    ));
+    assert!(matches!(
+        svc.takeback_accept(
+            &bob(),
+            CH,
+            cajitas::game::Seen {
+                game: Some(id + 1),
+                ply: Some(2)
+            }
+        ),
+        Err(GameError::PositionChanged)
+    ));
+    assert_eq!(dump(&db), before_own);
+    assert_ne!(before_own, before, "the second request was recorded");
+    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5"]);
+    // After the game: refused, nothing written.
+    svc.resign(&bob(), CH, None).unwrap();
+    let over = dump(&db);
+    assert!(matches!(
+        svc.takeback_accept(&bob(), CH, None),
+        Err(GameError::GameOver)
+    ));
+    assert!(matches!(
+        svc.takeback_request(&alice(), CH, None),
+        Err(GameError::GameOver)
+    ));
+    assert_eq!(dump(&db), over);
+}
+
+#[test]
+fn takeback_requests_count_toward_the_ping_limit() {
+    let svc = service("tbpings");
+    new_game(&svc);
+    play(&svc, &["e4"]);
+    // The challenge was the first ping of the window.
+    for _ in 1..cajitas::game::PING_LIMIT {
+        svc.takeback_request(&alice(), CH, None).unwrap();
+    }
+    assert!(matches!(
+        svc.takeback_request(&alice(), CH, None),
+        Err(GameError::TooManyPings { .. })
+    ));
+}

@@ -18,6 +18,17 @@ pub enum DrawAction {
     Claim,
 }
 
+/// What to do about a takeback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TakebackAction {
+    /// Ask the opponent to take back one's last move (and their reply, if any).
+    Request,
+    /// Accept the opponent's request: the game is rewound.
+    Accept,
+    /// Decline it.
+    Decline,
+}
+
 /// A console command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -51,6 +62,8 @@ pub enum Command {
     },
     /// `draw offer|accept|decline|claim`.
     Draw(DrawAction),
+    /// `takeback [accept|decline]`.
+    Takeback(TakebackAction),
     /// `resign`.
     Resign,
     /// `abort`.
@@ -179,6 +192,14 @@ impl Command {
                 Some("claim") => DrawAction::Claim,
                 _ => return Err(CommandError::Usage("draw offer|accept|decline|claim")),
             }),
+            "takeback" => {
+                Command::Takeback(match args.first().map(|a| a.to_lowercase()).as_deref() {
+                    None => TakebackAction::Request,
+                    Some("accept") => TakebackAction::Accept,
+                    Some("decline") => TakebackAction::Decline,
+                    _ => return Err(CommandError::Usage("takeback [accept|decline]")),
+                })
+            }
             "resign" => Command::Resign,
             "abort" => Command::Abort,
             "board" => Command::Board,
@@ -246,6 +267,19 @@ mod tests {
         assert_eq!(p("draw Offer"), Ok(Some(Command::Draw(DrawAction::Offer))));
         assert!(matches!(p("draw"), Err(CommandError::Usage(_))));
         assert!(matches!(p("draw maybe"), Err(CommandError::Usage(_))));
+        assert_eq!(
+            p("takeback"),
+            Ok(Some(Command::Takeback(TakebackAction::Request)))
+        );
+        assert_eq!(
+            p("takeback Accept"),
+            Ok(Some(Command::Takeback(TakebackAction::Accept)))
+        );
+        assert_eq!(
+            p("takeback decline"),
+            Ok(Some(Command::Takeback(TakebackAction::Decline)))
+        );
+        assert!(matches!(p("takeback please"), Err(CommandError::Usage(_))));
     }
 
     #[test]

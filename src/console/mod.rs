@@ -19,7 +19,7 @@ mod command;
 mod notify;
 mod terminal;
 
-pub use command::{Command, CommandError, DrawAction};
+pub use command::{Command, CommandError, DrawAction, TakebackAction};
 
 pub use notify::ConsoleNotifier;
 pub use terminal::{EscapeControls, LineRead, LineReader};
@@ -384,6 +384,45 @@ impl Session {
                     Ok((v, what)) => {
                         writeln!(out, "{what}")?;
                         writeln!(out, "{}", status_line_in(&v, lang))?;
+                    }
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
+            Command::Takeback(action) => {
+                let result = match action {
+                    TakebackAction::Request => svc.takeback_request(&me, ch, None).map(|t| {
+                        let opponent = t.game.player(!t.by).name.clone();
+                        let what = tr!(
+                            lang,
+                            "takeback-asks",
+                            who = who(),
+                            opponent = opponent,
+                            plies = crate::i18n::num(t.plies)
+                        );
+                        (t, what)
+                    }),
+                    TakebackAction::Accept => svc.takeback_accept(&me, ch, None).map(|t| {
+                        let what = tr!(
+                            lang,
+                            "takeback-accepts",
+                            who = who(),
+                            plies = crate::i18n::num(t.plies)
+                        );
+                        (t, what)
+                    }),
+                    TakebackAction::Decline => svc
+                        .takeback_decline(&me, ch, None)
+                        .map(|t| (t, tr!(lang, "takeback-declines", who = who()))),
+                };
+                match result {
+                    Ok((t, what)) => {
+                        writeln!(out, "{what}")?;
+                        if action == TakebackAction::Accept {
+                            show_game(out, &t.game, lang)?;
+                            self.show_png(out, &t.game, lang)?;
+                        } else {
+                            writeln!(out, "{}", status_line_in(&t.game, lang))?;
+                        }
                     }
                     Err(e) => refusal(out, &e, lang)?,
                 }

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::{Refusal, report};
 use super::reply::Responder;
-use super::{Data, Error, challenge, draw, resign};
+use super::{Data, Error, challenge, draw, resign, takeback};
 
 /// What a button does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,20 @@ pub enum ButtonId {
         /// The ply when the offer was made.
         ply: u32,
     },
+    /// Accept the takeback request standing in `game` at `ply`.
+    TakebackAccept {
+        /// The game id.
+        game: i64,
+        /// The ply when the takeback was asked.
+        ply: u32,
+    },
+    /// Decline the takeback request standing in `game` at `ply`.
+    TakebackDecline {
+        /// The game id.
+        game: i64,
+        /// The ply when the takeback was asked.
+        ply: u32,
+    },
     /// `user` confirms resigning `game` at `ply`.
     ResignConfirm {
         /// The game id.
@@ -58,6 +72,8 @@ impl ButtonId {
             ButtonId::ChallengeDecline { challenge } => format!("cj:cd:{challenge}"),
             ButtonId::DrawAccept { game, ply } => format!("cj:da:{game}:{ply}"),
             ButtonId::DrawDecline { game, ply } => format!("cj:dd:{game}:{ply}"),
+            ButtonId::TakebackAccept { game, ply } => format!("cj:ta:{game}:{ply}"),
+            ButtonId::TakebackDecline { game, ply } => format!("cj:td:{game}:{ply}"),
             ButtonId::ResignConfirm { game, ply, user } => format!("cj:rs:{game}:{ply}:{user}"),
         }
     }
@@ -79,6 +95,14 @@ impl ButtonId {
                 ply: nums[1].parse().ok()?,
             },
             ("dd", 2) => ButtonId::DrawDecline {
+                game: n(0)?,
+                ply: nums[1].parse().ok()?,
+            },
+            ("ta", 2) => ButtonId::TakebackAccept {
+                game: n(0)?,
+                ply: nums[1].parse().ok()?,
+            },
+            ("td", 2) => ButtonId::TakebackDecline {
                 game: n(0)?,
                 ply: nums[1].parse().ok()?,
             },
@@ -159,6 +183,12 @@ async fn handle(
         ButtonId::DrawDecline { game, ply } => {
             draw::answer_button(data, r, click, game, ply, false).await
         }
+        ButtonId::TakebackAccept { game, ply } => {
+            takeback::answer_button(data, r, click, game, ply, true).await
+        }
+        ButtonId::TakebackDecline { game, ply } => {
+            takeback::answer_button(data, r, click, game, ply, false).await
+        }
         ButtonId::ResignConfirm { game, ply, user } => {
             resign::confirm_button(data, r, click, game, ply, user).await
         }
@@ -178,6 +208,11 @@ mod tests {
             },
             ButtonId::DrawAccept { game: 3, ply: 41 },
             ButtonId::DrawDecline { game: 3, ply: 0 },
+            ButtonId::TakebackAccept {
+                game: i64::MAX,
+                ply: u32::MAX,
+            },
+            ButtonId::TakebackDecline { game: 5, ply: 2 },
             ButtonId::ResignConfirm {
                 game: i64::MAX,
                 ply: u32::MAX,
@@ -203,6 +238,8 @@ mod tests {
             "cj:da:1:2:3",
             "xx:ca:1",
             "cj:rs:1:2",
+            "cj:ta:1",
+            "cj:td:1:x",
             "cj:zz:1",
         ] {
             assert_eq!(ButtonId::parse(s), None, "{s}");

@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::responder;
 use super::reply::{Reply, cap_chars};
-use super::view::game_reply;
+use super::view::{analysis_row, game_reply};
 use super::who::{channel_ref, mention};
 use super::{Context, Defer, Error};
 use crate::tr;
@@ -41,9 +41,9 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let pgn = ctx
+    let (pgn, url) = ctx
         .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.pgn(ch)?))
+        .blocking(&r, Defer::Message, move |g| Ok(g.pgn_and_analysis(ch)?))
         .await?;
     r.send(Reply {
         content: tr!(lang, "pgn-hint"),
@@ -51,6 +51,7 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
             pgn.into_bytes(),
             PGN_FILE,
         )],
+        components: vec![analysis_row(url, lang)],
         ..Reply::default()
     })
     .await?;

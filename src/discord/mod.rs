@@ -26,6 +26,7 @@ pub mod reply;
 mod resign;
 mod settings;
 mod setup;
+mod takeback;
 mod view;
 mod who;
 
@@ -139,6 +140,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         info::board(),
         resign::resign(),
         draw::draw(),
+        takeback::takeback(),
         resign::abort(),
         info::pgn(),
         info::history(),

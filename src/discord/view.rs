@@ -198,10 +198,23 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
     e
 }
 
+/// The link button to the game on lichess's analysis board, labelled in `lang`.
+pub fn analysis_row(url: String, lang: Lang) -> serenity::CreateActionRow {
+    serenity::CreateActionRow::Buttons(vec![
+        serenity::CreateButton::new_link(url).label(tr!(lang, "button-analysis")),
+    ])
+}
+
 /// A public reply showing the game in `lang`: `content` above the embed, the board attached
-/// with its alt text.
+/// with its alt text; a finished game's carries the link to lichess's analysis board.
 pub fn game_reply(content: impl Into<String>, shown: &Shown, lang: Lang) -> Reply {
+    let components = if shown.view.finished && !shown.view.aborted {
+        vec![analysis_row(shown.view.analysis_url(), lang)]
+    } else {
+        Vec::new()
+    };
     Reply {
+        components,
         content: content.into(),
         embeds: vec![embed(&shown.view, lang, true)],
         attachments: vec![

@@ -118,6 +118,15 @@ pub enum GameError {
     /// Abort was asked after both players moved.
     #[error("Too late to abort: both players have moved. You can resign or offer a draw.")]
     AbortTooLate,
+    /// A takeback was asked by a player who has no move to take back.
+    #[error("You have no move to take back.")]
+    NothingToTakeBack,
+    /// No takeback request is standing.
+    #[error("There is no takeback request to answer.")]
+    NoTakeback,
+    /// The actor tried to answer their own takeback request.
+    #[error("You cannot answer your own takeback request; your opponent must.")]
+    OwnTakeback,
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

@@ -13,6 +13,7 @@
 //! `tokio::task::spawn_blocking` (the service is `Clone + Send + Sync`: clone it into the
 //! closure), never directly on a runtime worker.
 
+pub mod analysis;
 mod challenges;
 mod clock;
 mod error;
@@ -20,6 +21,7 @@ mod load;
 mod notify;
 mod play;
 mod queries;
+mod takeback;
 mod views;
 
 use std::collections::HashMap;
@@ -36,7 +38,7 @@ pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, Re
 pub use self::play::Seen;
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
-    Status, UserRef,
+    Status, TakebackView, UserRef,
 };
 use crate::store::{SharedStore, SqliteStore, Store, StoreExt, Tx};
 

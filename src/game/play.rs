@@ -34,19 +34,19 @@ pub(super) struct Turn<'a> {
 
 impl Turn<'_> {
     /// Records the actor's current name (after the operation's own checks passed).
-    fn record_actor(&self) -> Result<(), GameError> {
+    pub(super) fn record_actor(&self) -> Result<(), GameError> {
         Ok(self.tx.upsert_user(&self.me, self.now)?)
     }
 
     /// Refuses an action made for another position than the game's (a button or move made
     /// at `expected` plies).
-    fn check_ply(&self, expected: Option<u32>) -> Result<(), GameError> {
+    pub(super) fn check_ply(&self, expected: Option<u32>) -> Result<(), GameError> {
         GameService::check_ply(&self.game, expected)
     }
 
     /// Refuses an action made for another game than the channel's (a button of an earlier
     /// game in the same channel).
-    fn check_game(&self, expected: Option<i64>) -> Result<(), GameError> {
+    pub(super) fn check_game(&self, expected: Option<i64>) -> Result<(), GameError> {
         match expected {
             Some(id) if id != self.game.row.id => Err(GameError::PositionChanged),
             _ => Ok(()),
@@ -273,7 +273,8 @@ impl GameService {
             }
             l.row.ply += 1;
             l.row.fen = fen;
-            l.row.updated_at = now;
+            // As the store writes it: strictly later than before (see `Games::append_move`).
+            l.row.updated_at = now.max(l.row.updated_at + 1);
             l.moves.push(row);
             let view = match l.game.outcome() {
                 Some(outcome) => self.finish(tx, l, outcome, now)?,

@@ -39,6 +39,23 @@ impl GameService {
         })
     }
 
+    /// The PGN of the channel's game in progress, or of its last game, and its link to
+    /// lichess's analysis board (read together, from one snapshot).
+    pub fn pgn_and_analysis(&self, ch: ChannelRef) -> Result<(String, String), GameError> {
+        self.read(|tx| {
+            let l = self.current_or_last(tx, ch)?;
+            let pgn = pgn_of(&l, self.options().site);
+            let sans: Vec<String> = l.moves.iter().map(|m| m.san.clone()).collect();
+            let url = super::analysis::lichess_analysis_url(
+                &sans,
+                &l.game.position().fen(),
+                super::analysis::LINK_URL_MAX,
+            );
+            self.keep(l);
+            Ok((pgn, url))
+        })
+    }
+
     /// The channel's last finished games, newest first (at most `limit`, capped at 100).
     pub fn history(&self, ch: ChannelRef, limit: usize) -> Result<Vec<HistoryEntry>, GameError> {
         self.read(|tx| {

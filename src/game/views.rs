@@ -129,6 +129,19 @@ impl ChallengeView {
     }
 }
 
+/// A takeback request and the game it is about, after an operation on it.
+#[derive(Debug, Clone)]
+pub struct TakebackView {
+    /// The game after the operation (rewound, when the request was accepted).
+    pub game: GameView,
+    /// Who asked.
+    pub by: Color,
+    /// How many plies it takes back (1 or 2).
+    pub plies: u32,
+    /// The game's ply when it was asked (the ply a button carries).
+    pub ply: u32,
+}
+
 /// Everything a front end shows after an operation on a game.
 #[derive(Debug, Clone)]
 pub struct GameView {
@@ -183,6 +196,16 @@ impl GameView {
             Color::White => &self.white,
             Color::Black => &self.black,
         }
+    }
+
+    /// The game on lichess's analysis board: its moves, or its position when the moves do
+    /// not fit in a link button (see [`super::analysis`]).
+    pub fn analysis_url(&self) -> String {
+        super::analysis::lichess_analysis_url(
+            &self.sans,
+            &self.position.fen(),
+            super::analysis::LINK_URL_MAX,
+        )
     }
 
     /// The user to move.

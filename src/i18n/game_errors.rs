@@ -47,6 +47,9 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         }
         GameError::ClaimNotYourTurn => tr!(lang, "error-claim-not-your-turn"),
         GameError::AbortTooLate => tr!(lang, "error-abort-too-late"),
+        GameError::NothingToTakeBack => tr!(lang, "error-nothing-to-take-back"),
+        GameError::NoTakeback => tr!(lang, "error-no-takeback"),
+        GameError::OwnTakeback => tr!(lang, "error-own-takeback"),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
 }

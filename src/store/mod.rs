@@ -6,9 +6,9 @@
 //! operation reads what it needs through a [`Tx`], decides, writes, and says whether to
 //! commit. [`StoreExt::immediate`] and [`StoreExt::read`] carry a typed result and error
 //! through it. A `Tx` is the sum of one trait per kind of record: [`Users`], [`Challenges`],
-//! [`Games`] (games and their moves), [`DrawOffers`], [`Pings`], [`Settings`] and
-//! [`Interactions`]. Writes that depend on the state they read carry a ply check
-//! ([`Games::append_move`], [`Games::finish_game`]) so that a move computed against an older
+//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`]
+//! and [`Interactions`]. Writes that depend on the state they read carry a ply check
+//! ([`Games::append_move`], [`Games::finish_game`], [`Games::rewind_game`]) so that a move computed against an older
 //! position can never land.
 //!
 //! Everything here is object safe, so the backend can be chosen at run time: the game
@@ -234,6 +234,25 @@ pub struct DrawOfferRow {
     pub created_at: i64,
 }
 
+/// A takeback request (migration 0005). Its status uses the draw offers' vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakebackRow {
+    /// Its id.
+    pub id: i64,
+    /// The game.
+    pub game_id: i64,
+    /// Who asked.
+    pub by: Side,
+    /// The ply of the game when it was asked: only valid while the game is still there.
+    pub ply: u32,
+    /// How many plies it takes back (1 or 2).
+    pub plies: u32,
+    /// Where it stands.
+    pub status: OfferStatus,
+    /// When (Unix ms).
+    pub created_at: i64,
+}
+
 /// A new challenge.
 #[derive(Debug, Clone)]
 pub struct NewChallenge {
@@ -345,7 +364,10 @@ pub trait Games {
 
     /// Appends the move of ply `ply` to an active game and updates its cached position, but
     /// only if the game is still active at exactly `ply` plies (the ply check). Returns false,
-    /// writing nothing, when the position changed.
+    /// writing nothing, when the position changed. `updated_at` becomes `m.played_at`, or one
+    /// more than before when that is not later: with [`Games::rewind_game`], every change
+    /// of a game in progress gives a new `updated_at`, so the same ply and FEN reached again
+    /// after a takeback never look like the state a cache holds.
     fn append_move(
         &self,
         game_id: i64,
@@ -357,6 +379,44 @@ pub trait Games {
     /// Ends an active game that is still at `ply` plies (the ply check); also lapses its open
     /// draw offer. Returns false, writing nothing, when the position changed.
     fn finish_game(&self, game_id: i64, ply: u32, e: &Ending<'_>) -> Result<bool, StoreError>;
+
+    /// Takes an active game that is still at `ply` plies (the ply check) back to `to_ply`
+    /// plies: deletes the moves from `to_ply` on, sets the game's FEN to `fen` (the position
+    /// after `to_ply` plies) and lapses its open draw offer. `updated_at` becomes at least
+    /// one more than before, so a cached copy of a later position never matches again.
+    /// Returns false, writing nothing, when the position changed.
+    fn rewind_game(
+        &self,
+        game_id: i64,
+        ply: u32,
+        to_ply: u32,
+        fen: &str,
+        now: i64,
+    ) -> Result<bool, StoreError>;
+}
+
+/// Takeback requests.
+pub trait Takebacks {
+    /// The open takeback request of a game.
+    fn open_takeback(&self, game_id: i64) -> Result<Option<TakebackRow>, StoreError>;
+
+    /// Records a new open request (after closing any open one) and returns its id.
+    fn insert_takeback(
+        &self,
+        game_id: i64,
+        by: Side,
+        ply: u32,
+        plies: u32,
+        now: i64,
+    ) -> Result<i64, StoreError>;
+
+    /// Closes the open request of a game. Returns whether one was closed.
+    fn resolve_takeback(
+        &self,
+        game_id: i64,
+        status: OfferStatus,
+        now: i64,
+    ) -> Result<bool, StoreError>;
 }
 
 /// Draw offers.
@@ -420,9 +480,15 @@ pub trait Interactions {
 }
 
 /// An open transaction: every kind of record, read and written in it.
-pub trait Tx: Users + Challenges + Games + DrawOffers + Pings + Settings + Interactions {}
+pub trait Tx:
+    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions
+{
+}
 
-impl<T: Users + Challenges + Games + DrawOffers + Pings + Settings + Interactions> Tx for T {}
+impl<T: Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions> Tx
+    for T
+{
+}
 
 /// What kind of transaction an operation runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

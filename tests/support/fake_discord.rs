@@ -159,6 +159,33 @@ impl Recorded {
         out
     }
 
+    /// The URLs of the message's link buttons (component type 2, style 5).
+    pub fn link_urls(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for row in self
+            .message()
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+        {
+            for c in row
+                .get("components")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+            {
+                if c["type"] == 2
+                    && c["style"] == 5
+                    && let Some(url) = c.get("url").and_then(Value::as_str)
+                {
+                    out.push(url.to_string());
+                }
+            }
+        }
+        out
+    }
+
     /// The attachment descriptors of `payload_json` (filename, description).
     pub fn attachments(&self) -> Vec<Value> {
         self.message()

@@ -82,6 +82,18 @@ draw-declines = { $who } declines the draw; the game goes on.
 draw-claims = { $who } claims a draw.
 button-accept-draw = Accept draw
 button-decline-draw = Decline
+button-analysis = Analyse on lichess
+takeback-asks = { $who } asks to take back { $plies ->
+    [one] their last move
+   *[other] their last move and the reply
+}. { $opponent }, do you accept?
+takeback-accepts = { $who } accepts the takeback: { $plies ->
+    [one] one move
+   *[other] { $plies } moves
+} taken back.
+takeback-declines = { $who } declines the takeback; the game goes on.
+button-accept-takeback = Accept takeback
+button-decline-takeback = Decline
 resign-confirm = Do you really want to resign? This cannot be undone.
 button-resign = Yes, resign
 resigns = { $who } resigns.
@@ -166,6 +178,9 @@ error-not-challenger = Only the challenger can cancel this challenge.
 error-draw-already-offered = You have already offered a draw; wait for your opponent's answer.
 error-no-draw-offer = There is no draw offer to answer.
 error-own-draw-offer = You cannot answer your own draw offer; your opponent must.
+error-nothing-to-take-back = You have no move to take back.
+error-no-takeback = There is no takeback request to answer.
+error-own-takeback = You cannot answer your own takeback request; your opponent must.
 error-nothing-to-claim = No draw can be claimed now: the position has not occurred three times and the 50-move rule is not met.
 error-nothing-to-claim-with = No draw can be claimed with { $san }: neither threefold repetition nor the 50-move rule would apply. The move was not played.
 error-claim-not-your-turn = Only the player to move can claim a draw.

@@ -68,6 +68,7 @@ console-help =
       move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
                                     `claim` claims a draw together with the move
       draw offer|accept|decline|claim
+      takeback [accept|decline]     ask to take back your last move, or answer the request
       resign | abort                resign, or abort before both players have moved
       board | pgn | history         show the game, its PGN, the last finished games
       lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)

@@ -90,6 +90,18 @@ draw-declines = { $who } rechaza las tablas; la partida continúa.
 draw-claims = { $who } reclama tablas.
 button-accept-draw = Aceptar tablas
 button-decline-draw = Rechazar
+button-analysis = Analizar en lichess
+takeback-asks = { $who } pide deshacer { $plies ->
+    [one] su última jugada
+   *[other] su última jugada y la respuesta
+}. { $opponent }, ¿aceptas?
+takeback-accepts = { $who } acepta deshacer: { $plies ->
+    [one] se deshace una jugada
+   *[other] se deshacen { $plies } jugadas
+}.
+takeback-declines = { $who } rechaza deshacer; la partida continúa.
+button-accept-takeback = Aceptar
+button-decline-takeback = Rechazar
 resign-confirm = ¿Seguro que quieres abandonar? No se puede deshacer.
 button-resign = Sí, abandono
 resigns = { $who } abandona.
@@ -174,6 +186,9 @@ error-not-challenger = Solo quien lanzó el desafío puede retirarlo.
 error-draw-already-offered = Ya has ofrecido tablas; espera la respuesta de tu rival.
 error-no-draw-offer = No hay ninguna oferta de tablas que responder.
 error-own-draw-offer = No puedes responder a tu propia oferta de tablas; debe hacerlo tu rival.
+error-nothing-to-take-back = No tienes ninguna jugada que deshacer.
+error-no-takeback = No hay ninguna petición de deshacer que responder.
+error-own-takeback = No puedes responder a tu propia petición de deshacer; debe hacerlo tu rival.
 error-nothing-to-claim = Ahora no se pueden reclamar tablas: la posición no se ha repetido tres veces y no se cumple la regla de los 50 movimientos.
 error-nothing-to-claim-with = No se pueden reclamar tablas con { $san }: no habría ni triple repetición de jugadas ni regla de los 50 movimientos. La jugada no se ha hecho.
 error-claim-not-your-turn = Solo puede reclamar tablas el jugador al que le toca mover.

@@ -67,6 +67,7 @@ console-help =
                                     `claim` reclama tablas junto con la jugada
       draw offer|accept|decline|claim
                                     ofrece tablas, las acepta, las rechaza o las reclama
+      takeback [accept|decline]     pide deshacer tu última jugada, o responde a la petición
       resign | abort                abandona, o anula la partida antes de que ambos hayan jugado
       board | pgn | history         muestra el tablero, la partida en PGN, las últimas partidas terminadas
       lang en|es                    el idioma de la consola y de las jugadas (es: R = rey, D T A C = dama torre alfil caballo; en: R = torre)

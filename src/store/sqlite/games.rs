@@ -142,7 +142,7 @@ impl Games for SqliteTx<'_> {
         let n = self
             .tx
             .prepare_cached(
-                "UPDATE games SET ply = ply + 1, fen = ?3, updated_at = ?4
+                "UPDATE games SET ply = ply + 1, fen = ?3, updated_at = MAX(?4, updated_at + 1)
                  WHERE id = ?1 AND ply = ?2 AND status = 'active'",
             )?
             .execute(params![game_id, ply, new_fen, m.played_at])?;
@@ -187,6 +187,34 @@ impl Games for SqliteTx<'_> {
             return Ok(false);
         }
         self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, e.now)?;
+        Ok(true)
+    }
+
+    fn rewind_game(
+        &self,
+        game_id: i64,
+        ply: u32,
+        to_ply: u32,
+        fen: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        if to_ply > ply {
+            return Ok(false);
+        }
+        let n = self
+            .tx
+            .prepare_cached(
+                "UPDATE games SET ply = ?3, fen = ?4, updated_at = MAX(?5, updated_at + 1)
+                 WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+            )?
+            .execute(params![game_id, ply, to_ply, fen, now])?;
+        if n != 1 {
+            return Ok(false);
+        }
+        self.tx
+            .prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
+            .execute(params![game_id, to_ply])?;
+        self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, now)?;
         Ok(true)
     }
 }

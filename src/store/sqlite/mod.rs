@@ -11,6 +11,7 @@ mod bookkeeping;
 mod challenges;
 mod games;
 mod offers;
+mod takebacks;
 mod users;
 
 use std::path::Path;
@@ -31,6 +32,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0002_bot_settings.sql"),
     include_str!("../../../migrations/0003_pings.sql"),
     include_str!("../../../migrations/0004_game_language.sql"),
+    include_str!("../../../migrations/0005_takebacks.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.

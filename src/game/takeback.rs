@@ -1,0 +1,153 @@
+//! Takebacks by agreement: a player asks, the opponent accepts (the game is rewound by one
+//! or two plies, in one ply-checked transaction) or declines.
+
+use cajitas_rules::{Color, Game, Position, Uci};
+
+use super::load::{Loaded, colour, side};
+use super::play::{Seen, Turn};
+use super::{ChannelRef, GameError, GameService, TakebackView, UserRef};
+use crate::store::{OfferStatus, TakebackRow};
+
+/// How many plies `mine` may ask to take back in `l`: their last move, and the opponent's
+/// reply when there is one. `None` when they have not moved.
+fn plies_for(l: &Loaded, mine: Color) -> Option<u32> {
+    let ply = l.row.ply;
+    if ply == 0 {
+        return None;
+    }
+    // The side that made the last move is the one not to move now.
+    let last_mover = !l.game.position().turn();
+    if last_mover == mine {
+        Some(1)
+    } else if ply >= 2 {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+/// The opponent's standing request that `mine` may answer, as seen at `seen_ply` (from a
+/// button): refused as stale when the game moved since it was asked.
+fn request_to_answer(t: &Turn<'_>, seen_ply: Option<u32>) -> Result<TakebackRow, GameError> {
+    let Some(r) = t.tx.open_takeback(t.game.row.id)? else {
+        return Err(match seen_ply {
+            Some(_) => GameError::PositionChanged,
+            None => GameError::NoTakeback,
+        });
+    };
+    if seen_ply.is_some_and(|p| p != r.ply) || r.ply != t.game.row.ply {
+        return Err(GameError::PositionChanged);
+    }
+    if r.by == side(t.mine) {
+        return Err(GameError::OwnTakeback);
+    }
+    Ok(r)
+}
+
+impl GameService {
+    /// `actor` asks the opponent to take back their last move (one ply, when the opponent
+    /// has not replied yet) or their last move and the reply (two plies). The request
+    /// replaces any earlier one and counts toward the ping limit.
+    pub fn takeback_request(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        seen: impl Into<Seen>,
+    ) -> Result<TakebackView, GameError> {
+        let seen = seen.into();
+        self.in_game(actor, ch, |t| {
+            t.check_game(seen.game)?;
+            t.check_ply(seen.ply)?;
+            let plies = plies_for(&t.game, t.mine).ok_or(GameError::NothingToTakeBack)?;
+            t.record_actor()?;
+            let opponent = t.game.player_id(!t.mine);
+            Self::ping(t.tx, t.me.id, opponent, "takeback", t.now)?;
+            let ply = t.game.row.ply;
+            t.tx.insert_takeback(t.game.row.id, side(t.mine), ply, plies, t.now)?;
+            Ok(TakebackView {
+                game: self.view(t.game)?,
+                by: t.mine,
+                plies,
+                ply,
+            })
+        })
+    }
+
+    /// The opponent accepts the standing request: the game is taken back by its plies, the
+    /// moves deleted and the game row restored in this one transaction, under a ply check;
+    /// a standing draw offer lapses. Refused as stale ([`GameError::PositionChanged`]) when
+    /// the game moved since the request (or since `seen`).
+    pub fn takeback_accept(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        seen: impl Into<Seen>,
+    ) -> Result<TakebackView, GameError> {
+        let seen = seen.into();
+        self.in_game(actor, ch, |t| {
+            t.check_game(seen.game)?;
+            let r = request_to_answer(&t, seen.ply)?;
+            t.record_actor()?;
+            let id = t.game.row.id;
+            let to_ply = r.ply - r.plies;
+            let fen = position_after(&t.game, to_ply)?.fen();
+            if !t.tx.rewind_game(id, r.ply, to_ply, &fen, t.now)? {
+                return Err(GameError::PositionChanged);
+            }
+            t.tx.resolve_takeback(id, OfferStatus::Accepted, t.now)?;
+            // The cached game is of the position before the rewind: never serve it again
+            // (the store also moved `updated_at` on, for other processes' caches).
+            self.cache().remove(&id);
+            let row =
+                t.tx.game(id)?
+                    .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
+            let l = self.rebuild(t.tx, row)?;
+            Ok(TakebackView {
+                game: self.view(l)?,
+                by: colour(r.by),
+                plies: r.plies,
+                ply: r.ply,
+            })
+        })
+    }
+
+    /// The opponent declines the standing request: the game goes on.
+    pub fn takeback_decline(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        seen: impl Into<Seen>,
+    ) -> Result<TakebackView, GameError> {
+        let seen = seen.into();
+        self.in_game(actor, ch, |t| {
+            t.check_game(seen.game)?;
+            let r = request_to_answer(&t, seen.ply)?;
+            t.record_actor()?;
+            t.tx.resolve_takeback(t.game.row.id, OfferStatus::Declined, t.now)?;
+            Ok(TakebackView {
+                game: self.view(t.game)?,
+                by: colour(r.by),
+                plies: r.plies,
+                ply: r.ply,
+            })
+        })
+    }
+}
+
+/// The position after the first `ply` plies of `l`, replayed from its start.
+fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
+    let bad = |what: String| GameError::Internal(format!("game {}: {what}", l.row.id));
+    let start = Position::from_fen(&l.row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
+    let mut game = Game::from_position(start);
+    for m in l.moves.iter().take(ply as usize) {
+        let mv = m
+            .uci
+            .parse::<Uci>()
+            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?
+            .to_move(game.position())
+            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?;
+        game.try_play(mv)
+            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?;
+    }
+    Ok(game.position().clone())
+}
