@@ -280,6 +280,7 @@ help =
     `/move <move> [claim_draw]` play a move (suggestions as you type)
     `/board` show the board · `/pgn` the game as PGN · `/history` the last games here
     `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved
+    `/takeback` ask your opponent to take back your last move
     `/settings language` the language of public game messages in this server (Manage Server)
 
     { "**" }Notations**
