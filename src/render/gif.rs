@@ -418,21 +418,40 @@ impl Renderer {
                 .expect("GIF loop extension into memory");
             let mut prev = vec![TRANSPARENT; (w * h) as usize];
             let mut prev_state: Option<SquareState> = None;
+            let t = self.theme_index(&options.theme)?;
+            let base = self.board_for(t, geo, Orientation::White);
+            let sprites = self.sprites_for(geo.square);
+            let mut board = base.plain.clone();
             let mut buf: Vec<u8> = Vec::new();
             let n = frames.len();
             for (k, (pos, hl)) in frames.iter().enumerate() {
                 let view = BoardView::from(pos);
                 let state = square_states(&view, hl);
                 let last = k + 1 == n;
-                // The changed region, in pixels: [x0, x1) × [y0, y1).
+                // The changed region, in pixels: [x0, x1) × [y0, y1). Only the changed
+                // squares are redrawn, exactly as `render_image` draws them (a sprite never
+                // leaves its square).
                 let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
                 match &prev_state {
-                    None => (x0, y0, x1, y1) = (0, 0, w, h),
+                    None => {
+                        board = self.render_image(&view, hl, &render_opts)?;
+                        (x0, y0, x1, y1) = (0, 0, w, h);
+                    }
                     Some(before) => {
                         for sq in 0..64 {
                             if before[sq] != state[sq] {
                                 let (col, row) = (sq % 8, 7 - sq / 8);
                                 let (a, b, c, d) = geo.cell(col, row);
+                                let (tinted, check) = (state[sq].1, state[sq].2);
+                                let from = if tinted { &base.tinted } else { &base.plain };
+                                board.copy_rect_from(from, a, b, c, d);
+                                let (px, py) = geo.sprite_origin(col, row);
+                                if check {
+                                    board.blit(&base.check, px, py);
+                                }
+                                if let Some(p) = state[sq].0 {
+                                    board.blit(&sprites[p], px, py);
+                                }
                                 (x0, y0, x1, y1) = (x0.min(a), y0.min(b), x1.max(c), y1.max(d));
                             }
                         }
@@ -445,7 +464,6 @@ impl Renderer {
                     // Nothing changed (a null move): one transparent pixel keeps the timing.
                     (x0, y0, x1, y1) = (0, 0, 1, 1);
                 }
-                let board = self.render_image(&view, hl, &render_opts)?;
                 let strip = if last { &strip_last } else { &strip_names };
                 buf.clear();
                 let mut memo = ([0u8, 0, 0], palette.index([0, 0, 0]));
