@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use cajitas::render::Renderer;
 use cajitas::render::gif::{DEFAULT_BYTE_LIMIT, GIF_SIZES, GifCaption, GifOptions};
-use cajitas_rules::{Color, Lang, Move, Outcome, Position, WinReason};
+use cajitas_rules::{Color, Lang, Move, Outcome, Position, WinReason, read_move};
 
 /// A random legal game of exactly `plies` plies (from the first seed that gives one).
 fn random_game(plies: usize) -> Vec<Move> {
@@ -36,6 +36,24 @@ fn random_game(plies: usize) -> Vec<Move> {
         }
     }
     unreachable!()
+}
+
+/// D. Byrne v Fischer, New York 1956: a real game of 82 plies.
+const BYRNE_FISCHER: &str = "Nf3 Nf6 c4 g6 Nc3 Bg7 d4 O-O Bf4 d5 Qb3 dxc4 Qxc4 c6 e4 Nbd7 Rd1 Nb6 \
+     Qc5 Bg4 Bg5 Na4 Qa3 Nxc3 bxc3 Nxe4 Bxe7 Qb6 Bc4 Nxc3 Bc5 Rfe8+ Kf1 Be6 Bxb6 Bxc4+ Kg1 Ne2+ \
+     Kf1 Nxd4+ Kg1 Ne2+ Kf1 Nc3+ Kg1 axb6 Qb4 Ra4 Qxb6 Nxd1 h3 Rxa2 Kh2 Nxf2 Re1 Rxe1 Qd8+ Bf8 \
+     Nxe1 Bd5 Nf3 Ne4 Qb8 b5 h4 h5 Ne5 Kg7 Kg1 Bc5+ Kf1 Ng3+ Ke1 Bb4+ Kd1 Bb3+ Kc1 Ne2+ Kb1 \
+     Nc3+ Kc1 Rc2#";
+
+fn real_game(san: &str) -> Vec<Move> {
+    let mut pos = Position::new();
+    san.split_whitespace()
+        .map(|w| {
+            let m = read_move(&pos, w, Lang::En).expect(w);
+            pos.play(m);
+            m
+        })
+        .collect()
 }
 
 fn caption() -> GifCaption {
@@ -84,10 +102,20 @@ fn main() {
     );
     println!();
 
+    let real = real_game(BYRNE_FISCHER);
+    let (cold, warm, bytes) = measure(&r, &real, 480, 15);
+    println!(
+        "Byrne v Fischer, {} plies at 480 px: {:6.1} ms (cold {:6.1} ms)  {:7} bytes ({:.0} KB)",
+        real.len(),
+        ms(warm),
+        ms(cold),
+        bytes,
+        bytes as f64 / 1000.0,
+    );
     let g80 = random_game(80);
     let (cold, warm, bytes) = measure(&r, &g80, 480, 15);
     println!(
-        "80 plies at 480 px:  {:7.1} ms (cold {:7.1} ms)  {:8} bytes ({:.0} KB)   targets: <= 50 ms, <= 600 KB: {}",
+        "random, 80 plies at 480 px:  {:7.1} ms (cold {:7.1} ms)  {:8} bytes ({:.0} KB)   targets: <= 50 ms, <= 600 KB: {}",
         ms(warm),
         ms(cold),
         bytes,
@@ -102,7 +130,7 @@ fn main() {
     let g93 = random_game(93);
     let (cold, warm, bytes) = measure(&r, &g93, 720, 9);
     println!(
-        "93 plies at 720 px:  {:7.1} ms (cold {:7.1} ms)  {:8} bytes ({:.0} KiB)   lila-gif: ~60 ms, ~363 KiB",
+        "random, 93 plies at 720 px:  {:7.1} ms (cold {:7.1} ms)  {:8} bytes ({:.0} KiB)   lila-gif: ~60 ms, ~363 KiB",
         ms(warm),
         ms(cold),
         bytes,

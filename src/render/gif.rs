@@ -422,6 +422,15 @@ impl Renderer {
             let base = self.board_for(t, geo, Orientation::White);
             let sprites = self.sprites_for(geo.square);
             let mut board = base.plain.clone();
+            let mut changed = [false; 64];
+            // The column (row) of the square under each pixel column (row) of the board.
+            let mut col_of = vec![0u8; size as usize];
+            let mut row_of = vec![0u8; size as usize];
+            for i in 0..8 {
+                let (a, b, c, d) = geo.cell(i, i);
+                col_of[a as usize..c as usize].fill(i as u8);
+                row_of[b as usize..d as usize].fill(i as u8);
+            }
             let mut buf: Vec<u8> = Vec::new();
             let n = frames.len();
             for (k, (pos, hl)) in frames.iter().enumerate() {
@@ -439,7 +448,8 @@ impl Renderer {
                     }
                     Some(before) => {
                         for sq in 0..64 {
-                            if before[sq] != state[sq] {
+                            changed[sq] = before[sq] != state[sq];
+                            if changed[sq] {
                                 let (col, row) = (sq % 8, 7 - sq / 8);
                                 let (a, b, c, d) = geo.cell(col, row);
                                 let (tinted, check) = (state[sq].1, state[sq].2);
@@ -467,12 +477,20 @@ impl Renderer {
                 let strip = if last { &strip_last } else { &strip_names };
                 buf.clear();
                 let mut memo = ([0u8, 0, 0], palette.index([0, 0, 0]));
+                let whole = prev_state.is_none();
                 for y in y0..y1 {
+                    // Board rows: pixels of unchanged squares stay transparent, unread.
+                    let row_sq = (y < size).then(|| (7 - usize::from(row_of[y as usize])) * 8);
                     for x in x0..x1 {
-                        let c = if y < size {
-                            board.pixel(x, y)
-                        } else {
-                            strip.pixel(x, y - size)
+                        let c = match row_sq {
+                            Some(r) => {
+                                if !whole && !changed[r + usize::from(col_of[x as usize])] {
+                                    buf.push(TRANSPARENT);
+                                    continue;
+                                }
+                                board.pixel(x, y)
+                            }
+                            None => strip.pixel(x, y - size),
                         };
                         if c != memo.0 {
                             memo = (c, palette.index(c));
