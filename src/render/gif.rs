@@ -237,6 +237,32 @@ pub fn result_text(outcome: Option<Outcome>, lang: Lang) -> String {
     }
 }
 
+/// Maps the pixels `[x0, x1)` of one RGB row to palette indices into `buf`: a pixel whose
+/// index is the one already shown (`prev`) becomes transparent.
+#[inline]
+fn map_run(
+    palette: &GifPalette,
+    memo: &mut ([u8; 3], u8),
+    row: &[u8],
+    x0: u32,
+    x1: u32,
+    prev: &mut [u8],
+    buf: &mut Vec<u8>,
+) {
+    for x in x0 as usize..x1 as usize {
+        let c = [row[x * 3], row[x * 3 + 1], row[x * 3 + 2]];
+        if c != memo.0 {
+            *memo = (c, palette.index(c));
+        }
+        if prev[x] == memo.1 {
+            buf.push(TRANSPARENT);
+        } else {
+            prev[x] = memo.1;
+            buf.push(memo.1);
+        }
+    }
+}
+
 /// One position's drawing state per square: (piece sprite, tinted, check glow).
 type SquareState = [(Option<usize>, bool, bool); 64];
 
@@ -423,12 +449,10 @@ impl Renderer {
             let sprites = self.sprites_for(geo.square);
             let mut board = base.plain.clone();
             let mut changed = [false; 64];
-            // The column (row) of the square under each pixel column (row) of the board.
-            let mut col_of = vec![0u8; size as usize];
+            // The row of the square under each pixel row of the board.
             let mut row_of = vec![0u8; size as usize];
             for i in 0..8 {
-                let (a, b, c, d) = geo.cell(i, i);
-                col_of[a as usize..c as usize].fill(i as u8);
+                let (_, b, _, d) = geo.cell(i, i);
                 row_of[b as usize..d as usize].fill(i as u8);
             }
             let mut buf: Vec<u8> = Vec::new();
@@ -479,28 +503,26 @@ impl Renderer {
                 let mut memo = ([0u8, 0, 0], palette.index([0, 0, 0]));
                 let whole = prev_state.is_none();
                 for y in y0..y1 {
-                    // Board rows: pixels of unchanged squares stay transparent, unread.
-                    let row_sq = (y < size).then(|| (7 - usize::from(row_of[y as usize])) * 8);
-                    for x in x0..x1 {
-                        let c = match row_sq {
-                            Some(r) => {
-                                if !whole && !changed[r + usize::from(col_of[x as usize])] {
-                                    buf.push(TRANSPARENT);
-                                    continue;
-                                }
-                                board.pixel(x, y)
-                            }
-                            None => strip.pixel(x, y - size),
-                        };
-                        if c != memo.0 {
-                            memo = (c, palette.index(c));
+                    if y >= size {
+                        let src = &strip.data()[((y - size) * w * 3) as usize..];
+                        let at = (y * w) as usize;
+                        map_run(&palette, &mut memo, src, x0, x1, &mut prev[at..], &mut buf);
+                        continue;
+                    }
+                    // Board rows, square by square: unchanged squares stay transparent, unread.
+                    let r = (7 - usize::from(row_of[y as usize])) * 8;
+                    let src = &board.data()[(y * w * 3) as usize..];
+                    let at = (y * w) as usize;
+                    for col in 0..8 {
+                        let (a, _, c, _) = geo.cell(col, 0);
+                        let (sa, sc) = (a.max(x0), c.min(x1));
+                        if sa >= sc {
+                            continue;
                         }
-                        let i = (y * w + x) as usize;
-                        if prev[i] == memo.1 {
-                            buf.push(TRANSPARENT);
+                        if whole || changed[r + col] {
+                            map_run(&palette, &mut memo, src, sa, sc, &mut prev[at..], &mut buf);
                         } else {
-                            prev[i] = memo.1;
-                            buf.push(memo.1);
+                            buf.resize(buf.len() + (sc - sa) as usize, TRANSPARENT);
                         }
                     }
                 }
