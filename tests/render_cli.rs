@@ -350,3 +350,61 @@ fn a_symlink_planted_in_the_out_folder_is_replaced_not_followed() {
     assert_eq!(png_size(&board), (512, 512));
     assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 1);
 }
+
+#[test]
+fn a_game_to_an_animated_gif_from_moves_and_from_pgn() {
+    let dir = temp_dir("gif");
+    let out = cajitas(
+        &[
+            "render",
+            "--gif",
+            "m.gif",
+            "--moves",
+            "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#",
+            "--size",
+            "128",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frames = |name: &str| {
+        let bytes = std::fs::read(dir.path().join(name)).unwrap();
+        let mut d = gif::DecodeOptions::new().read_info(&bytes[..]).unwrap();
+        let mut n = 0;
+        while d.read_next_frame().unwrap().is_some() {
+            n += 1;
+        }
+        n
+    };
+    assert_eq!(frames("m.gif"), 8);
+    std::fs::write(
+        dir.path().join("g.pgn"),
+        "[White \"Anderssen\"]\n[Black \"Kieseritzky\"]\n\n1. e4 e5 2. f4 1-0\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let out = cajitas(
+        &[
+            "render", "--gif", "p.gif", "--pgn", "g.pgn", "--size", "128",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(frames("p.gif"), 4);
+    // Bad input: exit code 2, no file.
+    let out = cajitas(
+        &["render", "--gif", "bad.gif", "--moves", "e4 e5 Kxe9"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!dir.path().join("bad.gif").exists());
+    let out = cajitas(&["render", "--moves", "e4", "-o", "x.png"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+}

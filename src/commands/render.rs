@@ -1,13 +1,15 @@
-//! `cajitas render`: FEN positions to PNG files.
+//! `cajitas render`: FEN positions to PNG files, or a game to an animated GIF
+//! (`--gif FILE` with `--pgn FILE` or `--moves "…"`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
 
-use cajitas_rules::{Color, Position, Square};
+use cajitas_rules::{Color, Game, Lang, Position, Square, pgn, read_move};
 
 use crate::files::{read_file_capped, write_replacing};
 
+use crate::render::gif::{GifCaption, GifOptions};
 use crate::render::{
     DEFAULT_SIZE, DEFAULT_THEME, Highlights, Orientation, RenderOptions, Renderer, clamp_size,
     view::check_square,
@@ -31,7 +33,8 @@ pub enum OrientationArg {
 
 /// Flags of `cajitas render`.
 #[derive(Debug, Clone, clap::Args)]
-#[command(group(clap::ArgGroup::new("dest").required(true).args(["output", "out"])))]
+#[command(group(clap::ArgGroup::new("dest").required(true).args(["output", "out", "gif"])))]
+#[command(group(clap::ArgGroup::new("game").args(["pgn", "moves"]).requires("gif")))]
 pub struct RenderArgs {
     /// A position in FEN (quote it); repeat the flag for several boards.
     #[arg(long = "fen", value_name = "FEN")]
@@ -61,6 +64,20 @@ pub struct RenderArgs {
     /// Write the boards to this folder as 0000.png, 0001.png, …
     #[arg(long = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Write the game given by --pgn or --moves to this file as an animated GIF: one frame
+    /// per position, from White's side, the names and the result on the last frame.
+    #[arg(long, value_name = "FILE", requires = "game")]
+    pub gif: Option<PathBuf>,
+    /// With --gif: a PGN file; its first game is drawn.
+    #[arg(long, value_name = "FILE", requires = "gif")]
+    pub pgn: Option<PathBuf>,
+    /// With --gif: the moves from the initial position, in any notation the bot reads
+    /// (e.g. "e4 e5 Nf3"), separated by spaces.
+    #[arg(long, value_name = "MOVES", requires = "gif")]
+    pub moves: Option<String>,
+    /// With --gif: the language of the move letters read and of the result line.
+    #[arg(long, value_enum, default_value_t = crate::commands::replay::LangArg::En)]
+    pub lang: crate::commands::replay::LangArg,
 }
 
 /// A user error: the message, and exit code 2.
@@ -99,6 +116,14 @@ struct Input {
 }
 
 fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
+    if let Some(path) = &args.gif {
+        return run_gif(args, path);
+    }
+    if args.pgn.is_some() || args.moves.is_some() {
+        return Err(Failure::Usage(
+            "--pgn and --moves draw a game: give --gif FILE to write it".to_string(),
+        ));
+    }
     let inputs = collect_inputs(args)?;
     // Check everything before drawing anything: a bad line writes no file.
     let positions = inputs
@@ -164,6 +189,79 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
         (None, Some(dir)) => eprintln!("wrote {} boards to {}", targets.len(), dir.display()),
         (None, None) => {}
     }
+    Ok(())
+}
+
+/// Largest `--pgn` file accepted.
+const MAX_PGN_FILE: u64 = 16 << 20;
+
+/// `--gif FILE`: the game from `--pgn` (first game) or `--moves`, drawn and written.
+fn run_gif(args: &RenderArgs, path: &Path) -> Result<(), Failure> {
+    let lang = Lang::from(args.lang);
+    let (game, outcome, white, black) = if let Some(pgn_path) = &args.pgn {
+        let cannot =
+            |e: &dyn std::fmt::Display| Usage(format!("cannot read {}: {e}", pgn_path.display()));
+        let bytes = read_file_capped(pgn_path, MAX_PGN_FILE).map_err(|e| cannot(&e))?;
+        let text = pgn::decode(&bytes);
+        let read = pgn::read_game(&text, lang)
+            .map_err(|e| Usage(format!("{}: {e}", pgn_path.display())))?;
+        let name = |tag: &str, default: &str| {
+            read.tag(tag)
+                .filter(|n| !n.trim().is_empty() && *n != "?")
+                .unwrap_or(default)
+                .to_string()
+        };
+        let (white, black) = (name("White", "White"), name("Black", "Black"));
+        (read.game.clone(), read.outcome(), white, black)
+    } else if let Some(text) = &args.moves {
+        let mut game = Game::new();
+        for (i, word) in text.split_whitespace().enumerate() {
+            // Move numbers ("1.", "12...") are skipped.
+            if word
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+            {
+                continue;
+            }
+            let m = read_move(game.position(), word, lang)
+                .map_err(|e| Usage(format!("--moves: move {} {word:?}: {e}", i + 1)))?;
+            game.play(m);
+        }
+        let outcome = game.outcome();
+        (game, outcome, "White".to_string(), "Black".to_string())
+    } else {
+        return Err(Failure::Usage(
+            "--gif needs a game: give --pgn FILE or --moves \"…\"".to_string(),
+        ));
+    };
+    let clamped = clamp_size(args.size);
+    if let Some(note) = &clamped.note {
+        eprintln!("note: {note}");
+    }
+    let renderer = Renderer::new();
+    let options = GifOptions {
+        size: clamped.size,
+        theme: args.theme.clone(),
+        ..GifOptions::default()
+    };
+    let caption = GifCaption {
+        white,
+        black,
+        outcome,
+        lang,
+    };
+    let bytes = renderer
+        .game_gif(&game, &caption, &options)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    write_replacing(path, &bytes)
+        .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    eprintln!(
+        "wrote {} ({} frames, {} bytes)",
+        path.display(),
+        game.moves().len() + 1,
+        bytes.len()
+    );
     Ok(())
 }
 

@@ -17,6 +17,7 @@
 //! the same input gives the same bytes.
 
 pub mod board;
+pub mod gif;
 pub mod pieces;
 pub mod raster;
 pub mod theme;
@@ -132,6 +133,8 @@ pub struct Renderer {
     sprites: Mutex<HashMap<u32, Arc<Vec<Sprite>>>>,
     /// Empty boards per (theme index, board side, orientation).
     boards: Mutex<HashMap<(usize, u32, Orientation), Arc<BoardBase>>>,
+    /// GIF palettes per (theme index, board side).
+    palettes: Mutex<HashMap<(usize, u32), Arc<gif::GifPalette>>>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -166,6 +169,7 @@ impl Renderer {
             fonts,
             sprites: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
+            palettes: Mutex::new(HashMap::new()),
         }
     }
 

@@ -288,3 +288,22 @@ help =
     • Coordinates: `e2e4` `g1f3` `e7e8q`
     • Figurines: `♘f3` `♕h5`
     • Spanish letters (R rey, D dama, T torre, A alfil, C caballo): `Cf3` `Axc4` `Dh5` `e8=D`. With a Spanish Discord language (es-ES, es-419), `R` is the king; otherwise `R` is a rook.
+
+## The game as an animated GIF (the result line of the last frame)
+
+gif-win = { $result } · { colour-name } wins by { $reason ->
+    [checkmate] checkmate
+    [resignation] resignation
+   *[timeout] timeout
+}
+gif-draw = { $result } · { $reason ->
+    [stalemate] Draw by stalemate
+    [dead-position] Draw: dead position
+    [agreement] Draw by agreement
+    [threefold-repetition] Draw by threefold repetition
+    [fifty-moves] Draw by the 50-move rule
+    [fivefold-repetition] Draw by fivefold repetition
+    [seventy-five-moves] Draw by the 75-move rule
+   *[timeout-vs-insufficient-material] Draw on time
+}
+gif-unfinished = * · Game in progress

@@ -322,3 +322,22 @@ help =
     • SAN inglesa: `e4` `Nf3` `exd5` `e8=Q` `Qh4#` (también en minúsculas: `nf3`)
     • Coordenadas: `e2e4` `g1f3` `e7e8q`
     • Figuras: `♘f3` `♕h5`
+
+## La partida como GIF animado (la línea del resultado en el último fotograma)
+
+gif-win = { $result } · Ganan las { colour-lower } por { $reason ->
+    [checkmate] jaque mate
+    [resignation] abandono
+   *[timeout] tiempo
+}
+gif-draw = { $result } · { $reason ->
+    [stalemate] Tablas: rey ahogado
+    [dead-position] Tablas: posición muerta
+    [agreement] Tablas por acuerdo mutuo
+    [threefold-repetition] Tablas por triple repetición
+    [fifty-moves] Tablas por la regla de los 50 movimientos
+    [fivefold-repetition] Tablas por quíntuple repetición
+    [seventy-five-moves] Tablas por la regla de los 75 movimientos
+   *[timeout-vs-insufficient-material] Tablas por tiempo
+}
+gif-unfinished = * · Partida en curso

@@ -1,0 +1,154 @@
+//! `cargo bench --bench gif`: the game as an animated GIF.
+//!
+//! Prints, beside lila-gif's published figure (93 plies at 720 px: about 60 ms, 363 KiB):
+//! - an 80-ply game at 480 px (targets: at most 50 ms on one core, at most 600 KB);
+//! - a 93-ply game at 720 px;
+//! - a 300-ply game at every size the size guard offers (target: under 10 MiB with margin).
+//!
+//! The games are random legal games from fixed seeds (more pieces move in them than in real
+//! games, so the frames are, if anything, larger). Single-threaded; the palette is built
+//! once per (theme, size) and cached like the sprites, so the median of warm runs is shown,
+//! with the first (cold) run beside it. The machine may be shared: figures vary run to run.
+
+use std::time::{Duration, Instant};
+
+use cajitas::render::Renderer;
+use cajitas::render::gif::{DEFAULT_BYTE_LIMIT, GIF_SIZES, GifCaption, GifOptions};
+use cajitas_rules::{Color, Lang, Move, Outcome, Position, WinReason, read_move};
+
+/// A random legal game of exactly `plies` plies (from the first seed that gives one).
+fn random_game(plies: usize) -> Vec<Move> {
+    for seed in 1.. {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut pos = Position::new();
+        let mut moves = Vec::with_capacity(plies);
+        while moves.len() < plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.usize(..legal.len())];
+            pos.play(m);
+            moves.push(m);
+        }
+        if moves.len() == plies {
+            return moves;
+        }
+    }
+    unreachable!()
+}
+
+/// D. Byrne v Fischer, New York 1956: a real game of 82 plies.
+const BYRNE_FISCHER: &str = "Nf3 Nf6 c4 g6 Nc3 Bg7 d4 O-O Bf4 d5 Qb3 dxc4 Qxc4 c6 e4 Nbd7 Rd1 Nb6 \
+     Qc5 Bg4 Bg5 Na4 Qa3 Nxc3 bxc3 Nxe4 Bxe7 Qb6 Bc4 Nxc3 Bc5 Rfe8+ Kf1 Be6 Bxb6 Bxc4+ Kg1 Ne2+ \
+     Kf1 Nxd4+ Kg1 Ne2+ Kf1 Nc3+ Kg1 axb6 Qb4 Ra4 Qxb6 Nxd1 h3 Rxa2 Kh2 Nxf2 Re1 Rxe1 Qd8+ Bf8 \
+     Nxe1 Bd5 Nf3 Ne4 Qb8 b5 h4 h5 Ne5 Kg7 Kg1 Bc5+ Kf1 Ng3+ Ke1 Bb4+ Kd1 Bb3+ Kc1 Ne2+ Kb1 \
+     Nc3+ Kc1 Rc2#";
+
+fn real_game(san: &str) -> Vec<Move> {
+    let mut pos = Position::new();
+    san.split_whitespace()
+        .map(|w| {
+            let m = read_move(&pos, w, Lang::En).expect(w);
+            pos.play(m);
+            m
+        })
+        .collect()
+}
+
+fn caption() -> GifCaption {
+    GifCaption {
+        white: "alice".into(),
+        black: "bob".into(),
+        outcome: Some(Outcome::Decisive {
+            winner: Color::White,
+            reason: WinReason::Resignation,
+        }),
+        lang: Lang::En,
+    }
+}
+
+/// (cold time, median warm time, bytes).
+fn measure(r: &Renderer, moves: &[Move], size: u32, runs: usize) -> (Duration, Duration, usize) {
+    let opts = GifOptions {
+        size,
+        ..GifOptions::default()
+    };
+    let start = Position::new();
+    let cap = caption();
+    let t = Instant::now();
+    let bytes = r.gif_of_positions(&start, moves, &cap, &opts).unwrap();
+    let cold = t.elapsed();
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let b = r.gif_of_positions(&start, moves, &cap, &opts).unwrap();
+            std::hint::black_box(b);
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    (cold, times[times.len() / 2], bytes.len())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let r = Renderer::new();
+    println!(
+        "game as an animated GIF (one core, median of warm runs; cold = first run, palette built)"
+    );
+    println!();
+
+    let real = real_game(BYRNE_FISCHER);
+    let (cold, warm, bytes) = measure(&r, &real, 480, 15);
+    println!(
+        "Byrne v Fischer, {} plies at 480 px: {:6.1} ms (cold {:6.1} ms)  {:7} bytes ({:.0} KB)",
+        real.len(),
+        ms(warm),
+        ms(cold),
+        bytes,
+        bytes as f64 / 1000.0,
+    );
+    let g80 = random_game(80);
+    let (cold, warm, bytes) = measure(&r, &g80, 480, 15);
+    println!(
+        "random, 80 plies at 480 px:  {:7.1} ms (cold {:7.1} ms)  {:8} bytes ({:.0} KB)   targets: <= 50 ms, <= 600 KB: {}",
+        ms(warm),
+        ms(cold),
+        bytes,
+        bytes as f64 / 1000.0,
+        if ms(warm) <= 50.0 && bytes <= 600_000 {
+            "met"
+        } else {
+            "NOT met"
+        }
+    );
+
+    let g93 = random_game(93);
+    let (cold, warm, bytes) = measure(&r, &g93, 720, 9);
+    println!(
+        "random, 93 plies at 720 px:  {:7.1} ms (cold {:7.1} ms)  {:8} bytes ({:.0} KiB)   lila-gif: ~60 ms, ~363 KiB",
+        ms(warm),
+        ms(cold),
+        bytes,
+        bytes as f64 / 1024.0
+    );
+    println!();
+
+    let g300 = random_game(300);
+    let limit = DEFAULT_BYTE_LIMIT;
+    for size in GIF_SIZES {
+        let (cold, warm, bytes) = measure(&r, &g300, size, 3);
+        println!(
+            "300 plies at {size:4} px: {:7.1} ms (cold {:7.1} ms)  {:8} bytes ({:5.2} MiB, {:4.1}% of the 10 MiB limit)",
+            ms(warm),
+            ms(cold),
+            bytes,
+            bytes as f64 / (1024.0 * 1024.0),
+            bytes as f64 * 100.0 / limit as f64
+        );
+    }
+}

@@ -1,0 +1,588 @@
+//! A game as an animated GIF, drawn the way lichess's lila-gif does it:
+//!
+//! - one fixed global palette per (theme, size), taken from the board, the tinted board, the
+//!   check glow and every piece sprite on every kind of square, so no colour quantisation
+//!   happens per game; each rendered pixel is mapped to its palette entry through a
+//!   precomputed 15-bit table (cached with the palette);
+//! - the first frame is the whole picture; each later frame holds only the bounding box of
+//!   the squares that changed, with the pixels that kept their colour transparent, and
+//!   disposal "keep";
+//! - [`PLY_DELAY_CS`] per ply, [`LAST_DELAY_CS`] on the last frame, looping forever;
+//! - a strip under the board holds the players' names, and on the last frame the result, in
+//!   the game's language.
+//!
+//! [`fit_gif`] makes a GIF smaller until it fits a byte limit (Discord's
+//! `attachment_size_limit`).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cajitas_rules::{Game, Lang, Outcome, Position};
+use resvg::tiny_skia::{Pixmap, Transform};
+
+use super::board::Geometry;
+use super::pieces::{FONT_FAMILY, parse_svg};
+use super::raster::RgbImage;
+use super::view::{BoardView, Highlights};
+use super::{MIN_SIZE, Orientation, RenderError, RenderOptions, Renderer, clamp_size};
+use crate::i18n::colour_key;
+use crate::tr;
+
+/// Delay of each frame but the last, in hundredths of a second (lila-gif: 80).
+pub const PLY_DELAY_CS: u16 = 80;
+/// Delay of the last frame, in hundredths of a second.
+pub const LAST_DELAY_CS: u16 = 300;
+/// Discord's default `attachment_size_limit`: 10 MiB.
+pub const DEFAULT_BYTE_LIMIT: u64 = 10 << 20;
+/// The longest player name drawn, in characters (longer ones end with `…`).
+pub const NAME_MAX_CHARS: usize = 24;
+/// The board sizes [`fit_gif`] tries, largest first, after the requested one.
+pub const GIF_SIZES: [u32; 6] = [1024, 720, 512, 384, 256, MIN_SIZE];
+
+/// The palette index that means "transparent: keep the previous frame's pixel".
+const TRANSPARENT: u8 = 255;
+/// Background and text colours of the names/result strip (lichess's dark background).
+const STRIP_BG: [u8; 3] = [0x26, 0x24, 0x21];
+const STRIP_FG: [u8; 3] = [0xf0, 0xee, 0xe9];
+
+/// How to draw a game as a GIF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GifOptions {
+    /// Board side in pixels (clamped like a PNG board); the strip adds to the height.
+    pub size: u32,
+    /// A theme name known to the renderer.
+    pub theme: String,
+    /// Delay of each frame but the last, in hundredths of a second.
+    pub ply_delay_cs: u16,
+    /// Delay of the last frame, in hundredths of a second.
+    pub last_delay_cs: u16,
+    /// Draw every `stride`-th position only (1 = every ply; the last position is always
+    /// drawn). [`fit_gif`] raises it when smaller pictures are not enough; each frame then
+    /// lasts `stride` times longer.
+    pub stride: usize,
+}
+
+impl Default for GifOptions {
+    fn default() -> Self {
+        GifOptions {
+            size: super::DEFAULT_SIZE,
+            theme: super::DEFAULT_THEME.to_string(),
+            ply_delay_cs: PLY_DELAY_CS,
+            last_delay_cs: LAST_DELAY_CS,
+            stride: 1,
+        }
+    }
+}
+
+/// What to write in the strip: the players and, on the last frame, the result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GifCaption {
+    /// White's name, as shown (any text: characters the font lacks become `□`).
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// How the game ended, if it did.
+    pub outcome: Option<Outcome>,
+    /// The language of the result line.
+    pub lang: Lang,
+}
+
+/// The fixed palette of one (theme, size) and its lookup table.
+#[derive(Debug)]
+pub struct GifPalette {
+    /// 256 RGB triples (768 bytes); entry 255 is the transparent one.
+    rgb: Vec<u8>,
+    /// 15-bit RGB (5 bits each) → palette index.
+    table: Vec<u8>,
+}
+
+impl GifPalette {
+    /// The palette bytes (256 RGB triples).
+    pub fn rgb(&self) -> &[u8] {
+        &self.rgb
+    }
+
+    /// The colour of palette entry `i`.
+    pub fn colour(&self, i: u8) -> [u8; 3] {
+        let i = usize::from(i) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    /// The palette index for a colour.
+    #[inline]
+    pub fn index(&self, c: [u8; 3]) -> u8 {
+        self.table[key15(c)]
+    }
+
+    /// Builds the palette from a sample of every colour the frames can hold: fixed entries
+    /// first (strip colours and their anti-aliasing ramp), then the sample's colours by
+    /// frequency, skipping near-duplicates while there is room to.
+    fn build(fixed: &[[u8; 3]], sample: &HashMap<[u8; 3], u32>) -> GifPalette {
+        let mut by_freq: Vec<([u8; 3], u32)> = sample.iter().map(|(c, n)| (*c, *n)).collect();
+        by_freq.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut chosen: Vec<[u8; 3]> = Vec::with_capacity(255);
+        for c in fixed {
+            if !chosen.contains(c) {
+                chosen.push(*c);
+            }
+        }
+        for min_dist in [48, 12, 0] {
+            for (c, _) in &by_freq {
+                if chosen.len() >= 255 {
+                    break;
+                }
+                if chosen.iter().all(|p| dist2(*p, *c) > min_dist) {
+                    chosen.push(*c);
+                }
+            }
+        }
+        let mut rgb = Vec::with_capacity(768);
+        for c in &chosen {
+            rgb.extend_from_slice(c);
+        }
+        rgb.resize(768, 0);
+        let mut table = vec![0u8; 1 << 15];
+        for (k, slot) in table.iter_mut().enumerate() {
+            let centre = [
+                ((k >> 10) as u8) << 3 | 4,
+                ((k >> 5 & 31) as u8) << 3 | 4,
+                ((k & 31) as u8) << 3 | 4,
+            ];
+            let mut best = (u32::MAX, 0u8);
+            for (i, p) in chosen.iter().enumerate() {
+                let d = dist2(*p, centre);
+                if d < best.0 {
+                    best = (d, i as u8);
+                }
+            }
+            *slot = best.1;
+        }
+        // The most frequent colours (squares, strip) map to themselves exactly.
+        for (i, c) in chosen.iter().enumerate().take(64).rev() {
+            table[key15(*c)] = i as u8;
+        }
+        GifPalette { rgb, table }
+    }
+}
+
+#[inline]
+fn key15(c: [u8; 3]) -> usize {
+    (usize::from(c[0] >> 3) << 10) | (usize::from(c[1] >> 3) << 5) | usize::from(c[2] >> 3)
+}
+
+#[inline]
+fn dist2(a: [u8; 3], b: [u8; 3]) -> u32 {
+    let d = |x: u8, y: u8| {
+        let v = i32::from(x) - i32::from(y);
+        (v * v) as u32
+    };
+    // Weighted towards green, as the eye is.
+    2 * d(a[0], b[0]) + 4 * d(a[1], b[1]) + 3 * d(a[2], b[2])
+}
+
+/// The strip's height for a board of `size` pixels.
+pub fn strip_height(size: u32) -> u32 {
+    (size / 8).max(24)
+}
+
+/// A name as drawn: characters the embedded DejaVu Sans lacks (CJK, emoji, …) become `□`,
+/// control characters are dropped, and it is capped at [`NAME_MAX_CHARS`].
+pub fn drawable_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .map(|c| if font_has(c) { c } else { '□' })
+        .collect();
+    if out.chars().count() > NAME_MAX_CHARS {
+        out = out.chars().take(NAME_MAX_CHARS - 1).collect();
+        out.push('…');
+    }
+    out
+}
+
+/// Whether DejaVu Sans draws `c`: Latin, Greek, Cyrillic, their extensions, punctuation,
+/// currency, arrows, maths and the geometric shapes (a safe under-approximation).
+fn font_has(c: char) -> bool {
+    matches!(u32::from(c),
+        0x20..=0x7e | 0xa0..=0x52f | 0x1e00..=0x1fff | 0x2000..=0x206f | 0x20a0..=0x20bf
+        | 0x2100..=0x22ff | 0x2500..=0x25ff | 0x2654..=0x265f)
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The result line in `lang`, e.g. `1-0 · White wins by checkmate`.
+pub fn result_text(outcome: Option<Outcome>, lang: Lang) -> String {
+    match outcome {
+        None => tr!(lang, "gif-unfinished"),
+        Some(Outcome::Decisive { winner, reason }) => tr!(
+            lang,
+            "gif-win",
+            colour = colour_key(winner),
+            reason = reason.as_str(),
+            result = if winner == cajitas_rules::Color::White {
+                "1-0"
+            } else {
+                "0-1"
+            }
+        ),
+        Some(Outcome::Draw { reason }) => {
+            tr!(lang, "gif-draw", reason = reason.as_str(), result = "½-½")
+        }
+    }
+}
+
+/// Maps the pixels `[x0, x1)` of one RGB row to palette indices into `buf`: a pixel whose
+/// index is the one already shown (`prev`) becomes transparent.
+#[inline]
+fn map_run(
+    palette: &GifPalette,
+    memo: &mut ([u8; 3], u8),
+    row: &[u8],
+    x0: u32,
+    x1: u32,
+    prev: &mut [u8],
+    buf: &mut Vec<u8>,
+) {
+    for x in x0 as usize..x1 as usize {
+        let c = [row[x * 3], row[x * 3 + 1], row[x * 3 + 2]];
+        if c != memo.0 {
+            *memo = (c, palette.index(c));
+        }
+        if prev[x] == memo.1 {
+            buf.push(TRANSPARENT);
+        } else {
+            prev[x] = memo.1;
+            buf.push(memo.1);
+        }
+    }
+}
+
+/// One position's drawing state per square: (piece sprite, tinted, check glow).
+type SquareState = [(Option<usize>, bool, bool); 64];
+
+fn square_states(view: &BoardView, hl: &Highlights) -> SquareState {
+    let mut s: SquareState = [(None, false, false); 64];
+    for (sq, piece) in view.pieces() {
+        s[sq].0 = Some(piece);
+    }
+    for sq in hl.last_move_squares() {
+        s[sq].1 = true;
+    }
+    if let Some(sq) = hl.check_square() {
+        s[sq].2 = true;
+    }
+    s
+}
+
+impl Renderer {
+    /// The fixed palette for a theme and board size, built once and cached.
+    pub fn gif_palette(&self, theme: &str, size: u32) -> Result<Arc<GifPalette>, RenderError> {
+        let t = self.theme_index(theme)?;
+        let size = clamp_size(u64::from(size)).size;
+        let key = (t, size);
+        if let Some(p) = self
+            .palettes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return Ok(Arc::clone(p));
+        }
+        let geo = Geometry::new(size);
+        let sprites = self.sprites_for(geo.square);
+        let base = self.board_for(t, geo, Orientation::White);
+        let mut sample: HashMap<[u8; 3], u32> = HashMap::new();
+        let mut count = |img: &RgbImage, x0: u32, y0: u32, x1: u32, y1: u32| {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    *sample.entry(img.pixel(x, y)).or_default() += 1;
+                }
+            }
+        };
+        count(&base.plain, 0, 0, size, size);
+        count(&base.tinted, 0, 0, size, size);
+        // Every piece, and the glow under a king, on the four kinds of square.
+        let (sq_w, sq_h) = (geo.square, geo.square);
+        for img in [&base.plain, &base.tinted] {
+            for (col, row) in [(0, 0), (1, 0)] {
+                let (x0, y0, _, _) = geo.cell(col, row);
+                for (i, sprite) in sprites.iter().enumerate() {
+                    let mut cell = RgbImage::new(sq_w, sq_h, img.pixel(x0 + 1, y0 + 1));
+                    if i % 6 == 0 {
+                        cell.blit(&base.check, 0, 0);
+                    }
+                    cell.blit(sprite, 0, 0);
+                    count(&cell, 0, 0, sq_w, sq_h);
+                }
+            }
+        }
+        // The strip: its two colours and the anti-aliasing ramp between them.
+        let mut fixed = vec![STRIP_BG, STRIP_FG];
+        for k in 1..16u32 {
+            let mix = |a: u8, b: u8| ((u32::from(a) * (16 - k) + u32::from(b) * k) / 16) as u8;
+            fixed.push([
+                mix(STRIP_BG[0], STRIP_FG[0]),
+                mix(STRIP_BG[1], STRIP_FG[1]),
+                mix(STRIP_BG[2], STRIP_FG[2]),
+            ]);
+        }
+        let theme = &self.themes[t];
+        for light in [true, false] {
+            for tint in [false, true] {
+                let c = theme.square(light, tint);
+                fixed.push([c.0, c.1, c.2]);
+            }
+        }
+        let palette = Arc::new(GifPalette::build(&fixed, &sample));
+        let mut cache = self.palettes.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= super::CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(key, Arc::clone(&palette));
+        Ok(palette)
+    }
+
+    /// The strip under the board: the names, and the result when `result` is given.
+    fn gif_strip(&self, width: u32, caption: &GifCaption, result: Option<&str>) -> RgbImage {
+        let h = strip_height(width);
+        let mut img = RgbImage::new(width, h, STRIP_BG);
+        let names = format!(
+            "{} – {}",
+            drawable_name(&caption.white),
+            drawable_name(&caption.black)
+        );
+        let fs = h as f32 * 0.34;
+        let fg = format!("#{:02x}{:02x}{:02x}", STRIP_FG[0], STRIP_FG[1], STRIP_FG[2]);
+        let mut texts = format!(
+            r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
+            x = width as f32 / 2.0,
+            y = h as f32 * 0.42,
+            t = xml_escape(&names)
+        );
+        if let Some(r) = result {
+            let r: String = r
+                .chars()
+                .map(|c| if font_has(c) { c } else { '□' })
+                .collect();
+            texts.push_str(&format!(
+                r#"<text x="{x}" y="{y}" text-anchor="middle" font-weight="bold">{t}</text>"#,
+                x = width as f32 / 2.0,
+                y = h as f32 * 0.86,
+                t = xml_escape(&r)
+            ));
+        }
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}"><g font-family="{FONT_FAMILY}" font-size="{fs}" fill="{fg}">{texts}</g></svg>"#
+        );
+        if let (Ok(tree), Some(mut pm)) = (parse_svg(&svg, &self.fonts), Pixmap::new(width, h)) {
+            resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
+            img.blit_pixmap(&pm);
+        }
+        img
+    }
+
+    /// Draws a game as an animated GIF: one frame per position (plies + 1, or fewer with
+    /// `options.stride > 1`), from White's side, the last move tinted, the names in a strip
+    /// under the board and the result on the last frame.
+    pub fn game_gif(
+        &self,
+        game: &Game,
+        caption: &GifCaption,
+        options: &GifOptions,
+    ) -> Result<Vec<u8>, RenderError> {
+        self.gif_of_positions(game.start(), game.moves(), caption, options)
+    }
+
+    /// [`Renderer::game_gif`] from a start position and the moves played from it.
+    pub fn gif_of_positions(
+        &self,
+        start: &Position,
+        moves: &[cajitas_rules::Move],
+        caption: &GifCaption,
+        options: &GifOptions,
+    ) -> Result<Vec<u8>, RenderError> {
+        let palette = self.gif_palette(&options.theme, options.size)?;
+        let size = clamp_size(u64::from(options.size)).size;
+        let geo = Geometry::new(size);
+        let render_opts = RenderOptions {
+            size,
+            orientation: Orientation::White,
+            theme: options.theme.clone(),
+        };
+        let strip_h = strip_height(size);
+        let (w, h) = (size, size + strip_h);
+        let strip_names = self.gif_strip(size, caption, None);
+        let strip_last = self.gif_strip(
+            size,
+            caption,
+            Some(&result_text(caption.outcome, caption.lang)),
+        );
+
+        // The positions to draw: every `stride`-th one, and always the last.
+        let stride = options.stride.max(1);
+        let mut frames: Vec<(Position, Highlights)> = Vec::new();
+        let mut pos = start.clone();
+        frames.push((pos.clone(), Highlights::after(&pos, None)));
+        for (i, m) in moves.iter().enumerate() {
+            pos.play(*m);
+            if (i + 1) % stride == 0 || i + 1 == moves.len() {
+                frames.push((pos.clone(), Highlights::after(&pos, Some(*m))));
+            }
+        }
+
+        let mut out = Vec::with_capacity(64 * 1024);
+        {
+            let mut enc = ::gif::Encoder::new(&mut out, w as u16, h as u16, palette.rgb())
+                .expect("GIF header into memory");
+            enc.set_repeat(::gif::Repeat::Infinite)
+                .expect("GIF loop extension into memory");
+            let mut prev = vec![TRANSPARENT; (w * h) as usize];
+            let mut prev_state: Option<SquareState> = None;
+            let t = self.theme_index(&options.theme)?;
+            let base = self.board_for(t, geo, Orientation::White);
+            let sprites = self.sprites_for(geo.square);
+            let mut board = base.plain.clone();
+            let mut changed = [false; 64];
+            // The row of the square under each pixel row of the board.
+            let mut row_of = vec![0u8; size as usize];
+            for i in 0..8 {
+                let (_, b, _, d) = geo.cell(i, i);
+                row_of[b as usize..d as usize].fill(i as u8);
+            }
+            let mut buf: Vec<u8> = Vec::new();
+            let n = frames.len();
+            for (k, (pos, hl)) in frames.iter().enumerate() {
+                let view = BoardView::from(pos);
+                let state = square_states(&view, hl);
+                let last = k + 1 == n;
+                // The changed region, in pixels: [x0, x1) × [y0, y1). Only the changed
+                // squares are redrawn, exactly as `render_image` draws them (a sprite never
+                // leaves its square).
+                let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
+                match &prev_state {
+                    None => {
+                        board = self.render_image(&view, hl, &render_opts)?;
+                        (x0, y0, x1, y1) = (0, 0, w, h);
+                    }
+                    Some(before) => {
+                        for sq in 0..64 {
+                            changed[sq] = before[sq] != state[sq];
+                            if changed[sq] {
+                                let (col, row) = (sq % 8, 7 - sq / 8);
+                                let (a, b, c, d) = geo.cell(col, row);
+                                let (tinted, check) = (state[sq].1, state[sq].2);
+                                let from = if tinted { &base.tinted } else { &base.plain };
+                                board.copy_rect_from(from, a, b, c, d);
+                                let (px, py) = geo.sprite_origin(col, row);
+                                if check {
+                                    board.blit(&base.check, px, py);
+                                }
+                                if let Some(p) = state[sq].0 {
+                                    board.blit(&sprites[p], px, py);
+                                }
+                                (x0, y0, x1, y1) = (x0.min(a), y0.min(b), x1.max(c), y1.max(d));
+                            }
+                        }
+                        if last {
+                            (x0, y0, x1, y1) = (0, y0.min(size), w, h);
+                        }
+                    }
+                }
+                if x0 >= x1 || y0 >= y1 {
+                    // Nothing changed (a null move): one transparent pixel keeps the timing.
+                    (x0, y0, x1, y1) = (0, 0, 1, 1);
+                }
+                let strip = if last { &strip_last } else { &strip_names };
+                buf.clear();
+                let mut memo = ([0u8, 0, 0], palette.index([0, 0, 0]));
+                let whole = prev_state.is_none();
+                for y in y0..y1 {
+                    if y >= size {
+                        let src = &strip.data()[((y - size) * w * 3) as usize..];
+                        let at = (y * w) as usize;
+                        map_run(&palette, &mut memo, src, x0, x1, &mut prev[at..], &mut buf);
+                        continue;
+                    }
+                    // Board rows, square by square: unchanged squares stay transparent, unread.
+                    let r = (7 - usize::from(row_of[y as usize])) * 8;
+                    let src = &board.data()[(y * w * 3) as usize..];
+                    let at = (y * w) as usize;
+                    for col in 0..8 {
+                        let (a, _, c, _) = geo.cell(col, 0);
+                        let (sa, sc) = (a.max(x0), c.min(x1));
+                        if sa >= sc {
+                            continue;
+                        }
+                        if whole || changed[r + col] {
+                            map_run(&palette, &mut memo, src, sa, sc, &mut prev[at..], &mut buf);
+                        } else {
+                            buf.resize(buf.len() + (sc - sa) as usize, TRANSPARENT);
+                        }
+                    }
+                }
+                let delay = if last {
+                    options.last_delay_cs
+                } else {
+                    options
+                        .ply_delay_cs
+                        .saturating_mul(u16::try_from(stride).unwrap_or(u16::MAX))
+                };
+                let frame = ::gif::Frame {
+                    delay,
+                    dispose: ::gif::DisposalMethod::Keep,
+                    transparent: Some(TRANSPARENT),
+                    left: x0 as u16,
+                    top: y0 as u16,
+                    width: (x1 - x0) as u16,
+                    height: (y1 - y0) as u16,
+                    buffer: Cow::Borrowed(&buf),
+                    ..::gif::Frame::default()
+                };
+                enc.write_frame(&frame).expect("GIF frame into memory");
+                prev_state = Some(state);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Makes a GIF that fits in `limit` bytes: first with fewer pixels (the sizes of
+/// [`GIF_SIZES`] below the requested one), then, at the smallest size, with frames cut
+/// (every 2nd, 3rd, … position, each shown longer). Returns the bytes and the options used.
+pub fn fit_gif(
+    renderer: &Renderer,
+    start: &Position,
+    moves: &[cajitas_rules::Move],
+    caption: &GifCaption,
+    options: &GifOptions,
+    limit: u64,
+) -> Result<(Vec<u8>, GifOptions), RenderError> {
+    let size = clamp_size(u64::from(options.size)).size;
+    let mut sizes = vec![size];
+    sizes.extend(GIF_SIZES.iter().copied().filter(|&s| s < size));
+    let mut opts = options.clone();
+    let mut last = Vec::new();
+    for s in sizes {
+        opts.size = s;
+        last = renderer.gif_of_positions(start, moves, caption, &opts)?;
+        if last.len() as u64 <= limit {
+            return Ok((last, opts));
+        }
+    }
+    let mut stride = opts.stride.max(1);
+    while stride < moves.len().max(1) {
+        stride *= 2;
+        opts.stride = stride;
+        last = renderer.gif_of_positions(start, moves, caption, &opts)?;
+        if last.len() as u64 <= limit {
+            return Ok((last, opts));
+        }
+    }
+    Ok((last, opts))
+}
