@@ -117,24 +117,11 @@ pub async fn answer_button(
             if g.board(ch)?.game_id != game {
                 return Err(Refusal::ButtonExpired.into());
             }
+            let seen = crate::game::Seen::at(game, ply);
             let result = if accept {
-                g.draw_accept(
-                    &actor,
-                    ch,
-                    crate::game::Seen {
-                        game: Some(game),
-                        ply: Some(ply),
-                    },
-                )
+                g.draw_accept(&actor, ch, seen)
             } else {
-                g.draw_decline(
-                    &actor,
-                    ch,
-                    crate::game::Seen {
-                        game: Some(game),
-                        ply: Some(ply),
-                    },
-                )
+                g.draw_decline(&actor, ch, seen)
             };
             let view = result.map_err(|e| match e {
                 GameError::PositionChanged | GameError::NoDrawOffer => {

@@ -74,10 +74,7 @@ pub async fn confirm_button(
             if g.board(ch)?.game_id != game {
                 return Err(Refusal::ButtonExpired.into());
             }
-            let seen = crate::game::Seen {
-                game: Some(game),
-                ply: Some(ply),
-            };
+            let seen = crate::game::Seen::at(game, ply);
             let view = g.resign(&actor, ch, seen).map_err(|e| match e {
                 GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),

@@ -74,10 +74,7 @@ pub async fn answer_button(
     let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
     let (plies, shown): (u32, Shown) = data
         .blocking(r, Defer::Update, move |g| {
-            let seen = Seen {
-                game: Some(game),
-                ply: Some(ply),
-            };
+            let seen = Seen::at(game, ply);
             let result = if accept {
                 g.takeback_accept(&actor, ch, seen)
             } else {

@@ -65,6 +65,16 @@ pub struct Seen {
     pub ply: Option<u32>,
 }
 
+impl Seen {
+    /// A button's view: game `game` at ply `ply`.
+    pub fn at(game: i64, ply: u32) -> Seen {
+        Seen {
+            game: Some(game),
+            ply: Some(ply),
+        }
+    }
+}
+
 impl From<Option<u32>> for Seen {
     fn from(ply: Option<u32>) -> Seen {
         Seen { game: None, ply }
