@@ -18,6 +18,7 @@
 
 pub mod board;
 pub mod gif;
+mod lzw;
 pub mod pieces;
 pub mod raster;
 pub mod theme;
