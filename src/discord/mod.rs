@@ -27,6 +27,7 @@ mod resign;
 mod settings;
 mod setup;
 mod takeback;
+mod threads;
 mod view;
 mod who;
 
@@ -90,6 +91,7 @@ impl Data {
         let ops = view::Ops {
             game: self.game.clone(),
             renderer: self.renderer,
+            attachment_limit: responder.attachment_limit(),
         };
         let mut task = tokio::task::spawn_blocking(move || op(&ops));
         let joined = tokio::select! {
@@ -143,6 +145,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         takeback::takeback(),
         resign::abort(),
         info::pgn(),
+        info::gif(),
         info::history(),
         settings::settings(),
         help::help(),
