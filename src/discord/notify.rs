@@ -116,12 +116,7 @@ pub fn summary(view: &GameView, lang: Lang) -> String {
             mention(view.player(!winner)),
             reason.as_str(),
         ),
-        Some(Outcome::Draw { reason }) => (
-            "draw",
-            String::new(),
-            String::new(),
-            reason.as_str(),
-        ),
+        Some(Outcome::Draw { reason }) => ("draw", String::new(), String::new(), reason.as_str()),
         None => ("aborted", String::new(), String::new(), "aborted"),
     };
     tr!(

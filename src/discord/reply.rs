@@ -167,7 +167,10 @@ impl<'a> Responder<'a> {
     /// The id of the message that answered the interaction (`GET @original`), e.g. a
     /// challenge's, on which its game's thread is opened later.
     pub async fn original_message(&self) -> Result<u64, serenity::Error> {
-        let m = self.http.get_original_interaction_response(self.token).await?;
+        let m = self
+            .http
+            .get_original_interaction_response(self.token)
+            .await?;
         Ok(m.id.get())
     }
 

@@ -155,12 +155,7 @@ fn discord_error(e: &serenity::Error) -> Option<(u16, isize)> {
 
 /// Opens the public thread `name` on `message` of `channel` (the thread's id is the
 /// message's).
-pub async fn open(
-    http: &serenity::Http,
-    channel: u64,
-    message: u64,
-    name: &str,
-) -> Opened {
+pub async fn open(http: &serenity::Http, channel: u64, message: u64, name: &str) -> Opened {
     let builder = serenity::CreateThread::new(cap_chars(name, THREAD_NAME_MAX))
         .auto_archive_duration(PLAYING_ARCHIVE);
     let made = serenity::ChannelId::new(channel)
@@ -172,7 +167,10 @@ pub async fn open(
             // Opened already (a retried accept): the thread is the message's.
             Some((_, THREAD_EXISTS)) => Opened::Thread(message),
             Some((403, _) | (_, MISSING_PERMISSIONS)) => {
-                tracing::info!(channel, "may not open threads here; the game is played in the channel");
+                tracing::info!(
+                    channel,
+                    "may not open threads here; the game is played in the channel"
+                );
                 Opened::Refused
             }
             _ => {
@@ -205,7 +203,10 @@ pub async fn post_in(
 /// rematch, `/gif` and `/pgn`), then Discord archives it.
 pub async fn wind_down(http: &serenity::Http, thread: u64) -> Result<(), serenity::Error> {
     let edit = serenity::EditThread::new().auto_archive_duration(ENDED_ARCHIVE);
-    match serenity::ChannelId::new(thread).edit_thread(http, edit.clone()).await {
+    match serenity::ChannelId::new(thread)
+        .edit_thread(http, edit.clone())
+        .await
+    {
         Err(e) if discord_error(&e).is_some_and(|(_, code)| code == THREAD_ARCHIVED) => {
             serenity::ChannelId::new(thread)
                 .edit_thread(http, edit.archived(false))
@@ -232,8 +233,12 @@ pub async fn send_game(
         return Ok(());
     }
     post_in(http, place, channel_message(reply)).await?;
-    r.send(Reply::ephemeral(tr!(r.lang(), "routed", thread = link(place))))
-        .await?;
+    r.send(Reply::ephemeral(tr!(
+        r.lang(),
+        "routed",
+        thread = link(place)
+    )))
+    .await?;
     Ok(())
 }
 
@@ -260,8 +265,14 @@ mod tests {
         // 2026-11-30.
         let t = 1_796_000_000_000;
         assert_eq!(civil(t), (2026, 11, 30));
-        assert_eq!(thread_name("alice", "bob", t, Lang::En), "alice vs bob · 30 nov");
-        assert_eq!(thread_name("alice", "bob", 1_765_000_000_000, Lang::Es), "alice vs bob · 6 dic");
+        assert_eq!(
+            thread_name("alice", "bob", t, Lang::En),
+            "alice vs bob · 30 nov"
+        );
+        assert_eq!(
+            thread_name("alice", "bob", 1_765_000_000_000, Lang::Es),
+            "alice vs bob · 6 dic"
+        );
         let long = "ñ".repeat(100);
         let name = thread_name(&long, &long, t, Lang::En);
         assert!(name.chars().count() <= THREAD_NAME_MAX, "{name}");

@@ -101,7 +101,9 @@ pub fn show_within(renderer: &Renderer, view: GameView, gif_limit: u64) -> anyho
     )?;
     let gif = if view.finished && !view.aborted {
         game_gif(renderer, &view, gif_limit)
-            .map_err(|e| tracing::warn!(game = view.game_id, error = %e, "no GIF for the final message"))
+            .map_err(
+                |e| tracing::warn!(game = view.game_id, error = %e, "no GIF for the final message"),
+            )
             .ok()
     } else {
         None

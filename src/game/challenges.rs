@@ -55,7 +55,9 @@ impl GameService {
     ) -> Result<ChallengeRow, GameError> {
         let ch = at.at;
         if let Some(parent) = at.parent
-            && tx.last_game(ch.channel)?.is_some_and(|g| g.thread == Some(ch.channel))
+            && tx
+                .last_game(ch.channel)?
+                .is_some_and(|g| g.thread == Some(ch.channel))
         {
             return Err(GameError::InGameThread { parent });
         }

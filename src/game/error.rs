@@ -135,7 +135,9 @@ pub enum GameError {
         parent: u64,
     },
     /// A command typed in a channel where the actor plays several games, each in its thread.
-    #[error("You are playing several games in this channel: type the command in the game's thread.")]
+    #[error(
+        "You are playing several games in this channel: type the command in the game's thread."
+    )]
     SeveralGames {
         /// The games' threads (at most [`MAX_LINKS`](crate::game::MAX_LINKS)).
         threads: Vec<u64>,

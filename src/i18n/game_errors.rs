@@ -51,13 +51,21 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::NoTakeback => tr!(lang, "error-no-takeback"),
         GameError::OwnTakeback => tr!(lang, "error-own-takeback"),
         GameError::InGameThread { parent } => {
-            tr!(lang, "error-in-game-thread", parent = format!("<#{parent}>"))
+            tr!(
+                lang,
+                "error-in-game-thread",
+                parent = format!("<#{parent}>")
+            )
         }
         GameError::SeveralGames { threads } => {
             tr!(lang, "error-several-games", links = thread_links(threads))
         }
         GameError::GamesInThreads { threads } => {
-            tr!(lang, "error-games-in-threads", links = thread_links(threads))
+            tr!(
+                lang,
+                "error-games-in-threads",
+                links = thread_links(threads)
+            )
         }
         GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
         GameError::Internal(_) => tr!(lang, "error-internal"),
