@@ -159,6 +159,11 @@ fn where_of_command(actx: &poise::ApplicationContext<'_, Data, Error>) -> Where 
     )
 }
 
+/// How many times an accept waits 100 ms for the message of a challenge posted a moment ago.
+const MESSAGE_WAITS: usize = 10;
+/// How recent such a challenge is (its message id is recorded right after it is posted).
+const MESSAGE_WAIT_WINDOW_MS: i64 = 10_000;
+
 /// What starting a game found.
 struct Started {
     shown: Shown,
@@ -193,7 +198,22 @@ async fn start(
             .await?;
         let now = data.game.options().clock.now_ms();
         let name = threads::thread_name(&c.challenger.name, &actor.name, now, lang);
-        match clicked.or(c.message) {
+        let mut message = clicked.or(c.message);
+        // A challenge answered the moment it appeared: its message id is being recorded
+        // (read back from Discord right after the challenge was posted).
+        for _ in 0..MESSAGE_WAITS {
+            if message.is_some() || now - c.created_at > MESSAGE_WAIT_WINDOW_MS {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            let (game, who, id) = (data.game.clone(), actor.clone(), c.id);
+            message = tokio::task::spawn_blocking(move || game.acceptable(&who, place, Some(id)))
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .and_then(|c| c.message);
+        }
+        match message {
             Some(m) => match threads::open(http, place.at.channel, m, &name).await {
                 Opened::Thread(t) => thread = Some(t),
                 Opened::Refused => {
