@@ -164,6 +164,17 @@ const MESSAGE_WAITS: usize = 10;
 /// How recent such a challenge is (its message id is recorded right after it is posted).
 const MESSAGE_WAIT_WINDOW_MS: i64 = 10_000;
 
+/// An accept: who, where, which challenge (a button names it), the message clicked, the
+/// game's language, and how to defer.
+struct Accepting {
+    actor: crate::game::UserRef,
+    w: Where,
+    expected: Option<i64>,
+    clicked: Option<u64>,
+    lang: Lang,
+    defer: Defer,
+}
+
 /// What starting a game found.
 struct Started {
     shown: Shown,
@@ -179,13 +190,16 @@ async fn start(
     data: &Data,
     r: &Responder<'_>,
     http: &serenity::Http,
-    actor: crate::game::UserRef,
-    w: Where,
-    expected: Option<i64>,
-    clicked: Option<u64>,
-    lang: Lang,
-    defer: Defer,
+    accepting: Accepting,
 ) -> Result<Started, Error> {
+    let Accepting {
+        actor,
+        w,
+        expected,
+        clicked,
+        lang,
+        defer,
+    } = accepting;
     let mut place = w.place;
     let mut explain = w.lacks_permission;
     let mut thread = None;
@@ -291,18 +305,15 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
         .await
         .public;
     let http = &ctx.serenity_context().http;
-    let started = start(
-        ctx.data(),
-        &r,
-        http,
+    let accepting = Accepting {
         actor,
         w,
-        None,
-        None,
+        expected: None,
+        clicked: None,
         lang,
-        Defer::Message,
-    )
-    .await?;
+        defer: Defer::Message,
+    };
+    let started = start(ctx.data(), &r, http, accepting).await?;
     let shown = &started.shown;
     if shown.view.elsewhere_than(w.place.at) {
         r.send(in_thread_reply(shown, lang)).await?;
@@ -393,18 +404,15 @@ pub async fn accept_button(
         .langs(guild(click.guild_id), Some(&click.locale))
         .await
         .public;
-    let started = start(
-        data,
-        r,
-        http,
+    let accepting = Accepting {
         actor,
         w,
-        Some(challenge),
-        Some(click.message.id.get()),
+        expected: Some(challenge),
+        clicked: Some(click.message.id.get()),
         lang,
-        Defer::Update,
-    )
-    .await?;
+        defer: Defer::Update,
+    };
+    let started = start(data, r, http, accepting).await?;
     let shown = &started.shown;
     if shown.view.elsewhere_than(w.place.at) {
         // The challenge message opens the thread; the thread gets the board.
