@@ -10,8 +10,12 @@ impl GameService {
         self.read(|tx| self.view(self.current_or_last(tx, ch, None)?))
     }
 
-    /// The game `actor` means at `ch` (their game in progress there, or the last game; see
-    /// [`GameService::locate`]).
+    /// The game `actor` means at `ch`: the game in progress played there (a thread's game,
+    /// or a channel's own); else, in a channel whose games have threads, `actor`'s one game
+    /// in progress there (refused with the threads' links when they have several, or when
+    /// several others play and they do not); else the last game played there, or the
+    /// channel's last game (`actor`'s first), so that it is reached after its thread was
+    /// archived.
     pub fn board_for(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
         self.read(|tx| self.view(self.current_or_last(tx, ch, Some(actor.id))?))
     }
