@@ -228,14 +228,16 @@ async fn start(
                 .and_then(|c| c.message);
         }
         match message {
-            Some(m) => match threads::open(http, place.at.channel, m, &name).await {
-                Opened::Thread(t) => thread = Some(t),
-                Opened::Refused => {
-                    place.threads = false;
-                    explain = true;
+            Some(m) => {
+                match in_time(r, defer, threads::open(http, place.at.channel, m, &name)).await {
+                    Opened::Thread(t) => thread = Some(t),
+                    Opened::Refused => {
+                        place.threads = false;
+                        explain = true;
+                    }
+                    Opened::Failed => place.threads = false,
                 }
-                Opened::Failed => place.threads = false,
-            },
+            }
             None => place.threads = false,
         }
     }
@@ -252,6 +254,38 @@ async fn start(
         && threads::explain_once(data, place.at.channel).await;
     Ok(Started { shown, explain })
 }
+
+/// Awaits `fut` (a request to Discord before the interaction's answer), deferring the
+/// interaction when it runs late, as [`Data::blocking`] does, so that Discord's 3 s window
+/// is never missed; gives up on it after [`OPEN_TIMEOUT`].
+async fn in_time(
+    r: &Responder<'_>,
+    defer: Defer,
+    fut: impl std::future::Future<Output = Opened>,
+) -> Opened {
+    let fut = tokio::time::timeout(OPEN_TIMEOUT, fut);
+    tokio::pin!(fut);
+    let opened = tokio::select! {
+        done = &mut fut => done,
+        () = tokio::time::sleep_until((r.received() + super::DEFER_AFTER).into()) => {
+            let deferred = match defer {
+                Defer::Message => r.defer(false).await,
+                Defer::Update => r.defer_update().await,
+            };
+            if let Err(e) = deferred {
+                tracing::warn!(interaction = %r.id(), error = %super::reply::scrubbed(&e), "could not defer");
+            }
+            fut.await
+        }
+    };
+    opened.unwrap_or_else(|_| {
+        tracing::warn!(interaction = %r.id(), "opening a game's thread timed out; the game is played in the channel");
+        Opened::Failed
+    })
+}
+
+/// How long opening a game's thread may take.
+const OPEN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The text of a game's first message: who plays which colour, and, once per channel, why
 /// it is played in the channel.

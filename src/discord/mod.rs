@@ -72,7 +72,7 @@ pub enum Defer {
 /// After this long without a result, the interaction is deferred so Discord's 3 s window
 /// is never missed. Refusals are found well before (they need no write), so they stay
 /// ephemeral.
-const DEFER_AFTER: Duration = Duration::from_millis(1500);
+pub(crate) const DEFER_AFTER: Duration = Duration::from_millis(1500);
 
 impl Data {
     /// Runs `op` with the game service and the renderer on tokio's blocking pool (SQLite and rendering never
