@@ -582,3 +582,76 @@ async fn the_fake_refuses_what_discord_refuses() {
         .await
         .unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_notifier_posts_the_summary_winds_the_thread_down_and_attaches_the_gif() {
+    use cajitas::discord::DiscordNotifier;
+    use cajitas::game::{
+        ChannelRef, ColourChoice, GameService, Lang, Place, ServiceOptions, UserRef,
+    };
+    use poise::serenity_prelude as serenity;
+    use std::sync::Arc;
+
+    let fake = FakeDiscord::start(500).await;
+    let http = Arc::new(
+        serenity::HttpBuilder::new("MTAw.fake00.fakefakefake")
+            .proxy(fake.base.as_str())
+            .ratelimiter_disabled(true)
+            .build(),
+    );
+    // The challenge message and its thread, as the bot makes them.
+    let ch = serenity::ChannelId::new(CHANNEL);
+    let m = ch
+        .send_message(&http, serenity::CreateMessage::new().content("challenge"))
+        .await
+        .unwrap();
+    ch.create_thread_from_message(&http, m.id, serenity::CreateThread::new("alice vs bob"))
+        .await
+        .unwrap();
+    let thread = m.id.get();
+    let notifier = Arc::new(DiscordNotifier::new(
+        http,
+        cajitas::render::default_renderer(),
+        tokio::runtime::Handle::current(),
+    ));
+    let opts = ServiceOptions {
+        notifier,
+        ..ServiceOptions::default()
+    };
+    let home = ChannelRef::new(Some(support::fake_discord::GUILD_ID), CHANNEL);
+    let in_thread = ChannelRef::new(home.guild, thread);
+    let (a, b) = (
+        UserRef::new(alice().id, "alice", false),
+        UserRef::new(bob().id, "bob", false),
+    );
+    let from = fake.request_count();
+    tokio::task::spawn_blocking(move || {
+        let svc = GameService::open_in_memory(opts).unwrap();
+        let place = Place::with_threads(home);
+        svc.challenge(&a, place, Some(&b), ColourChoice::White)
+            .unwrap();
+        svc.accept_at(&b, place, None, Lang::En, Some(thread))
+            .unwrap();
+        for (who, mv) in [(&a, "f3"), (&b, "e5"), (&a, "g4"), (&b, "Qh4#")] {
+            svc.play_move(who, in_thread, mv, Lang::En, false).unwrap();
+        }
+        // A post no interaction caused: the final board with its GIF.
+        svc.announce(in_thread).unwrap();
+    })
+    .await
+    .unwrap();
+    let summary = fake.post_to(CHANNEL, from).await;
+    assert_eq!(
+        summary.content(),
+        format!(
+            "{} beat {} by checkmate in 2 moves: <#{thread}>",
+            bob().mention(),
+            alice().mention()
+        )
+    );
+    assert_eq!(fake.thread(thread).unwrap().auto_archive, 60);
+    let last = fake.post_to(thread, from).await;
+    assert_public_board(&last);
+    assert_eq!(attached_gif_frames(&last), 5);
+    assert!(last.custom_ids().iter().any(|id| id.starts_with("cj:rm:")));
+}
