@@ -655,3 +655,24 @@ async fn the_notifier_posts_the_summary_winds_the_thread_down_and_attaches_the_g
     assert_eq!(attached_gif_frames(&last), 5);
     assert!(last.custom_ids().iter().any(|id| id.starts_with("cj:rm:")));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_threads_off_every_game_is_played_in_its_channel() {
+    let w = World::start("threads-off", vec![("CAJITAS_THREADS", "off".into())]).await;
+    w.start_game().await;
+    assert_eq!(w.channel().id, CHANNEL);
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    // One game at a time there, as before threads; nobody asked Discord for a thread.
+    assert_refused(
+        &challenge(&w, &w.parent(), &carol(), &dave()).await,
+        "already in progress",
+    );
+    assert!(w.fake.threads().is_empty());
+    assert!(
+        w.fake
+            .find_request(0, |r| r.path.ends_with("/threads"))
+            .is_none()
+    );
+    let end = w.cmd(&bob(), "en-US", "resign", &[]).await;
+    assert!(end.is_ephemeral(), "{}", end.text());
+}
