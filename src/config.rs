@@ -79,6 +79,9 @@ pub enum ConfigError {
     /// `CAJITAS_CHALLENGE_TTL` is not a number of seconds in range.
     #[error("{CHALLENGE_TTL_VAR} must be a number of seconds from 1 to 604800, not {0:?}")]
     BadChallengeTtl(String),
+    /// `CAJITAS_THREADS` is neither `auto` nor `off`.
+    #[error("{THREADS_VAR} must be auto or off, not {0:?}")]
+    BadThreads(String),
     /// `CAJITAS_BLOCKING_THREADS` is not a thread count in range.
     #[error("{BLOCKING_THREADS_VAR} must be a number of threads from 1 to 64, not {0:?}")]
     BadBlockingThreads(String),
@@ -90,6 +93,20 @@ pub const CHALLENGE_TTL_VAR: &str = "CAJITAS_CHALLENGE_TTL";
 pub const MESSAGE_MOVES_VAR: &str = "CAJITAS_MESSAGE_MOVES";
 /// The variable with the number of threads for the game service and rendering.
 pub const BLOCKING_THREADS_VAR: &str = "CAJITAS_BLOCKING_THREADS";
+/// Whether each game gets a thread of its own: `auto` (the default) or `off`.
+pub const THREADS_VAR: &str = "CAJITAS_THREADS";
+
+/// Reads `CAJITAS_THREADS`: `auto` (or unset, or empty) opens a thread per game where the bot
+/// may; `off` plays every game in its channel.
+pub fn threads_from(raw: Option<&str>) -> Result<bool, ConfigError> {
+    match raw.map(str::trim).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("" | "auto") => Ok(true),
+        Some("off") => Ok(false),
+        Some(_) => Err(ConfigError::BadThreads(
+            raw.unwrap_or_default().chars().take(40).collect(),
+        )),
+    }
+}
 
 /// Reads the challenge lifetime (seconds, 1 to 604800): unset or blank is
 /// [`crate::game::DEFAULT_CHALLENGE_TTL`].
@@ -290,6 +307,9 @@ pub struct BotConfig {
     /// Threads for the game service and rendering (`CAJITAS_BLOCKING_THREADS`, default:
     /// the machine's cores).
     pub blocking_threads: usize,
+    /// Whether each game gets a Discord thread of its own where the bot may open one
+    /// (`CAJITAS_THREADS=auto`, the default; `off`: every game in its channel).
+    pub threads: bool,
 }
 
 impl BotConfig {
@@ -309,6 +329,7 @@ impl BotConfig {
             pieces_dir: pieces_dir_from_env(),
             message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
             blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
+            threads: threads_from(var(THREADS_VAR).as_deref())?,
         })
     }
 
@@ -376,6 +397,7 @@ mod tests {
             pieces_dir: None,
             message_moves: false,
             blocking_threads: 2,
+            threads: true,
         };
         let debug = format!("{cfg:?} {cfg:#?} {}", cfg.token);
         assert!(!debug.contains(token), "{debug}");
@@ -474,6 +496,18 @@ mod tests {
     }
 
     #[test]
+    fn threads_are_auto_unless_off() {
+        for auto in [None, Some(""), Some("auto"), Some(" AUTO ")] {
+            assert!(threads_from(auto).unwrap(), "{auto:?}");
+        }
+        assert!(!threads_from(Some("off")).unwrap());
+        assert!(matches!(
+            threads_from(Some("sometimes")),
+            Err(ConfigError::BadThreads(_))
+        ));
+    }
+
+    #[test]
     fn env_example_documents_every_variable() {
         let example = include_str!("../.env.example");
         for var in [
@@ -487,6 +521,7 @@ mod tests {
             MESSAGE_MOVES_VAR,
             BLOCKING_THREADS_VAR,
             PIECES_VAR,
+            THREADS_VAR,
         ] {
             assert!(
                 example.lines().any(|l| l.starts_with(&format!("{var}="))),

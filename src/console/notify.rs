@@ -43,11 +43,14 @@ impl ConsoleNotifier {
 }
 
 impl Notifier for ConsoleNotifier {
-    fn post(&self, notice: &Notice) -> Result<(), NotifyError> {
+    fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
         let v = &notice.game;
         let lang = self.lang.get();
+        // The console has no threads and no buttons: every notice shows where the game stands.
         let what = match notice.kind {
-            NoticeKind::GameState => super::status_line_in(v, lang),
+            NoticeKind::GameState | NoticeKind::Summary | NoticeKind::Rematch(_) => {
+                super::status_line_in(v, lang)
+            }
         };
         let picture = match &self.boards {
             Some(dir) => match super::write_png(dir, v) {
@@ -63,6 +66,7 @@ impl Notifier for ConsoleNotifier {
         let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
         writeln!(out, "{line}{picture}")
             .and_then(|()| out.flush())
+            .map(|()| None)
             .map_err(|e| NotifyError::Delivery(e.to_string()))
     }
 }

@@ -53,6 +53,11 @@ pub enum ButtonId {
         /// The ply when the takeback was asked.
         ply: u32,
     },
+    /// A player of the finished `game` asks for a rematch.
+    Rematch {
+        /// The game id.
+        game: i64,
+    },
     /// `user` confirms resigning `game` at `ply`.
     ResignConfirm {
         /// The game id.
@@ -75,6 +80,7 @@ impl ButtonId {
             ButtonId::TakebackAccept { game, ply } => format!("cj:ta:{game}:{ply}"),
             ButtonId::TakebackDecline { game, ply } => format!("cj:td:{game}:{ply}"),
             ButtonId::ResignConfirm { game, ply, user } => format!("cj:rs:{game}:{ply}:{user}"),
+            ButtonId::Rematch { game } => format!("cj:rm:{game}"),
         }
     }
 
@@ -90,6 +96,7 @@ impl ButtonId {
         let id = match (kind, nums.len()) {
             ("ca", 1) => ButtonId::ChallengeAccept { challenge: n(0)? },
             ("cd", 1) => ButtonId::ChallengeDecline { challenge: n(0)? },
+            ("rm", 1) => ButtonId::Rematch { game: n(0)? },
             ("da", 2) => ButtonId::DrawAccept {
                 game: n(0)?,
                 ply: nums[1].parse().ok()?,
@@ -140,10 +147,20 @@ pub async fn on_event(
             &click.token,
             &sent,
         )
-        .with_lang(crate::i18n::lang_of_locale(Some(&click.locale)));
+        .with_lang(crate::i18n::lang_of_locale(Some(&click.locale)))
+        .with_attachment_limit(click.attachment_size_limit);
         let data = framework.user_data;
         let result = match ButtonId::parse(&click.data.custom_id) {
-            Some(id) => handle(data, &responder, click, id).await,
+            Some(id) => {
+                handle(
+                    data,
+                    &responder,
+                    &framework.serenity_context.http,
+                    click,
+                    id,
+                )
+                .await
+            }
             None => Err(Refusal::UnknownButton.into()),
         };
         if let Err(e) = result {
@@ -167,12 +184,13 @@ pub async fn on_event(
 async fn handle(
     data: &Data,
     r: &Responder<'_>,
+    http: &serenity::Http,
     click: &serenity::ComponentInteraction,
     id: ButtonId,
 ) -> Result<(), Error> {
     match id {
         ButtonId::ChallengeAccept { challenge } => {
-            challenge::accept_button(data, r, click, challenge).await
+            challenge::accept_button(data, r, http, click, challenge).await
         }
         ButtonId::ChallengeDecline { challenge } => {
             challenge::decline_button(data, r, click, challenge).await
@@ -190,8 +208,9 @@ async fn handle(
             takeback::answer_button(data, r, click, game, ply, false).await
         }
         ButtonId::ResignConfirm { game, ply, user } => {
-            resign::confirm_button(data, r, click, game, ply, user).await
+            resign::confirm_button(data, r, http, click, game, ply, user).await
         }
+        ButtonId::Rematch { game } => challenge::rematch_button(data, r, click, game).await,
     }
 }
 
@@ -213,6 +232,7 @@ mod tests {
                 ply: u32::MAX,
             },
             ButtonId::TakebackDecline { game: 5, ply: 2 },
+            ButtonId::Rematch { game: i64::MAX },
             ButtonId::ResignConfirm {
                 game: i64::MAX,
                 ply: u32::MAX,
@@ -241,6 +261,8 @@ mod tests {
             "cj:ta:1",
             "cj:td:1:x",
             "cj:zz:1",
+            "cj:rm",
+            "cj:rm:1:2",
         ] {
             assert_eq!(ButtonId::parse(s), None, "{s}");
         }

@@ -159,6 +159,7 @@ pub fn responder<'a>(ctx: &poise::ApplicationContext<'a, Data, Error>) -> Respon
         ctx.has_sent_initial_response,
     )
     .with_lang(crate::i18n::lang_of_locale(Some(&ctx.interaction.locale)))
+    .with_attachment_limit(ctx.interaction.attachment_size_limit)
 }
 
 /// poise's error hook.

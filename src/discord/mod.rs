@@ -27,6 +27,7 @@ mod resign;
 mod settings;
 mod setup;
 mod takeback;
+mod threads;
 mod view;
 mod who;
 
@@ -71,7 +72,7 @@ pub enum Defer {
 /// After this long without a result, the interaction is deferred so Discord's 3 s window
 /// is never missed. Refusals are found well before (they need no write), so they stay
 /// ephemeral.
-const DEFER_AFTER: Duration = Duration::from_millis(1500);
+pub(crate) const DEFER_AFTER: Duration = Duration::from_millis(1500);
 
 impl Data {
     /// Runs `op` with the game service and the renderer on tokio's blocking pool (SQLite and rendering never
@@ -90,6 +91,7 @@ impl Data {
         let ops = view::Ops {
             game: self.game.clone(),
             renderer: self.renderer,
+            attachment_limit: responder.attachment_limit(),
         };
         let mut task = tokio::task::spawn_blocking(move || op(&ops));
         let joined = tokio::select! {
@@ -143,6 +145,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         takeback::takeback(),
         resign::abort(),
         info::pgn(),
+        info::gif(),
         info::history(),
         settings::settings(),
         help::help(),

@@ -54,7 +54,8 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
     );
     let mut reply = game_reply(content, &shown, lang);
     reply.components = request_buttons(shown.view.game_id, asked.ply, lang);
-    r.send(reply).await?;
+    let http = &ctx.serenity_context().http;
+    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }
 

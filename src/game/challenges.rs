@@ -4,22 +4,26 @@ use cajitas_rules::{Lang, Position};
 
 use super::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView,
-    PING_LIMIT, PING_WINDOW, UserRef,
+    PING_LIMIT, PING_WINDOW, Place, UserRef,
 };
 use crate::store::{ChallengeRow, ChallengeStatus, ColourPick, NewChallenge, NewGame, Tx, UserRow};
 
 impl GameService {
-    /// `actor` challenges `opponent` (or anyone, when `None`) in `ch`; `colour` is the
-    /// challenger's. Refused when a challenge is already waiting or a game is in progress in
-    /// the channel, when the opponent is the challenger or a bot, or when the challenger is a
-    /// bot. An expired challenge in the channel is closed and replaced.
+    /// `actor` challenges `opponent` (or anyone, when `None`) at `at`; `colour` is the
+    /// challenger's. Refused when the opponent is the challenger or a bot, or when the
+    /// challenger is a bot; in a game's thread (challenges go to its channel); and where
+    /// games get no thread of their own ([`Place::threads`] off), when a challenge is
+    /// already waiting or a game is in progress there. Where games get their own thread,
+    /// each challenger has one pending challenge per channel. An expired challenge in the
+    /// way is closed and replaced.
     pub fn challenge(
         &self,
         actor: &UserRef,
-        ch: ChannelRef,
+        at: impl Into<Place>,
         opponent: Option<&UserRef>,
         colour: ColourChoice,
     ) -> Result<ChallengeView, GameError> {
+        let at = at.into();
         let me = actor.capped();
         let them = opponent.map(UserRef::capped);
         if me.is_bot {
@@ -33,35 +37,77 @@ impl GameService {
                 return Err(GameError::CannotChallengeBot);
             }
         }
-        let ttl = self.inner.opts.challenge_ttl.as_millis() as i64;
         self.write(|tx, now| {
-            if tx.active_game(ch.channel)?.is_some() {
-                return Err(GameError::GameInProgress);
-            }
-            if let Some(p) = tx.pending_challenge(ch.channel)? {
+            let row = self.new_challenge(tx, at, &me, them.as_ref(), colour.to_db(), now)?;
+            Ok(ChallengeView::from_row(row))
+        })
+    }
+
+    /// The checks and the write of a new challenge (see [`GameService::challenge`]).
+    pub(super) fn new_challenge(
+        &self,
+        tx: &dyn Tx,
+        at: Place,
+        me: &UserRow,
+        them: Option<&UserRow>,
+        colour: ColourPick,
+        now: i64,
+    ) -> Result<ChallengeRow, GameError> {
+        let ch = at.at;
+        if let Some(parent) = at.parent
+            && tx
+                .last_game(ch.channel)?
+                .is_some_and(|g| g.thread == Some(ch.channel))
+        {
+            return Err(GameError::InGameThread { parent });
+        }
+        let pending = tx.pending_challenges(ch.channel)?;
+        if at.threads {
+            for p in pending.iter().filter(|p| p.challenger.id == me.id) {
                 if p.expires_at > now {
                     return Err(GameError::ChallengePending);
                 }
                 tx.resolve_challenge(p.id, ChallengeStatus::Expired, None, None, now)?;
             }
-            tx.upsert_user(&me, now)?;
-            if let Some(o) = &them {
-                tx.upsert_user(o, now)?;
-                Self::ping(tx, me.id, o.id, "challenge", now)?;
+        } else {
+            if tx.active_game(ch.channel)?.is_some() {
+                return Err(GameError::GameInProgress);
             }
-            let id = tx.insert_challenge(&NewChallenge {
-                guild: ch.guild,
-                channel: ch.channel,
-                challenger: me.id,
-                opponent: them.as_ref().map(|o| o.id),
-                colour: colour.to_db(),
-                now,
-                expires_at: now.saturating_add(ttl),
-            })?;
-            let row = tx
-                .challenge(id)?
-                .ok_or_else(|| GameError::Internal("challenge vanished".into()))?;
-            Ok(ChallengeView::from_row(row))
+            for p in &pending {
+                if p.expires_at > now {
+                    return Err(GameError::ChallengePending);
+                }
+                tx.resolve_challenge(p.id, ChallengeStatus::Expired, None, None, now)?;
+            }
+        }
+        tx.upsert_user(me, now)?;
+        if let Some(o) = them {
+            tx.upsert_user(o, now)?;
+            Self::ping(tx, me.id, o.id, "challenge", now)?;
+        }
+        let ttl = self.inner.opts.challenge_ttl.as_millis() as i64;
+        let id = tx.insert_challenge(&NewChallenge {
+            guild: ch.guild,
+            channel: ch.channel,
+            challenger: me.id,
+            opponent: them.map(|o| o.id),
+            colour,
+            now,
+            expires_at: now.saturating_add(ttl),
+        })?;
+        tx.challenge(id)?
+            .ok_or_else(|| GameError::Internal("challenge vanished".into()))
+    }
+
+    /// Records the message that shows challenge `id` (the game's thread is opened on it when
+    /// the challenge is accepted, maybe after the interaction that posted it expired).
+    pub fn set_challenge_message(&self, id: i64, message: u64) -> Result<(), GameError> {
+        self.write(|tx, _| {
+            if tx.set_challenge_message(id, message)? {
+                Ok(())
+            } else {
+                Err(GameError::NoChallenge)
+            }
         })
     }
 
@@ -98,10 +144,13 @@ impl GameService {
         })
     }
 
-    /// Finds the challenge an answer is about, refusing what cannot be answered.
+    /// Finds the challenge an answer is about, refusing what cannot be answered. Without an
+    /// id: the one challenge of the channel addressed to `actor`, or else the one open
+    /// challenge of someone else.
     fn answerable(
         tx: &dyn Tx,
         ch: ChannelRef,
+        actor: u64,
         expected: Option<i64>,
         now: i64,
     ) -> Result<ChallengeRow, GameError> {
@@ -123,14 +172,42 @@ impl GameService {
                     }
                 }
             }
-            None => tx
-                .pending_challenge(ch.channel)?
-                .ok_or(GameError::NoChallenge)?,
+            None => Self::the_challenge_for(tx, ch, actor, now)?,
         };
         if c.expires_at <= now {
             return Err(GameError::ChallengeExpired);
         }
         Ok(c)
+    }
+
+    /// The challenge of the channel that `actor` means without naming it.
+    fn the_challenge_for(
+        tx: &dyn Tx,
+        ch: ChannelRef,
+        actor: u64,
+        now: i64,
+    ) -> Result<ChallengeRow, GameError> {
+        let all = tx.pending_challenges(ch.channel)?;
+        let live: Vec<&ChallengeRow> = all.iter().filter(|c| c.expires_at > now).collect();
+        let to_me: Vec<&&ChallengeRow> = live
+            .iter()
+            .filter(|c| c.opponent.as_ref().is_some_and(|o| o.id == actor))
+            .collect();
+        let open: Vec<&&ChallengeRow> = live
+            .iter()
+            .filter(|c| c.opponent.is_none() && c.challenger.id != actor)
+            .collect();
+        let one = match (to_me.as_slice(), open.as_slice()) {
+            ([c], _) | ([], [c]) => (**c).clone(),
+            ([], []) => match (live.as_slice(), all.first()) {
+                // Someone else's, or the actor's own: the answer says why not.
+                ([c, ..], _) => (*c).clone(),
+                ([], Some(expired)) => expired.clone(),
+                ([], None) => return Err(GameError::NoChallenge),
+            },
+            _ => return Err(GameError::SeveralChallenges),
+        };
+        Ok(one)
     }
 
     fn may_answer(c: &ChallengeRow, actor: &UserRow) -> Result<(), GameError> {
@@ -168,14 +245,56 @@ impl GameService {
         expected_challenge_id: Option<i64>,
         lang: Lang,
     ) -> Result<GameView, GameError> {
+        self.accept_at(actor, Place::plain(ch), expected_challenge_id, lang, None)
+    }
+
+    /// The challenge `actor` would accept at `at` (the one named, or the one they mean), if
+    /// they may: read only, so that a front end opens the game's thread only for an accept
+    /// that can succeed.
+    pub fn acceptable(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        expected_challenge_id: Option<i64>,
+    ) -> Result<ChallengeView, GameError> {
+        let at = at.into();
         let me = actor.capped();
-        self.write(|tx, now| {
-            let c = Self::answerable(tx, ch, expected_challenge_id, now)?;
+        let now = self.now();
+        self.read(|tx| {
+            let c = Self::answerable(tx, at.at, me.id, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
             if me.is_bot {
                 return Err(GameError::BotCannotPlay);
             }
-            if tx.active_game(ch.channel)?.is_some() {
+            Ok(ChallengeView::from_row(c))
+        })
+    }
+
+    /// Accepts a challenge made at `at` and starts the game, played: in the thread `at` is,
+    /// when it is one; else in `thread`, the thread the front end opened for it (on the
+    /// challenge's message); else in the channel itself, where one game at a time is played.
+    pub fn accept_at(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        expected_challenge_id: Option<i64>,
+        lang: Lang,
+        thread: Option<u64>,
+    ) -> Result<GameView, GameError> {
+        let at = at.into();
+        let me = actor.capped();
+        let ch = at.at;
+        let (home, thread) = match at.parent {
+            Some(parent) => (parent, Some(ch.channel)),
+            None => (ch.channel, thread),
+        };
+        self.write(|tx, now| {
+            let c = Self::answerable(tx, ch, me.id, expected_challenge_id, now)?;
+            Self::may_answer(&c, &me)?;
+            if me.is_bot {
+                return Err(GameError::BotCannotPlay);
+            }
+            if tx.active_game(thread.unwrap_or(ch.channel))?.is_some() {
                 return Err(GameError::GameInProgress);
             }
             tx.upsert_user(&me, now)?;
@@ -192,12 +311,13 @@ impl GameService {
             let start = Position::new().fen();
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
-                channel: ch.channel,
+                channel: home,
                 white,
                 black,
                 start_fen: &start,
                 now,
                 lang: lang.code(),
+                thread,
             })?;
             if !tx.resolve_challenge(
                 c.id,
@@ -247,6 +367,7 @@ impl GameService {
                 start_fen: &start,
                 now,
                 lang: Lang::En.code(),
+                thread: None,
             })?;
             let row = tx
                 .game(game_id)?
@@ -275,7 +396,7 @@ impl GameService {
     ) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let c = Self::answerable(tx, ch, expected_challenge_id, now)?;
+            let c = Self::answerable(tx, ch, me.id, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
             if c.opponent.is_none() {
                 // An open challenge is not addressed to anyone: nobody may close it for
@@ -294,12 +415,12 @@ impl GameService {
     pub fn cancel(&self, actor: &UserRef, ch: ChannelRef) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let c = tx
-                .pending_challenge(ch.channel)?
-                .ok_or(GameError::NoChallenge)?;
-            if c.challenger.id != me.id {
-                return Err(GameError::NotChallenger);
-            }
+            let all = tx.pending_challenges(ch.channel)?;
+            let c = match all.iter().find(|c| c.challenger.id == me.id) {
+                Some(c) => c.clone(),
+                None if all.is_empty() => return Err(GameError::NoChallenge),
+                None => return Err(GameError::NotChallenger),
+            };
             tx.resolve_challenge(c.id, ChallengeStatus::Cancelled, Some(me.id), None, now)?;
             let mut v = ChallengeView::from_row(c);
             v.status = ChallengeState::Cancelled;

@@ -127,6 +127,31 @@ pub enum GameError {
     /// The actor tried to answer their own takeback request.
     #[error("You cannot answer your own takeback request; your opponent must.")]
     OwnTakeback,
+    /// A challenge typed in a game's thread: challenges go to the channel (threads cannot
+    /// nest).
+    #[error("This thread belongs to a game: send challenges in its channel ({parent}).")]
+    InGameThread {
+        /// The thread's channel.
+        parent: u64,
+    },
+    /// A command typed in a channel where the actor plays several games, each in its thread.
+    #[error(
+        "You are playing several games in this channel: type the command in the game's thread."
+    )]
+    SeveralGames {
+        /// The games' threads (at most [`MAX_LINKS`](crate::game::MAX_LINKS)).
+        threads: Vec<u64>,
+    },
+    /// A command typed in a channel whose games are played in their threads, none of them
+    /// the actor's.
+    #[error("The games of this channel are played in their threads, and you play in none.")]
+    GamesInThreads {
+        /// The games' threads (at most [`MAX_LINKS`](crate::game::MAX_LINKS)).
+        threads: Vec<u64>,
+    },
+    /// `accept` or `decline` without saying which, with several challenges to choose from.
+    #[error("Several challenges are waiting here: use the buttons of the one you mean.")]
+    SeveralChallenges,
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

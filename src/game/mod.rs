@@ -21,6 +21,7 @@ mod load;
 mod notify;
 mod play;
 mod queries;
+mod rematch;
 mod takeback;
 mod views;
 
@@ -38,7 +39,7 @@ pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, Re
 pub use self::play::Seen;
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
-    Status, TakebackView, UserRef,
+    Place, Status, TakebackView, UserRef,
 };
 use crate::store::{SharedStore, SqliteStore, Store, StoreExt, Tx};
 
@@ -46,6 +47,8 @@ use crate::store::{SharedStore, SqliteStore, Store, StoreExt, Tx};
 pub const MAX_MOVE_CHARS: usize = 32;
 /// The longest display name kept, in characters (longer names are cut).
 pub const MAX_NAME_CHARS: usize = 100;
+/// The most threads a refusal links to.
+pub const MAX_LINKS: usize = 10;
 /// How long a challenge waits for an answer unless configured otherwise.
 pub const DEFAULT_CHALLENGE_TTL: Duration = Duration::from_secs(15 * 60);
 
@@ -185,7 +188,23 @@ impl GameService {
         f: impl FnOnce(&dyn Tx, i64) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
         let now = self.now();
-        self.store().immediate(|tx| f(tx, now))
+        notify::take_queued();
+        let result = self.store().immediate(|tx| f(tx, now));
+        let queued = notify::take_queued();
+        if result.is_ok() {
+            self.deliver(&queued);
+        }
+        result
+    }
+
+    /// Posts the notices an operation queued, after its commit. A post that fails is logged:
+    /// the operation itself happened.
+    fn deliver(&self, notices: &[Notice]) {
+        for notice in notices {
+            if let Err(e) = self.inner.opts.notifier.post(notice) {
+                tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
+            }
+        }
     }
 
     /// Runs `f` in one read transaction (a consistent snapshot; it never writes).

@@ -83,17 +83,37 @@ impl From<Option<u32>> for Seen {
 
 impl GameService {
     /// The opening every operation on a game in progress shares: cap the actor, open a
-    /// write, load the channel's game, check that the actor plays in it. `op` then does the
-    /// operation's own checks and writes, in the same transaction.
+    /// write, load the game the actor means at `ch` (see [`GameService::locate`]), check
+    /// that the actor plays in it. `op` then does the operation's own checks and writes, in
+    /// the same transaction.
     pub(super) fn in_game<T>(
         &self,
         actor: &UserRef,
         ch: ChannelRef,
         op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
+        self.in_game_at(actor, ch, None, op)
+    }
+
+    /// [`in_game`](Self::in_game) for game `game` when given (a button knows its game,
+    /// wherever it is clicked): a game no longer in progress is refused as
+    /// [`GameError::PositionChanged`].
+    pub(super) fn in_game_at<T>(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        game: Option<i64>,
+        op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let game = self.active(tx, ch)?;
+            let game = match game {
+                Some(id) => match tx.game(id)? {
+                    Some(row) if row.status == GameStatus::Active => self.load(tx, row)?,
+                    _ => return Err(GameError::PositionChanged),
+                },
+                None => self.active_for(tx, ch, Some(me.id))?,
+            };
             let mine = Self::player(&game, &me)?;
             op(Turn {
                 tx,
@@ -154,7 +174,19 @@ impl GameService {
                 .map_err(|e| GameError::Internal(format!("game {}: ending: {e}", l.row.id)))?;
         }
         l.offer = None;
-        self.view(l)
+        let thread = l.row.thread;
+        let view = self.view(l)?;
+        // A game of a thread ends with a line in its channel, once the ending is committed.
+        if thread.is_some() {
+            super::notify::queue(super::Notice {
+                place: view.home(),
+                kind: super::NoticeKind::Summary,
+                mentions: Vec::new(),
+                nonce: Some(format!("cjs{}", view.game_id)),
+                game: view.clone(),
+            });
+        }
+        Ok(view)
     }
 
     /// [`end_game`](Self::end_game) with a result and no claim move.
@@ -307,7 +339,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             t.check_ply(seen.ply)?;
             t.record_actor()?;
@@ -389,7 +421,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
             t.record_actor()?;
@@ -414,7 +446,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
             t.record_actor()?;

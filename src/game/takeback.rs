@@ -55,7 +55,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             t.check_ply(seen.ply)?;
             let plies = plies_for(&t.game, t.mine).ok_or(GameError::NothingToTakeBack)?;
@@ -84,7 +84,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             let r = request_to_answer(&t, seen.ply)?;
             t.record_actor()?;
@@ -119,7 +119,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             let r = request_to_answer(&t, seen.ply)?;
             t.record_actor()?;

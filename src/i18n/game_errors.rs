@@ -50,6 +50,34 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::NothingToTakeBack => tr!(lang, "error-nothing-to-take-back"),
         GameError::NoTakeback => tr!(lang, "error-no-takeback"),
         GameError::OwnTakeback => tr!(lang, "error-own-takeback"),
+        GameError::InGameThread { parent } => {
+            tr!(
+                lang,
+                "error-in-game-thread",
+                parent = format!("<#{parent}>")
+            )
+        }
+        GameError::SeveralGames { threads } => {
+            tr!(lang, "error-several-games", links = thread_links(threads))
+        }
+        GameError::GamesInThreads { threads } => {
+            tr!(
+                lang,
+                "error-games-in-threads",
+                links = thread_links(threads)
+            )
+        }
+        GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
+}
+
+/// Threads as Discord links (`<#id>`, which Discord shows as the thread's name), one after
+/// the other. Only Discord has threads.
+fn thread_links(threads: &[u64]) -> String {
+    threads
+        .iter()
+        .map(|t| format!("<#{t}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -32,6 +32,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/cajitas.ftl"),
             include_str!("../../assets/i18n/en/commands.ftl"),
             include_str!("../../assets/i18n/en/console.ftl"),
+            include_str!("../../assets/i18n/en/threads.ftl"),
         ],
     ),
     (
@@ -40,6 +41,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/cajitas.ftl"),
             include_str!("../../assets/i18n/es/commands.ftl"),
             include_str!("../../assets/i18n/es/console.ftl"),
+            include_str!("../../assets/i18n/es/threads.ftl"),
         ],
     ),
 ];
@@ -415,6 +417,12 @@ pub(crate) mod variant_tests {
             GameError::NothingToClaimWith("Nf3".into()),
             GameError::ClaimNotYourTurn,
             GameError::AbortTooLate,
+            GameError::InGameThread { parent: 7 },
+            GameError::SeveralGames {
+                threads: vec![8, 9],
+            },
+            GameError::GamesInThreads { threads: vec![8] },
+            GameError::SeveralChallenges,
             GameError::Internal("x".into()),
         ];
         for e in &all {

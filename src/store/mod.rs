@@ -161,6 +161,9 @@ pub struct ChallengeRow {
     pub expires_at: i64,
     /// The game it started, once accepted.
     pub game_id: Option<i64>,
+    /// The message showing it (migration 0006), once the front end said which: the game's
+    /// thread is opened on it.
+    pub message: Option<u64>,
 }
 
 /// A game, with its players.
@@ -200,6 +203,8 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// The language of its posts that no interaction caused: `"en"` or `"es"`.
     pub lang: String,
+    /// The thread it is played in (migration 0006); `None`: in the channel itself.
+    pub thread: Option<u64>,
 }
 
 /// One move of a game.
@@ -289,6 +294,8 @@ pub struct NewGame<'a> {
     pub now: i64,
     /// The language of its posts that no interaction causes: `"en"` or `"es"`.
     pub lang: &'a str,
+    /// The thread it is played in; `None`: in the channel itself.
+    pub thread: Option<u64>,
 }
 
 /// How a game ends, as stored.
@@ -319,8 +326,15 @@ pub trait Users {
 
 /// Challenges.
 pub trait Challenges {
-    /// The pending challenge of a channel (expired or not: the caller compares the time).
+    /// A pending challenge of a channel, the oldest (expired or not: the caller compares the
+    /// time).
     fn pending_challenge(&self, channel: u64) -> Result<Option<ChallengeRow>, StoreError>;
+
+    /// Every pending challenge of a channel, oldest first (expired or not).
+    fn pending_challenges(&self, channel: u64) -> Result<Vec<ChallengeRow>, StoreError>;
+
+    /// Records the message showing a challenge. Returns false when there is no such challenge.
+    fn set_challenge_message(&self, id: i64, message: u64) -> Result<bool, StoreError>;
 
     /// A challenge by id.
     fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError>;
@@ -341,16 +355,29 @@ pub trait Challenges {
 
 /// Games and their moves.
 pub trait Games {
-    /// The game in progress in a channel.
-    fn active_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError>;
+    /// The game in progress played in `place` itself: the game of that thread, or the game
+    /// played in that channel without a thread of its own.
+    fn active_game(&self, place: u64) -> Result<Option<GameRow>, StoreError>;
 
-    /// The most recent game of a channel, whatever its status.
-    fn last_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError>;
+    /// The most recent game played in `place` itself (see [`Games::active_game`]), whatever
+    /// its status.
+    fn last_game(&self, place: u64) -> Result<Option<GameRow>, StoreError>;
+
+    /// The games in progress in the threads of `channel`, oldest first.
+    fn active_thread_games(&self, channel: u64) -> Result<Vec<GameRow>, StoreError>;
+
+    /// The most recent game of `channel`, in its threads or not, whatever its status; with
+    /// `player`, only their games.
+    fn last_channel_game(
+        &self,
+        channel: u64,
+        player: Option<u64>,
+    ) -> Result<Option<GameRow>, StoreError>;
 
     /// A game by id.
     fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError>;
 
-    /// The last finished games of a channel, newest first.
+    /// The last finished games of a channel (in its threads too), newest first.
     fn finished_games(&self, channel: u64, limit: usize) -> Result<Vec<GameRow>, StoreError>;
 
     /// Starts a game and returns its id.

@@ -55,6 +55,7 @@ fn new_game(tx: &dyn Tx, channel: u64) -> i64 {
         start_fen: START,
         now: 1,
         lang: "en",
+        thread: None,
     })
     .unwrap()
 }
@@ -175,6 +176,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             start_fen: START,
             now: 2,
             lang: "en",
+            thread: None,
         });
         assert!(
             second.is_err(),
@@ -252,6 +254,7 @@ fn foreign_keys_are_enforced() {
             start_fen: START,
             now: 0,
             lang: "en",
+            thread: None,
         })
     });
     assert!(r.is_err(), "players must exist");

@@ -278,7 +278,7 @@ help =
     `/challenge [opponent] [colour]` challenge someone (or anyone), your colour white, black or random
     `/accept` `/decline` answer a challenge · `/cancel` withdraw yours
     `/move <move> [claim_draw]` play a move (suggestions as you type)
-    `/board` show the board · `/pgn` the game as PGN · `/history` the last games here
+    `/board` show the board · `/pgn` the game as PGN · `/gif` as a GIF · `/history` the last games here
     `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved
     `/takeback` ask your opponent to take back your last move
     `/settings language` the language of public game messages in this server (Manage Server)

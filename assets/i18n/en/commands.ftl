@@ -67,3 +67,6 @@ cmd-settings =
 cmd-help =
     .name = help
     .description = Shows the commands and the move notations
+cmd-gif =
+    .name = gif
+    .description = This channel's or thread's game (or its last game) as an animated GIF

@@ -312,7 +312,7 @@ help =
     `/desafiar [rival] [color]` desafía a alguien (o a cualquiera); tu color: blancas, negras o al azar
     `/aceptar` `/rechazar` responde a un desafío · `/cancelar` retira el tuyo
     `/jugada <jugada> [reclamar_tablas]` juega (con sugerencias mientras escribes)
-    `/tablero` muestra el tablero · `/pgn` la partida en PGN · `/historial` las últimas partidas de aquí
+    `/tablero` muestra el tablero · `/pgn` la partida en PGN · `/gif` en GIF · `/historial` las últimas partidas de aquí
     `/tablas ofrecer|aceptar|rechazar|reclamar` · `/rendirse` (pide confirmación) · `/anular` antes de que ambos hayan jugado
     `/deshacer` pide a tu rival deshacer tu última jugada
     `/ajustes idioma` el idioma de los mensajes públicos de las partidas en este servidor (Gestionar servidor)

@@ -65,3 +65,6 @@ cmd-settings =
 cmd-help =
     .name = ayuda
     .description = Los comandos y las notaciones que entiendo
+cmd-gif =
+    .name = gif
+    .description = La partida de este canal o hilo (o la última) como GIF animado

@@ -9,7 +9,7 @@ use crate::store::{ChallengeRow, ChallengeStatus, Challenges, NewChallenge, Stor
 macro_rules! select_challenge {
     () => {
         "SELECT c.id, c.guild_id, c.channel_id, u.id, u.name, u.is_bot, o.id, o.name, o.is_bot,
-             c.colour, c.status, c.created_at, c.expires_at, c.game_id
+             c.colour, c.status, c.created_at, c.expires_at, c.game_id, c.message_id
          FROM challenges c JOIN users u ON u.id = c.challenger_id
              LEFT JOIN users o ON o.id = c.opponent_id"
     };
@@ -28,6 +28,7 @@ fn challenge_row(row: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
         created_at: c.get()?,
         expires_at: c.get()?,
         game_id: c.get()?,
+        message: c.opt_id()?,
     })
 }
 
@@ -46,10 +47,27 @@ impl Challenges for SqliteTx<'_> {
         self.one_challenge(
             concat!(
                 select_challenge!(),
-                " WHERE c.channel_id = ?1 AND c.status = 'pending'"
+                " WHERE c.channel_id = ?1 AND c.status = 'pending' ORDER BY c.id LIMIT 1"
             ),
             to_db(channel),
         )
+    }
+
+    fn pending_challenges(&self, channel: u64) -> Result<Vec<ChallengeRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            select_challenge!(),
+            " WHERE c.channel_id = ?1 AND c.status = 'pending' ORDER BY c.id"
+        ))?;
+        let rows = stmt.query_map([to_db(channel)], challenge_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn set_challenge_message(&self, id: i64, message: u64) -> Result<bool, StoreError> {
+        let n = self
+            .tx
+            .prepare_cached("UPDATE challenges SET message_id = ?2 WHERE id = ?1")?
+            .execute(params![id, to_db(message)])?;
+        Ok(n == 1)
     }
 
     fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError> {

@@ -10,7 +10,7 @@ macro_rules! select_game {
     () => {
         "SELECT g.id, g.guild_id, g.channel_id, w.id, w.name, w.is_bot, b.id, b.name, b.is_bot,
              g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
-             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang
+             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang, g.thread_id
          FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
     };
 }
@@ -35,6 +35,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         updated_at: c.get()?,
         finished_at: c.get()?,
         lang: c.get()?,
+        thread: c.opt_id()?,
     })
 }
 
@@ -60,24 +61,53 @@ impl SqliteTx<'_> {
 }
 
 impl Games for SqliteTx<'_> {
-    fn active_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError> {
+    fn active_game(&self, place: u64) -> Result<Option<GameRow>, StoreError> {
         self.one_game(
             concat!(
                 select_game!(),
-                " WHERE g.channel_id = ?1 AND g.status = 'active'"
+                " WHERE g.status = 'active'
+                     AND (g.thread_id = ?1 OR (g.channel_id = ?1 AND g.thread_id IS NULL))"
             ),
-            to_db(channel),
+            to_db(place),
         )
     }
 
-    fn last_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError> {
+    fn last_game(&self, place: u64) -> Result<Option<GameRow>, StoreError> {
         self.one_game(
             concat!(
                 select_game!(),
-                " WHERE g.channel_id = ?1 ORDER BY g.id DESC LIMIT 1"
+                " WHERE g.thread_id = ?1 OR (g.channel_id = ?1 AND g.thread_id IS NULL)
+                 ORDER BY g.id DESC LIMIT 1"
             ),
-            to_db(channel),
+            to_db(place),
         )
+    }
+
+    fn active_thread_games(&self, channel: u64) -> Result<Vec<GameRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            select_game!(),
+            " WHERE g.channel_id = ?1 AND g.thread_id IS NOT NULL AND g.status = 'active'
+             ORDER BY g.id"
+        ))?;
+        let rows = stmt.query_map([to_db(channel)], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn last_channel_game(
+        &self,
+        channel: u64,
+        player: Option<u64>,
+    ) -> Result<Option<GameRow>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached(concat!(
+                select_game!(),
+                " WHERE g.channel_id = ?1
+                     AND (?2 IS NULL OR g.white_id = ?2 OR g.black_id = ?2)
+                 ORDER BY g.id DESC LIMIT 1"
+            ))?
+            .query_row(params![to_db(channel), player.map(to_db)], game_row)
+            .optional()?)
     }
 
     fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
@@ -98,8 +128,8 @@ impl Games for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
-                     status, result, created_at, updated_at, lang)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7)
+                     status, result, created_at, updated_at, lang, thread_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7, ?8)
                  RETURNING id",
             )?
             .query_row(
@@ -111,6 +141,7 @@ impl Games for SqliteTx<'_> {
                     g.start_fen,
                     g.now,
                     g.lang,
+                    g.thread.map(to_db),
                 ],
                 |r| r.get(0),
             )?)

@@ -33,6 +33,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0003_pings.sql"),
     include_str!("../../../migrations/0004_game_language.sql"),
     include_str!("../../../migrations/0005_takebacks.sql"),
+    include_str!("../../../migrations/0006_threads.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
