@@ -7,8 +7,8 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::reply::channel_message;
-use super::view::{game_reply, show_with, status};
-use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
+use super::view::{game_reply, show_with};
+use crate::game::{Notice, Notifier, NotifyError};
 use crate::render::Renderer;
 
 /// How long a post may take before it counts as failed.
@@ -49,9 +49,7 @@ impl Notifier for DiscordNotifier {
             .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
         // No interaction caused it: the game's language.
         let lang = shown.view.lang;
-        let text = match notice.kind {
-            NoticeKind::GameState => status(&shown.view, lang),
-        };
+        let text = super::clocks::notice_text(notice.kind, &shown.view, lang);
         let mut reply = game_reply(text, &shown, lang);
         reply.mentions = notice.mentions.clone();
         let mut message = channel_message(reply);

@@ -10,10 +10,19 @@ use std::sync::Mutex;
 use super::{ChannelRef, GameView};
 
 /// What a post is about.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoticeKind {
     /// The game as it stands: the board and its status (who is to move, or the result).
     GameState,
+    /// The game ended on time (lost, drawn, or aborted before both sides moved): the final
+    /// board; both players are mentioned.
+    TimedOut,
+    /// A correspondence reminder: 80% of the time to move has passed; only the player to
+    /// move is mentioned.
+    Reminder,
+    /// An untimed game's reminder: 80% of the abandonment period has passed, after which the
+    /// opponent may claim the game; only the player to move is mentioned.
+    IdleReminder,
 }
 
 /// One post to a game's channel.

@@ -2,7 +2,7 @@
 
 use cajitas_rules::{Color, DrawClaim, Lang, Move, Outcome, Position};
 
-use super::MAX_NAME_CHARS;
+use super::{ClockView, MAX_NAME_CHARS, TimeControl};
 use crate::store::{ChallengeRow, ColourPick, UserRow};
 
 /// A place where games are played: a Discord channel or thread (or the console's `local`).
@@ -113,6 +113,8 @@ pub struct ChallengeView {
     pub created_at: i64,
     /// When it expires (Unix ms).
     pub expires_at: i64,
+    /// The time control offered.
+    pub time: TimeControl,
 }
 
 impl ChallengeView {
@@ -125,6 +127,7 @@ impl ChallengeView {
             status: c.status,
             created_at: c.created_at,
             expires_at: c.expires_at,
+            time: TimeControl::from_row(c.tc),
         }
     }
 }
@@ -187,6 +190,8 @@ pub struct GameView {
     pub result: String,
     /// The game's moves so far, in SAN.
     pub sans: Vec<String>,
+    /// The clock: the time control, both remaining times and the deadline.
+    pub clock: ClockView,
 }
 
 impl GameView {

@@ -50,6 +50,14 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::NothingToTakeBack => tr!(lang, "error-nothing-to-take-back"),
         GameError::NoTakeback => tr!(lang, "error-no-takeback"),
         GameError::OwnTakeback => tr!(lang, "error-own-takeback"),
+        GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
+        GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),
+        GameError::ClaimOwnTurn => tr!(lang, "error-claim-own-turn"),
+        GameError::ClaimTooEarly { at_ms } => tr!(
+            lang,
+            "error-claim-too-early",
+            at = format!("<t:{}:R>", at_ms.div_euclid(1000))
+        ),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
 }
