@@ -276,6 +276,11 @@ struct Inner {
     /// Paths of the requests that arrived (recorded when answered, which a planned delay
     /// postpones).
     arrived: Mutex<Vec<String>>,
+    /// Channel messages created, as (channel, body): a repeat with the nonce of a recent
+    /// message and `enforce_nonce` creates nothing (Discord answers with the first).
+    created: Mutex<Vec<(String, Value)>>,
+    /// The messages created with a nonce, by (channel, nonce).
+    nonces: Mutex<HashMap<(String, String), Value>>,
 }
 
 impl Inner {
@@ -354,6 +359,8 @@ impl FakeDiscord {
             waiters: Mutex::new(HashMap::new()),
             keep_files: AtomicBool::new(true),
             arrived: Mutex::new(Vec::new()),
+            created: Mutex::new(Vec::new()),
+            nonces: Mutex::new(HashMap::new()),
         });
         let app = Router::new()
             .route("/gw", any(gateway))
@@ -503,6 +510,20 @@ impl FakeDiscord {
         if let Some(gw) = self.inner.gateway.lock().unwrap().as_ref() {
             let _ = gw.send(GwCmd::Close(code));
         }
+    }
+
+    /// The channel messages created in `channel` (`POST /channels/{id}/messages` bodies), in
+    /// order; repeats that Discord drops by their nonce are not there.
+    pub fn created_messages(&self, channel: u64) -> Vec<Value> {
+        let ch = channel.to_string();
+        self.inner
+            .created
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(c, _)| *c == ch)
+            .map(|(_, b)| b.clone())
+            .collect()
     }
 
     /// Whether a request whose path contains `part` arrived (answered or not).
@@ -800,6 +821,35 @@ fn message_json(inner: &Inner, channel: &str, body: Option<&Value>) -> Value {
     })
 }
 
+/// `POST /channels/{ch}/messages`: like Discord, a message whose `nonce` was seen recently in
+/// the channel with `enforce_nonce: true` is not created again: the first one is returned.
+fn channel_message(inner: &Inner, ch: &str, body: Option<&Value>) -> Value {
+    let nonce = body
+        .filter(|b| b.get("enforce_nonce") == Some(&json!(true)))
+        .and_then(|b| b.get("nonce"))
+        .and_then(|n| {
+            n.as_str()
+                .map(str::to_owned)
+                .or_else(|| Some(n.to_string()))
+        });
+    let mut nonces = inner.nonces.lock().unwrap();
+    if let Some(n) = &nonce
+        && let Some(first) = nonces.get(&(ch.to_owned(), n.clone()))
+    {
+        return first.clone();
+    }
+    let msg = message_json(inner, ch, body);
+    if let Some(n) = nonce {
+        nonces.insert((ch.to_owned(), n), msg.clone());
+    }
+    inner
+        .created
+        .lock()
+        .unwrap()
+        .push((ch.to_owned(), body.cloned().unwrap_or(Value::Null)));
+    msg
+}
+
 async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
     inner
         .arrived
@@ -972,7 +1022,7 @@ fn route(inner: &Inner, method: &Method, path: &str, body: Option<&Value>) -> (u
             (200, Some(Value::Array(cmds)))
         }
         ("POST", ["interactions", _, _, "callback"]) => (204, None),
-        ("POST", ["channels", ch, "messages"]) => (200, Some(message_json(inner, ch, body))),
+        ("POST", ["channels", ch, "messages"]) => (200, Some(channel_message(inner, ch, body))),
         ("GET" | "PATCH", ["webhooks", _, _, "messages", _]) => {
             (200, Some(message_json(inner, "1", body)))
         }
