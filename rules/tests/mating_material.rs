@@ -73,7 +73,7 @@ fn random_sparse_positions_agree_with_shakmaty() {
         for _ in 0..(rng.next() % 4) {
             let sq = (rng.next() % 64) as usize;
             let piece = pieces[(rng.next() % pieces.len() as u64) as usize];
-            let minor = matches!(piece, 'N' | 'B' | 'n' | 'b') || rng.next() % 3 == 0;
+            let minor = matches!(piece, 'N' | 'B' | 'n' | 'b') || rng.next().is_multiple_of(3);
             if board[sq].is_none() && minor {
                 board[sq] = Some(piece);
             }
@@ -100,7 +100,7 @@ fn random_sparse_positions_agree_with_shakmaty() {
                 fen.push('/');
             }
         }
-        fen.push_str(if rng.next() % 2 == 0 {
+        fen.push_str(if rng.next().is_multiple_of(2) {
             " w - - 0 1"
         } else {
             " b - - 0 1"
