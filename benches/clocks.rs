@@ -205,7 +205,10 @@ fn scale(quick: bool) {
     let scheduler = Scheduler::start(svc.clone(), EventScope::Except(7));
     let t0 = Instant::now();
     while scheduler.planned().is_none() {
-        assert!(t0.elapsed() < Duration::from_secs(60), "the scheduler never slept");
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the scheduler never slept"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     let start_round = t0.elapsed();

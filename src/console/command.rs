@@ -139,6 +139,9 @@ fn colour_of(s: &str) -> Option<ColourChoice> {
     }
 }
 
+/// How `challenge` is written.
+const CHALLENGE_USAGE: &str = "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed]";
+
 impl Command {
     /// Parses one line: `Ok(None)` for a blank line or a `#` comment.
     pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
@@ -174,6 +177,10 @@ impl Command {
                     },
                     [name, colour] => match colour_of(colour) {
                         Some(c) => (Some(*name), c),
+                        // A time control that is not offered.
+                        None if colour.contains('+') || colour.ends_with(['d', 'D']) => {
+                            return Err(CommandError::Usage(CHALLENGE_USAGE));
+                        }
                         None => {
                             return Err(CommandError::UnknownColour(
                                 colour.chars().take(40).collect(),
@@ -181,9 +188,7 @@ impl Command {
                         }
                     },
                     _ => {
-                        return Err(CommandError::Usage(
-                            "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed]",
-                        ));
+                        return Err(CommandError::Usage(CHALLENGE_USAGE));
                     }
                 };
                 Command::Challenge {
@@ -267,6 +272,30 @@ mod tests {
             ch(Some("bob"), ColourChoice::Black)
         );
         assert_eq!(p("challenge bob"), ch(Some("bob"), ColourChoice::Random));
+        assert_eq!(
+            p("challenge bob black 5+3"),
+            Ok(Some(Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::Black,
+                time: TimeControl::Live {
+                    base_secs: 300,
+                    increment_secs: 3
+                },
+            }))
+        );
+        assert_eq!(
+            p("challenge untimed"),
+            Ok(Some(Command::Challenge {
+                opponent: None,
+                colour: ColourChoice::Random,
+                time: TimeControl::Untimed,
+            }))
+        );
+        assert!(p("challenge bob 4d").is_err());
+        assert_eq!(
+            p("claim-win draw"),
+            Ok(Some(Command::ClaimWin { draw: true }))
+        );
         assert_eq!(
             p("challenge bob green"),
             Err(CommandError::UnknownColour("green".into()))
