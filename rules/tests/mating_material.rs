@@ -22,7 +22,7 @@ fn the_cases_the_rule_names() {
     assert!(p.insufficient_mating_material(Color::White));
     // ... but against a rook, bishop, knight or pawn it can (a self-block helps).
     for extra in ["r", "b", "n", "p"] {
-        let p = pos(&format!("4k3/8/8/{extra}7/8/8/8/3NK3 b - - 0 1"));
+        let p = pos(&format!("4k3/8/8/7{extra}/8/8/8/3NK3 b - - 0 1"));
         assert!(p.can_mate(Color::White), "{extra}");
     }
     // Two knights can mate (with help).
@@ -31,7 +31,7 @@ fn the_cases_the_rule_names() {
     let p = pos("4k3/8/8/8/8/8/q7/2B1K3 b - - 0 1");
     assert!(p.insufficient_mating_material(Color::White));
     // ... unless the other side has a bishop on the opposite colour, a knight or a pawn.
-    // c1 is dark; f8 is light, c8 is light... f8: file f (5) + rank 8 (7) = 12, even: dark.
+    // c1 and f8 are dark squares, c8 a light one.
     assert!(pos("2b1k3/8/8/8/8/8/8/2B1K3 b - - 0 1").can_mate(Color::White));
     assert!(!pos("4kb2/8/8/8/8/8/8/2B1K3 b - - 0 1").can_mate(Color::White));
     assert!(pos("4k3/8/8/8/8/8/n7/2B1K3 b - - 0 1").can_mate(Color::White));

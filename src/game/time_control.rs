@@ -3,8 +3,8 @@
 //! service applies inside the move's transaction.
 //!
 //! The clock is the server's: a player's time runs from the commit of the opponent's move
-//! (or the game's start) to the commit of their own, read from the service's [`Clock`]
-//! (super::Clock). Each game stores both remaining times as of `clock_at`, the time its
+//! (or the game's start) to the commit of their own, read from the service's
+//! [`Clock`](super::Clock). Each game stores both remaining times as of `clock_at`, the time its
 //! current turn began, and the `deadline` of the player to move.
 
 use std::fmt;
