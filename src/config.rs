@@ -85,6 +85,30 @@ pub enum ConfigError {
     /// `CAJITAS_BLOCKING_THREADS` is not a thread count in range.
     #[error("{BLOCKING_THREADS_VAR} must be a number of threads from 1 to 64, not {0:?}")]
     BadBlockingThreads(String),
+    /// `CAJITAS_ABANDON_DAYS` is not a number of days in range.
+    #[error("{ABANDON_DAYS_VAR} must be a number of days from 1 to 365, not {0:?}")]
+    BadAbandonDays(String),
+}
+
+/// The variable with the days an untimed game waits for a move before the waiting player
+/// may claim it.
+pub const ABANDON_DAYS_VAR: &str = "CAJITAS_ABANDON_DAYS";
+
+/// Reads the abandonment period of untimed games (days, 1 to 365): unset or blank is
+/// [`crate::game::DEFAULT_ABANDON_AFTER`] (7 days).
+pub fn abandon_after_from(raw: Option<&str>) -> Result<std::time::Duration, ConfigError> {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(crate::game::DEFAULT_ABANDON_AFTER),
+        Some(s) => match s.parse::<u64>() {
+            Ok(days @ 1..=365) => Ok(std::time::Duration::from_secs(days * 86_400)),
+            _ => Err(ConfigError::BadAbandonDays(s.chars().take(40).collect())),
+        },
+    }
+}
+
+/// [`abandon_after_from`] on `CAJITAS_ABANDON_DAYS` (for `cajitas local`).
+pub fn abandon_after_from_env() -> Result<std::time::Duration, ConfigError> {
+    abandon_after_from(std::env::var(ABANDON_DAYS_VAR).ok().as_deref())
 }
 
 /// The variable with the challenge lifetime in seconds.
@@ -310,6 +334,9 @@ pub struct BotConfig {
     /// Whether each game gets a Discord thread of its own where the bot may open one
     /// (`CAJITAS_THREADS=auto`, the default; `off`: every game in its channel).
     pub threads: bool,
+    /// How long an untimed game waits for a move before the waiting player may claim it
+    /// (`CAJITAS_ABANDON_DAYS`).
+    pub abandon_after: std::time::Duration,
 }
 
 impl BotConfig {
@@ -330,6 +357,7 @@ impl BotConfig {
             message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
             blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
             threads: threads_from(var(THREADS_VAR).as_deref())?,
+            abandon_after: abandon_after_from(var(ABANDON_DAYS_VAR).as_deref())?,
         })
     }
 
@@ -398,6 +426,7 @@ mod tests {
             message_moves: false,
             blocking_threads: 2,
             threads: true,
+            abandon_after: crate::game::DEFAULT_ABANDON_AFTER,
         };
         let debug = format!("{cfg:?} {cfg:#?} {}", cfg.token);
         assert!(!debug.contains(token), "{debug}");
@@ -522,11 +551,26 @@ mod tests {
             BLOCKING_THREADS_VAR,
             PIECES_VAR,
             THREADS_VAR,
+            ABANDON_DAYS_VAR,
         ] {
             assert!(
                 example.lines().any(|l| l.starts_with(&format!("{var}="))),
                 "{var} is not in .env.example"
             );
+        }
+    }
+
+    #[test]
+    fn the_abandonment_period_is_read_in_days() {
+        let day = std::time::Duration::from_secs(86_400);
+        assert_eq!(abandon_after_from(None).unwrap(), 7 * day);
+        assert_eq!(abandon_after_from(Some(" ")).unwrap(), 7 * day);
+        assert_eq!(abandon_after_from(Some("3")).unwrap(), 3 * day);
+        for bad in ["0", "366", "-1", "x", "1.5"] {
+            assert!(matches!(
+                abandon_after_from(Some(bad)),
+                Err(ConfigError::BadAbandonDays(_))
+            ));
         }
     }
 

@@ -41,6 +41,7 @@ fn startup_log_never_contains_the_token() {
         message_moves: false,
         blocking_threads: 2,
         threads: true,
+        abandon_after: cajitas::game::DEFAULT_ABANDON_AFTER,
     };
     tracing::subscriber::with_default(subscriber, || {
         cfg.log_summary();

@@ -2,7 +2,7 @@
 
 use cajitas_rules::Lang;
 
-use crate::game::ColourChoice;
+use crate::game::{ColourChoice, TimeControl};
 use crate::tr;
 
 /// What to do about a draw.
@@ -40,12 +40,21 @@ pub enum Command {
     As(String),
     /// `lang [en|es]`: show or set how moves are read.
     Lang(Option<Lang>),
-    /// `challenge [NAME] [white|black|random]`.
+    /// `challenge [NAME] [white|black|random] [TIME]` (TIME: `1d` … `14d`, `3+2` …
+    /// `30+20`, `untimed`; 3 days per move by default).
     Challenge {
         /// Whom; `None` for an open challenge.
         opponent: Option<String>,
         /// The challenger's colour.
         colour: ColourChoice,
+        /// The time control.
+        time: TimeControl,
+    },
+    /// `claim-win [draw]`: claims an untimed game whose opponent has not moved for the
+    /// abandonment period.
+    ClaimWin {
+        /// A draw instead of the win.
+        draw: bool,
     },
     /// `accept`.
     Accept,
@@ -130,6 +139,9 @@ fn colour_of(s: &str) -> Option<ColourChoice> {
     }
 }
 
+/// How `challenge` is written.
+const CHALLENGE_USAGE: &str = "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed]";
+
 impl Command {
     /// Parses one line: `Ok(None)` for a blank line or a `#` comment.
     pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
@@ -149,6 +161,14 @@ impl Command {
             "as" => Command::As(rest.to_owned()),
             "lang" => Command::Lang(args.first().map(|a| parse_lang(a)).transpose()?),
             "challenge" => {
+                let mut args = args;
+                let time = match args.last().map(|a| a.parse::<TimeControl>()) {
+                    Some(Ok(t)) => {
+                        args.pop();
+                        t
+                    }
+                    _ => TimeControl::DEFAULT,
+                };
                 let (opponent, colour) = match args.as_slice() {
                     [] => (None, ColourChoice::Random),
                     [one] => match colour_of(one) {
@@ -157,6 +177,10 @@ impl Command {
                     },
                     [name, colour] => match colour_of(colour) {
                         Some(c) => (Some(*name), c),
+                        // A time control that is not offered.
+                        None if colour.contains('+') || colour.ends_with(['d', 'D']) => {
+                            return Err(CommandError::Usage(CHALLENGE_USAGE));
+                        }
                         None => {
                             return Err(CommandError::UnknownColour(
                                 colour.chars().take(40).collect(),
@@ -164,14 +188,20 @@ impl Command {
                         }
                     },
                     _ => {
-                        return Err(CommandError::Usage("challenge [NAME] [white|black|random]"));
+                        return Err(CommandError::Usage(CHALLENGE_USAGE));
                     }
                 };
                 Command::Challenge {
                     opponent: opponent.map(str::to_owned),
                     colour,
+                    time,
                 }
             }
+            "claim-win" => match args.as_slice() {
+                [] => Command::ClaimWin { draw: false },
+                ["draw"] => Command::ClaimWin { draw: true },
+                _ => return Err(CommandError::Usage("claim-win [draw]")),
+            },
             "accept" => Command::Accept,
             "decline" => Command::Decline,
             "cancel" => Command::Cancel,
@@ -232,6 +262,7 @@ mod tests {
             Ok(Some(Command::Challenge {
                 opponent: opponent.map(str::to_owned),
                 colour,
+                time: TimeControl::DEFAULT,
             }))
         };
         assert_eq!(p("challenge"), ch(None, ColourChoice::Random));
@@ -241,6 +272,30 @@ mod tests {
             ch(Some("bob"), ColourChoice::Black)
         );
         assert_eq!(p("challenge bob"), ch(Some("bob"), ColourChoice::Random));
+        assert_eq!(
+            p("challenge bob black 5+3"),
+            Ok(Some(Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::Black,
+                time: TimeControl::Live {
+                    base_secs: 300,
+                    increment_secs: 3
+                },
+            }))
+        );
+        assert_eq!(
+            p("challenge untimed"),
+            Ok(Some(Command::Challenge {
+                opponent: None,
+                colour: ColourChoice::Random,
+                time: TimeControl::Untimed,
+            }))
+        );
+        assert!(p("challenge bob 4d").is_err());
+        assert_eq!(
+            p("claim-win draw"),
+            Ok(Some(Command::ClaimWin { draw: true }))
+        );
         assert_eq!(
             p("challenge bob green"),
             Err(CommandError::UnknownColour("green".into()))

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::ConsoleLang;
-use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
+use crate::game::{Notice, Notifier, NotifyError};
 use crate::tr;
 
 /// Prints notices to a writer (standard output in `cajitas local`).
@@ -47,11 +47,7 @@ impl Notifier for ConsoleNotifier {
         let v = &notice.game;
         let lang = self.lang.get();
         // The console has no threads and no buttons: every notice shows where the game stands.
-        let what = match notice.kind {
-            NoticeKind::GameState | NoticeKind::Summary | NoticeKind::Rematch(_) => {
-                super::status_line_in(v, lang)
-            }
-        };
+        let what = super::clocks::notice_line(&notice.kind, v, lang);
         let picture = match &self.boards {
             Some(dir) => match super::write_png(dir, v) {
                 Ok(path) => {

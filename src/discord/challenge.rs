@@ -80,6 +80,7 @@ pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
                 .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
         );
     }
+    let content = format!("{content}\n{}", super::clocks::challenge_line(c.time, lang));
     Reply {
         content,
         components: vec![serenity::CreateActionRow::Buttons(buttons)],
@@ -110,6 +111,7 @@ pub async fn challenge(
     #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
     opponent: Option<serenity::User>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
+    #[description = "Time control (3 days per move by default)"] time: Option<super::clocks::Time>,
 ) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
@@ -117,11 +119,12 @@ pub async fn challenge(
     let place = where_of_command(&actx).place;
     let opponent = opponent.as_ref().map(user_ref);
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
+    let time: crate::game::TimeControl = time.map(Into::into).unwrap_or_default();
     let langs = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await;
     let view = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.challenge(&actor, place, opponent.as_ref(), colour)?)
+            Ok(g.challenge_timed(&actor, place, opponent.as_ref(), colour, time)?)
         })
         .await?;
     r.send(challenge_reply(&view, langs.public)).await?;

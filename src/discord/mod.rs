@@ -13,6 +13,7 @@
 mod bookkeeping;
 mod buttons;
 mod challenge;
+mod clocks;
 mod draw;
 mod errors;
 mod gate;
@@ -144,6 +145,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         draw::draw(),
         takeback::takeback(),
         resign::abort(),
+        clocks::claim_win(),
         info::pgn(),
         info::gif(),
         info::history(),
@@ -210,6 +212,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         let opts = ServiceOptions {
             challenge_ttl: config.challenge_ttl,
             notifier,
+            abandon_after: config.abandon_after,
             ..ServiceOptions::default()
         };
         let clock = opts.clock.clone();
@@ -227,6 +230,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         .await??
     };
     let (game, bookkeeping) = game;
+    // Timeouts and reminders of every game but `cajitas local`'s (channel `local`, whose own
+    // scheduler handles them): one blocking thread (see `game::scheduler`).
+    let scheduler = crate::game::Scheduler::start(
+        game.clone(),
+        crate::game::EventScope::Except(crate::console::local_channel().channel),
+    );
 
     let message_moves = config.message_moves;
     let books_for_gate = Arc::clone(&bookkeeping);
@@ -302,6 +311,8 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     tracker.close();
     tracker.wait_idle(SHUTDOWN_GRACE).await;
     drop(client);
+    // Its round in progress (if any) finishes; then the thread ends.
+    let _ = tokio::task::spawn_blocking(move || scheduler.stop()).await;
     tracing::info!("stopped");
     Ok(())
 }

@@ -14,7 +14,7 @@ use cajitas_rules::{Lang, Outcome};
 use super::challenge::challenge_reply;
 use super::reply::{Reply, channel_message};
 use super::threads::post_in;
-use super::view::{game_reply, show_with, status};
+use super::view::{game_reply, show_with};
 use super::who::mention;
 use crate::game::{GameView, Notice, NoticeKind, Notifier, NotifyError};
 use crate::render::Renderer;
@@ -58,11 +58,6 @@ impl Notifier for DiscordNotifier {
         let lang = notice.game.lang;
         let mut wind_down = None;
         let mut reply = match &notice.kind {
-            NoticeKind::GameState => {
-                let shown = show_with(self.renderer, notice.game.clone())
-                    .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
-                game_reply(status(&shown.view, lang), &shown, lang)
-            }
             NoticeKind::Summary => {
                 wind_down = notice.game.thread;
                 Reply::text(summary(&notice.game, lang))
@@ -71,6 +66,13 @@ impl Notifier for DiscordNotifier {
                 let mut reply = challenge_reply(c, lang);
                 reply.content = format!("{} {}", tr!(lang, "rematch-title"), reply.content);
                 reply
+            }
+            // The game's state, a timeout, a reminder: the board with its words.
+            kind => {
+                let shown = show_with(self.renderer, notice.game.clone())
+                    .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
+                let text = super::clocks::notice_text(kind, &shown.view, lang);
+                game_reply(text, &shown, lang)
             }
         };
         reply.mentions = notice.mentions.clone();

@@ -237,13 +237,16 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
                 .map_or_else(|| "—".into(), |s| san_in(lang, s)),
             true,
         )
-        .field(tr!(lang, "embed-material"), material(view, lang), true)
-        .footer(serenity::CreateEmbedFooter::new(tr!(
-            lang,
-            "embed-footer",
-            id = view.game_id.to_string(),
-            ply = view.ply.to_string()
-        )));
+        .field(tr!(lang, "embed-material"), material(view, lang), true);
+    if let Some(clock) = super::clocks::clock_field(view, lang) {
+        e = e.field(tr!(lang, "embed-clock"), clock, false);
+    }
+    e = e.footer(serenity::CreateEmbedFooter::new(tr!(
+        lang,
+        "embed-footer",
+        id = view.game_id.to_string(),
+        ply = view.ply.to_string()
+    )));
     if with_image {
         e = e.image(format!("attachment://{BOARD_FILE}"));
     }

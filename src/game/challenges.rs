@@ -2,9 +2,10 @@
 
 use cajitas_rules::{Lang, Position};
 
+use super::time_control;
 use super::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView,
-    PING_LIMIT, PING_WINDOW, Place, UserRef,
+    PING_LIMIT, PING_WINDOW, Place, TimeControl, UserRef,
 };
 use crate::store::{ChallengeRow, ChallengeStatus, ColourPick, NewChallenge, NewGame, Tx, UserRow};
 
@@ -15,13 +16,26 @@ impl GameService {
     /// games get no thread of their own ([`Place::threads`] off), when a challenge is
     /// already waiting or a game is in progress there. Where games get their own thread,
     /// each challenger has one pending challenge per channel. An expired challenge in the
-    /// way is closed and replaced.
+    /// way is closed and replaced. The game gets the default time control, 3 days per move
+    /// (see [`GameService::challenge_timed`]).
     pub fn challenge(
         &self,
         actor: &UserRef,
         at: impl Into<Place>,
         opponent: Option<&UserRef>,
         colour: ColourChoice,
+    ) -> Result<ChallengeView, GameError> {
+        self.challenge_timed(actor, at, opponent, colour, TimeControl::DEFAULT)
+    }
+
+    /// [`GameService::challenge`] with the time control `time`.
+    pub fn challenge_timed(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        opponent: Option<&UserRef>,
+        colour: ColourChoice,
+        time: TimeControl,
     ) -> Result<ChallengeView, GameError> {
         let at = at.into();
         let me = actor.capped();
@@ -38,7 +52,7 @@ impl GameService {
             }
         }
         self.write(|tx, now| {
-            let row = self.new_challenge(tx, at, &me, them.as_ref(), colour.to_db(), now)?;
+            let row = self.new_challenge(tx, at, &me, them.as_ref(), colour.to_db(), time, now)?;
             Ok(ChallengeView::from_row(row))
         })
     }
@@ -51,6 +65,7 @@ impl GameService {
         me: &UserRow,
         them: Option<&UserRow>,
         colour: ColourPick,
+        time: TimeControl,
         now: i64,
     ) -> Result<ChallengeRow, GameError> {
         let ch = at.at;
@@ -94,6 +109,7 @@ impl GameService {
             colour,
             now,
             expires_at: now.saturating_add(ttl),
+            tc: time.to_row(),
         })?;
         tx.challenge(id)?
             .ok_or_else(|| GameError::Internal("challenge vanished".into()))
@@ -308,17 +324,22 @@ impl GameService {
             } else {
                 (me.id, c.challenger.id)
             };
-            let start = Position::new().fen();
+            let start = Position::new();
+            let tc = TimeControl::from_row(c.tc);
+            let clock = time_control::start(tc, now, 0, start.turn(), self.abandon_ms());
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
                 channel: home,
                 white,
                 black,
-                start_fen: &start,
+                start_fen: &start.fen(),
                 now,
                 lang: lang.code(),
                 thread,
+                tc: c.tc,
+                clock: clock.to_row(),
             })?;
+            self.schedule(tx, game_id, ch.channel, 0, tc, &clock, 0)?;
             if !tx.resolve_challenge(
                 c.id,
                 ChallengeStatus::Accepted,
@@ -337,13 +358,27 @@ impl GameService {
 
     /// Starts a game between `white` and `black` from `start` directly, without a challenge
     /// (for tests, tools and set positions). The same rules apply as to a challenge: one
-    /// game per channel, no bots, two different players.
+    /// game per channel, no bots, two different players. The game is untimed (see
+    /// [`GameService::start_game_timed`]).
     pub fn start_game(
         &self,
         white: &UserRef,
         black: &UserRef,
         ch: ChannelRef,
         start: &Position,
+    ) -> Result<GameView, GameError> {
+        self.start_game_timed(white, black, ch, start, TimeControl::Untimed)
+    }
+
+    /// [`GameService::start_game`] with the time control `time` (any, not only the offered
+    /// ones: a one-second live clock, say).
+    pub fn start_game_timed(
+        &self,
+        white: &UserRef,
+        black: &UserRef,
+        ch: ChannelRef,
+        start: &Position,
+        time: TimeControl,
     ) -> Result<GameView, GameError> {
         let (w, b) = (white.capped(), black.capped());
         if w.id == b.id {
@@ -352,6 +387,7 @@ impl GameService {
         if w.is_bot || b.is_bot {
             return Err(GameError::BotCannotPlay);
         }
+        let turn = start.turn();
         let start = start.fen();
         self.write(|tx, now| {
             if tx.active_game(ch.channel)?.is_some() {
@@ -359,6 +395,7 @@ impl GameService {
             }
             tx.upsert_user(&w, now)?;
             tx.upsert_user(&b, now)?;
+            let clock = time_control::start(time, now, 0, turn, self.abandon_ms());
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
                 channel: ch.channel,
@@ -368,7 +405,10 @@ impl GameService {
                 now,
                 lang: Lang::En.code(),
                 thread: None,
+                tc: time.to_row(),
+                clock: clock.to_row(),
             })?;
+            self.schedule(tx, game_id, ch.channel, 0, time, &clock, 0)?;
             let row = tx
                 .game(game_id)?
                 .ok_or_else(|| GameError::Internal("game vanished".into()))?;

@@ -152,6 +152,22 @@ pub enum GameError {
     /// `accept` or `decline` without saying which, with several challenges to choose from.
     #[error("Several challenges are waiting here: use the buttons of the one you mean.")]
     SeveralChallenges,
+    /// The player to move's time had run out when this action arrived: the game ended on
+    /// time in the same transaction, and the action was not applied.
+    #[error("Too late: the time to move had run out, and the game has ended on time.")]
+    TimeRanOut,
+    /// A win or draw was claimed in a timed game (timed games end on their own).
+    #[error("Only an untimed game can be claimed; a timed game ends when the clock runs out.")]
+    ClaimNotUntimed,
+    /// A win or draw was claimed by the player to move (only the waiting player may).
+    #[error("It is your move: only the player waiting for a move can claim the game.")]
+    ClaimOwnTurn,
+    /// A win or draw was claimed before the opponent's time to move had passed.
+    #[error("Your opponent still has time to move: you can claim the game from {at_ms} (Unix ms).")]
+    ClaimTooEarly {
+        /// When the game may be claimed (Unix ms).
+        at_ms: i64,
+    },
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

@@ -8,7 +8,7 @@ use cajitas_rules::{
     Color, DrawClaim, DrawReason, Game, Move, Outcome, Piece, Position, Role, Uci, WinReason,
 };
 
-use super::{ChannelRef, GameError, GameService, GameView, Lang};
+use super::{ChannelRef, ClockView, GameError, GameService, GameView, Lang, TimeControl};
 use crate::store::{DrawOfferRow, GameRow, GameStatus, MoveRow, Side, Tx, UserRow};
 
 /// A rebuilt game and the stored state it was rebuilt from.
@@ -90,6 +90,13 @@ pub(super) fn apply_ending(
         Outcome::Draw {
             reason: DrawReason::Agreement,
         } => game.agree_draw().map_err(|e| e.to_string()),
+        // A flag fall against a side that cannot mate: the flag was the player to move's.
+        Outcome::Draw {
+            reason: DrawReason::TimeoutVsInsufficientMaterial,
+        } => {
+            let loser = game.position().turn();
+            game.timeout(loser).map_err(|e| e.to_string())
+        }
         Outcome::Draw {
             reason: reason @ (DrawReason::ThreefoldClaim | DrawReason::FiftyMoveClaim),
         } => {
@@ -286,6 +293,14 @@ impl GameService {
             guild: l.row.guild,
             channel: l.row.channel,
             thread: l.row.thread,
+            clock: ClockView::new(
+                TimeControl::from_row(l.row.tc),
+                &l.row.clock,
+                l.row.ply,
+                pos.turn(),
+                active,
+                self.now(),
+            ),
             position: pos,
         });
         self.keep(l);

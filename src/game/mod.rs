@@ -22,7 +22,9 @@ mod notify;
 mod play;
 mod queries;
 mod rematch;
+mod scheduler;
 mod takeback;
+mod time_control;
 mod views;
 
 use std::collections::HashMap;
@@ -37,10 +39,16 @@ pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
 pub use self::play::Seen;
+pub use self::scheduler::{Round, Scheduler, nonce};
+pub use self::time_control::{
+    ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
+    TimeControl, UnknownTimeControl,
+};
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
     Place, Status, TakebackView, UserRef,
 };
+pub use crate::store::EventScope;
 use crate::store::{SharedStore, SqliteStore, Store, StoreExt, Tx};
 
 /// The longest move text a player may type, in characters.
@@ -63,6 +71,9 @@ pub struct ServiceOptions {
     pub notifier: Arc<dyn Notifier>,
     /// Where the games are played, for the PGN `Site` tag.
     pub site: Site,
+    /// How long an untimed game waits for a move before the waiting player may claim it
+    /// (`CAJITAS_ABANDON_DAYS`).
+    pub abandon_after: Duration,
 }
 
 /// Where the games of a service are played: the PGN `Site` tag says so.
@@ -95,6 +106,7 @@ impl Default for ServiceOptions {
             clock: Arc::new(SystemClock),
             notifier: Arc::new(NoNotifier),
             site: Site::Discord,
+            abandon_after: DEFAULT_ABANDON_AFTER,
         }
     }
 }
@@ -124,6 +136,8 @@ struct Inner {
     /// [`GameService::load`]). Locked only while the store is locked.
     cache: Mutex<HashMap<i64, CachedGame>>,
     opts: ServiceOptions,
+    /// Rung when an operation schedules an event earlier than the scheduler's plan.
+    bell: Arc<scheduler::Doorbell>,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -161,6 +175,7 @@ impl GameService {
                 store: Arc::new(Mutex::new(store)),
                 cache: Mutex::new(HashMap::new()),
                 opts,
+                bell: Arc::new(scheduler::Doorbell::default()),
             }),
         }
     }
@@ -172,6 +187,11 @@ impl GameService {
 
     fn now(&self) -> i64 {
         self.inner.opts.clock.now_ms()
+    }
+
+    /// The abandonment period of untimed games, in ms.
+    fn abandon_ms(&self) -> i64 {
+        i64::try_from(self.inner.opts.abandon_after.as_millis()).unwrap_or(i64::MAX / 4)
     }
 
     fn store(&self) -> MutexGuard<'_, Box<dyn Store>> {

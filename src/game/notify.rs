@@ -20,6 +20,15 @@ pub enum NoticeKind {
     /// A rematch: a new challenge (its buttons too), posted in the finished game's channel;
     /// the notice's game is the finished one.
     Rematch(ChallengeView),
+    /// The game ended on time (lost, drawn, or aborted before both sides moved): the final
+    /// board; both players are mentioned.
+    TimedOut,
+    /// A correspondence reminder: 80% of the time to move has passed; only the player to
+    /// move is mentioned.
+    Reminder,
+    /// An untimed game's reminder: 80% of the abandonment period has passed, after which the
+    /// opponent may claim the game; only the player to move is mentioned.
+    IdleReminder,
 }
 
 /// One post to a game's channel.

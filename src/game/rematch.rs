@@ -3,7 +3,8 @@
 //! game's channel (threads cannot nest: the new game gets a thread of its own).
 
 use super::{
-    ChallengeView, ChannelRef, GameError, GameService, Notice, NoticeKind, Place, UserRef,
+    ChallengeView, ChannelRef, GameError, GameService, Notice, NoticeKind, Place, TimeControl,
+    UserRef,
 };
 use crate::store::{ChallengeStatus, ColourPick, GameStatus};
 
@@ -42,7 +43,9 @@ impl GameService {
                 parent: None,
                 threads,
             };
-            let c = self.new_challenge(tx, at, &me, Some(&them), colour, now)?;
+            // The same settings: the time control of the finished game.
+            let time = TimeControl::from_row(row.tc);
+            let c = self.new_challenge(tx, at, &me, Some(&them), colour, time, now)?;
             let game = self.view(self.load(tx, row)?)?;
             Ok((ChallengeView::from_row(c), game))
         })?;

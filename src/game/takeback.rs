@@ -5,7 +5,8 @@ use cajitas_rules::{Color, Game, Position, Uci};
 
 use super::load::{Loaded, colour, side};
 use super::play::{Seen, Turn};
-use super::{ChannelRef, GameError, GameService, TakebackView, UserRef};
+use super::time_control::{self, ClockState};
+use super::{ChannelRef, GameError, GameService, TakebackView, TimeControl, UserRef};
 use crate::store::{OfferStatus, TakebackRow};
 
 /// How many plies `mine` may ask to take back in `l`: their last move, and the opponent's
@@ -90,10 +91,29 @@ impl GameService {
             t.record_actor()?;
             let id = t.game.row.id;
             let to_ply = r.ply - r.plies;
-            let fen = position_after(&t.game, to_ply)?.fen();
-            if !t.tx.rewind_game(id, r.ply, to_ply, &fen, t.now)? {
+            let pos = position_after(&t.game, to_ply)?;
+            let fen = pos.fen();
+            let tc = TimeControl::from_row(t.game.row.tc);
+            let abandon = self.abandon_ms();
+            let turn = pos.turn();
+            let before = ClockState::from_row(tc, &t.game.row.clock, to_ply, turn, t.now, abandon);
+            let clock = time_control::after_rewind(tc, before, to_ply, turn, t.now, abandon);
+            if !t
+                .tx
+                .rewind_game(id, r.ply, to_ply, &fen, t.now, &clock.to_row())?
+            {
                 return Err(GameError::PositionChanged);
             }
+            let channel = t.game.row.channel;
+            self.schedule(
+                t.tx,
+                id,
+                channel,
+                t.game.row.clock.seq + 1,
+                tc,
+                &clock,
+                to_ply,
+            )?;
             t.tx.resolve_takeback(id, OfferStatus::Accepted, t.now)?;
             // The cached game is of the position before the rewind: never serve it again
             // (the store also moved `updated_at` on, for other processes' caches).

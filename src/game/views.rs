@@ -2,7 +2,7 @@
 
 use cajitas_rules::{Color, DrawClaim, Lang, Move, Outcome, Position};
 
-use super::MAX_NAME_CHARS;
+use super::{ClockView, MAX_NAME_CHARS, TimeControl};
 use crate::store::{ChallengeRow, ColourPick, UserRow};
 
 /// A place where games are played: a Discord channel or thread (or the console's `local`).
@@ -175,6 +175,8 @@ pub struct ChallengeView {
     pub channel: u64,
     /// The message showing it, once known (the game's thread is opened on it).
     pub message: Option<u64>,
+    /// The time control offered.
+    pub time: TimeControl,
 }
 
 impl ChallengeView {
@@ -189,6 +191,7 @@ impl ChallengeView {
             expires_at: c.expires_at,
             channel: c.channel,
             message: c.message,
+            time: TimeControl::from_row(c.tc),
         }
     }
 }
@@ -262,6 +265,8 @@ pub struct GameView {
     pub channel: u64,
     /// The thread it is played in; `None`: in the channel itself.
     pub thread: Option<u64>,
+    /// The clock: the time control, both remaining times and the deadline.
+    pub clock: ClockView,
 }
 
 impl GameView {

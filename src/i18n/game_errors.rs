@@ -68,6 +68,14 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
             )
         }
         GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
+        GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
+        GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),
+        GameError::ClaimOwnTurn => tr!(lang, "error-claim-own-turn"),
+        GameError::ClaimTooEarly { at_ms } => tr!(
+            lang,
+            "error-claim-too-early",
+            at = format!("<t:{}:R>", at_ms.div_euclid(1000))
+        ),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
 }

@@ -9,6 +9,7 @@
 //! Placeables are not wrapped in Unicode isolation marks (U+2068/U+2069): they would end up
 //! inside names, moves, mentions and autocomplete values.
 
+pub mod clock;
 mod game_errors;
 mod read_errors;
 mod words;
@@ -33,6 +34,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/commands.ftl"),
             include_str!("../../assets/i18n/en/console.ftl"),
             include_str!("../../assets/i18n/en/threads.ftl"),
+            include_str!("../../assets/i18n/en/clocks.ftl"),
         ],
     ),
     (
@@ -42,6 +44,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/commands.ftl"),
             include_str!("../../assets/i18n/es/console.ftl"),
             include_str!("../../assets/i18n/es/threads.ftl"),
+            include_str!("../../assets/i18n/es/clocks.ftl"),
         ],
     ),
 ];
@@ -423,6 +426,10 @@ pub(crate) mod variant_tests {
             },
             GameError::GamesInThreads { threads: vec![8] },
             GameError::SeveralChallenges,
+            GameError::TimeRanOut,
+            GameError::ClaimNotUntimed,
+            GameError::ClaimOwnTurn,
+            GameError::ClaimTooEarly { at_ms: 1_000_000 },
             GameError::Internal("x".into()),
         ];
         for e in &all {

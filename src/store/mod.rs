@@ -6,8 +6,8 @@
 //! operation reads what it needs through a [`Tx`], decides, writes, and says whether to
 //! commit. [`StoreExt::immediate`] and [`StoreExt::read`] carry a typed result and error
 //! through it. A `Tx` is the sum of one trait per kind of record: [`Users`], [`Challenges`],
-//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`]
-//! and [`Interactions`]. Writes that depend on the state they read carry a ply check
+//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`],
+//! [`Interactions`] and [`ClockEvents`]. Writes that depend on the state they read carry a ply check
 //! ([`Games::append_move`], [`Games::finish_game`], [`Games::rewind_game`]) so that a move computed against an older
 //! position can never land.
 //!
@@ -127,6 +127,98 @@ str_enum!(
     }
 );
 
+str_enum!(
+    /// The kind of a time control, as stored (migration 0007).
+    ClockKind {
+        /// No clock.
+        Untimed = "untimed",
+        /// Days per move.
+        Correspondence = "correspondence",
+        /// A Fischer clock.
+        Live = "live",
+    }
+);
+str_enum!(
+    /// What a scheduler event does (migration 0007).
+    EventKind {
+        /// The player to move runs out of time.
+        Timeout = "timeout",
+        /// A correspondence reminder to the player to move.
+        Reminder = "reminder",
+        /// An untimed game's reminder to the player to move, before the opponent may claim.
+        IdleReminder = "idle_reminder",
+    }
+);
+
+/// A time control as stored: its kind, the base (days per move or the live starting time)
+/// and the live increment, in ms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControlRow {
+    /// Untimed, correspondence or live.
+    pub kind: ClockKind,
+    /// The full allowance, in ms.
+    pub base_ms: i64,
+    /// The live increment, in ms.
+    pub inc_ms: i64,
+}
+
+impl Default for TimeControlRow {
+    /// Untimed.
+    fn default() -> Self {
+        TimeControlRow {
+            kind: ClockKind::Untimed,
+            base_ms: 0,
+            inc_ms: 0,
+        }
+    }
+}
+
+/// A game's clock as stored (migration 0007).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClockRow {
+    /// White's remaining time at `clock_at`, in ms.
+    pub white_ms: i64,
+    /// Black's remaining time at `clock_at`, in ms.
+    pub black_ms: i64,
+    /// When the current turn began (Unix ms); `None` for a game from before clocks that the
+    /// service has not adopted yet.
+    pub clock_at: Option<i64>,
+    /// The deadline of the player to move (timed), or when the waiting player may claim the
+    /// game (untimed), Unix ms.
+    pub deadline: Option<i64>,
+    /// Grows on every move and takeback.
+    pub seq: i64,
+}
+
+/// A scheduler event (migration 0007).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    /// Its id (the post's nonce is `cj` and this id in base 36).
+    pub id: i64,
+    /// The game.
+    pub game_id: i64,
+    /// The game's `seq` it was scheduled at.
+    pub seq: i64,
+    /// What it does.
+    pub kind: EventKind,
+    /// The game's channel.
+    pub channel: u64,
+    /// When it falls due (Unix ms).
+    pub due_at: i64,
+}
+
+/// Which games' events a scheduler handles: `cajitas local` only its channel, `cajitas
+/// run` every other one, so two fronts on one database never handle the same event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventScope {
+    /// Every game.
+    All,
+    /// Only the games of this channel.
+    Only(u64),
+    /// Every game but those of this channel.
+    Except(u64),
+}
+
 /// A user as last seen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserRow {
@@ -164,6 +256,8 @@ pub struct ChallengeRow {
     /// The message showing it (migration 0006), once the front end said which: the game's
     /// thread is opened on it.
     pub message: Option<u64>,
+    /// The time control offered.
+    pub tc: TimeControlRow,
 }
 
 /// A game, with its players.
@@ -205,6 +299,10 @@ pub struct GameRow {
     pub lang: String,
     /// The thread it is played in (migration 0006); `None`: in the channel itself.
     pub thread: Option<u64>,
+    /// Its time control.
+    pub tc: TimeControlRow,
+    /// Its clock.
+    pub clock: ClockRow,
 }
 
 /// One move of a game.
@@ -275,6 +373,8 @@ pub struct NewChallenge {
     pub now: i64,
     /// When it expires (Unix ms).
     pub expires_at: i64,
+    /// The time control offered.
+    pub tc: TimeControlRow,
 }
 
 /// A new game.
@@ -296,6 +396,10 @@ pub struct NewGame<'a> {
     pub lang: &'a str,
     /// The thread it is played in; `None`: in the channel itself.
     pub thread: Option<u64>,
+    /// Its time control.
+    pub tc: TimeControlRow,
+    /// Its clock at the start (`seq` is ignored: it starts at 0).
+    pub clock: ClockRow,
 }
 
 /// How a game ends, as stored.
@@ -394,23 +498,28 @@ pub trait Games {
     /// writing nothing, when the position changed. `updated_at` becomes `m.played_at`, or one
     /// more than before when that is not later: with [`Games::rewind_game`], every change
     /// of a game in progress gives a new `updated_at`, so the same ply and FEN reached again
-    /// after a takeback never look like the state a cache holds.
+    /// after a takeback never look like the state a cache holds. The clock is set to
+    /// `clock` (remaining times, `clock_at`, deadline) and `seq` grows by one, in the same
+    /// statement.
     fn append_move(
         &self,
         game_id: i64,
         ply: u32,
         m: &MoveRow,
         new_fen: &str,
+        clock: &ClockRow,
     ) -> Result<bool, StoreError>;
 
     /// Ends an active game that is still at `ply` plies (the ply check); also lapses its open
-    /// draw offer. Returns false, writing nothing, when the position changed.
+    /// draw offer and drops its pending scheduler event. Returns false, writing nothing, when
+    /// the position changed.
     fn finish_game(&self, game_id: i64, ply: u32, e: &Ending<'_>) -> Result<bool, StoreError>;
 
     /// Takes an active game that is still at `ply` plies (the ply check) back to `to_ply`
     /// plies: deletes the moves from `to_ply` on, sets the game's FEN to `fen` (the position
     /// after `to_ply` plies) and lapses its open draw offer. `updated_at` becomes at least
     /// one more than before, so a cached copy of a later position never matches again.
+    /// The clock is set to `clock` and `seq` grows by one.
     /// Returns false, writing nothing, when the position changed.
     fn rewind_game(
         &self,
@@ -419,7 +528,52 @@ pub trait Games {
         to_ply: u32,
         fen: &str,
         now: i64,
+        clock: &ClockRow,
     ) -> Result<bool, StoreError>;
+}
+
+/// The scheduler's events (migration 0007): timeouts and reminders, claimed and marked done
+/// in the transaction that acts on them, then posted, then marked posted.
+pub trait ClockEvents {
+    /// Sets the game's pending event (replacing the one it had, if any) and returns its id.
+    fn schedule_event(
+        &self,
+        game_id: i64,
+        channel: u64,
+        seq: i64,
+        kind: EventKind,
+        due_at: i64,
+    ) -> Result<i64, StoreError>;
+
+    /// When the earliest pending event of `scope` falls due (one index walk).
+    fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError>;
+
+    /// The pending events of `scope` due at `now`, earliest first, at most `limit`.
+    fn due_events(
+        &self,
+        scope: EventScope,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, StoreError>;
+
+    /// Marks a pending event done at `now`; with `to_post` false also posted (it has
+    /// nothing to post). Returns false when it was not pending any more.
+    fn finish_event(&self, id: i64, now: i64, to_post: bool) -> Result<bool, StoreError>;
+
+    /// Events of `scope` done but not posted yet, oldest first, at most `limit`.
+    fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError>;
+
+    /// Marks a done event posted.
+    fn mark_posted(&self, id: i64, now: i64) -> Result<(), StoreError>;
+
+    /// Gives the active games from before clocks (no `clock_at`) their clock: their turn
+    /// begins at `now` and their deadline is `now + abandon_ms`. Returns `(game, channel,
+    /// seq)` of each.
+    fn adopt_unclocked_games(
+        &self,
+        now: i64,
+        abandon_ms: i64,
+    ) -> Result<Vec<(i64, u64, i64)>, StoreError>;
 }
 
 /// Takeback requests.
@@ -508,12 +662,21 @@ pub trait Interactions {
 
 /// An open transaction: every kind of record, read and written in it.
 pub trait Tx:
-    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions
+    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions + ClockEvents
 {
 }
 
-impl<T: Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions> Tx
-    for T
+impl<
+    T: Users
+        + Challenges
+        + Games
+        + DrawOffers
+        + Takebacks
+        + Pings
+        + Settings
+        + Interactions
+        + ClockEvents,
+> Tx for T
 {
 }
 

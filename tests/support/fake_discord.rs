@@ -314,6 +314,11 @@ struct Inner {
     threads: Mutex<HashMap<u64, Thread>>,
     /// Channels where the bot may not open threads (403, code 50013).
     no_threads: Mutex<std::collections::HashSet<u64>>,
+    /// Channel messages created, as (channel, body): a repeat with the nonce of a recent
+    /// message and `enforce_nonce` creates nothing (Discord answers with the first).
+    created: Mutex<Vec<(String, Value)>>,
+    /// The messages created with a nonce, by (channel, nonce).
+    nonces: Mutex<HashMap<(String, String), Value>>,
 }
 
 impl Inner {
@@ -396,6 +401,8 @@ impl FakeDiscord {
             interactions: Mutex::new(HashMap::new()),
             threads: Mutex::new(HashMap::new()),
             no_threads: Mutex::new(std::collections::HashSet::new()),
+            created: Mutex::new(Vec::new()),
+            nonces: Mutex::new(HashMap::new()),
         });
         let app = Router::new()
             .route("/gw", any(gateway))
@@ -545,6 +552,20 @@ impl FakeDiscord {
         if let Some(gw) = self.inner.gateway.lock().unwrap().as_ref() {
             let _ = gw.send(GwCmd::Close(code));
         }
+    }
+
+    /// The channel messages created in `channel` (`POST /channels/{id}/messages` bodies), in
+    /// order; repeats that Discord drops by their nonce are not there.
+    pub fn created_messages(&self, channel: u64) -> Vec<Value> {
+        let ch = channel.to_string();
+        self.inner
+            .created
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(c, _)| *c == ch)
+            .map(|(_, b)| b.clone())
+            .collect()
     }
 
     /// Whether a request whose path contains `part` arrived (answered or not).
@@ -936,6 +957,19 @@ fn message_with(id: u64, channel: u64, body: Option<&Value>) -> Value {
     })
 }
 
+/// The nonce of a `POST /channels/{ch}/messages` body sent with `enforce_nonce: true`: like
+/// Discord, a message whose nonce was seen recently in the channel is not created again, and
+/// the first one is returned.
+fn enforced_nonce(body: Option<&Value>) -> Option<String> {
+    body.filter(|b| b.get("enforce_nonce") == Some(&json!(true)))
+        .and_then(|b| b.get("nonce"))
+        .and_then(|n| {
+            n.as_str()
+                .map(str::to_owned)
+                .or_else(|| Some(n.to_string()))
+        })
+}
+
 async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
     inner
         .arrived
@@ -1153,9 +1187,25 @@ fn route(
                     None,
                 );
             }
+            let nonce = enforced_nonce(body).map(|n| (ch.to_string(), n));
+            if let Some(first) = nonce
+                .as_ref()
+                .and_then(|k| inner.nonces.lock().unwrap().get(k).cloned())
+            {
+                return (200, Some(first), None, None);
+            }
             let id = inner.next_id();
             inner.messages.lock().unwrap().insert(id, ch);
-            return (200, Some(message_with(id, ch, body)), Some(ch), Some(id));
+            let msg = message_with(id, ch, body);
+            if let Some(k) = nonce {
+                inner.nonces.lock().unwrap().insert(k, msg.clone());
+            }
+            inner
+                .created
+                .lock()
+                .unwrap()
+                .push((ch.to_string(), body.cloned().unwrap_or(Value::Null)));
+            return (200, Some(msg), Some(ch), Some(id));
         }
         ("POST", ["channels", ch, "messages", m, "threads"]) => {
             let (ch, m): (u64, u64) = (ch.parse().unwrap_or(0), m.parse().unwrap_or(0));

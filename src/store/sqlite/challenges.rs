@@ -9,7 +9,8 @@ use crate::store::{ChallengeRow, ChallengeStatus, Challenges, NewChallenge, Stor
 macro_rules! select_challenge {
     () => {
         "SELECT c.id, c.guild_id, c.channel_id, u.id, u.name, u.is_bot, o.id, o.name, o.is_bot,
-             c.colour, c.status, c.created_at, c.expires_at, c.game_id, c.message_id
+             c.colour, c.status, c.created_at, c.expires_at, c.game_id, c.message_id,
+             c.tc_kind, c.tc_base_ms, c.tc_inc_ms
          FROM challenges c JOIN users u ON u.id = c.challenger_id
              LEFT JOIN users o ON o.id = c.opponent_id"
     };
@@ -29,6 +30,7 @@ fn challenge_row(row: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
         expires_at: c.get()?,
         game_id: c.get()?,
         message: c.opt_id()?,
+        tc: c.tc()?,
     })
 }
 
@@ -79,8 +81,8 @@ impl Challenges for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour,
-                     status, created_at, expires_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7)
+                     status, created_at, expires_at, tc_kind, tc_base_ms, tc_inc_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10)
                  RETURNING id",
             )?
             .query_row(
@@ -92,6 +94,9 @@ impl Challenges for SqliteTx<'_> {
                     c.colour,
                     c.now,
                     c.expires_at,
+                    c.tc.kind,
+                    c.tc.base_ms,
+                    c.tc.inc_ms,
                 ],
                 |r| r.get(0),
             )?)

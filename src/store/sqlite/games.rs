@@ -3,14 +3,18 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{Columns, SqliteTx, to_db};
-use crate::store::{DrawOffers, Ending, GameRow, Games, MoveRow, NewGame, OfferStatus, StoreError};
+use crate::store::{
+    ClockRow, DrawOffers, Ending, GameRow, Games, MoveRow, NewGame, OfferStatus, StoreError,
+};
 
 /// A game with its players; [`game_row`] reads the columns in this order.
 macro_rules! select_game {
     () => {
         "SELECT g.id, g.guild_id, g.channel_id, w.id, w.name, w.is_bot, b.id, b.name, b.is_bot,
              g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
-             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang, g.thread_id
+             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang, g.thread_id,
+             g.tc_kind, g.tc_base_ms, g.tc_inc_ms, g.white_ms, g.black_ms, g.clock_at,
+             g.deadline, g.seq
          FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
     };
 }
@@ -36,6 +40,14 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         finished_at: c.get()?,
         lang: c.get()?,
         thread: c.opt_id()?,
+        tc: c.tc()?,
+        clock: ClockRow {
+            white_ms: c.get()?,
+            black_ms: c.get()?,
+            clock_at: c.get()?,
+            deadline: c.get()?,
+            seq: c.get()?,
+        },
     })
 }
 
@@ -128,8 +140,10 @@ impl Games for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
-                     status, result, created_at, updated_at, lang, thread_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7, ?8)
+                     status, result, created_at, updated_at, lang, thread_id, tc_kind, tc_base_ms,
+                     tc_inc_ms, white_ms, black_ms, clock_at, deadline)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7, ?8, ?9, ?10, ?11,
+                     ?12, ?13, ?14, ?15)
                  RETURNING id",
             )?
             .query_row(
@@ -142,6 +156,13 @@ impl Games for SqliteTx<'_> {
                     g.now,
                     g.lang,
                     g.thread.map(to_db),
+                    g.tc.kind,
+                    g.tc.base_ms,
+                    g.tc.inc_ms,
+                    g.clock.white_ms,
+                    g.clock.black_ms,
+                    g.clock.clock_at,
+                    g.clock.deadline,
                 ],
                 |r| r.get(0),
             )?)
@@ -169,14 +190,25 @@ impl Games for SqliteTx<'_> {
         ply: u32,
         m: &MoveRow,
         new_fen: &str,
+        clock: &ClockRow,
     ) -> Result<bool, StoreError> {
         let n = self
             .tx
             .prepare_cached(
-                "UPDATE games SET ply = ply + 1, fen = ?3, updated_at = MAX(?4, updated_at + 1)
+                "UPDATE games SET ply = ply + 1, fen = ?3, updated_at = MAX(?4, updated_at + 1),
+                     white_ms = ?5, black_ms = ?6, clock_at = ?7, deadline = ?8, seq = seq + 1
                  WHERE id = ?1 AND ply = ?2 AND status = 'active'",
             )?
-            .execute(params![game_id, ply, new_fen, m.played_at])?;
+            .execute(params![
+                game_id,
+                ply,
+                new_fen,
+                m.played_at,
+                clock.white_ms,
+                clock.black_ms,
+                clock.clock_at,
+                clock.deadline
+            ])?;
         if n != 1 {
             return Ok(false);
         }
@@ -218,6 +250,9 @@ impl Games for SqliteTx<'_> {
             return Ok(false);
         }
         self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, e.now)?;
+        self.tx
+            .prepare_cached("DELETE FROM clock_events WHERE game_id = ?1 AND done_at IS NULL")?
+            .execute([game_id])?;
         Ok(true)
     }
 
@@ -228,6 +263,7 @@ impl Games for SqliteTx<'_> {
         to_ply: u32,
         fen: &str,
         now: i64,
+        clock: &ClockRow,
     ) -> Result<bool, StoreError> {
         if to_ply > ply {
             return Ok(false);
@@ -235,10 +271,21 @@ impl Games for SqliteTx<'_> {
         let n = self
             .tx
             .prepare_cached(
-                "UPDATE games SET ply = ?3, fen = ?4, updated_at = MAX(?5, updated_at + 1)
+                "UPDATE games SET ply = ?3, fen = ?4, updated_at = MAX(?5, updated_at + 1),
+                     white_ms = ?6, black_ms = ?7, clock_at = ?8, deadline = ?9, seq = seq + 1
                  WHERE id = ?1 AND ply = ?2 AND status = 'active'",
             )?
-            .execute(params![game_id, ply, to_ply, fen, now])?;
+            .execute(params![
+                game_id,
+                ply,
+                to_ply,
+                fen,
+                now,
+                clock.white_ms,
+                clock.black_ms,
+                clock.clock_at,
+                clock.deadline
+            ])?;
         if n != 1 {
             return Ok(false);
         }
