@@ -9,6 +9,13 @@ use super::{
 };
 use crate::store::{ChallengeRow, ChallengeStatus, ColourPick, NewChallenge, NewGame, Tx, UserRow};
 
+/// What a new challenge offers: the challenger's colour and the time control.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Terms {
+    pub colour: ColourPick,
+    pub time: TimeControl,
+}
+
 impl GameService {
     /// `actor` challenges `opponent` (or anyone, when `None`) at `at`; `colour` is the
     /// challenger's. Refused when the opponent is the challenger or a bot, or when the
@@ -52,7 +59,11 @@ impl GameService {
             }
         }
         self.write(|tx, now| {
-            let row = self.new_challenge(tx, at, &me, them.as_ref(), colour.to_db(), time, now)?;
+            let terms = Terms {
+                colour: colour.to_db(),
+                time,
+            };
+            let row = self.new_challenge(tx, at, &me, them.as_ref(), terms, now)?;
             Ok(ChallengeView::from_row(row))
         })
     }
@@ -64,10 +75,10 @@ impl GameService {
         at: Place,
         me: &UserRow,
         them: Option<&UserRow>,
-        colour: ColourPick,
-        time: TimeControl,
+        terms: Terms,
         now: i64,
     ) -> Result<ChallengeRow, GameError> {
+        let Terms { colour, time } = terms;
         let ch = at.at;
         if let Some(parent) = at.parent
             && tx

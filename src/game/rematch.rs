@@ -44,8 +44,11 @@ impl GameService {
                 threads,
             };
             // The same settings: the time control of the finished game.
-            let time = TimeControl::from_row(row.tc);
-            let c = self.new_challenge(tx, at, &me, Some(&them), colour, time, now)?;
+            let terms = super::challenges::Terms {
+                colour,
+                time: TimeControl::from_row(row.tc),
+            };
+            let c = self.new_challenge(tx, at, &me, Some(&them), terms, now)?;
             let game = self.view(self.load(tx, row)?)?;
             Ok((ChallengeView::from_row(c), game))
         })?;
