@@ -20,6 +20,19 @@ impl GameService {
         opponent: Option<&UserRef>,
         colour: ColourChoice,
     ) -> Result<ChallengeView, GameError> {
+        self.challenge_rated(actor, ch, opponent, colour, true)
+    }
+
+    /// [`GameService::challenge`], its game counting for the ratings when `rated` (a
+    /// challenge is rated unless said otherwise).
+    pub fn challenge_rated(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        opponent: Option<&UserRef>,
+        colour: ColourChoice,
+        rated: bool,
+    ) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
         let them = opponent.map(UserRef::capped);
         if me.is_bot {
@@ -57,6 +70,7 @@ impl GameService {
                 colour: colour.to_db(),
                 now,
                 expires_at: now.saturating_add(ttl),
+                rated,
             })?;
             let row = tx
                 .challenge(id)?
@@ -198,6 +212,7 @@ impl GameService {
                 start_fen: &start,
                 now,
                 lang: lang.code(),
+                rated: c.rated,
             })?;
             if !tx.resolve_challenge(
                 c.id,
@@ -217,7 +232,7 @@ impl GameService {
 
     /// Starts a game between `white` and `black` from `start` directly, without a challenge
     /// (for tests, tools and set positions). The same rules apply as to a challenge: one
-    /// game per channel, no bots, two different players.
+    /// game per channel, no bots, two different players. Such a game is unrated.
     pub fn start_game(
         &self,
         white: &UserRef,
@@ -247,6 +262,7 @@ impl GameService {
                 start_fen: &start,
                 now,
                 lang: Lang::En.code(),
+                rated: false,
             })?;
             let row = tx
                 .game(game_id)?

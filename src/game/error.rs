@@ -127,6 +127,9 @@ pub enum GameError {
     /// The actor tried to answer their own takeback request.
     #[error("You cannot answer your own takeback request; your opponent must.")]
     OwnTakeback,
+    /// Takebacks are refused in rated games.
+    #[error("Takebacks are not allowed in rated games.")]
+    TakebackInRatedGame,
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

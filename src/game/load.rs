@@ -281,6 +281,8 @@ impl GameService {
             aborted: l.row.status == GameStatus::Aborted,
             result: l.row.result.clone(),
             sans: l.moves.iter().map(|m| m.san.clone()).collect(),
+            rated: l.row.rated,
+            rating_changes: Vec::new(),
             position: pos,
         });
         self.keep(l);

@@ -21,6 +21,7 @@ mod load;
 mod notify;
 mod play;
 mod queries;
+pub mod ratings;
 mod takeback;
 mod views;
 

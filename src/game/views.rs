@@ -113,6 +113,8 @@ pub struct ChallengeView {
     pub created_at: i64,
     /// When it expires (Unix ms).
     pub expires_at: i64,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
 }
 
 impl ChallengeView {
@@ -125,6 +127,7 @@ impl ChallengeView {
             status: c.status,
             created_at: c.created_at,
             expires_at: c.expires_at,
+            rated: c.rated,
         }
     }
 }
@@ -187,6 +190,11 @@ pub struct GameView {
     pub result: String,
     /// The game's moves so far, in SAN.
     pub sans: Vec<String>,
+    /// Whether the game counts for the ratings (chosen with the challenge).
+    pub rated: bool,
+    /// The players' rating changes, in the view returned by the operation that ended a
+    /// rated game (empty otherwise).
+    pub rating_changes: Vec<super::ratings::RatingChange>,
 }
 
 impl GameView {

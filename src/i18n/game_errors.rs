@@ -50,6 +50,7 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::NothingToTakeBack => tr!(lang, "error-nothing-to-take-back"),
         GameError::NoTakeback => tr!(lang, "error-no-takeback"),
         GameError::OwnTakeback => tr!(lang, "error-own-takeback"),
+        GameError::TakebackInRatedGame => tr!(lang, "error-takeback-rated"),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
 }

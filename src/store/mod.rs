@@ -6,8 +6,8 @@
 //! operation reads what it needs through a [`Tx`], decides, writes, and says whether to
 //! commit. [`StoreExt::immediate`] and [`StoreExt::read`] carry a typed result and error
 //! through it. A `Tx` is the sum of one trait per kind of record: [`Users`], [`Challenges`],
-//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`]
-//! and [`Interactions`]. Writes that depend on the state they read carry a ply check
+//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`],
+//! [`Interactions`] and [`Ratings`]. Writes that depend on the state they read carry a ply check
 //! ([`Games::append_move`], [`Games::finish_game`], [`Games::rewind_game`]) so that a move computed against an older
 //! position can never land.
 //!
@@ -112,6 +112,16 @@ str_enum!(
     }
 );
 str_enum!(
+    /// A rating pool's speed (migration 0008): live clocks, or correspondence and untimed
+    /// games.
+    Speed {
+        /// Games with a live clock.
+        Live = "live",
+        /// Correspondence and untimed games.
+        Correspondence = "correspondence",
+    }
+);
+str_enum!(
     /// Where a draw offer stands.
     OfferStatus {
         /// Standing.
@@ -161,6 +171,8 @@ pub struct ChallengeRow {
     pub expires_at: i64,
     /// The game it started, once accepted.
     pub game_id: Option<i64>,
+    /// Whether its game counts for the ratings (migration 0008).
+    pub rated: bool,
 }
 
 /// A game, with its players.
@@ -200,6 +212,8 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// The language of its posts that no interaction caused: `"en"` or `"es"`.
     pub lang: String,
+    /// Whether it counts for the ratings (migration 0008).
+    pub rated: bool,
 }
 
 /// One move of a game.
@@ -270,6 +284,8 @@ pub struct NewChallenge {
     pub now: i64,
     /// When it expires (Unix ms).
     pub expires_at: i64,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
 }
 
 /// A new game.
@@ -289,6 +305,8 @@ pub struct NewGame<'a> {
     pub now: i64,
     /// The language of its posts that no interaction causes: `"en"` or `"es"`.
     pub lang: &'a str,
+    /// Whether it counts for the ratings.
+    pub rated: bool,
 }
 
 /// How a game ends, as stored.
@@ -461,6 +479,118 @@ pub trait Pings {
     ) -> Result<Option<i64>, StoreError>;
 }
 
+/// A player's current rating in a pool and speed (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRow {
+    /// The pool: the guild's id, or outside a server the channel's (the i64 with the same
+    /// bits).
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// The rating.
+    pub rating: f64,
+    /// The stored deviation (as of `rated_at`).
+    pub deviation: f64,
+    /// The volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: u32,
+    /// The end of their last rated game (Unix ms).
+    pub rated_at: i64,
+}
+
+/// One player's change after one rated game (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChangeRow {
+    /// The game.
+    pub game_id: i64,
+    /// The pool.
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// Their colour in the game.
+    pub colour: Side,
+    /// Their score: 1, 0.5 or 0.
+    pub score: f64,
+    /// The rating before.
+    pub rating_before: f64,
+    /// The deviation before (widened by inactivity, as used).
+    pub deviation_before: f64,
+    /// The rating after.
+    pub rating_after: f64,
+    /// The deviation after.
+    pub deviation_after: f64,
+    /// The volatility after.
+    pub volatility_after: f64,
+    /// When (the game's end, Unix ms).
+    pub at: i64,
+}
+
+/// A leaderboard lists players with at least this many rated games…
+pub const RANKED_MIN_GAMES: u32 = 5;
+/// …and a stored deviation below this (the partial index `ratings_leaderboard` of migration
+/// 0008 holds exactly them).
+pub const RANKED_MAX_DEVIATION: f64 = 110.0;
+
+/// Ratings and their history (migration 0008).
+pub trait Ratings {
+    /// A player's rating in a pool and speed.
+    fn rating(&self, pool: i64, speed: Speed, user: u64) -> Result<Option<RatingRow>, StoreError>;
+
+    /// A player's ratings in a pool, every speed.
+    fn ratings_of(&self, pool: i64, user: u64) -> Result<Vec<RatingRow>, StoreError>;
+
+    /// Stores a player's rating (new, or replacing the old one).
+    fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError>;
+
+    /// Records a change. Returns false, writing nothing, when the player's change for that
+    /// game is already recorded.
+    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError>;
+
+    /// A page of the leaderboard of a pool and speed: `limit` ranked players (see
+    /// [`RANKED_MIN_GAMES`], [`RANKED_MAX_DEVIATION`]) from `offset`, best first (ties by
+    /// user id), with their users.
+    fn leaderboard(
+        &self,
+        pool: i64,
+        speed: Speed,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<(RatingRow, UserRow)>, StoreError>;
+
+    /// How many ranked players of a pool and speed stand above `r` (a count over the
+    /// leaderboard's index).
+    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError>;
+
+    /// How many players are ranked in a pool and speed.
+    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError>;
+
+    /// The id of the latest change in a pool and speed (0 when none): it moves whenever the
+    /// leaderboard may have changed.
+    fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError>;
+
+    /// A player's changes in a pool and speed, oldest first.
+    fn rating_changes(
+        &self,
+        pool: i64,
+        speed: Speed,
+        user: u64,
+    ) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// The changes recorded for a game.
+    fn game_rating_changes(&self, game_id: i64) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// Every finished rated game, in `(finished_at, id)` order (for a rebuild).
+    fn rated_games(&self) -> Result<Vec<GameRow>, StoreError>;
+
+    /// Deletes every rating and every change (a rebuild starts from nothing).
+    fn clear_ratings(&self) -> Result<(), StoreError>;
+}
+
 /// Small settings of the front ends (migration 0002).
 pub trait Settings {
     /// A bot setting, if set.
@@ -481,12 +611,21 @@ pub trait Interactions {
 
 /// An open transaction: every kind of record, read and written in it.
 pub trait Tx:
-    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions
+    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions + Ratings
 {
 }
 
-impl<T: Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions> Tx
-    for T
+impl<
+    T: Users
+        + Challenges
+        + Games
+        + DrawOffers
+        + Takebacks
+        + Pings
+        + Settings
+        + Interactions
+        + Ratings,
+> Tx for T
 {
 }
 

@@ -55,6 +55,7 @@ fn new_game(tx: &dyn Tx, channel: u64) -> i64 {
         start_fen: START,
         now: 1,
         lang: "en",
+        rated: false,
     })
     .unwrap()
 }
@@ -175,6 +176,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             start_fen: START,
             now: 2,
             lang: "en",
+            rated: false,
         });
         assert!(
             second.is_err(),
@@ -193,6 +195,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             colour: ColourPick::Random,
             now: 0,
             expires_at: 10,
+            rated: false,
         };
         let id = tx.insert_challenge(&c)?;
         let p = tx.pending_challenge(9)?.unwrap();
@@ -252,6 +255,7 @@ fn foreign_keys_are_enforced() {
             start_fen: START,
             now: 0,
             lang: "en",
+            rated: false,
         })
     });
     assert!(r.is_err(), "players must exist");
@@ -294,6 +298,7 @@ fn the_backend_is_chosen_at_run_time() {
                 colour: ColourPick::White,
                 now: 0,
                 expires_at: 10,
+                rated: false,
             };
             Ok::<_, StoreError>((tx.insert_challenge(&c(1))?, tx.insert_challenge(&c(2))?))
         })

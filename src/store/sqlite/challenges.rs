@@ -9,7 +9,7 @@ use crate::store::{ChallengeRow, ChallengeStatus, Challenges, NewChallenge, Stor
 macro_rules! select_challenge {
     () => {
         "SELECT c.id, c.guild_id, c.channel_id, u.id, u.name, u.is_bot, o.id, o.name, o.is_bot,
-             c.colour, c.status, c.created_at, c.expires_at, c.game_id
+             c.colour, c.status, c.created_at, c.expires_at, c.game_id, c.rated
          FROM challenges c JOIN users u ON u.id = c.challenger_id
              LEFT JOIN users o ON o.id = c.opponent_id"
     };
@@ -28,6 +28,7 @@ fn challenge_row(row: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
         created_at: c.get()?,
         expires_at: c.get()?,
         game_id: c.get()?,
+        rated: c.get()?,
     })
 }
 
@@ -61,8 +62,8 @@ impl Challenges for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour,
-                     status, created_at, expires_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7)
+                     status, created_at, expires_at, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8)
                  RETURNING id",
             )?
             .query_row(
@@ -74,6 +75,7 @@ impl Challenges for SqliteTx<'_> {
                     c.colour,
                     c.now,
                     c.expires_at,
+                    c.rated,
                 ],
                 |r| r.get(0),
             )?)

@@ -10,7 +10,7 @@ macro_rules! select_game {
     () => {
         "SELECT g.id, g.guild_id, g.channel_id, w.id, w.name, w.is_bot, b.id, b.name, b.is_bot,
              g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
-             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang
+             g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang, g.rated
          FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
     };
 }
@@ -35,6 +35,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         updated_at: c.get()?,
         finished_at: c.get()?,
         lang: c.get()?,
+        rated: c.get()?,
     })
 }
 
@@ -56,6 +57,18 @@ impl SqliteTx<'_> {
             .prepare_cached(sql)?
             .query_row([key], game_row)
             .optional()?)
+    }
+}
+
+impl SqliteTx<'_> {
+    /// Every finished rated game, in `(finished_at, id)` order (see `Ratings::rated_games`).
+    pub(super) fn finished_rated_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            select_game!(),
+            " WHERE g.status = 'finished' AND g.rated = 1 ORDER BY g.finished_at, g.id"
+        ))?;
+        let rows = stmt.query_map([], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }
 
@@ -98,8 +111,8 @@ impl Games for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
-                     status, result, created_at, updated_at, lang)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7)
+                     status, result, created_at, updated_at, lang, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7, ?8)
                  RETURNING id",
             )?
             .query_row(
@@ -111,6 +124,7 @@ impl Games for SqliteTx<'_> {
                     g.start_fen,
                     g.now,
                     g.lang,
+                    g.rated,
                 ],
                 |r| r.get(0),
             )?)

@@ -11,6 +11,7 @@ mod bookkeeping;
 mod challenges;
 mod games;
 mod offers;
+mod ratings;
 mod takebacks;
 mod users;
 
@@ -22,7 +23,7 @@ use rusqlite::{Connection, Row, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 
 use super::{
-    ChallengeStatus, ColourPick, GameStatus, OfferStatus, Side, Store, StoreError, Tx, TxKind,
+    ChallengeStatus, ColourPick, GameStatus, OfferStatus, Side, Speed, Store, StoreError, Tx, TxKind,
     UnknownValue, UserRow,
 };
 
@@ -33,6 +34,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0003_pings.sql"),
     include_str!("../../../migrations/0004_game_language.sql"),
     include_str!("../../../migrations/0005_takebacks.sql"),
+    include_str!("../../../migrations/0008_ratings.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
@@ -78,7 +80,7 @@ macro_rules! text_column {
     )+};
 }
 
-text_column!(Side, ColourPick, ChallengeStatus, GameStatus, OfferStatus);
+text_column!(Side, ColourPick, ChallengeStatus, GameStatus, OfferStatus, Speed);
 
 /// A Discord id (or a local user's id) as stored: the i64 with the same bits.
 fn to_db(id: u64) -> i64 {
