@@ -119,7 +119,10 @@ fn a_rated_game_moves_both_ratings_once_with_a_history_row_each() {
     assert_eq!(black.user.name, "bob");
     // Two new players (1500, RD 500): the winner goes up as much as the loser goes down.
     assert_eq!(white.before.text(), "1500?");
-    assert!(white.diff() < -100 && white.diff() == -black.diff(), "{ch_:?}");
+    assert!(
+        white.diff() < -100 && white.diff() == -black.diff(),
+        "{ch_:?}"
+    );
     assert!(white.after.provisional() && black.after.provisional());
     assert_eq!(g.rating_changes(id).unwrap(), end.rating_changes);
     assert_eq!(history_len(&g), 2);
@@ -300,7 +303,15 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     // 25 ranked players, 1000..=3400 step 100; one with too few games, one too uncertain,
     // and one in another server.
     for i in 0..25u64 {
-        put(&g, pool, Speed::Live, 100 + i, 1000.0 + 100.0 * i as f64, 50.0, 10);
+        put(
+            &g,
+            pool,
+            Speed::Live,
+            100 + i,
+            1000.0 + 100.0 * i as f64,
+            50.0,
+            10,
+        );
     }
     put(&g, pool, Speed::Live, 200, 5000.0, 50.0, 4);
     put(&g, pool, Speed::Live, 201, 5000.0, 110.0, 50);

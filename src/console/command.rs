@@ -3,6 +3,7 @@
 use cajitas_rules::Lang;
 
 use crate::game::ColourChoice;
+use crate::game::ratings::Speed;
 use crate::tr;
 
 /// What to do about a draw.
@@ -40,12 +41,14 @@ pub enum Command {
     As(String),
     /// `lang [en|es]`: show or set how moves are read.
     Lang(Option<Lang>),
-    /// `challenge [NAME] [white|black|random]`.
+    /// `challenge [NAME] [white|black|random] [rated:true|false]`.
     Challenge {
         /// Whom; `None` for an open challenge.
         opponent: Option<String>,
         /// The challenger's colour.
         colour: ColourChoice,
+        /// Whether the game counts for the ratings (rated by default).
+        rated: bool,
     },
     /// `accept`.
     Accept,
@@ -74,6 +77,10 @@ pub enum Command {
     Pgn,
     /// `history`.
     History,
+    /// `stats [NAME]`: ratings, results and the rating chart (one's own by default).
+    Stats(Option<String>),
+    /// `leaderboard [live|correspondence]`.
+    Leaderboard(Option<Speed>),
 }
 
 /// Why a line is not a command; its `Display` is what the console prints.
@@ -149,6 +156,23 @@ impl Command {
             "as" => Command::As(rest.to_owned()),
             "lang" => Command::Lang(args.first().map(|a| parse_lang(a)).transpose()?),
             "challenge" => {
+                let mut rated = true;
+                let mut args = args.clone();
+                if let Some(i) = args
+                    .iter()
+                    .position(|a| a.to_lowercase().starts_with("rated:"))
+                {
+                    rated = match args[i].to_lowercase().as_str() {
+                        "rated:true" | "rated:yes" => true,
+                        "rated:false" | "rated:no" => false,
+                        _ => {
+                            return Err(CommandError::Usage(
+                                "challenge [NAME] [white|black|random] [rated:true|false]",
+                            ));
+                        }
+                    };
+                    args.remove(i);
+                }
                 let (opponent, colour) = match args.as_slice() {
                     [] => (None, ColourChoice::Random),
                     [one] => match colour_of(one) {
@@ -164,12 +188,15 @@ impl Command {
                         }
                     },
                     _ => {
-                        return Err(CommandError::Usage("challenge [NAME] [white|black|random]"));
+                        return Err(CommandError::Usage(
+                            "challenge [NAME] [white|black|random] [rated:true|false]",
+                        ));
                     }
                 };
                 Command::Challenge {
                     opponent: opponent.map(str::to_owned),
                     colour,
+                    rated,
                 }
             }
             "accept" => Command::Accept,
@@ -205,6 +232,15 @@ impl Command {
             "board" => Command::Board,
             "pgn" => Command::Pgn,
             "history" => Command::History,
+            "stats" => Command::Stats((!rest.is_empty()).then(|| rest.to_owned())),
+            "leaderboard" => {
+                Command::Leaderboard(match args.first().map(|a| a.to_lowercase()).as_deref() {
+                    None => None,
+                    Some("live") | Some("vivo") => Some(Speed::Live),
+                    Some("correspondence") | Some("correspondencia") => Some(Speed::Correspondence),
+                    _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
+                })
+            }
             other => return Err(CommandError::Unknown(other.chars().take(40).collect())),
         };
         Ok(Some(command))
@@ -232,6 +268,7 @@ mod tests {
             Ok(Some(Command::Challenge {
                 opponent: opponent.map(str::to_owned),
                 colour,
+                rated: true,
             }))
         };
         assert_eq!(p("challenge"), ch(None, ColourChoice::Random));
@@ -246,6 +283,26 @@ mod tests {
             Err(CommandError::UnknownColour("green".into()))
         );
         assert!(matches!(p("challenge a b c"), Err(CommandError::Usage(_))));
+        assert_eq!(
+            p("challenge bob rated:false black"),
+            Ok(Some(Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::Black,
+                rated: false,
+            }))
+        );
+        assert_eq!(
+            p("challenge Rated:True"),
+            Ok(Some(Command::Challenge {
+                opponent: None,
+                colour: ColourChoice::Random,
+                rated: true,
+            }))
+        );
+        assert!(matches!(
+            p("challenge rated:maybe"),
+            Err(CommandError::Usage(_))
+        ));
     }
 
     #[test]
@@ -301,10 +358,18 @@ mod tests {
             ("board", Command::Board),
             ("pgn", Command::Pgn),
             ("history", Command::History),
+            ("stats", Command::Stats(None)),
+            ("stats  bob ", Command::Stats(Some("bob".into()))),
+            ("leaderboard", Command::Leaderboard(None)),
+            ("leaderboard live", Command::Leaderboard(Some(Speed::Live))),
         ] {
             assert_eq!(p(line), Ok(Some(c)));
         }
         assert_eq!(p("dance"), Err(CommandError::Unknown("dance".into())));
+        assert!(matches!(
+            p("leaderboard blitz"),
+            Err(CommandError::Usage(_))
+        ));
     }
 
     #[test]

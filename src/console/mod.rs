@@ -17,6 +17,7 @@
 
 mod command;
 mod notify;
+mod ratings;
 mod terminal;
 
 pub use command::{Command, CommandError, DrawAction, TakebackAction};
@@ -304,9 +305,13 @@ impl Session {
                 writeln!(out, "{}", tr!(l, "console-lang-set"))?;
             }
             Command::Lang(None) => writeln!(out, "{}", tr!(lang, "console-lang-now"))?,
-            Command::Challenge { opponent, colour } => {
+            Command::Challenge {
+                opponent,
+                colour,
+                rated,
+            } => {
                 let opponent = opponent.as_deref().map(local_user);
-                match svc.challenge(&me, ch, opponent.as_ref(), colour) {
+                match svc.challenge_rated(&me, ch, opponent.as_ref(), colour, rated) {
                     Ok(c) => show_challenge(out, &c, lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }
@@ -361,6 +366,7 @@ impl Session {
                     };
                     writeln!(out, "{line}")?;
                     show_game(out, &r.view, lang)?;
+                    ratings::print_changes(out, &r.view, lang)?;
                     self.show_png(out, &r.view, lang)?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
@@ -384,6 +390,7 @@ impl Session {
                     Ok((v, what)) => {
                         writeln!(out, "{what}")?;
                         writeln!(out, "{}", status_line_in(&v, lang))?;
+                        ratings::print_changes(out, &v, lang)?;
                     }
                     Err(e) => refusal(out, &e, lang)?,
                 }
@@ -431,6 +438,7 @@ impl Session {
                 Ok(v) => {
                     writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
                     writeln!(out, "{}", status_line_in(&v, lang))?;
+                    ratings::print_changes(out, &v, lang)?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
@@ -474,6 +482,23 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
+            Command::Stats(name) => {
+                let who = name
+                    .as_deref()
+                    .map(local_user)
+                    .unwrap_or_else(|| me.clone());
+                match svc.stats(ch, &who) {
+                    Ok(s) => ratings::print_stats(out, &s, self.boards.as_deref(), lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
+            Command::Leaderboard(speed) => {
+                let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
+                match svc.leaderboard(ch, speed, 0, me.id, None) {
+                    Ok(v) => ratings::print_leaderboard(out, &v, lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
         }
         Ok(Flow::Continue)
     }
@@ -635,7 +660,12 @@ fn show_challenge(out: &mut impl Write, c: &ChallengeView, lang: Lang) -> io::Re
             colour = colour
         ),
     };
-    writeln!(out, "{text}")
+    let rated = tr!(
+        lang,
+        "challenge-rated",
+        rated = if c.rated { "yes" } else { "no" }
+    );
+    writeln!(out, "{text} {rated}")
 }
 
 /// The board as text, white at the bottom.

@@ -68,6 +68,14 @@ fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
             expires = expires
         ),
     };
+    let content = format!(
+        "{content} {}",
+        tr!(
+            lang,
+            "challenge-rated",
+            rated = if c.rated { "yes" } else { "no" }
+        )
+    );
     let mut buttons = vec![
         ButtonId::ChallengeAccept { challenge: c.id }
             .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
@@ -109,6 +117,9 @@ pub async fn challenge(
     #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
     opponent: Option<serenity::User>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
+    #[description = "Whether the game counts for the ratings (rated by default)"] rated: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
@@ -116,11 +127,12 @@ pub async fn challenge(
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let opponent = opponent.as_ref().map(user_ref);
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
+    let rated = rated.unwrap_or(true);
     let langs = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await;
     let view = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.challenge(&actor, ch, opponent.as_ref(), colour)?)
+            Ok(g.challenge_rated(&actor, ch, opponent.as_ref(), colour, rated)?)
         })
         .await?;
     r.send(challenge_reply(&view, langs.public)).await?;

@@ -22,6 +22,7 @@ mod localize;
 mod messages;
 mod moves;
 mod notify;
+mod ratings;
 pub mod reply;
 mod resign;
 mod settings;
@@ -144,6 +145,8 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         resign::abort(),
         info::pgn(),
         info::history(),
+        ratings::leaderboard(),
+        ratings::stats(),
         settings::settings(),
         help::help(),
     ];

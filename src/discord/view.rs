@@ -192,6 +192,13 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
             id = view.game_id.to_string(),
             ply = view.ply.to_string()
         )));
+    if !view.rating_changes.is_empty() {
+        e = e.field(
+            tr!(lang, "rating-changes-title"),
+            super::ratings::change_lines(&view.rating_changes, lang),
+            false,
+        );
+    }
     if with_image {
         e = e.image(format!("attachment://{BOARD_FILE}"));
     }

@@ -54,6 +54,33 @@ pub struct Chart {
     pub series: Vec<ChartSeries>,
 }
 
+impl Chart {
+    /// The chart of a player's stats, its texts in `lang`: one series per speed.
+    pub fn of_stats(stats: &crate::game::ratings::StatsView, lang: cajitas_rules::Lang) -> Chart {
+        Chart {
+            title: stats.user.name.clone(),
+            y_label: crate::tr!(lang, "chart-rating"),
+            empty: crate::tr!(lang, "chart-no-games"),
+            series: stats
+                .speeds
+                .iter()
+                .map(|s| ChartSeries {
+                    label: crate::tr!(lang, "speed", speed = s.speed.as_str()),
+                    points: s
+                        .history
+                        .iter()
+                        .map(|p| ChartPoint {
+                            at_ms: p.at,
+                            rating: p.rating,
+                            deviation: p.deviation,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Line colours, one per series (lichess-like blue and orange).
 pub const PALETTE: [[u8; 3]; 2] = [[0x1f, 0x6f, 0xc5], [0xd8, 0x6a, 0x0e]];
 
@@ -123,7 +150,13 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
     let mut pm = Pixmap::new(CHART_WIDTH, CHART_HEIGHT).expect("a non-empty chart size");
     pm.fill(Color::from_rgba8(BG[0], BG[1], BG[2], 255));
     let mut texts = String::new();
-    let text = |texts: &mut String, x: f32, y: f32, anchor: &str, size: u32, bold: bool, t: &str| {
+    let text = |texts: &mut String,
+                x: f32,
+                y: f32,
+                anchor: &str,
+                size: u32,
+                bold: bool,
+                t: &str| {
         let _ = write!(
             texts,
             r#"<text x="{x:.1}" y="{y:.1}" text-anchor="{anchor}" font-size="{size}"{}>{}</text>"#,
@@ -195,7 +228,15 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
         let y = sy(v).round() + 0.5;
         pb.move_to(x0, y);
         pb.line_to(x1, y);
-        text(&mut texts, x0 - 10.0, y + 7.0, "end", 19, false, &format!("{v:.0}"));
+        text(
+            &mut texts,
+            x0 - 10.0,
+            y + 7.0,
+            "end",
+            19,
+            false,
+            &format!("{v:.0}"),
+        );
         v += step;
     }
     // Dates: up to five, evenly spread, never two the same.
@@ -283,7 +324,13 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
                 );
             }
         } else if let Some(path) = pb.finish() {
-            pm.stroke_path(&path, &paint(colour, 255), &line, Transform::identity(), None);
+            pm.stroke_path(
+                &path,
+                &paint(colour, 255),
+                &line,
+                Transform::identity(),
+                None,
+            );
         }
     }
     let _ = clip;

@@ -616,15 +616,7 @@ pub trait Tx:
 }
 
 impl<
-    T: Users
-        + Challenges
-        + Games
-        + DrawOffers
-        + Takebacks
-        + Pings
-        + Settings
-        + Interactions
-        + Ratings,
+    T: Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions + Ratings,
 > Tx for T
 {
 }

@@ -62,8 +62,9 @@ console-win = { $reason ->
 console-help =
     Commands (one per line):
       as NAME                       act as NAME from now on
-      challenge [NAME] [white|black|random]
-                                    challenge NAME (or anyone, without a name); the colour is yours
+      challenge [NAME] [white|black|random] [rated:true|false]
+                                    challenge NAME (or anyone, without a name); the colour is yours;
+                                    rated unless rated:false
       accept | decline | cancel     answer or withdraw the challenge
       move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
                                     `claim` claims a draw together with the move
@@ -71,5 +72,7 @@ console-help =
       takeback [accept|decline]     ask to take back your last move, or answer the request
       resign | abort                resign, or abort before both players have moved
       board | pgn | history         show the game, its PGN, the last finished games
+      stats [NAME] | leaderboard [live|correspondence]
+                                    ratings and results (with a chart PNG), the best players
       lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
       help | quit

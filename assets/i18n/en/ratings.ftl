@@ -81,4 +81,10 @@ console-stats-recent-line = { $result ->
 } against { $opponent } (game { $id }): { $rating } ({ $diff })
 console-chart = Rating chart: { $path }
 console-chart-failed = Could not write the rating chart: { $error }
-console-ratings-rebuilt = Ratings rebuilt: { $games } rated games, { $ratings } ratings.
+console-ratings-rebuilt = Ratings rebuilt: { $games ->
+    [one] { $games } rated game
+   *[other] { $games } rated games
+}, { $ratings ->
+    [one] { $ratings } rating
+   *[other] { $ratings } ratings
+}.

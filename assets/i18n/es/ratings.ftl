@@ -81,4 +81,10 @@ console-stats-recent-line = { $result ->
 } contra { $opponent } (partida { $id }): { $rating } ({ $diff })
 console-chart = Gráfico de puntuación: { $path }
 console-chart-failed = No se pudo escribir el gráfico de puntuación: { $error }
-console-ratings-rebuilt = Puntuaciones recalculadas: { $games } partidas puntuadas, { $ratings } puntuaciones.
+console-ratings-rebuilt = Puntuaciones recalculadas: { $games ->
+    [one] { $games } partida puntuada
+   *[other] { $games } partidas puntuadas
+}, { $ratings ->
+    [one] { $ratings } puntuación
+   *[other] { $ratings } puntuaciones
+}.

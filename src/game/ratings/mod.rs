@@ -17,8 +17,8 @@ use cajitas_rules::Color;
 
 pub use self::glicko::{Glicko, PROVISIONAL_DEVIATION, Params};
 pub use self::queries::{
-    ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, MyStanding, RecentGame,
-    SpeedStats, StatsView, Streak, Wdl,
+    ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, MyStanding, RecentGame, SpeedStats,
+    StatsView, Streak, Wdl,
 };
 pub use crate::store::Speed;
 
@@ -223,7 +223,14 @@ impl GameService {
         let mut changes = Vec::with_capacity(2);
         for (user, colour, before, after, games, score) in [
             (&game.white, Side::White, w, w_new, w_games, white_score),
-            (&game.black, Side::Black, b, b_new, b_games, 1.0 - white_score),
+            (
+                &game.black,
+                Side::Black,
+                b,
+                b_new,
+                b_games,
+                1.0 - white_score,
+            ),
         ] {
             let change = RatingChangeRow {
                 game_id: game.id,

@@ -23,8 +23,8 @@ use rusqlite::{Connection, Row, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 
 use super::{
-    ChallengeStatus, ColourPick, GameStatus, OfferStatus, Side, Speed, Store, StoreError, Tx, TxKind,
-    UnknownValue, UserRow,
+    ChallengeStatus, ColourPick, GameStatus, OfferStatus, Side, Speed, Store, StoreError, Tx,
+    TxKind, UnknownValue, UserRow,
 };
 
 /// The migrations, in order. Append new files; never edit one that has shipped.
@@ -80,7 +80,14 @@ macro_rules! text_column {
     )+};
 }
 
-text_column!(Side, ColourPick, ChallengeStatus, GameStatus, OfferStatus, Speed);
+text_column!(
+    Side,
+    ColourPick,
+    ChallengeStatus,
+    GameStatus,
+    OfferStatus,
+    Speed
+);
 
 /// A Discord id (or a local user's id) as stored: the i64 with the same bits.
 fn to_db(id: u64) -> i64 {

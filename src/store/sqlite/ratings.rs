@@ -3,9 +3,7 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{Columns, SqliteTx, to_db};
-use crate::store::{
-    GameRow, RatingChangeRow, RatingRow, Ratings, Speed, StoreError, UserRow,
-};
+use crate::store::{GameRow, RatingChangeRow, RatingRow, Ratings, Speed, StoreError, UserRow};
 
 /// [`rating_row`] reads the columns in this order.
 const RATING_COLUMNS: &str =
@@ -142,12 +140,7 @@ impl Ratings for SqliteTx<'_> {
         );
         let mut stmt = self.tx.prepare_cached(&sql)?;
         let rows = stmt.query_map(
-            params![
-                pool,
-                speed,
-                limit,
-                offset.min(i64::MAX as u64) as i64
-            ],
+            params![pool, speed, limit, offset.min(i64::MAX as u64) as i64],
             |row| {
                 let r = rating_row(row)?;
                 let mut c = Columns::new(row);
@@ -167,12 +160,7 @@ impl Ratings for SqliteTx<'_> {
                      AND (rating > ?3 OR (rating = ?3 AND user_id < ?4))",
             )?
             .query_row(
-                params![
-                    r.pool,
-                    r.speed,
-                    r.rating,
-                    to_db(r.user_id)
-                ],
+                params![r.pool, r.speed, r.rating, to_db(r.user_id)],
                 |row| row.get(0),
             )?;
         Ok(n as u64)
@@ -185,10 +173,7 @@ impl Ratings for SqliteTx<'_> {
                 "SELECT COUNT(*) FROM ratings
                  WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110",
             )?
-            .query_row(
-                params![pool, speed],
-                |row| row.get(0),
-            )?;
+            .query_row(params![pool, speed], |row| row.get(0))?;
         Ok(n as u64)
     }
 
@@ -215,10 +200,9 @@ impl Ratings for SqliteTx<'_> {
     }
 
     fn game_rating_changes(&self, game_id: i64) -> Result<Vec<RatingChangeRow>, StoreError> {
-        let mut stmt = self.tx.prepare_cached(concat!(
-            select_change!(),
-            " WHERE game_id = ?1 ORDER BY id"
-        ))?;
+        let mut stmt = self
+            .tx
+            .prepare_cached(concat!(select_change!(), " WHERE game_id = ?1 ORDER BY id"))?;
         let rows = stmt.query_map([game_id], change_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
