@@ -20,8 +20,9 @@ CREATE TABLE ratings (
     PRIMARY KEY (pool, speed, user_id)
 ) WITHOUT ROWID;
 -- The leaderboard: players with at least 5 rated games and a stored RD below 110, best first;
--- a player's rank is a count over this index.
-CREATE INDEX ratings_leaderboard ON ratings (pool, speed, rating DESC, user_id)
+-- a player's rank is a count over this index. `games` and `deviation` ride along so that the
+-- counts never read the table (a covering index).
+CREATE INDEX ratings_leaderboard ON ratings (pool, speed, rating DESC, user_id, games, deviation)
     WHERE games >= 5 AND deviation < 110;
 
 -- Every change, one row per player and rated game: before and after, with the RD (before:
