@@ -297,7 +297,7 @@ impl GameService {
                 speeds.push(speed_stats(&r, &changes, now));
                 all.extend(changes.into_iter().rev().take(RECENT_GAMES));
             }
-            all.sort_by(|a, b| (b.at, b.game_id).cmp(&(a.at, a.game_id)));
+            all.sort_by_key(|c| std::cmp::Reverse((c.at, c.game_id)));
             let mut recent = Vec::new();
             for c in all.into_iter().take(RECENT_GAMES) {
                 let Some(g) = tx.game(c.game_id)? else {
