@@ -366,9 +366,13 @@ fn finish(mut pm: Pixmap, texts: &str) -> Vec<u8> {
     if let Ok(tree) = parse_svg(&svg, fonts()) {
         resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
     }
-    let mut img = RgbImage::new(CHART_WIDTH, CHART_HEIGHT, BG);
-    img.blit_pixmap(&pm);
-    img.encode_png()
+    // Opaque (the background was filled first): premultiplied RGBA is plain RGB.
+    let rgb: Vec<u8> = pm
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    RgbImage::from_rgb(CHART_WIDTH, CHART_HEIGHT, rgb).encode_png()
 }
 
 #[cfg(test)]
