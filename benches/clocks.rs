@@ -109,6 +109,7 @@ fn add_games(store: &mut SqliteStore, from: u64, to: u64, now: i64, deadline: im
                         now,
                         lang: "en",
                         thread: None,
+                        rated: false,
                         tc: LIVE,
                         clock,
                     })?;

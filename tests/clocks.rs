@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use cajitas::game::{
-    ChannelRef, Clock, ColourChoice, DAY_MS, EventScope, GameError, GameService, GameView, Lang,
-    ManualClock, NoticeKind, RecordingNotifier, Scheduler, ServiceOptions, TimeControl, UserRef,
+    ChallengeTerms, ChannelRef, Clock, ColourChoice, DAY_MS, EventScope, GameError, GameService,
+    GameView, Lang, ManualClock, NoticeKind, RecordingNotifier, Scheduler, ServiceOptions,
+    TimeControl, UserRef,
 };
 use cajitas::store::{ClockRow, NewGame, SqliteStore, StoreExt, TimeControlRow};
 use cajitas_rules::{Color, DrawReason, Outcome, Position, WinReason, san};
@@ -45,18 +46,18 @@ fn world() -> World {
 }
 
 impl World {
-    /// A game from a challenge with `time`, white being the challenger.
+    /// A casual game (takebacks allowed) from a challenge with `time`, white being the
+    /// challenger.
     fn start(&self, time: &str) -> GameView {
         let tc: TimeControl = time.parse().unwrap();
+        let terms = ChallengeTerms {
+            colour: ColourChoice::White,
+            time: tc,
+            rated: false,
+        };
         let c = self
             .svc
-            .challenge_timed(
-                &self.white,
-                self.ch,
-                Some(&self.black),
-                ColourChoice::White,
-                tc,
-            )
+            .challenge_with(&self.white, self.ch, Some(&self.black), terms)
             .unwrap();
         assert_eq!(c.time, tc);
         let v = self.svc.accept(&self.black, self.ch).unwrap();
@@ -446,6 +447,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
                 now: T0,
                 lang: "en",
                 thread: None,
+                rated: false,
                 tc: TimeControlRow::default(),
                 clock: ClockRow::default(),
             })

@@ -390,7 +390,7 @@ history
 fn takebacks_in_the_console() {
     let dir = temp_dir("takeback");
     let script = "\
-challenge bob white
+challenge bob white rated:false
 as bob
 accept
 as alice

@@ -325,7 +325,9 @@ async fn draws_resignation_and_abort() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_takeback_accepted_and_one_refused_as_stale() {
     let w = World::start("takeback", vec![]).await;
-    w.start_game().await;
+    // Takebacks are refused in rated games: a casual one.
+    w.start_game_with(&w.channel(), &alice(), &bob(), &[("rated", json!(false))])
+        .await;
     assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
     assert_public_board(&w.mv(&bob(), "en-US", "e5").await);
     assert_public_board(&w.mv(&alice(), "en-US", "Nf3").await);

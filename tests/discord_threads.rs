@@ -19,7 +19,8 @@ fn erin() -> FakeUser {
     FakeUser::new(900_000_000_000_000_005, "erin")
 }
 
-/// `white` challenges `black` in `ch`, playing white.
+/// `white` challenges `black` in `ch`, playing white, a casual game (so that takebacks are
+/// allowed; ratings are tested in `discord_ratings.rs`).
 async fn challenge(w: &World, ch: &Channel, white: &FakeUser, black: &FakeUser) -> Recorded {
     let payload = ch.command(
         &w.fake,
@@ -29,6 +30,7 @@ async fn challenge(w: &World, ch: &Channel, white: &FakeUser, black: &FakeUser) 
         &[
             ("opponent", json!(black.id.to_string())),
             ("colour", json!(WHITE)),
+            ("rated", json!(false)),
         ],
         &[black],
     );

@@ -2,6 +2,7 @@
 //! dispatches to these.
 
 pub mod perft;
+pub mod ratings;
 pub mod render;
 pub mod replay;
 

@@ -18,6 +18,7 @@
 mod clocks;
 mod command;
 mod notify;
+mod ratings;
 mod terminal;
 
 pub use command::{Command, CommandError, DrawAction, TakebackAction};
@@ -318,9 +319,15 @@ impl Session {
                 opponent,
                 colour,
                 time,
+                rated,
             } => {
                 let opponent = opponent.as_deref().map(local_user);
-                match svc.challenge_timed(&me, ch, opponent.as_ref(), colour, time) {
+                let terms = crate::game::ChallengeTerms {
+                    colour,
+                    time,
+                    rated,
+                };
+                match svc.challenge_with(&me, ch, opponent.as_ref(), terms) {
                     Ok(c) => show_challenge(out, &c, lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }
@@ -375,6 +382,7 @@ impl Session {
                     };
                     writeln!(out, "{line}")?;
                     show_game(out, &r.view, lang)?;
+                    ratings::print_changes(out, &r.view, lang)?;
                     self.show_png(out, &r.view, lang)?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
@@ -398,6 +406,7 @@ impl Session {
                     Ok((v, what)) => {
                         writeln!(out, "{what}")?;
                         writeln!(out, "{}", status_line_in(&v, lang))?;
+                        ratings::print_changes(out, &v, lang)?;
                     }
                     Err(e) => refusal(out, &e, lang)?,
                 }
@@ -445,6 +454,7 @@ impl Session {
                 Ok(v) => {
                     writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
                     writeln!(out, "{}", status_line_in(&v, lang))?;
+                    ratings::print_changes(out, &v, lang)?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
@@ -496,6 +506,23 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
+            Command::Stats(name) => {
+                let who = name
+                    .as_deref()
+                    .map(local_user)
+                    .unwrap_or_else(|| me.clone());
+                match svc.stats(ch, &who) {
+                    Ok(s) => ratings::print_stats(out, &s, self.boards.as_deref(), lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
+            Command::Leaderboard(speed) => {
+                let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
+                match svc.leaderboard(ch, speed, 0, me.id, None) {
+                    Ok(v) => ratings::print_leaderboard(out, &v, lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
         }
         Ok(Flow::Continue)
     }
@@ -657,7 +684,12 @@ fn show_challenge(out: &mut impl Write, c: &ChallengeView, lang: Lang) -> io::Re
             colour = colour
         ),
     };
-    writeln!(out, "{text}")?;
+    let rated = tr!(
+        lang,
+        "challenge-rated",
+        rated = if c.rated { "yes" } else { "no" }
+    );
+    writeln!(out, "{text} {rated}")?;
     writeln!(
         out,
         "{}",

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::{Refusal, report};
 use super::reply::Responder;
-use super::{Data, Error, challenge, draw, resign, takeback};
+use super::{Data, Error, challenge, draw, ratings, resign, takeback};
 
 /// What a button does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +58,18 @@ pub enum ButtonId {
         /// The game id.
         game: i64,
     },
+    /// `user`'s leaderboard of speed `speed` (see `ratings::speed_code`), page `page`, as
+    /// it was at `version`.
+    LeaderboardPage {
+        /// The speed's code.
+        speed: u8,
+        /// The page asked for, from 0.
+        page: u32,
+        /// The pool's version when the buttons were made.
+        version: i64,
+        /// Who ran `/leaderboard`.
+        user: u64,
+    },
     /// `user` confirms resigning `game` at `ply`.
     ResignConfirm {
         /// The game id.
@@ -81,6 +93,12 @@ impl ButtonId {
             ButtonId::TakebackDecline { game, ply } => format!("cj:td:{game}:{ply}"),
             ButtonId::ResignConfirm { game, ply, user } => format!("cj:rs:{game}:{ply}:{user}"),
             ButtonId::Rematch { game } => format!("cj:rm:{game}"),
+            ButtonId::LeaderboardPage {
+                speed,
+                page,
+                version,
+                user,
+            } => format!("cj:lb:{speed}:{page}:{version}:{user}"),
         }
     }
 
@@ -112,6 +130,12 @@ impl ButtonId {
             ("td", 2) => ButtonId::TakebackDecline {
                 game: n(0)?,
                 ply: nums[1].parse().ok()?,
+            },
+            ("lb", 4) => ButtonId::LeaderboardPage {
+                speed: nums[0].parse().ok()?,
+                page: nums[1].parse().ok()?,
+                version: n(2)?,
+                user: nums[3].parse().ok()?,
             },
             ("rs", 3) => ButtonId::ResignConfirm {
                 game: n(0)?,
@@ -211,6 +235,7 @@ async fn handle(
             resign::confirm_button(data, r, http, click, game, ply, user).await
         }
         ButtonId::Rematch { game } => challenge::rematch_button(data, r, click, game).await,
+        ButtonId::LeaderboardPage { .. } => ratings::page_button(data, r, click, id).await,
     }
 }
 
@@ -238,6 +263,12 @@ mod tests {
                 ply: u32::MAX,
                 user: u64::MAX,
             },
+            ButtonId::LeaderboardPage {
+                speed: 1,
+                page: u32::MAX,
+                version: i64::MAX,
+                user: u64::MAX,
+            },
         ];
         for id in ids {
             let s = id.encode();
@@ -263,6 +294,8 @@ mod tests {
             "cj:zz:1",
             "cj:rm",
             "cj:rm:1:2",
+            "cj:lb:1:2:3",
+            "cj:lb:300:2:3:4",
         ] {
             assert_eq!(ButtonId::parse(s), None, "{s}");
         }

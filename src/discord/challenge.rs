@@ -69,6 +69,14 @@ pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
             expires = expires
         ),
     };
+    let content = format!(
+        "{content} {}",
+        tr!(
+            lang,
+            "challenge-rated",
+            rated = if c.rated { "yes" } else { "no" }
+        )
+    );
     let mut buttons = vec![
         ButtonId::ChallengeAccept { challenge: c.id }
             .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
@@ -112,6 +120,9 @@ pub async fn challenge(
     opponent: Option<serenity::User>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
     #[description = "Time control (3 days per move by default)"] time: Option<super::clocks::Time>,
+    #[description = "Whether the game counts for the ratings (rated by default)"] rated: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
@@ -119,12 +130,16 @@ pub async fn challenge(
     let place = where_of_command(&actx).place;
     let opponent = opponent.as_ref().map(user_ref);
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
-    let time: crate::game::TimeControl = time.map(Into::into).unwrap_or_default();
+    let terms = crate::game::ChallengeTerms {
+        colour,
+        time: time.map(Into::into).unwrap_or_default(),
+        rated: rated.unwrap_or(true),
+    };
     let langs = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await;
     let view = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.challenge_timed(&actor, place, opponent.as_ref(), colour, time)?)
+            Ok(g.challenge_with(&actor, place, opponent.as_ref(), terms)?)
         })
         .await?;
     r.send(challenge_reply(&view, langs.public)).await?;

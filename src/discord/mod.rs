@@ -23,6 +23,7 @@ mod localize;
 mod messages;
 mod moves;
 mod notify;
+mod ratings;
 pub mod reply;
 mod resign;
 mod settings;
@@ -149,6 +150,8 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         info::pgn(),
         info::gif(),
         info::history(),
+        ratings::leaderboard(),
+        ratings::stats(),
         settings::settings(),
         help::help(),
     ];

@@ -241,6 +241,13 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
     if let Some(clock) = super::clocks::clock_field(view, lang) {
         e = e.field(tr!(lang, "embed-clock"), clock, false);
     }
+    if !view.rating_changes.is_empty() {
+        e = e.field(
+            tr!(lang, "rating-changes-title"),
+            super::ratings::change_lines(&view.rating_changes, lang),
+            false,
+        );
+    }
     e = e.footer(serenity::CreateEmbedFooter::new(tr!(
         lang,
         "embed-footer",

@@ -9,11 +9,35 @@ use super::{
 };
 use crate::store::{ChallengeRow, ChallengeStatus, ColourPick, NewChallenge, NewGame, Tx, UserRow};
 
-/// What a new challenge offers: the challenger's colour and the time control.
+/// What a challenge offers: the challenger's colour, the time control, and whether the game
+/// counts for the ratings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChallengeTerms {
+    /// The challenger's colour.
+    pub colour: ColourChoice,
+    /// The time control.
+    pub time: TimeControl,
+    /// Whether the game counts for the ratings.
+    pub rated: bool,
+}
+
+impl ChallengeTerms {
+    /// `colour`, and the defaults: 3 days per move, rated.
+    pub fn new(colour: ColourChoice) -> ChallengeTerms {
+        ChallengeTerms {
+            colour,
+            time: TimeControl::DEFAULT,
+            rated: true,
+        }
+    }
+}
+
+/// A new challenge's terms as stored (see [`GameService::new_challenge`]).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Terms {
     pub colour: ColourPick,
     pub time: TimeControl,
+    pub rated: bool,
 }
 
 impl GameService {
@@ -32,10 +56,10 @@ impl GameService {
         opponent: Option<&UserRef>,
         colour: ColourChoice,
     ) -> Result<ChallengeView, GameError> {
-        self.challenge_timed(actor, at, opponent, colour, TimeControl::DEFAULT)
+        self.challenge_with(actor, at, opponent, ChallengeTerms::new(colour))
     }
 
-    /// [`GameService::challenge`] with the time control `time`.
+    /// [`GameService::challenge`] with the time control `time` (rated).
     pub fn challenge_timed(
         &self,
         actor: &UserRef,
@@ -44,6 +68,43 @@ impl GameService {
         colour: ColourChoice,
         time: TimeControl,
     ) -> Result<ChallengeView, GameError> {
+        let terms = ChallengeTerms {
+            time,
+            ..ChallengeTerms::new(colour)
+        };
+        self.challenge_with(actor, at, opponent, terms)
+    }
+
+    /// [`GameService::challenge`], its game counting for the ratings when `rated` (a
+    /// challenge is rated unless said otherwise), with the default time control.
+    pub fn challenge_rated(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        opponent: Option<&UserRef>,
+        colour: ColourChoice,
+        rated: bool,
+    ) -> Result<ChallengeView, GameError> {
+        let terms = ChallengeTerms {
+            rated,
+            ..ChallengeTerms::new(colour)
+        };
+        self.challenge_with(actor, at, opponent, terms)
+    }
+
+    /// [`GameService::challenge`] with every term said: colour, time control, rated.
+    pub fn challenge_with(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        opponent: Option<&UserRef>,
+        terms: ChallengeTerms,
+    ) -> Result<ChallengeView, GameError> {
+        let ChallengeTerms {
+            colour,
+            time,
+            rated,
+        } = terms;
         let at = at.into();
         let me = actor.capped();
         let them = opponent.map(UserRef::capped);
@@ -62,6 +123,7 @@ impl GameService {
             let terms = Terms {
                 colour: colour.to_db(),
                 time,
+                rated,
             };
             let row = self.new_challenge(tx, at, &me, them.as_ref(), terms, now)?;
             Ok(ChallengeView::from_row(row))
@@ -78,7 +140,11 @@ impl GameService {
         terms: Terms,
         now: i64,
     ) -> Result<ChallengeRow, GameError> {
-        let Terms { colour, time } = terms;
+        let Terms {
+            colour,
+            time,
+            rated,
+        } = terms;
         let ch = at.at;
         if let Some(parent) = at.parent
             && tx
@@ -121,6 +187,7 @@ impl GameService {
             now,
             expires_at: now.saturating_add(ttl),
             tc: time.to_row(),
+            rated,
         })?;
         tx.challenge(id)?
             .ok_or_else(|| GameError::Internal("challenge vanished".into()))
@@ -349,6 +416,7 @@ impl GameService {
                 thread,
                 tc: c.tc,
                 clock: clock.to_row(),
+                rated: c.rated,
             })?;
             self.schedule(tx, game_id, ch.channel, 0, tc, &clock, 0)?;
             if !tx.resolve_challenge(
@@ -370,7 +438,7 @@ impl GameService {
     /// Starts a game between `white` and `black` from `start` directly, without a challenge
     /// (for tests, tools and set positions). The same rules apply as to a challenge: one
     /// game per channel, no bots, two different players. The game is untimed (see
-    /// [`GameService::start_game_timed`]).
+    /// [`GameService::start_game_timed`]) and unrated.
     pub fn start_game(
         &self,
         white: &UserRef,
@@ -418,6 +486,7 @@ impl GameService {
                 thread: None,
                 tc: time.to_row(),
                 clock: clock.to_row(),
+                rated: false,
             })?;
             self.schedule(tx, game_id, ch.channel, 0, time, &clock, 0)?;
             let row = tx

@@ -168,6 +168,9 @@ pub enum GameError {
         /// When the game may be claimed (Unix ms).
         at_ms: i64,
     },
+    /// Takebacks are refused in rated games.
+    #[error("Takebacks are not allowed in rated games.")]
+    TakebackInRatedGame,
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

@@ -301,6 +301,8 @@ impl GameService {
                 active,
                 self.now(),
             ),
+            rated: l.row.rated,
+            rating_changes: Vec::new(),
             position: pos,
         });
         self.keep(l);

@@ -21,6 +21,7 @@ mod load;
 mod notify;
 mod play;
 mod queries;
+pub mod ratings;
 mod rematch;
 mod scheduler;
 mod takeback;
@@ -34,6 +35,7 @@ use std::time::Duration;
 
 pub use cajitas_rules::Lang;
 
+pub use self::challenges::ChallengeTerms;
 pub use self::clock::{Clock, ManualClock, SystemClock};
 pub use self::error::GameError;
 use self::load::CachedGame;

@@ -205,8 +205,9 @@ impl GameService {
     }
 
     /// The one step every ending goes through (mate and every automatic ending, resignation,
-    /// agreement, claims, timeouts, abort): writes it ply-checked and returns the final view.
-    /// What must happen when a game ends (ratings, notifications) belongs here.
+    /// agreement, claims, timeouts, abort): writes it ply-checked, rates a rated game in the
+    /// same transaction (see [`super::ratings`]) and returns the final view with the rating
+    /// changes. What must happen when a game ends (ratings, notifications) belongs here.
     pub(super) fn end_game(
         &self,
         tx: &dyn Tx,
@@ -253,8 +254,11 @@ impl GameService {
                 .map_err(|e| GameError::Internal(format!("game {}: ending: {e}", l.row.id)))?;
         }
         l.offer = None;
+        // After the ply-checked write: only the one ending that landed rates the game.
+        let changes = Self::rate_in(tx, &l.row, now)?;
         let thread = l.row.thread;
-        let view = self.view(l)?;
+        let mut view = self.view(l)?;
+        view.rating_changes = changes;
         // A game of a thread ends with a line in its channel, once the ending is committed.
         if thread.is_some() {
             super::notify::queue(super::Notice {

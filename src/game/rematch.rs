@@ -47,6 +47,7 @@ impl GameService {
             let terms = super::challenges::Terms {
                 colour,
                 time: TimeControl::from_row(row.tc),
+                rated: row.rated,
             };
             let c = self.new_challenge(tx, at, &me, Some(&them), terms, now)?;
             let game = self.view(self.load(tx, row)?)?;

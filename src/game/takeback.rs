@@ -59,6 +59,9 @@ impl GameService {
         self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             t.check_ply(seen.ply)?;
+            if t.game.row.rated {
+                return Err(GameError::TakebackInRatedGame);
+            }
             let plies = plies_for(&t.game, t.mine).ok_or(GameError::NothingToTakeBack)?;
             t.record_actor()?;
             let opponent = t.game.player_id(!t.mine);
@@ -87,6 +90,9 @@ impl GameService {
         let seen = seen.into();
         self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
+            if t.game.row.rated {
+                return Err(GameError::TakebackInRatedGame);
+            }
             let r = request_to_answer(&t, seen.ply)?;
             t.record_actor()?;
             let id = t.game.row.id;

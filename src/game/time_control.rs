@@ -26,14 +26,9 @@ pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(7 * 24 * 60 * 60
 pub const REMINDER_PERCENT: i64 = 80;
 
 /// How fast a game is played: rating pools are kept per speed. Untimed games count as
-/// correspondence (they are played at the same pace).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Speed {
-    /// A live clock (minutes plus an increment).
-    Live,
-    /// Days per move, or no clock at all.
-    Correspondence,
-}
+/// correspondence (they are played at the same pace). The store's type, so that a rating
+/// pool's speed and a game's are one.
+pub use crate::store::Speed;
 
 /// A game's time control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

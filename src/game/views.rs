@@ -177,6 +177,8 @@ pub struct ChallengeView {
     pub message: Option<u64>,
     /// The time control offered.
     pub time: TimeControl,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
 }
 
 impl ChallengeView {
@@ -192,6 +194,7 @@ impl ChallengeView {
             channel: c.channel,
             message: c.message,
             time: TimeControl::from_row(c.tc),
+            rated: c.rated,
         }
     }
 }
@@ -267,6 +270,11 @@ pub struct GameView {
     pub thread: Option<u64>,
     /// The clock: the time control, both remaining times and the deadline.
     pub clock: ClockView,
+    /// Whether the game counts for the ratings (chosen with the challenge).
+    pub rated: bool,
+    /// The players' rating changes, in the view returned by the operation that ended a
+    /// rated game (empty otherwise).
+    pub rating_changes: Vec<super::ratings::RatingChange>,
 }
 
 impl GameView {

@@ -76,6 +76,7 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
             "error-claim-too-early",
             at = format!("<t:{}:R>", at_ms.div_euclid(1000))
         ),
+        GameError::TakebackInRatedGame => tr!(lang, "error-takeback-rated"),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
 }

@@ -35,6 +35,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/console.ftl"),
             include_str!("../../assets/i18n/en/threads.ftl"),
             include_str!("../../assets/i18n/en/clocks.ftl"),
+            include_str!("../../assets/i18n/en/ratings.ftl"),
         ],
     ),
     (
@@ -45,6 +46,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/console.ftl"),
             include_str!("../../assets/i18n/es/threads.ftl"),
             include_str!("../../assets/i18n/es/clocks.ftl"),
+            include_str!("../../assets/i18n/es/ratings.ftl"),
         ],
     ),
 ];
@@ -416,6 +418,7 @@ pub(crate) mod variant_tests {
             GameError::NothingToTakeBack,
             GameError::NoTakeback,
             GameError::OwnTakeback,
+            GameError::TakebackInRatedGame,
             GameError::NothingToClaim,
             GameError::NothingToClaimWith("Nf3".into()),
             GameError::ClaimNotYourTurn,

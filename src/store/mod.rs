@@ -7,7 +7,7 @@
 //! commit. [`StoreExt::immediate`] and [`StoreExt::read`] carry a typed result and error
 //! through it. A `Tx` is the sum of one trait per kind of record: [`Users`], [`Challenges`],
 //! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`],
-//! [`Interactions`] and [`ClockEvents`]. Writes that depend on the state they read carry a ply check
+//! [`Interactions`], [`ClockEvents`] and [`Ratings`]. Writes that depend on the state they read carry a ply check
 //! ([`Games::append_move`], [`Games::finish_game`], [`Games::rewind_game`]) so that a move computed against an older
 //! position can never land.
 //!
@@ -109,6 +109,16 @@ str_enum!(
         Finished = "finished",
         /// Ended without a result before both players moved.
         Aborted = "aborted",
+    }
+);
+str_enum!(
+    /// A rating pool's speed (migration 0008): live clocks, or correspondence and untimed
+    /// games.
+    Speed {
+        /// Games with a live clock.
+        Live = "live",
+        /// Correspondence and untimed games.
+        Correspondence = "correspondence",
     }
 );
 str_enum!(
@@ -258,6 +268,8 @@ pub struct ChallengeRow {
     pub message: Option<u64>,
     /// The time control offered.
     pub tc: TimeControlRow,
+    /// Whether its game counts for the ratings (migration 0008).
+    pub rated: bool,
 }
 
 /// A game, with its players.
@@ -303,6 +315,8 @@ pub struct GameRow {
     pub tc: TimeControlRow,
     /// Its clock.
     pub clock: ClockRow,
+    /// Whether it counts for the ratings (migration 0008).
+    pub rated: bool,
 }
 
 /// One move of a game.
@@ -375,6 +389,8 @@ pub struct NewChallenge {
     pub expires_at: i64,
     /// The time control offered.
     pub tc: TimeControlRow,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
 }
 
 /// A new game.
@@ -400,6 +416,8 @@ pub struct NewGame<'a> {
     pub tc: TimeControlRow,
     /// Its clock at the start (`seq` is ignored: it starts at 0).
     pub clock: ClockRow,
+    /// Whether it counts for the ratings.
+    pub rated: bool,
 }
 
 /// How a game ends, as stored.
@@ -642,6 +660,118 @@ pub trait Pings {
     ) -> Result<Option<i64>, StoreError>;
 }
 
+/// A player's current rating in a pool and speed (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRow {
+    /// The pool: the guild's id, or outside a server the channel's (the i64 with the same
+    /// bits).
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// The rating.
+    pub rating: f64,
+    /// The stored deviation (as of `rated_at`).
+    pub deviation: f64,
+    /// The volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: u32,
+    /// The end of their last rated game (Unix ms).
+    pub rated_at: i64,
+}
+
+/// One player's change after one rated game (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChangeRow {
+    /// The game.
+    pub game_id: i64,
+    /// The pool.
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// Their colour in the game.
+    pub colour: Side,
+    /// Their score: 1, 0.5 or 0.
+    pub score: f64,
+    /// The rating before.
+    pub rating_before: f64,
+    /// The deviation before (widened by inactivity, as used).
+    pub deviation_before: f64,
+    /// The rating after.
+    pub rating_after: f64,
+    /// The deviation after.
+    pub deviation_after: f64,
+    /// The volatility after.
+    pub volatility_after: f64,
+    /// When (the game's end, Unix ms).
+    pub at: i64,
+}
+
+/// A leaderboard lists players with at least this many rated games…
+pub const RANKED_MIN_GAMES: u32 = 5;
+/// …and a stored deviation below this (the partial index `ratings_leaderboard` of migration
+/// 0008 holds exactly them).
+pub const RANKED_MAX_DEVIATION: f64 = 110.0;
+
+/// Ratings and their history (migration 0008).
+pub trait Ratings {
+    /// A player's rating in a pool and speed.
+    fn rating(&self, pool: i64, speed: Speed, user: u64) -> Result<Option<RatingRow>, StoreError>;
+
+    /// A player's ratings in a pool, every speed.
+    fn ratings_of(&self, pool: i64, user: u64) -> Result<Vec<RatingRow>, StoreError>;
+
+    /// Stores a player's rating (new, or replacing the old one).
+    fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError>;
+
+    /// Records a change. Returns false, writing nothing, when the player's change for that
+    /// game is already recorded.
+    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError>;
+
+    /// A page of the leaderboard of a pool and speed: `limit` ranked players (see
+    /// [`RANKED_MIN_GAMES`], [`RANKED_MAX_DEVIATION`]) from `offset`, best first (ties by
+    /// user id), with their users.
+    fn leaderboard(
+        &self,
+        pool: i64,
+        speed: Speed,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<(RatingRow, UserRow)>, StoreError>;
+
+    /// How many ranked players of a pool and speed stand above `r` (a count over the
+    /// leaderboard's index).
+    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError>;
+
+    /// How many players are ranked in a pool and speed.
+    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError>;
+
+    /// The id of the latest change in a pool and speed (0 when none): it moves whenever the
+    /// leaderboard may have changed.
+    fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError>;
+
+    /// A player's changes in a pool and speed, oldest first.
+    fn rating_changes(
+        &self,
+        pool: i64,
+        speed: Speed,
+        user: u64,
+    ) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// The changes recorded for a game.
+    fn game_rating_changes(&self, game_id: i64) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// Every finished rated game, in `(finished_at, id)` order (for a rebuild).
+    fn rated_games(&self) -> Result<Vec<GameRow>, StoreError>;
+
+    /// Deletes every rating and every change (a rebuild starts from nothing).
+    fn clear_ratings(&self) -> Result<(), StoreError>;
+}
+
 /// Small settings of the front ends (migration 0002).
 pub trait Settings {
     /// A bot setting, if set.
@@ -662,7 +792,16 @@ pub trait Interactions {
 
 /// An open transaction: every kind of record, read and written in it.
 pub trait Tx:
-    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions + ClockEvents
+    Users
+    + Challenges
+    + Games
+    + DrawOffers
+    + Takebacks
+    + Pings
+    + Settings
+    + Interactions
+    + ClockEvents
+    + Ratings
 {
 }
 
@@ -675,7 +814,8 @@ impl<
         + Pings
         + Settings
         + Interactions
-        + ClockEvents,
+        + ClockEvents
+        + Ratings,
 > Tx for T
 {
 }

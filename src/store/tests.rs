@@ -58,6 +58,7 @@ fn new_game(tx: &dyn Tx, channel: u64) -> i64 {
         thread: None,
         tc: TimeControlRow::default(),
         clock: ClockRow::default(),
+        rated: false,
     })
     .unwrap()
 }
@@ -181,6 +182,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             thread: None,
             tc: TimeControlRow::default(),
             clock: ClockRow::default(),
+            rated: false,
         });
         assert!(
             second.is_err(),
@@ -200,6 +202,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             now: 0,
             expires_at: 10,
             tc: TimeControlRow::default(),
+            rated: false,
         };
         let id = tx.insert_challenge(&c)?;
         let p = tx.pending_challenge(9)?.unwrap();
@@ -262,6 +265,7 @@ fn foreign_keys_are_enforced() {
             thread: None,
             tc: TimeControlRow::default(),
             clock: ClockRow::default(),
+            rated: false,
         })
     });
     assert!(r.is_err(), "players must exist");
@@ -305,6 +309,7 @@ fn the_backend_is_chosen_at_run_time() {
                 now: 0,
                 expires_at: 10,
                 tc: TimeControlRow::default(),
+                rated: false,
             };
             Ok::<_, StoreError>((tx.insert_challenge(&c(1))?, tx.insert_challenge(&c(2))?))
         })

@@ -165,17 +165,23 @@ impl World {
         white: &FakeUser,
         black: &FakeUser,
     ) -> Recorded {
-        let payload = ch.command(
-            &self.fake,
-            white,
-            "en-US",
-            "challenge",
-            &[
-                ("opponent", json!(black.id.to_string())),
-                ("colour", json!(WHITE)),
-            ],
-            &[black],
-        );
+        self.start_game_with(ch, white, black, &[]).await
+    }
+
+    /// [`World::start_game_in`] with more `/challenge` options (`rated`, …).
+    pub async fn start_game_with(
+        &self,
+        ch: &Channel,
+        white: &FakeUser,
+        black: &FakeUser,
+        more: &[(&str, Value)],
+    ) -> Recorded {
+        let mut options = vec![
+            ("opponent", json!(black.id.to_string())),
+            ("colour", json!(WHITE)),
+        ];
+        options.extend(more.iter().cloned());
+        let payload = ch.command(&self.fake, white, "en-US", "challenge", &options, &[black]);
         let c = self.fake.interact(&payload).await;
         assert_eq!(c.callback_type(), Some(4), "{:?}", c.json);
         assert!(!c.is_ephemeral(), "{}", c.text());

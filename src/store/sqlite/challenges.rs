@@ -10,7 +10,7 @@ macro_rules! select_challenge {
     () => {
         "SELECT c.id, c.guild_id, c.channel_id, u.id, u.name, u.is_bot, o.id, o.name, o.is_bot,
              c.colour, c.status, c.created_at, c.expires_at, c.game_id, c.message_id,
-             c.tc_kind, c.tc_base_ms, c.tc_inc_ms
+             c.tc_kind, c.tc_base_ms, c.tc_inc_ms, c.rated
          FROM challenges c JOIN users u ON u.id = c.challenger_id
              LEFT JOIN users o ON o.id = c.opponent_id"
     };
@@ -31,6 +31,7 @@ fn challenge_row(row: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
         game_id: c.get()?,
         message: c.opt_id()?,
         tc: c.tc()?,
+        rated: c.get()?,
     })
 }
 
@@ -81,8 +82,8 @@ impl Challenges for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour,
-                     status, created_at, expires_at, tc_kind, tc_base_ms, tc_inc_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10)
+                     status, created_at, expires_at, tc_kind, tc_base_ms, tc_inc_ms, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10, ?11)
                  RETURNING id",
             )?
             .query_row(
@@ -97,6 +98,7 @@ impl Challenges for SqliteTx<'_> {
                     c.tc.kind,
                     c.tc.base_ms,
                     c.tc.inc_ms,
+                    c.rated,
                 ],
                 |r| r.get(0),
             )?)

@@ -14,7 +14,7 @@ macro_rules! select_game {
              g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
              g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang, g.thread_id,
              g.tc_kind, g.tc_base_ms, g.tc_inc_ms, g.white_ms, g.black_ms, g.clock_at,
-             g.deadline, g.seq
+             g.deadline, g.seq, g.rated
          FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
     };
 }
@@ -48,6 +48,7 @@ fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
             deadline: c.get()?,
             seq: c.get()?,
         },
+        rated: c.get()?,
     })
 }
 
@@ -69,6 +70,18 @@ impl SqliteTx<'_> {
             .prepare_cached(sql)?
             .query_row([key], game_row)
             .optional()?)
+    }
+}
+
+impl SqliteTx<'_> {
+    /// Every finished rated game, in `(finished_at, id)` order (see `Ratings::rated_games`).
+    pub(super) fn finished_rated_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            select_game!(),
+            " WHERE g.status = 'finished' AND g.rated = 1 ORDER BY g.finished_at, g.id"
+        ))?;
+        let rows = stmt.query_map([], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }
 
@@ -141,9 +154,9 @@ impl Games for SqliteTx<'_> {
             .prepare_cached(
                 "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
                      status, result, created_at, updated_at, lang, thread_id, tc_kind, tc_base_ms,
-                     tc_inc_ms, white_ms, black_ms, clock_at, deadline)
+                     tc_inc_ms, white_ms, black_ms, clock_at, deadline, rated)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7, ?8, ?9, ?10, ?11,
-                     ?12, ?13, ?14, ?15)
+                     ?12, ?13, ?14, ?15, ?16)
                  RETURNING id",
             )?
             .query_row(
@@ -163,6 +176,7 @@ impl Games for SqliteTx<'_> {
                     g.clock.black_ms,
                     g.clock.clock_at,
                     g.clock.deadline,
+                    g.rated,
                 ],
                 |r| r.get(0),
             )?)

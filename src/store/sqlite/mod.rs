@@ -12,6 +12,7 @@ mod challenges;
 mod events;
 mod games;
 mod offers;
+mod ratings;
 mod takebacks;
 mod users;
 
@@ -23,7 +24,7 @@ use rusqlite::{Connection, Row, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 
 use super::{
-    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus, Side, Store,
+    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus, Side, Speed, Store,
     StoreError, TimeControlRow, Tx, TxKind, UnknownValue, UserRow,
 };
 
@@ -36,6 +37,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0005_takebacks.sql"),
     include_str!("../../../migrations/0006_threads.sql"),
     include_str!("../../../migrations/0007_clocks.sql"),
+    include_str!("../../../migrations/0008_ratings.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
@@ -88,7 +90,8 @@ text_column!(
     GameStatus,
     OfferStatus,
     ClockKind,
-    EventKind
+    EventKind,
+    Speed
 );
 
 /// A Discord id (or a local user's id) as stored: the i64 with the same bits.
