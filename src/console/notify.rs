@@ -48,6 +48,7 @@ impl Notifier for ConsoleNotifier {
         let lang = self.lang.get();
         let what = match notice.kind {
             NoticeKind::GameState => super::status_line_in(v, lang),
+            NoticeKind::EngineUnavailable => tr!(lang, "engine-unavailable"),
         };
         let picture = match &self.boards {
             Some(dir) => match super::write_png(dir, v) {

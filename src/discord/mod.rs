@@ -14,6 +14,7 @@ mod bookkeeping;
 mod buttons;
 mod challenge;
 mod draw;
+mod engine;
 mod errors;
 mod gate;
 mod help;
@@ -57,6 +58,8 @@ pub struct Data {
     pub renderer: &'static Renderer,
     /// Handled interactions and bot settings (blocking, like the service).
     pub bookkeeping: Arc<Bookkeeping>,
+    /// The chess engine, when there is one (`/play`, `/analysis`).
+    pub engine: Option<engine::Engine>,
 }
 
 /// What to send when an operation is slow enough to need a defer.
@@ -142,6 +145,8 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         draw::draw(),
         takeback::takeback(),
         resign::abort(),
+        engine::play(),
+        engine::analysis(),
         info::pgn(),
         info::history(),
         settings::settings(),
@@ -210,6 +215,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             ..ServiceOptions::default()
         };
         let clock = opts.clock.clone();
+        let engine_settings = config.engine.clone();
         tokio::task::spawn_blocking(move || {
             let game = GameService::open(&path, opts)
                 .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
@@ -219,11 +225,25 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             if let Err(e) = books.forget_interactions(HANDLED_INTERACTIONS_KEPT) {
                 tracing::warn!(error = %e, "could not prune the handled interactions");
             }
-            Ok::<_, anyhow::Error>((game, books))
+            // The engine's processes start with their first search; the player looks at the
+            // games against it now (an engine whose turn it is moves at once).
+            let engine = crate::engine::pool_from(&engine_settings).map(|pool| engine::Engine {
+                player: Arc::new(crate::engine::EnginePlayer::start(
+                    game.clone(),
+                    pool.clone(),
+                    crate::engine::player::RETRY_EVERY,
+                )),
+                pool,
+            });
+            Ok::<_, anyhow::Error>((game, books, engine))
         })
         .await??
     };
-    let (game, bookkeeping) = game;
+    let (game, bookkeeping, engine) = game;
+    match &config.engine.program {
+        Some(p) => tracing::info!(engine = %p.display(), processes = config.engine.processes, "chess engine found"),
+        None => tracing::info!("no chess engine: /play and /analysis say how to install one"),
+    }
 
     let message_moves = config.message_moves;
     let books_for_gate = Arc::clone(&bookkeeping);
@@ -242,6 +262,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
                 game,
                 renderer,
                 bookkeeping,
+                engine,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;

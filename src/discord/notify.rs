@@ -51,6 +51,7 @@ impl Notifier for DiscordNotifier {
         let lang = shown.view.lang;
         let text = match notice.kind {
             NoticeKind::GameState => status(&shown.view, lang),
+            NoticeKind::EngineUnavailable => crate::tr!(lang, "engine-unavailable"),
         };
         let mut reply = game_reply(text, &shown, lang);
         reply.mentions = notice.mentions.clone();

@@ -127,6 +127,9 @@ pub enum GameError {
     /// The actor tried to answer their own takeback request.
     #[error("You cannot answer your own takeback request; your opponent must.")]
     OwnTakeback,
+    /// There is no finished game in this channel to analyse.
+    #[error("No game has finished in this channel yet: there is nothing to analyse.")]
+    NoFinishedGame,
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

@@ -16,6 +16,7 @@
 pub mod analysis;
 mod challenges;
 mod clock;
+mod engine;
 mod error;
 mod load;
 mod notify;
@@ -26,12 +27,16 @@ mod views;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 pub use cajitas_rules::Lang;
 
 pub use self::clock::{Clock, ManualClock, SystemClock};
+pub use self::engine::{
+    ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
+    engine_user_id,
+};
 pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
@@ -121,6 +126,8 @@ struct Inner {
     /// [`GameService::load`]). Locked only while the store is locked.
     cache: Mutex<HashMap<i64, CachedGame>>,
     opts: ServiceOptions,
+    /// Whoever drives the engines (see [`GameService::set_engine_turns`]).
+    engine_turns: OnceLock<Weak<dyn EngineTurns>>,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -158,6 +165,7 @@ impl GameService {
                 store: Arc::new(Mutex::new(store)),
                 cache: Mutex::new(HashMap::new()),
                 opts,
+                engine_turns: OnceLock::new(),
             }),
         }
     }

@@ -14,6 +14,9 @@ use super::{ChannelRef, GameView};
 pub enum NoticeKind {
     /// The game as it stands: the board and its status (who is to move, or the result).
     GameState,
+    /// The engine failed twice to give its move: the game waits for it (the engine room
+    /// tries again every minute, and on the person's next command).
+    EngineUnavailable,
 }
 
 /// One post to a game's channel.

@@ -92,9 +92,13 @@ impl GameService {
         op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
         let me = actor.capped();
-        self.write(|tx, now| {
+        let mut engine_game = None;
+        let done = self.write(|tx, now| {
             let game = self.active(tx, ch)?;
             let mine = Self::player(&game, &me)?;
+            if Self::has_engine(&game) {
+                engine_game = Some(game.row.id);
+            }
             op(Turn {
                 tx,
                 game,
@@ -102,7 +106,13 @@ impl GameService {
                 mine,
                 now,
             })
-        })
+        });
+        // Whatever the person did (or tried), an engine that owes a move, or is waiting
+        // for a failed engine, looks again.
+        if let Some(id) = engine_game {
+            self.poke_engine(id);
+        }
+        done
     }
 
     /// The one step every ending goes through (mate and every automatic ending, resignation,

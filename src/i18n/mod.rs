@@ -32,6 +32,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/cajitas.ftl"),
             include_str!("../../assets/i18n/en/commands.ftl"),
             include_str!("../../assets/i18n/en/console.ftl"),
+            include_str!("../../assets/i18n/en/engine.ftl"),
         ],
     ),
     (
@@ -40,6 +41,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/cajitas.ftl"),
             include_str!("../../assets/i18n/es/commands.ftl"),
             include_str!("../../assets/i18n/es/console.ftl"),
+            include_str!("../../assets/i18n/es/engine.ftl"),
         ],
     ),
 ];
@@ -411,6 +413,7 @@ pub(crate) mod variant_tests {
             GameError::NothingToTakeBack,
             GameError::NoTakeback,
             GameError::OwnTakeback,
+            GameError::NoFinishedGame,
             GameError::NothingToClaim,
             GameError::NothingToClaimWith("Nf3".into()),
             GameError::ClaimNotYourTurn,

@@ -17,6 +17,7 @@
 //! the same input gives the same bytes.
 
 pub mod board;
+pub mod chart;
 pub mod gif;
 pub mod pieces;
 pub mod raster;

@@ -6,8 +6,8 @@
 //! operation reads what it needs through a [`Tx`], decides, writes, and says whether to
 //! commit. [`StoreExt::immediate`] and [`StoreExt::read`] carry a typed result and error
 //! through it. A `Tx` is the sum of one trait per kind of record: [`Users`], [`Challenges`],
-//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`]
-//! and [`Interactions`]. Writes that depend on the state they read carry a ply check
+//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`],
+//! [`Interactions`] and [`Engines`]. Writes that depend on the state they read carry a ply check
 //! ([`Games::append_move`], [`Games::finish_game`], [`Games::rewind_game`]) so that a move computed against an older
 //! position can never land.
 //!
@@ -470,6 +470,18 @@ pub trait Settings {
     fn set_setting(&self, key: &str, value: &str, now: i64) -> Result<(), StoreError>;
 }
 
+/// Engines as players (migration 0009): users of kind `engine`, with their level.
+pub trait Engines {
+    /// Stores the engine player `id` at `level` (1–8) under `name`, or refreshes it.
+    fn upsert_engine(&self, id: u64, name: &str, level: u8, now: i64) -> Result<(), StoreError>;
+
+    /// The level of `user` when it is an engine; `None` for a human (or an unknown id).
+    fn engine_level(&self, user: u64) -> Result<Option<u8>, StoreError>;
+
+    /// The ids of the active games with an engine among their players, oldest first.
+    fn active_engine_games(&self) -> Result<Vec<i64>, StoreError>;
+}
+
 /// Interactions already handled (Discord may deliver one twice).
 pub trait Interactions {
     /// Records that an interaction was handled. Returns false when it already was.
@@ -481,12 +493,21 @@ pub trait Interactions {
 
 /// An open transaction: every kind of record, read and written in it.
 pub trait Tx:
-    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions
+    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions + Engines
 {
 }
 
-impl<T: Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions> Tx
-    for T
+impl<
+    T: Users
+        + Challenges
+        + Games
+        + DrawOffers
+        + Takebacks
+        + Pings
+        + Settings
+        + Interactions
+        + Engines,
+> Tx for T
 {
 }
 

@@ -9,6 +9,7 @@
 
 mod bookkeeping;
 mod challenges;
+mod engines;
 mod games;
 mod offers;
 mod takebacks;
@@ -33,6 +34,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0003_pings.sql"),
     include_str!("../../../migrations/0004_game_language.sql"),
     include_str!("../../../migrations/0005_takebacks.sql"),
+    include_str!("../../../migrations/0009_engine_players.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
