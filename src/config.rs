@@ -610,14 +610,17 @@ where
     }
 }
 
-/// Finds the engine: `explicit` (`CAJITAS_ENGINE`) when given, which must then be a file;
-/// otherwise `stockfish` in the folders of `path` (`PATH`); otherwise `debian` when it is a
-/// file.
+/// Finds the engine: `explicit` (`CAJITAS_ENGINE`) when given, which must then be a file
+/// (or `off`: no engine, even when one is installed); otherwise `stockfish` in the folders
+/// of `path` (`PATH`); otherwise `debian` when it is a file.
 pub fn find_engine(
     explicit: Option<&std::ffi::OsStr>,
     path: Option<&std::ffi::OsStr>,
     debian: &std::path::Path,
 ) -> Result<Option<PathBuf>, ConfigError> {
+    if explicit.is_some_and(|p| p == "off") {
+        return Ok(None);
+    }
     if let Some(p) = explicit.filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
         return if p.is_file() {
@@ -698,6 +701,7 @@ mod engine_tests {
         assert_eq!(find_engine(None, Some(&path), &nowhere).unwrap(), Some(on_path));
         assert_eq!(find_engine(Some("".as_ref()), None, &mine).unwrap(), Some(mine.clone()));
         assert_eq!(find_engine(None, None, &nowhere).unwrap(), None);
+        assert_eq!(find_engine(Some("off".as_ref()), Some(&path), &mine).unwrap(), None);
         // A named engine that is not there is an error that says what to do.
         let err = find_engine(Some(nowhere.as_os_str()), Some(&path), &mine).unwrap_err();
         assert!(err.to_string().contains("apt install stockfish"), "{err}");

@@ -1,0 +1,151 @@
+//! End to end through the fake Discord: `/play` against the real engine (its moves posted in
+//! the channel, takebacks without asking, a restart while it is the engine's turn),
+//! `/analysis` with its deferred, edited reply and chart, and both commands on a bot without
+//! an engine. Tests that need the engine say they were skipped, and why, where there is none.
+
+mod support;
+#[path = "support/serial.rs"]
+mod serial;
+
+use std::time::Duration;
+
+use serde_json::json;
+use axum::http::Method;
+use support::fake_discord::{APP_ID, Recorded};
+use support::world::{World, alice, assert_public_board, assert_refused, field};
+
+fn have_engine(test: &str) -> bool {
+    match cajitas::config::EngineSettings::from_env() {
+        Ok(s) if s.program.is_some() => true,
+        _ => {
+            println!(
+                "SKIPPED {test}: no chess engine on this machine; install one with \
+                 `apt-get install stockfish`"
+            );
+            false
+        }
+    }
+}
+
+/// The next channel message (an engine's move or notice) from request `from` on.
+async fn channel_post(w: &World, from: usize) -> Recorded {
+    let path = format!("/channels/{}/messages", w.channel().id);
+    w.fake
+        .wait_request("a channel message", from, |r| {
+            r.method == Method::POST && r.path == path
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_an_engine_play_and_analysis_say_how_to_add_one() {
+    let w = World::start("no-engine", vec![("CAJITAS_ENGINE", "off".into())]).await;
+    for cmd in ["play", "analysis"] {
+        let r = w.cmd(&alice(), "en-US", cmd, &[]).await;
+        assert_refused(&r, "apt install stockfish");
+        let r = w.cmd(&alice(), "es-ES", cmd, &[]).await;
+        assert_refused(&r, "motor");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
+    if !have_engine("a_game_against_the_computer_with_a_takeback_and_an_analysis") {
+        return;
+    }
+    let _serial = serial::time_window();
+    let w = World::start("play", vec![("CAJITAS_ENGINE_PROCESSES", "1".into())]).await;
+    let r = w
+        .cmd(
+            &alice(),
+            "en-US",
+            "play",
+            &[("level", json!(4)), ("colour", json!(0))],
+        )
+        .await;
+    assert_public_board(&r);
+    let black = field(&r, "Black").unwrap();
+    assert!(black.contains("Stockfish") && black.contains("level 4"), "{black}");
+    assert!(r.content().contains("Unrated"), "{}", r.content());
+
+    // The person moves; the engine answers with a post in the channel.
+    let n = w.fake.request_count();
+    let m = w.mv(&alice(), "en-US", "e4").await;
+    assert_public_board(&m);
+    let post = channel_post(&w, n).await;
+    assert!(post.file("board.png").is_some());
+    let footer = post.json.as_ref().unwrap()["embeds"][0]["footer"]["text"].to_string();
+    assert!(footer.contains('2'), "the engine's move is ply 2: {footer}");
+
+    // A takeback needs no asking: both plies go, and it is the person's move again.
+    let t = w.cmd(&alice(), "en-US", "takeback", &[]).await;
+    assert_public_board(&t);
+    assert!(t.content().contains("took back"), "{}", t.content());
+    assert!(t.custom_ids().is_empty(), "no buttons: {:?}", t.custom_ids());
+
+    // Play on a little, then resign and analyse.
+    let n = w.fake.request_count();
+    w.mv(&alice(), "en-US", "d4").await;
+    channel_post(&w, n).await;
+    let ask = w.cmd(&alice(), "en-US", "resign", &[]).await;
+    let confirm = ask.custom_ids();
+    let resigned = w.click(&alice(), &ask, &confirm[0]).await;
+    assert!(resigned.text().contains("resigned"), "{}", resigned.text());
+
+    let payload = w
+        .channel()
+        .command(&w.fake, &alice(), "en-US", "analysis", &[], &[]);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let n = w.fake.request_count();
+    let _ = w.fake.send_interaction(&payload);
+    let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
+    let done = w
+        .fake
+        .wait_for("the analysis", Duration::from_secs(60), |f| {
+            f.requests().into_iter().skip(n).find(|r| {
+                r.method == Method::PATCH
+                    && r.path == edit
+                    && r.files.iter().any(|f| f.filename == "analysis.png")
+            })
+        })
+        .await;
+    let embed = &done.json.as_ref().unwrap()["embeds"][0];
+    assert!(embed["title"].as_str().unwrap().contains("Analysis"), "{embed}");
+    assert!(embed["description"].as_str().unwrap().contains("White"), "{embed}");
+    let png = &done.files.iter().find(|f| f.filename == "analysis.png").unwrap().data;
+    assert!(png.starts_with(b"\x89PNG"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
+    if !have_engine("after_a_restart_an_engine_whose_turn_it_is_moves_at_once") {
+        return;
+    }
+    let _serial = serial::time_window();
+    let mut w = World::start("restart", vec![("CAJITAS_ENGINE_PROCESSES", "1".into())]).await;
+    // Level 8 thinks a second: the bot is killed while the engine, White, thinks.
+    let r = w
+        .cmd(
+            &alice(),
+            "en-US",
+            "play",
+            &[("level", json!(8)), ("colour", json!(1))],
+        )
+        .await;
+    assert_public_board(&r);
+    w.bot().signal("KILL");
+    w.bot_mut().wait_exit(Duration::from_secs(10));
+    w.bot = None;
+    let before = w.fake.request_count();
+    let posted_before = w
+        .fake
+        .find_request(0, |r| r.method == Method::POST && r.path.ends_with("/messages"))
+        .is_some();
+    w.restart().await;
+    if posted_before {
+        println!("the engine moved before the kill; the restart has nothing to do");
+        return;
+    }
+    let post = channel_post(&w, before).await;
+    assert!(post.file("board.png").is_some());
+}
