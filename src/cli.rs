@@ -30,6 +30,8 @@ pub enum Command {
     Replay(crate::commands::replay::ReplayArgs),
     /// Play in the terminal without Discord, through the same game service and database.
     Local(crate::console::LocalArgs),
+    /// Analyse a game (PGN) with the chess engine: mistakes, best moves, a chart as PNG.
+    Analyse(crate::commands::analyse::AnalyseArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
@@ -58,6 +60,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Perft(args)) => crate::commands::perft::run(&args),
         Some(Command::Replay(args)) => crate::commands::replay::run(&args),
         Some(Command::Local(args)) => crate::console::main(args),
+        Some(Command::Analyse(args)) => crate::commands::analyse::run(&args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             match <Cli as Parser>::try_parse_from(["cajitas", "run"]) {

@@ -698,10 +698,19 @@ mod engine_tests {
             find_engine(Some(mine.as_os_str()), Some(&path), &nowhere).unwrap(),
             Some(mine.clone())
         );
-        assert_eq!(find_engine(None, Some(&path), &nowhere).unwrap(), Some(on_path));
-        assert_eq!(find_engine(Some("".as_ref()), None, &mine).unwrap(), Some(mine.clone()));
+        assert_eq!(
+            find_engine(None, Some(&path), &nowhere).unwrap(),
+            Some(on_path)
+        );
+        assert_eq!(
+            find_engine(Some("".as_ref()), None, &mine).unwrap(),
+            Some(mine.clone())
+        );
         assert_eq!(find_engine(None, None, &nowhere).unwrap(), None);
-        assert_eq!(find_engine(Some("off".as_ref()), Some(&path), &mine).unwrap(), None);
+        assert_eq!(
+            find_engine(Some("off".as_ref()), Some(&path), &mine).unwrap(),
+            None
+        );
         // A named engine that is not there is an error that says what to do.
         let err = find_engine(Some(nowhere.as_os_str()), Some(&path), &mine).unwrap_err();
         assert!(err.to_string().contains("apt install stockfish"), "{err}");
@@ -724,7 +733,12 @@ mod engine_tests {
     #[test]
     fn env_example_documents_the_engine_variables() {
         let example = include_str!("../.env.example");
-        for var in [ENGINE_VAR, ENGINE_PROCESSES_VAR, ENGINE_HASH_VAR, ENGINE_THREADS_VAR] {
+        for var in [
+            ENGINE_VAR,
+            ENGINE_PROCESSES_VAR,
+            ENGINE_HASH_VAR,
+            ENGINE_THREADS_VAR,
+        ] {
             assert!(
                 example.lines().any(|l| l.starts_with(&format!("{var}="))),
                 "{var} is not in .env.example"

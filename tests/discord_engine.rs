@@ -3,14 +3,14 @@
 //! `/analysis` with its deferred, edited reply and chart, and both commands on a bot without
 //! an engine. Tests that need the engine say they were skipped, and why, where there is none.
 
-mod support;
 #[path = "support/serial.rs"]
 mod serial;
+mod support;
 
 use std::time::Duration;
 
-use serde_json::json;
 use axum::http::Method;
+use serde_json::json;
 use support::fake_discord::{APP_ID, Recorded};
 use support::world::{World, alice, assert_public_board, assert_refused, field};
 
@@ -65,7 +65,10 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
         .await;
     assert_public_board(&r);
     let black = field(&r, "Black").unwrap();
-    assert!(black.contains("Stockfish") && black.contains("level 4"), "{black}");
+    assert!(
+        black.contains("Stockfish") && black.contains("level 4"),
+        "{black}"
+    );
     assert!(r.content().contains("Unrated"), "{}", r.content());
 
     // The person moves; the engine answers with a post in the channel.
@@ -81,7 +84,11 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
     let t = w.cmd(&alice(), "en-US", "takeback", &[]).await;
     assert_public_board(&t);
     assert!(t.content().contains("took back"), "{}", t.content());
-    assert!(t.custom_ids().is_empty(), "no buttons: {:?}", t.custom_ids());
+    assert!(
+        t.custom_ids().is_empty(),
+        "no buttons: {:?}",
+        t.custom_ids()
+    );
 
     // Play on a little, then resign and analyse.
     let n = w.fake.request_count();
@@ -110,9 +117,20 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
         })
         .await;
     let embed = &done.json.as_ref().unwrap()["embeds"][0];
-    assert!(embed["title"].as_str().unwrap().contains("Analysis"), "{embed}");
-    assert!(embed["description"].as_str().unwrap().contains("White"), "{embed}");
-    let png = &done.files.iter().find(|f| f.filename == "analysis.png").unwrap().data;
+    assert!(
+        embed["title"].as_str().unwrap().contains("Analysis"),
+        "{embed}"
+    );
+    assert!(
+        embed["description"].as_str().unwrap().contains("White"),
+        "{embed}"
+    );
+    let png = &done
+        .files
+        .iter()
+        .find(|f| f.filename == "analysis.png")
+        .unwrap()
+        .data;
     assert!(png.starts_with(b"\x89PNG"));
 }
 
@@ -139,7 +157,9 @@ async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
     let before = w.fake.request_count();
     let posted_before = w
         .fake
-        .find_request(0, |r| r.method == Method::POST && r.path.ends_with("/messages"))
+        .find_request(0, |r| {
+            r.method == Method::POST && r.path.ends_with("/messages")
+        })
         .is_some();
     w.restart().await;
     if posted_before {

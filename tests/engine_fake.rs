@@ -104,14 +104,33 @@ fn recovered_after_one_failure(tag: &str, first: &str) {
     let _serial = serial::time_window();
     let s = setup(tag, &[first, "ok"], Duration::from_secs(60));
     let id = human_opens(&s);
-    assert!(wait_ply(&s, id, 2, Duration::from_secs(10)), "{first}: the engine never moved");
+    assert!(
+        wait_ply(&s, id, 2, Duration::from_secs(10)),
+        "{first}: the engine never moved"
+    );
     let stats = s.pool.stats();
-    assert_eq!(stats.failures.load(std::sync::atomic::Ordering::Relaxed), 1, "{first}");
-    assert_eq!(stats.started.load(std::sync::atomic::Ordering::Relaxed), 2, "{first}: restarted");
+    assert_eq!(
+        stats.failures.load(std::sync::atomic::Ordering::Relaxed),
+        1,
+        "{first}"
+    );
+    assert_eq!(
+        stats.started.load(std::sync::atomic::Ordering::Relaxed),
+        2,
+        "{first}: restarted"
+    );
     // The engine's move was posted, the game goes on, nothing waits.
     let posts = s.notes.posts();
-    assert!(posts.iter().any(|n| n.kind == NoticeKind::GameState && n.game.ply == 2));
-    assert!(posts.iter().all(|n| n.kind != NoticeKind::EngineUnavailable));
+    assert!(
+        posts
+            .iter()
+            .any(|n| n.kind == NoticeKind::GameState && n.game.ply == 2)
+    );
+    assert!(
+        posts
+            .iter()
+            .all(|n| n.kind != NoticeKind::EngineUnavailable)
+    );
     assert!(!s.player.is_waiting(id));
     s.service
         .play_move(&s.human, s.ch, "d4", Lang::En, false)
@@ -144,7 +163,13 @@ fn a_megabyte_line_is_skipped_without_a_failure() {
     let s = setup("long", &["long", "long"], Duration::from_secs(60));
     let id = human_opens(&s);
     assert!(wait_ply(&s, id, 2, Duration::from_secs(10)));
-    assert_eq!(s.pool.stats().failures.load(std::sync::atomic::Ordering::Relaxed), 0);
+    assert_eq!(
+        s.pool
+            .stats()
+            .failures
+            .load(std::sync::atomic::Ordering::Relaxed),
+        0
+    );
     s.service
         .play_move(&s.human, s.ch, "d4", Lang::En, false)
         .unwrap();
@@ -155,37 +180,62 @@ fn a_megabyte_line_is_skipped_without_a_failure() {
 fn after_two_failures_the_game_waits_announced_and_the_next_command_retries() {
     let _serial = serial::time_window();
     // Retries by the timer are far away: only the person's command can bring the move.
-    let s = setup("twice", &["crash", "illegal", "ok"], Duration::from_secs(3600));
+    let s = setup(
+        "twice",
+        &["crash", "illegal", "ok"],
+        Duration::from_secs(3600),
+    );
     let id = human_opens(&s);
     let end = Instant::now() + Duration::from_secs(10);
     while !s.player.is_waiting(id) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(s.player.is_waiting(id), "the game should wait for the engine");
+    assert!(
+        s.player.is_waiting(id),
+        "the game should wait for the engine"
+    );
     let posts = s.notes.posts();
     let waits: Vec<_> = posts
         .iter()
         .filter(|n| n.kind == NoticeKind::EngineUnavailable)
         .collect();
     assert_eq!(waits.len(), 1, "announced once");
-    assert_eq!(waits[0].mentions, vec![11], "the person is told, the engine is not pinged");
-    assert_eq!(s.service.game(id).unwrap().ply, 1, "the person's move stands");
+    assert_eq!(
+        waits[0].mentions,
+        vec![11],
+        "the person is told, the engine is not pinged"
+    );
+    assert_eq!(
+        s.service.game(id).unwrap().ply,
+        1,
+        "the person's move stands"
+    );
     // The person's next command (refused: not their turn) makes the engine try again.
     let err = s
         .service
         .play_move(&s.human, s.ch, "d4", Lang::En, false)
         .unwrap_err();
     assert!(matches!(err, GameError::NotYourTurn), "{err:?}");
-    assert!(wait_ply(&s, id, 2, Duration::from_secs(10)), "the retry played");
+    assert!(
+        wait_ply(&s, id, 2, Duration::from_secs(10)),
+        "the retry played"
+    );
     assert!(!s.player.is_waiting(id));
 }
 
 #[test]
 fn a_waiting_game_is_retried_by_the_timer_and_can_be_resigned() {
     let _serial = serial::time_window();
-    let s = setup("timer", &["crash", "crash", "ok"], Duration::from_millis(500));
+    let s = setup(
+        "timer",
+        &["crash", "crash", "ok"],
+        Duration::from_millis(500),
+    );
     let id = human_opens(&s);
-    assert!(wait_ply(&s, id, 2, Duration::from_secs(10)), "the timer's retry played");
+    assert!(
+        wait_ply(&s, id, 2, Duration::from_secs(10)),
+        "the timer's retry played"
+    );
     // An engine that keeps failing never holds the person: they resign (or abort).
     let s = setup("resign", &["crash"], Duration::from_secs(3600));
     let id = human_opens(&s);

@@ -85,7 +85,11 @@ fn game_against(level: u8, colour: ColourChoice) {
             // The engine's turn: it moves within its time plus a margin.
             let end = Instant::now() + Duration::from_secs(20);
             while service.game(id).unwrap().ply == v.ply {
-                assert!(Instant::now() < end, "level {level}: no engine move at ply {}", v.ply);
+                assert!(
+                    Instant::now() < end,
+                    "level {level}: no engine move at ply {}",
+                    v.ply
+                );
                 std::thread::sleep(Duration::from_millis(10));
             }
         }
@@ -96,14 +100,21 @@ fn game_against(level: u8, colour: ColourChoice) {
     let history = service.moves_uci(id).unwrap();
     let mut engine_moves = 0;
     for uci in &history {
-        let m = uci.parse::<Uci>().unwrap().to_move(&pos).expect("a legal stored move");
+        let m = uci
+            .parse::<Uci>()
+            .unwrap()
+            .to_move(&pos)
+            .expect("a legal stored move");
         assert!(pos.legal_moves().contains(&m));
         if pos.turn() != human_colour {
             engine_moves += 1;
         }
         pos.play(m);
     }
-    assert!(engine_moves >= 10 || service.game(id).unwrap().finished, "{engine_moves}");
+    assert!(
+        engine_moves >= 10 || service.game(id).unwrap().finished,
+        "{engine_moves}"
+    );
     // Each engine move was posted (the last post may still be on its way).
     let posted = || {
         notes
@@ -116,9 +127,16 @@ fn game_against(level: u8, colour: ColourChoice) {
     while posted() < engine_moves && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(10));
     }
-    assert!(posted() >= engine_moves, "{} posts for {engine_moves} moves", posted());
+    assert!(
+        posted() >= engine_moves,
+        "{} posts for {engine_moves} moves",
+        posted()
+    );
     assert!(engine_level_of(engine_id) == Some(level));
-    println!("level {level}: {} plies, {engine_moves} engine moves", history.len());
+    println!(
+        "level {level}: {} plies, {engine_moves} engine moves",
+        history.len()
+    );
 }
 
 #[test]
@@ -158,7 +176,10 @@ fn the_analysis_finds_the_planted_blunder() {
     let game = service.last_finished_game(ch).unwrap();
     let mut seen = Vec::new();
     let t0 = Instant::now();
-    let analysis = analyse(&pool, &game.game, Budget::default(), |d, t| seen.push((d, t))).unwrap();
+    let analysis = analyse(&pool, &game.game, Budget::default(), |d, t| {
+        seen.push((d, t))
+    })
+    .unwrap();
     println!("{} positions in {:?}", moves.len() + 1, t0.elapsed());
     assert_eq!(analysis.evals.len(), moves.len() + 1);
     assert_eq!(seen.last(), Some(&(moves.len() + 1, moves.len() + 1)));
@@ -170,13 +191,77 @@ fn the_analysis_finds_the_planted_blunder() {
     assert_eq!(worst[0].reason, Reason::Chances);
     assert!(analysis.counts(Color::Black)[2] >= 1);
     // White's sound moves are not blunders.
-    assert_eq!(analysis.counts(Color::White)[2], 0, "{:?}", analysis.advices);
+    assert_eq!(
+        analysis.counts(Color::White)[2],
+        0,
+        "{:?}",
+        analysis.advices
+    );
     // The report names the move and the engine's better one, in each language.
     let en = report::report(&analysis, "Ana", "Bea", "1-0", Lang::En);
-    assert!(en.worst[0].contains("Nxe4") && en.worst[0].contains("blunder"), "{en:?}");
+    assert!(
+        en.worst[0].contains("Nxe4") && en.worst[0].contains("blunder"),
+        "{en:?}"
+    );
     let es = report::report(&analysis, "Ana", "Bea", "1-0", Lang::Es);
-    assert!(es.worst[0].contains("Cxe4") && es.worst[0].contains("error grave"), "{es:?}");
+    assert!(
+        es.worst[0].contains("Cxe4") && es.worst[0].contains("error grave"),
+        "{es:?}"
+    );
     // And the chart is a PNG.
     assert!(report::chart(&analysis).starts_with(b"\x89PNG"));
     let _ = Game::new();
+}
+
+#[test]
+fn cajitas_analyse_prints_the_report_and_writes_the_chart() {
+    let dir = std::env::temp_dir().join(format!("cajitas-analyse-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("game.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Ana\x1b[31m\"]\n[Black \"Bea\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 \
+         4. c3 Nf6 5. d3 d6 6. O-O O-O 7. Re1 Nxe4 8. dxe4 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("chart.png");
+    let bin = env!("CARGO_BIN_EXE_cajitas");
+    // Without an engine: how to install one, exit 2.
+    let off = std::process::Command::new(bin)
+        .args(["analyse", pgn.to_str().unwrap()])
+        .env("CAJITAS_ENGINE", "off")
+        .output()
+        .unwrap();
+    assert_eq!(off.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&off.stderr).contains("apt install stockfish"));
+    if engine("cajitas_analyse_prints_the_report_and_writes_the_chart").is_none() {
+        return;
+    }
+    let _serial = serial::time_window();
+    let run = std::process::Command::new(bin)
+        .args([
+            "analyse",
+            pgn.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        text.contains("Black (Bea): 0 inaccuracies, 0 mistakes, 1 blunder"),
+        "{text}"
+    );
+    assert!(text.contains("7… Nxe4: blunder"), "{text}");
+    assert!(
+        !text.contains('\x1b'),
+        "no escape from a PGN tag reaches the terminal"
+    );
+    assert!(std::fs::read(&out).unwrap().starts_with(b"\x89PNG"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -241,7 +241,9 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     };
     let (game, bookkeeping, engine) = game;
     match &config.engine.program {
-        Some(p) => tracing::info!(engine = %p.display(), processes = config.engine.processes, "chess engine found"),
+        Some(p) => {
+            tracing::info!(engine = %p.display(), processes = config.engine.processes, "chess engine found")
+        }
         None => tracing::info!("no chess engine: /play and /analysis say how to install one"),
     }
 

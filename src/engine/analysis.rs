@@ -382,11 +382,20 @@ mod tests {
     fn drops_are_judged_for_the_mover() {
         use Color::*;
         // White drops from +0.5 to -0.5: 0.18 in chances each way, 0.36 in all.
-        assert_eq!(advice(Eval::Cp(50), Eval::Cp(-50), White), Some((Judgement::Blunder, Reason::Chances)));
+        assert_eq!(
+            advice(Eval::Cp(50), Eval::Cp(-50), White),
+            Some((Judgement::Blunder, Reason::Chances))
+        );
         // The same evaluations are an improvement when Black made the move.
         assert_eq!(advice(Eval::Cp(50), Eval::Cp(-50), Black), None);
-        assert_eq!(advice(Eval::Cp(0), Eval::Cp(-60), White), Some((Judgement::Inaccuracy, Reason::Chances)));
-        assert_eq!(advice(Eval::Cp(0), Eval::Cp(120), Black), Some((Judgement::Mistake, Reason::Chances)));
+        assert_eq!(
+            advice(Eval::Cp(0), Eval::Cp(-60), White),
+            Some((Judgement::Inaccuracy, Reason::Chances))
+        );
+        assert_eq!(
+            advice(Eval::Cp(0), Eval::Cp(120), Black),
+            Some((Judgement::Mistake, Reason::Chances))
+        );
         assert_eq!(advice(Eval::Cp(0), Eval::Cp(-20), White), None);
     }
 
@@ -394,20 +403,44 @@ mod tests {
     fn mates_are_judged_like_lila() {
         use Color::*;
         // White lets Black mate: a blunder unless White was already lost.
-        assert_eq!(advice(Eval::Cp(0), Eval::Mate(-3), White), Some((Judgement::Blunder, Reason::MateCreated)));
-        assert_eq!(advice(Eval::Cp(-800), Eval::Mate(-3), White), Some((Judgement::Mistake, Reason::MateCreated)));
-        assert_eq!(advice(Eval::Cp(-1200), Eval::Mate(-3), White), Some((Judgement::Inaccuracy, Reason::MateCreated)));
+        assert_eq!(
+            advice(Eval::Cp(0), Eval::Mate(-3), White),
+            Some((Judgement::Blunder, Reason::MateCreated))
+        );
+        assert_eq!(
+            advice(Eval::Cp(-800), Eval::Mate(-3), White),
+            Some((Judgement::Mistake, Reason::MateCreated))
+        );
+        assert_eq!(
+            advice(Eval::Cp(-1200), Eval::Mate(-3), White),
+            Some((Judgement::Inaccuracy, Reason::MateCreated))
+        );
         // Black had mate and lost it.
-        assert_eq!(advice(Eval::Mate(-2), Eval::Cp(-300), Black), Some((Judgement::Blunder, Reason::MateLost)));
-        assert_eq!(advice(Eval::Mate(-2), Eval::Cp(-1500), Black), Some((Judgement::Inaccuracy, Reason::MateLost)));
-        assert_eq!(advice(Eval::Mate(-2), Eval::Mate(4), Black), Some((Judgement::Blunder, Reason::MateLost)));
+        assert_eq!(
+            advice(Eval::Mate(-2), Eval::Cp(-300), Black),
+            Some((Judgement::Blunder, Reason::MateLost))
+        );
+        assert_eq!(
+            advice(Eval::Mate(-2), Eval::Cp(-1500), Black),
+            Some((Judgement::Inaccuracy, Reason::MateLost))
+        );
+        assert_eq!(
+            advice(Eval::Mate(-2), Eval::Mate(4), Black),
+            Some((Judgement::Blunder, Reason::MateLost))
+        );
         // A slower mate is not judged.
         assert_eq!(advice(Eval::Mate(2), Eval::Mate(5), White), None);
     }
 
     #[test]
     fn counts_and_worst_moves() {
-        let evals = [Eval::Cp(20), Eval::Cp(-400), Eval::Cp(-380), Eval::Mate(-1), Eval::Mate(-1)];
+        let evals = [
+            Eval::Cp(20),
+            Eval::Cp(-400),
+            Eval::Cp(-380),
+            Eval::Mate(-1),
+            Eval::Mate(-1),
+        ];
         let advices = judge(&evals, Color::White);
         assert_eq!(advices.len(), 2);
         let a = Analysis {

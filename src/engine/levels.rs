@@ -71,7 +71,8 @@ impl Level {
             return None;
         }
         let mut rng = fastrand::Rng::with_seed(
-            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(ply).wrapping_mul(0xD1B5_4A32_D192_ED03),
+            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ u64::from(ply).wrapping_mul(0xD1B5_4A32_D192_ED03),
         );
         if rng.f64() >= self.random {
             return None;
@@ -95,13 +96,20 @@ mod tests {
         let mut random = 0;
         for ply in 0..2000 {
             let m = l1.random_move(7, ply, &pos);
-            assert_eq!(m, l1.random_move(7, ply, &pos), "the same game and ply draw the same");
+            assert_eq!(
+                m,
+                l1.random_move(7, ply, &pos),
+                "the same game and ply draw the same"
+            );
             if let Some(m) = m {
                 assert!(pos.is_legal(m));
                 random += 1;
             }
         }
-        assert!((850..1150).contains(&random), "level 1 plays about half random: {random}");
+        assert!(
+            (850..1150).contains(&random),
+            "level 1 plays about half random: {random}"
+        );
         assert!((0..100).all(|p| Level::get(4).random_move(1, p, &pos).is_none()));
         assert_eq!(Level::get(0).level, 1);
         assert_eq!(Level::get(200).level, 8);

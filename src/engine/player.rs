@@ -230,7 +230,11 @@ impl Driver {
             // A person acted first (a takeback, a resignation): look again.
             Err(GameError::PositionChanged) => {
                 if let Some(me) = self.me.upgrade() {
-                    let _ = me.tx.lock().unwrap_or_else(|p| p.into_inner()).send(Msg::Poke(id));
+                    let _ = me
+                        .tx
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .send(Msg::Poke(id));
                 }
             }
             Err(e) => {
@@ -246,7 +250,10 @@ impl Driver {
         };
         match self.service.game(id) {
             Ok(view) => {
-                if let Err(e) = self.service.post(place, view, NoticeKind::EngineUnavailable) {
+                if let Err(e) = self
+                    .service
+                    .post(place, view, NoticeKind::EngineUnavailable)
+                {
                     tracing::warn!(game = id, error = %e, "could not say that the engine is unavailable");
                 }
             }

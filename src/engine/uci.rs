@@ -241,7 +241,10 @@ impl Process {
             match self.lines.recv_timeout(left) {
                 Ok(Line::Text(t)) => return Ok(t),
                 Ok(Line::TooLong) => {
-                    tracing::debug!(pid = self.pid(), "skipped an engine line over {MAX_LINE} bytes");
+                    tracing::debug!(
+                        pid = self.pid(),
+                        "skipped an engine line over {MAX_LINE} bytes"
+                    );
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(ProcessError::Timeout(left)),
                 Err(RecvTimeoutError::Disconnected) => return Err(ProcessError::Ended),
@@ -314,7 +317,6 @@ impl Process {
             }
         }
     }
-
 }
 
 impl Drop for Process {
@@ -342,7 +344,10 @@ pub fn parse_info(line: &str) -> Option<(Score, u32)> {
             }
             "lowerbound" | "upperbound" => return None,
             "score" => {
-                score = match (words.next(), words.next().and_then(|n| n.parse::<i32>().ok())) {
+                score = match (
+                    words.next(),
+                    words.next().and_then(|n| n.parse::<i32>().ok()),
+                ) {
                     (Some("cp"), Some(n)) => Some(Score::Cp(n)),
                     (Some("mate"), Some(n)) => Some(Score::Mate(n)),
                     _ => return None,

@@ -14,8 +14,8 @@ use cajitas_rules::{Color, Game, Lang, Move, Position, Uci};
 use super::load::{Loaded, side};
 use super::play::Turn;
 use super::{
-    ChannelRef, ColourChoice, GameError, GameService, GameView, Notice, NoticeKind,
-    TakebackView, UserRef,
+    ChannelRef, ColourChoice, GameError, GameService, GameView, Notice, NoticeKind, TakebackView,
+    UserRef,
 };
 use crate::store::{MoveRow, NewGame, OfferStatus};
 
@@ -230,7 +230,9 @@ impl GameService {
                 return Err(GameError::PositionChanged);
             }
             if !l.game.position().is_legal(mv) {
-                return Err(GameError::Internal(format!("engine move {mv:?} is illegal")));
+                return Err(GameError::Internal(format!(
+                    "engine move {mv:?} is illegal"
+                )));
             }
             let san = cajitas_rules::san(l.game.position(), mv).to_string();
             l.game
@@ -271,7 +273,12 @@ impl GameService {
 
     /// Posts `game` in its channel through the notifier (an engine's move, or that the
     /// engine is unavailable), pinging its person.
-    pub fn post(&self, place: ChannelRef, game: GameView, kind: NoticeKind) -> Result<(), GameError> {
+    pub fn post(
+        &self,
+        place: ChannelRef,
+        game: GameView,
+        kind: NoticeKind,
+    ) -> Result<(), GameError> {
         let mentions = [game.white.id, game.black.id]
             .into_iter()
             .filter(|&id| engine_level_of(id).is_none())
@@ -338,10 +345,9 @@ impl GameService {
             return Err(GameError::PositionChanged);
         }
         self.cache().remove(&id);
-        let row = t
-            .tx
-            .game(id)?
-            .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
+        let row =
+            t.tx.game(id)?
+                .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
         let l = self.rebuild(t.tx, row)?;
         Ok(TakebackView {
             game: self.view(l)?,

@@ -60,7 +60,11 @@ pub fn eval_chart(pawns: &[f32], marks: &[Mark], options: ChartOptions) -> Vec<u
     let (wf, hf) = (w as f32, h as f32);
     let mid = hf / 2.0;
     let y_of = |v: f32| {
-        let v = if v.is_nan() { 0.0 } else { v.clamp(-clamp, clamp) };
+        let v = if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(-clamp, clamp)
+        };
         mid - v / clamp * (mid - 1.0)
     };
     let n = pawns.len();
@@ -109,7 +113,13 @@ pub fn eval_chart(pawns: &[f32], marks: &[Mark], options: ChartOptions) -> Vec<u
                 width: 2.0,
                 ..Stroke::default()
             };
-            pm.stroke_path(&path, &paint(214, 79, 0), &stroke, Transform::identity(), None);
+            pm.stroke_path(
+                &path,
+                &paint(214, 79, 0),
+                &stroke,
+                Transform::identity(),
+                None,
+            );
         }
     }
     // The judged moves.
@@ -167,6 +177,16 @@ mod tests {
         assert_eq!(eval_chart(&pawns, &[], opts), eval_chart(&pawns, &[], opts));
         // Odd input draws something rather than failing.
         assert!(!eval_chart(&[], &[], opts).is_empty());
-        assert!(!eval_chart(&[f32::NAN], &[Mark { index: 9, severity: 3 }], opts).is_empty());
+        assert!(
+            !eval_chart(
+                &[f32::NAN],
+                &[Mark {
+                    index: 9,
+                    severity: 3
+                }],
+                opts
+            )
+            .is_empty()
+        );
     }
 }

@@ -498,15 +498,7 @@ pub trait Tx:
 }
 
 impl<
-    T: Users
-        + Challenges
-        + Games
-        + DrawOffers
-        + Takebacks
-        + Pings
-        + Settings
-        + Interactions
-        + Engines,
+    T: Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions + Engines,
 > Tx for T
 {
 }

@@ -57,7 +57,11 @@ fn position_of(cmd: &str) -> Option<Position> {
 }
 
 fn main() {
-    let script = PathBuf::from(std::env::args().nth(1).expect("usage: cajitas-fake-uci SCRIPT"));
+    let script = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .expect("usage: cajitas-fake-uci SCRIPT"),
+    );
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut pos = Position::new();
