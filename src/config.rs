@@ -587,15 +587,12 @@ pub fn default_engine_processes() -> usize {
         .max(1)
 }
 
-fn number_in<T: std::str::FromStr + PartialOrd>(
+fn number_in<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     var: &str,
     raw: Option<&str>,
     range: std::ops::RangeInclusive<T>,
     default: T,
-) -> Result<T, ConfigError>
-where
-    T: std::fmt::Display,
-{
+) -> Result<T, ConfigError> {
     match raw.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(default),
         Some(text) => match text.parse::<T>() {

@@ -104,7 +104,7 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
         .command(&w.fake, &alice(), "en-US", "analysis", &[], &[]);
     let token = payload["token"].as_str().unwrap().to_string();
     let n = w.fake.request_count();
-    let _ = w.fake.send_interaction(&payload);
+    let callback = w.fake.send_interaction(&payload);
     let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
     let done = w
         .fake
@@ -116,6 +116,9 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
             })
         })
         .await;
+    // The first answer was a defer (a "thinking" state), then edits of it.
+    let first = callback.await.unwrap();
+    assert_eq!(first.callback_type(), Some(5), "{:?}", first.json);
     let embed = &done.json.as_ref().unwrap()["embeds"][0];
     assert!(
         embed["title"].as_str().unwrap().contains("Analysis"),

@@ -30,7 +30,7 @@ fn script(tag: &str, lines: &[&str]) -> PathBuf {
     path
 }
 
-fn pool(script: &PathBuf, margin: Duration) -> Pool {
+fn pool(script: &std::path::Path, margin: Duration) -> Pool {
     Pool::new(PoolConfig {
         command: EngineCommand {
             program: FAKE.into(),

@@ -40,6 +40,7 @@ fn startup_log_never_contains_the_token() {
         pieces_dir: None,
         message_moves: false,
         blocking_threads: 2,
+        engine: Default::default(),
     };
     tracing::subscriber::with_default(subscriber, || {
         cfg.log_summary();

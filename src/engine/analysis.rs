@@ -306,9 +306,9 @@ pub fn analyse(
     let mut pos = start.clone();
     let mut ucis: Vec<String> = Vec::with_capacity(moves.len());
     let mut asked = 0;
-    for i in 0..total {
+    for (i, eval) in evals.iter_mut().enumerate() {
         if let Some(e) = decided(&pos) {
-            evals[i] = Some(e);
+            *eval = Some(e);
         } else {
             let turn = pos.turn();
             let tx = tx.clone();
@@ -374,20 +374,20 @@ mod tests {
     fn winning_chances_follow_lichess() {
         assert_eq!(winning_chances(0), 0.0);
         assert!((winning_chances(100) - 0.1820).abs() < 1e-3);
-        assert!((winning_chances(-300) + 0.5036).abs() < 1e-3);
+        assert!((winning_chances(-300) + 0.5023).abs() < 1e-3);
         assert!(winning_chances(100_000) <= 1.0);
     }
 
     #[test]
     fn drops_are_judged_for_the_mover() {
         use Color::*;
-        // White drops from +0.5 to -0.5: 0.18 in chances each way, 0.36 in all.
+        // White drops from +1 to -1: 0.18 in chances each way, 0.36 in all.
         assert_eq!(
-            advice(Eval::Cp(50), Eval::Cp(-50), White),
+            advice(Eval::Cp(100), Eval::Cp(-100), White),
             Some((Judgement::Blunder, Reason::Chances))
         );
         // The same evaluations are an improvement when Black made the move.
-        assert_eq!(advice(Eval::Cp(50), Eval::Cp(-50), Black), None);
+        assert_eq!(advice(Eval::Cp(100), Eval::Cp(-100), Black), None);
         assert_eq!(
             advice(Eval::Cp(0), Eval::Cp(-60), White),
             Some((Judgement::Inaccuracy, Reason::Chances))

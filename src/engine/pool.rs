@@ -388,3 +388,55 @@ fn attempt_search(
 fn cap(s: &str) -> String {
     s.chars().take(16).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(requester: u64, deadline: Instant) -> Job {
+        Job {
+            req: SearchRequest {
+                requester,
+                start_fen: String::new(),
+                moves: Vec::new(),
+                position: Position::new(),
+                limits: Limits {
+                    movetime: Duration::from_millis(1),
+                    depth: None,
+                    skill: None,
+                },
+                deadline,
+            },
+            reply: Box::new(|_| {}),
+        }
+    }
+
+    #[test]
+    fn requesters_take_turns_and_late_requests_expire() {
+        let later = Instant::now() + Duration::from_secs(60);
+        let mut q = Queue::default();
+        // An analysis queues five positions, then two games ask for a move each.
+        for _ in 0..5 {
+            q.push(job(100, later));
+        }
+        q.push(job(1, later));
+        q.push(job(2, later));
+        let order: Vec<u64> = std::iter::from_fn(|| q.pop())
+            .map(|j| j.req.requester)
+            .collect();
+        assert_eq!(order, vec![100, 1, 2, 100, 100, 100, 100]);
+        // Expired requests leave the queue; the rest keep their turns.
+        let now = Instant::now();
+        q.push(job(1, now));
+        q.push(job(2, later));
+        q.push(job(1, later));
+        let (expired, next) = q.expire(now + Duration::from_millis(1));
+        assert_eq!(expired.len(), 1);
+        assert_eq!(next, Some(later));
+        let order: Vec<u64> = std::iter::from_fn(|| q.pop())
+            .map(|j| j.req.requester)
+            .collect();
+        assert_eq!(order, vec![1, 2]);
+        assert_eq!(q.len(), 0);
+    }
+}

@@ -337,11 +337,7 @@ pub fn parse_info(line: &str) -> Option<(Score, u32)> {
     while let Some(w) = words.next() {
         match w {
             "depth" => depth = words.next().and_then(|d| d.parse::<u32>().ok()),
-            "multipv" => {
-                if words.next() != Some("1") {
-                    return None;
-                }
-            }
+            "multipv" if words.next() != Some("1") => return None,
             "lowerbound" | "upperbound" => return None,
             "score" => {
                 score = match (

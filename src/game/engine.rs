@@ -358,3 +358,111 @@ impl GameService {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ServiceOptions, UserRef};
+    use crate::store::StoreExt;
+
+    fn service() -> GameService {
+        GameService::open_in_memory(ServiceOptions::default()).unwrap()
+    }
+
+    const CH: ChannelRef = ChannelRef {
+        guild: None,
+        channel: 5,
+    };
+
+    #[test]
+    fn engine_ids_are_their_own_and_stored_as_engines() {
+        for level in ENGINE_LEVELS {
+            assert_eq!(engine_level_of(engine_user_id(level)), Some(level));
+        }
+        assert_eq!(engine_level_of(42), None);
+        assert_eq!(engine_level_of(u64::MAX), None);
+        let s = service();
+        let ana = UserRef::new(1, "Ana", false);
+        let v = s
+            .play_engine(&ana, CH, 3, ColourChoice::White, Lang::Es)
+            .unwrap();
+        assert_eq!(v.engine(), Some((Color::Black, 3)));
+        assert_eq!(v.lang, Lang::Es);
+        // The store knows the engine as an engine (what ratings ask), and the person as not.
+        let levels = s
+            .shared_store()
+            .lock()
+            .unwrap()
+            .read(|tx| -> Result<_, GameError> {
+                Ok((tx.engine_level(engine_user_id(3))?, tx.engine_level(1)?))
+            })
+            .unwrap();
+        assert_eq!(levels, (Some(3), None));
+        assert_eq!(s.engine_games().unwrap(), vec![v.game_id]);
+        // One game per channel, as always.
+        assert!(matches!(
+            s.play_engine(&ana, CH, 1, ColourChoice::Black, Lang::En),
+            Err(GameError::GameInProgress)
+        ));
+        // A bot cannot play it.
+        let bot = UserRef::new(2, "Bot", true);
+        let other = ChannelRef {
+            guild: None,
+            channel: 6,
+        };
+        assert!(matches!(
+            s.play_engine(&bot, other, 1, ColourChoice::Black, Lang::En),
+            Err(GameError::BotCannotPlay)
+        ));
+    }
+
+    #[test]
+    fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
+        let s = service();
+        let ana = UserRef::new(1, "Ana", false);
+        let v = s
+            .play_engine(&ana, CH, 5, ColourChoice::White, Lang::En)
+            .unwrap();
+        let id = v.game_id;
+        assert!(
+            s.engine_turn(id).unwrap().is_none(),
+            "the person moves first"
+        );
+        let e4 = cajitas_rules::read_move(&Position::new(), "e4", Lang::En).unwrap();
+        assert!(matches!(
+            s.engine_move(id, 0, e4),
+            Err(GameError::PositionChanged)
+        ));
+        s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+        let turn = s.engine_turn(id).unwrap().unwrap();
+        assert_eq!(
+            (turn.ply, turn.level, turn.moves.clone()),
+            (1, 5, vec!["e2e4".to_owned()])
+        );
+        let e5 = cajitas_rules::read_move(&turn.position, "e5", Lang::En).unwrap();
+        // A stale ply is refused; the right one plays.
+        assert!(matches!(
+            s.engine_move(id, 0, e5),
+            Err(GameError::PositionChanged)
+        ));
+        let after = s.engine_move(id, 1, e5).unwrap();
+        assert_eq!(after.ply, 2);
+        assert!(matches!(
+            s.engine_move(id, 1, e5),
+            Err(GameError::PositionChanged)
+        ));
+        // The person takes back without asking: both plies.
+        let t = s.takeback_request(&ana, CH, None).unwrap();
+        assert!(t.granted);
+        assert_eq!((t.plies, t.game.ply), (2, 0));
+        // With the engine still thinking, one ply.
+        s.play_move(&ana, CH, "d4", Lang::En, false).unwrap();
+        let t = s.takeback_request(&ana, CH, None).unwrap();
+        assert_eq!((t.plies, t.game.ply), (1, 0));
+        // The finished game is there for analysis.
+        s.resign(&ana, CH, None).unwrap();
+        let f = s.last_finished_game(CH).unwrap();
+        assert_eq!((f.game_id, f.result.as_str()), (id, "0-1"));
+        assert!(s.engine_turn(id).unwrap().is_none());
+    }
+}

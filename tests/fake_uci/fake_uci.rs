@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use cajitas_rules::{Position, Uci};
 
-fn next_behaviour(script: &PathBuf) -> String {
+fn next_behaviour(script: &std::path::Path) -> String {
     let lines: Vec<String> = std::fs::read_to_string(script)
         .unwrap_or_default()
         .lines()
