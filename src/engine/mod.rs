@@ -27,7 +27,9 @@ pub use self::uci::{EngineCommand, Limits, Score};
 use crate::config::EngineSettings;
 
 /// How much longer than its move time a search may take before the process counts as hung.
-pub const DEFAULT_MARGIN: Duration = Duration::from_secs(2);
+/// Generous: a process at `nice 19` on a busy machine may wait seconds for a core, and a
+/// restart (loading the network again) costs more than the wait.
+pub const DEFAULT_MARGIN: Duration = Duration::from_secs(5);
 
 /// The pool for the configured engine, or `None` when there is no engine.
 pub fn pool_from(settings: &EngineSettings) -> Option<Pool> {

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 /// The longest line read from an engine, in bytes. Longer lines are skipped as they arrive.
 pub const MAX_LINE: usize = 4096;
 
-/// How long an engine may take to start and answer `uci` and `isready`.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an engine may take to start and answer `uci` and `isready` (Stockfish loads its
+/// network first; niced on a busy machine, that can take seconds).
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How to start an engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
