@@ -172,3 +172,61 @@ async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
     let post = channel_post(&w, before).await;
     assert!(post.file("board.png").is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_that_fails_twice_is_announced_in_the_embed_and_retried_on_the_next_command() {
+    let _serial = serial::time_window();
+    // The fake engine crashes on its first two searches, then plays.
+    let dir = std::env::temp_dir().join(format!("cajitas-e2e-fake-uci-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("script");
+    std::fs::write(&script, "crash\ncrash\nok\n").unwrap();
+    let w = World::start(
+        "engine-fails",
+        vec![
+            (
+                "CAJITAS_ENGINE",
+                env!("CARGO_BIN_EXE_cajitas-fake-uci").into(),
+            ),
+            ("CAJITAS_FAKE_UCI_SCRIPT", script.display().to_string()),
+        ],
+    )
+    .await;
+    let r = w
+        .cmd(
+            &alice(),
+            "en-US",
+            "play",
+            &[("level", json!(5)), ("colour", json!(0))],
+        )
+        .await;
+    assert_public_board(&r);
+    let n = w.fake.request_count();
+    w.mv(&alice(), "en-US", "e4").await;
+    // The wait is announced: in the embed, to the person, with the board.
+    let post = channel_post(&w, n).await;
+    let json = post.json.clone().unwrap();
+    let description = json["embeds"][0]["description"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(description.contains("engine is unavailable"), "{json}");
+    assert!(post.file("board.png").is_some());
+    assert_eq!(
+        json["allowed_mentions"]["users"],
+        json!([alice().id.to_string()]),
+        "{json}"
+    );
+    // The person's next command (any, here /board) makes the engine try again: it plays.
+    let n = w.fake.request_count();
+    let b = w.cmd(&alice(), "en-US", "board", &[]).await;
+    assert_public_board(&b);
+    let moved = channel_post(&w, n).await;
+    let footer = moved.json.as_ref().unwrap()["embeds"][0]["footer"]["text"].to_string();
+    assert!(
+        footer.contains('2'),
+        "the engine's reply is ply 2: {footer}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

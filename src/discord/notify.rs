@@ -7,7 +7,7 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::reply::channel_message;
-use super::view::{game_reply, show_with, status};
+use super::view::{embed, game_reply, show_with, status};
 use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
 use crate::render::Renderer;
 
@@ -53,7 +53,11 @@ impl Notifier for DiscordNotifier {
             NoticeKind::GameState => status(&shown.view, lang),
             NoticeKind::EngineUnavailable => crate::tr!(lang, "engine-unavailable"),
         };
-        let mut reply = game_reply(text, &shown, lang);
+        let mut reply = game_reply(text.clone(), &shown, lang);
+        if notice.kind == NoticeKind::EngineUnavailable {
+            // The embed itself says so, where the status line would be.
+            reply.embeds = vec![embed(&shown.view, lang, true).description(text)];
+        }
         reply.mentions = notice.mentions.clone();
         let mut message = channel_message(reply);
         if let Some(nonce) = &notice.nonce {

@@ -7,7 +7,13 @@ use crate::store::Tx;
 impl GameService {
     /// The channel's game in progress, or its last game when none is.
     pub fn board(&self, ch: ChannelRef) -> Result<GameView, GameError> {
-        self.read(|tx| self.view(self.current_or_last(tx, ch)?))
+        let v = self.read(|tx| self.view(self.current_or_last(tx, ch)?))?;
+        // Looking at a game against the computer counts as a command: a waiting engine
+        // tries again.
+        if !v.finished && v.engine().is_some() {
+            self.poke_engine(v.game_id);
+        }
+        Ok(v)
     }
 
     fn current_or_last(&self, tx: &dyn Tx, ch: ChannelRef) -> Result<Loaded, GameError> {

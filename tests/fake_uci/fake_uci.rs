@@ -3,7 +3,8 @@
 //! `CARGO_BIN_EXE_cajitas-fake-uci` (cargo builds a package's binaries before its tests),
 //! and it plays legal moves with the rules crate when it behaves.
 //!
-//! `cajitas-fake-uci SCRIPT`: SCRIPT is a file of behaviours, one per line, taken in turn by
+//! `cajitas-fake-uci SCRIPT` (or `CAJITAS_FAKE_UCI_SCRIPT=SCRIPT cajitas-fake-uci`, as the
+//! bot starts it through `CAJITAS_ENGINE`): SCRIPT is a file of behaviours, one per line, taken in turn by
 //! each `go` across restarts (a counter is kept in `SCRIPT.count`); after the last line, the
 //! last behaviour repeats. Behaviours:
 //! - `ok`: an `info` line, then the first legal move;
@@ -57,10 +58,13 @@ fn position_of(cmd: &str) -> Option<Position> {
 }
 
 fn main() {
+    // The script from the command line, or (for the bot, which starts its engine without
+    // arguments) from CAJITAS_FAKE_UCI_SCRIPT.
     let script = PathBuf::from(
         std::env::args()
             .nth(1)
-            .expect("usage: cajitas-fake-uci SCRIPT"),
+            .or_else(|| std::env::var("CAJITAS_FAKE_UCI_SCRIPT").ok())
+            .expect("usage: cajitas-fake-uci SCRIPT (or CAJITAS_FAKE_UCI_SCRIPT)"),
     );
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();

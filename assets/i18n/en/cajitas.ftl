@@ -281,6 +281,7 @@ help =
     `/board` show the board · `/pgn` the game as PGN · `/history` the last games here
     `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved
     `/takeback` ask your opponent to take back your last move
+    `/play [level] [colour]` play the computer, levels 1–8 · `/analysis` the last game here, analysed
     `/settings language` the language of public game messages in this server (Manage Server)
 
     { "**" }Notations**

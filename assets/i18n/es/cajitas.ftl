@@ -315,6 +315,7 @@ help =
     `/tablero` muestra el tablero · `/pgn` la partida en PGN · `/historial` las últimas partidas de aquí
     `/tablas ofrecer|aceptar|rechazar|reclamar` · `/rendirse` (pide confirmación) · `/anular` antes de que ambos hayan jugado
     `/deshacer` pide a tu rival deshacer tu última jugada
+    `/jugar [nivel] [color]` juega contra la computadora, niveles 1–8 · `/analisis` la última partida de aquí, analizada
     `/ajustes idioma` el idioma de los mensajes públicos de las partidas en este servidor (Gestionar servidor)
 
     { "**" }Notaciones**
