@@ -12,7 +12,7 @@ use std::time::Duration;
 use axum::http::Method;
 use serde_json::json;
 use support::fake_discord::{APP_ID, Recorded};
-use support::world::{World, alice, assert_public_board, assert_refused, field};
+use support::world::{World, alice, assert_public_board, assert_refused, bob, field};
 
 fn have_engine(test: &str) -> bool {
     match cajitas::config::EngineSettings::from_env() {
@@ -229,4 +229,83 @@ async fn an_engine_that_fails_twice_is_announced_in_the_embed_and_retried_on_the
         "the engine's reply is ply 2: {footer}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_reply_shows_its_progress_at_most_every_two_seconds() {
+    if !have_engine("the_analysis_reply_shows_its_progress_at_most_every_two_seconds") {
+        return;
+    }
+    let _serial = serial::time_window();
+    let w = World::start(
+        "analysis-progress",
+        vec![("CAJITAS_ENGINE_PROCESSES", "1".into())],
+    )
+    .await;
+    // 40 plies between two people (about 4 s of analysis), then a resignation.
+    const LINE: [&str; 40] = [
+        "a3", "a6", "b3", "b6", "c3", "c6", "d3", "d6", "e3", "e6", "f3", "f6", "g3", "g6", "h3",
+        "h6", "a4", "a5", "b4", "b5", "c4", "c5", "d4", "d5", "e4", "e5", "f4", "f5", "g4", "g5",
+        "h4", "h5", "Nc3", "Nc6", "Nf3", "Nf6", "Ne2", "Ne7", "Ra2", "Ra7",
+    ];
+    w.start_game().await;
+    for (i, m) in LINE.iter().enumerate() {
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        assert_public_board(&w.mv(&who, "en-US", m).await);
+    }
+    let ask = w.cmd(&alice(), "en-US", "resign", &[]).await;
+    w.click(&alice(), &ask, &ask.custom_ids()[0]).await;
+
+    let payload = w
+        .channel()
+        .command(&w.fake, &bob(), "es-ES", "analysis", &[], &[]);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let n = w.fake.request_count();
+    let callback = w.fake.send_interaction(&payload);
+    let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
+    w.fake
+        .wait_for("the analysis", Duration::from_secs(90), |f| {
+            f.requests().into_iter().skip(n).find(|r| {
+                r.method == Method::PATCH
+                    && r.path == edit
+                    && r.files.iter().any(|f| f.filename == "analysis.png")
+            })
+        })
+        .await;
+    assert_eq!(callback.await.unwrap().callback_type(), Some(5));
+    let edits: Vec<Recorded> = w
+        .fake
+        .requests()
+        .into_iter()
+        .skip(n)
+        .filter(|r| r.method == Method::PATCH && r.path == edit)
+        .collect();
+    let progress: Vec<String> = edits
+        .iter()
+        .filter_map(|r| r.json.as_ref()?["content"].as_str().map(String::from))
+        .filter(|c| c.starts_with("Analizando"))
+        .collect();
+    assert!(!progress.is_empty(), "no progress shown: {edits:?}");
+    assert!(
+        progress.iter().all(|p| p.ends_with("/41 posiciones")),
+        "{progress:?}"
+    );
+    for pair in edits.windows(2) {
+        let gap = pair[1].at.duration_since(pair[0].at);
+        // The final answer may follow a progress edit at once; progress edits never do.
+        if pair[1].files.is_empty() {
+            assert!(gap >= Duration::from_millis(1900), "edits {gap:?} apart");
+        }
+    }
+    // The final answer, in Spanish: counts per side and the chart.
+    let last = edits.last().unwrap();
+    let embed = &last.json.as_ref().unwrap()["embeds"][0];
+    assert!(
+        embed["title"].as_str().unwrap().starts_with("Análisis"),
+        "{embed}"
+    );
+    assert!(
+        embed["description"].as_str().unwrap().contains("Blancas"),
+        "{embed}"
+    );
 }
