@@ -55,6 +55,11 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
     }
     let _serial = serial::time_window();
     let w = World::start("play", vec![("CAJITAS_ENGINE_PROCESSES", "1".into())]).await;
+    // Nothing finished here yet: nothing to analyse.
+    assert_refused(
+        &w.cmd(&alice(), "en-US", "analysis", &[]).await,
+        "nothing to analyse",
+    );
     let r = w
         .cmd(
             &alice(),
