@@ -25,8 +25,11 @@ pub struct EngineCommand {
     pub program: PathBuf,
     /// Its arguments (none for Stockfish; the tests' fake engine takes its script).
     pub args: Vec<String>,
-    /// Whether to start it through `nice -n 19` (the crate denies unsafe code, so the
-    /// priority is set by the `nice` program rather than by `setpriority`).
+    /// Whether to start it at the lowest priority: through `nice -n 19` (the crate denies
+    /// unsafe code, so the priority is set by the `nice` program rather than by
+    /// `setpriority`), itself under `chrt --idle 0` where `chrt` exists (Linux's
+    /// `SCHED_IDLE`: the engine runs only when no other process wants the core; a merely
+    /// niced engine still cost human games' p99 latency several times over on 2 cores).
     pub nice: bool,
 }
 
@@ -168,33 +171,59 @@ impl Process {
     /// Starts the engine and makes it ready: `uci` (waiting for `uciok`), the options, then
     /// `isready` (waiting for `readyok`).
     pub fn start(cmd: &EngineCommand, options: &[(&str, String)]) -> Result<Process, ProcessError> {
-        let mut command = if cmd.nice {
-            let mut c = Command::new("nice");
-            c.arg("-n").arg("19").arg(&cmd.program);
-            c
-        } else {
-            Command::new(&cmd.program)
-        };
-        command
+        // The ways to start it, lowest priority first; a wrapper program that is missing
+        // (no `chrt`, no `nice`) falls through to the next.
+        let mut ways: Vec<Vec<std::ffi::OsString>> = Vec::new();
+        let program = cmd.program.clone().into_os_string();
+        if cmd.nice {
+            ways.push(
+                ["chrt", "--idle", "0", "nice", "-n", "19"]
+                    .iter()
+                    .map(Into::into)
+                    .chain([program.clone()])
+                    .collect(),
+            );
+            ways.push(
+                ["nice", "-n", "19"]
+                    .iter()
+                    .map(Into::into)
+                    .chain([program.clone()])
+                    .collect(),
+            );
+        }
+        ways.push(vec![program]);
+        let mut last = ProcessError::Spawn("no way to start it".into());
+        for (i, way) in ways.iter().enumerate() {
+            let more = i + 1 < ways.len();
+            match Self::launch(way, cmd, options) {
+                Ok(p) => return Ok(p),
+                // A wrapper that is missing, or that could not do its part (a `chrt` refused
+                // by the system ends before the engine says a word): try the next way.
+                Err(e @ (ProcessError::Spawn(_) | ProcessError::Ended)) if more => {
+                    tracing::debug!(wrapper = ?way[0], error = %e, "starting the engine without this wrapper");
+                    last = e;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last)
+    }
+
+    /// Starts `way` (wrappers, then the program) with the engine's arguments and makes it
+    /// ready.
+    fn launch(
+        way: &[std::ffi::OsString],
+        cmd: &EngineCommand,
+        options: &[(&str, String)],
+    ) -> Result<Process, ProcessError> {
+        let mut child = Command::new(&way[0])
+            .args(&way[1..])
             .args(&cmd.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let mut child = match command.spawn() {
-            Ok(c) => c,
-            // No `nice` program on this system: start the engine at normal priority.
-            Err(e) if cmd.nice && e.kind() == std::io::ErrorKind::NotFound => {
-                tracing::warn!("no `nice` program: the engine runs at normal priority");
-                Command::new(&cmd.program)
-                    .args(&cmd.args)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .map_err(|e| ProcessError::Spawn(e.to_string()))?
-            }
-            Err(e) => return Err(ProcessError::Spawn(e.to_string())),
-        };
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| ProcessError::Spawn(e.to_string()))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
