@@ -42,6 +42,7 @@ fn startup_log_never_contains_the_token() {
         blocking_threads: 2,
         threads: true,
         abandon_after: cajitas::game::DEFAULT_ABANDON_AFTER,
+        engine: Default::default(),
     };
     tracing::subscriber::with_default(subscriber, || {
         cfg.log_summary();

@@ -1,6 +1,7 @@
 //! The logic of the `cajitas` subcommands other than `run`; `cli.rs` only parses and
 //! dispatches to these.
 
+pub mod analyse;
 pub mod perft;
 pub mod ratings;
 pub mod render;

@@ -48,6 +48,7 @@ pub(super) fn notice_line(kind: &NoticeKind, v: &GameView, lang: Lang) -> String
         NoticeKind::GameState | NoticeKind::Summary | NoticeKind::Rematch(_) => {
             super::status_line_in(v, lang)
         }
+        NoticeKind::EngineUnavailable => tr!(lang, "engine-unavailable"),
         NoticeKind::TimedOut if v.aborted => tr!(lang, "timeout-aborted-post", player = to_move),
         NoticeKind::TimedOut => tr!(
             lang,

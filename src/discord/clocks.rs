@@ -110,6 +110,7 @@ pub fn notice_text(kind: &NoticeKind, v: &GameView, lang: crate::game::Lang) -> 
     let deadline = v.clock.deadline.map(timestamp).unwrap_or_default();
     match kind {
         NoticeKind::GameState | NoticeKind::Summary | NoticeKind::Rematch(_) => status(v, lang),
+        NoticeKind::EngineUnavailable => tr!(lang, "engine-unavailable"),
         NoticeKind::TimedOut if v.aborted => {
             tr!(lang, "timeout-aborted-post", player = to_move)
         }

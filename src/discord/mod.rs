@@ -15,6 +15,7 @@ mod buttons;
 mod challenge;
 mod clocks;
 mod draw;
+mod engine;
 mod errors;
 mod gate;
 mod help;
@@ -60,6 +61,8 @@ pub struct Data {
     pub renderer: &'static Renderer,
     /// Handled interactions and bot settings (blocking, like the service).
     pub bookkeeping: Arc<Bookkeeping>,
+    /// The chess engine, when there is one (`/play`, `/analysis`).
+    pub engine: Option<engine::Engine>,
 }
 
 /// What to send when an operation is slow enough to need a defer.
@@ -147,6 +150,8 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         takeback::takeback(),
         resign::abort(),
         clocks::claim_win(),
+        engine::play(),
+        engine::analysis(),
         info::pgn(),
         info::gif(),
         info::history(),
@@ -219,6 +224,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             ..ServiceOptions::default()
         };
         let clock = opts.clock.clone();
+        let engine_settings = config.engine.clone();
         tokio::task::spawn_blocking(move || {
             let game = GameService::open(&path, opts)
                 .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
@@ -228,11 +234,27 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             if let Err(e) = books.forget_interactions(HANDLED_INTERACTIONS_KEPT) {
                 tracing::warn!(error = %e, "could not prune the handled interactions");
             }
-            Ok::<_, anyhow::Error>((game, books))
+            // The engine's processes start with their first search; the player looks at the
+            // games against it now (an engine whose turn it is moves at once).
+            let engine = crate::engine::pool_from(&engine_settings).map(|pool| engine::Engine {
+                player: Arc::new(crate::engine::EnginePlayer::start(
+                    game.clone(),
+                    pool.clone(),
+                    crate::engine::player::RETRY_EVERY,
+                )),
+                pool,
+            });
+            Ok::<_, anyhow::Error>((game, books, engine))
         })
         .await??
     };
-    let (game, bookkeeping) = game;
+    let (game, bookkeeping, engine) = game;
+    match &config.engine.program {
+        Some(p) => {
+            tracing::info!(engine = %p.display(), processes = config.engine.processes, "chess engine found")
+        }
+        None => tracing::info!("no chess engine: /play and /analysis say how to install one"),
+    }
     // Timeouts and reminders of every game but `cajitas local`'s (channel `local`, whose own
     // scheduler handles them): one blocking thread (see `game::scheduler`).
     let scheduler = crate::game::Scheduler::start(
@@ -257,6 +279,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
                 game,
                 renderer,
                 bookkeeping,
+                engine,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;

@@ -14,7 +14,7 @@ use cajitas_rules::{Lang, Outcome};
 use super::challenge::challenge_reply;
 use super::reply::{Reply, channel_message};
 use super::threads::post_in;
-use super::view::{game_reply, show_with};
+use super::view::{embed, game_reply, show_with};
 use super::who::mention;
 use crate::game::{GameView, Notice, NoticeKind, Notifier, NotifyError};
 use crate::render::Renderer;
@@ -67,12 +67,18 @@ impl Notifier for DiscordNotifier {
                 reply.content = format!("{} {}", tr!(lang, "rematch-title"), reply.content);
                 reply
             }
-            // The game's state, a timeout, a reminder: the board with its words.
+            // The game's state, a timeout, a reminder, a waiting engine: the board with its
+            // words.
             kind => {
                 let shown = show_with(self.renderer, notice.game.clone())
                     .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
                 let text = super::clocks::notice_text(kind, &shown.view, lang);
-                game_reply(text, &shown, lang)
+                let mut reply = game_reply(text.clone(), &shown, lang);
+                if *kind == NoticeKind::EngineUnavailable {
+                    // The embed itself says so, where the status line would be.
+                    reply.embeds = vec![embed(&shown.view, lang, true).description(text)];
+                }
+                reply
             }
         };
         reply.mentions = notice.mentions.clone();

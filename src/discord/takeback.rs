@@ -44,6 +44,17 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
             Ok((asked, shown))
         })
         .await?;
+    if asked.granted {
+        // Against the computer: taken back at once, nobody to ask.
+        let content = tr!(
+            lang,
+            "takeback-granted",
+            who = who,
+            plies = crate::i18n::num(asked.plies)
+        );
+        r.send(game_reply(content, &shown, lang)).await?;
+        return Ok(());
+    }
     let opponent = shown.view.player(!asked.by);
     let content = tr!(
         lang,

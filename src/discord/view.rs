@@ -6,7 +6,7 @@ use poise::serenity_prelude as serenity;
 
 use super::buttons::ButtonId;
 use super::reply::{Reply, cap_chars};
-use super::who::mention;
+use super::who::{mention, player_in};
 use crate::game::{GameService, GameView, Status};
 use crate::i18n::{colour_key, san_in};
 use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
@@ -227,8 +227,8 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
         ))
         .description(status(view, lang))
         .colour(colour)
-        .field(tr!(lang, "embed-white"), mention(&view.white), true)
-        .field(tr!(lang, "embed-black"), mention(&view.black), true)
+        .field(tr!(lang, "embed-white"), player_in(&view.white, lang), true)
+        .field(tr!(lang, "embed-black"), player_in(&view.black, lang), true)
         .field(tr!(lang, "embed-move"), view.fullmove.to_string(), true)
         .field(
             tr!(lang, "embed-last-move"),

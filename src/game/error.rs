@@ -171,6 +171,9 @@ pub enum GameError {
     /// Takebacks are refused in rated games.
     #[error("Takebacks are not allowed in rated games.")]
     TakebackInRatedGame,
+    /// There is no finished game in this channel to analyse.
+    #[error("No game has finished in this channel yet: there is nothing to analyse.")]
+    NoFinishedGame,
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

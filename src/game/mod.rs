@@ -16,6 +16,7 @@
 pub mod analysis;
 mod challenges;
 mod clock;
+mod engine;
 mod error;
 mod load;
 mod notify;
@@ -30,13 +31,17 @@ mod views;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 pub use cajitas_rules::Lang;
 
 pub use self::challenges::ChallengeTerms;
 pub use self::clock::{Clock, ManualClock, SystemClock};
+pub use self::engine::{
+    ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
+    engine_user_id,
+};
 pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
@@ -140,6 +145,8 @@ struct Inner {
     opts: ServiceOptions,
     /// Rung when an operation schedules an event earlier than the scheduler's plan.
     bell: Arc<scheduler::Doorbell>,
+    /// Whoever drives the engines (see [`GameService::set_engine_turns`]).
+    engine_turns: OnceLock<Weak<dyn EngineTurns>>,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -178,6 +185,7 @@ impl GameService {
                 cache: Mutex::new(HashMap::new()),
                 opts,
                 bell: Arc::new(scheduler::Doorbell::default()),
+                engine_turns: OnceLock::new(),
             }),
         }
     }

@@ -29,6 +29,9 @@ pub enum NoticeKind {
     /// An untimed game's reminder: 80% of the abandonment period has passed, after which the
     /// opponent may claim the game; only the player to move is mentioned.
     IdleReminder,
+    /// The engine failed twice to give its move: the game waits for it (the engine room
+    /// tries again every minute, and on the person's next command).
+    EngineUnavailable,
 }
 
 /// One post to a game's channel.

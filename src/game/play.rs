@@ -112,6 +112,7 @@ impl GameService {
         op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
         let me = actor.capped();
+        let mut engine_game = None;
         let done = self.write(|tx, now| {
             let game = match game {
                 Some(id) => match tx.game(id)? {
@@ -121,6 +122,9 @@ impl GameService {
                 None => self.active_for(tx, ch, Some(me.id))?,
             };
             let mine = Self::player(&game, &me)?;
+            if Self::has_engine(&game) {
+                engine_game = Some(game.row.id);
+            }
             let game = match self.flag_if_late(tx, game, now)? {
                 Ok(game) => game,
                 Err(_ended) => return Ok(Err(GameError::TimeRanOut)),
@@ -133,7 +137,13 @@ impl GameService {
                 now,
             })
             .map(Ok)
-        })?;
+        });
+        // Whatever the person did (or tried), an engine that owes a move, or is waiting
+        // for a failed engine, looks again.
+        if let Some(id) = engine_game {
+            self.poke_engine(id);
+        }
+        let done = done?;
         if done.is_err() {
             // The timeout's post waits for the scheduler: wake it now.
             self.inner.bell.ring();

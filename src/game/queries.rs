@@ -7,7 +7,9 @@ use crate::store::Tx;
 impl GameService {
     /// The channel's game in progress, or its last game when none is.
     pub fn board(&self, ch: ChannelRef) -> Result<GameView, GameError> {
-        self.read(|tx| self.view(self.current_or_last(tx, ch, None)?))
+        let v = self.read(|tx| self.view(self.current_or_last(tx, ch, None)?))?;
+        self.looked_at(&v);
+        Ok(v)
     }
 
     /// The game `actor` means at `ch`: the game in progress played there (a thread's game,
@@ -17,7 +19,17 @@ impl GameService {
     /// channel's last game (`actor`'s first), so that it is reached after its thread was
     /// archived.
     pub fn board_for(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
-        self.read(|tx| self.view(self.current_or_last(tx, ch, Some(actor.id))?))
+        let v = self.read(|tx| self.view(self.current_or_last(tx, ch, Some(actor.id))?))?;
+        self.looked_at(&v);
+        Ok(v)
+    }
+
+    /// Looking at a game against the computer counts as a command: a waiting engine tries
+    /// again.
+    fn looked_at(&self, v: &GameView) {
+        if !v.finished && v.engine().is_some() {
+            self.poke_engine(v.game_id);
+        }
     }
 
     fn current_or_last(

@@ -65,6 +65,10 @@ impl GameService {
             let plies = plies_for(&t.game, t.mine).ok_or(GameError::NothingToTakeBack)?;
             t.record_actor()?;
             let opponent = t.game.player_id(!t.mine);
+            if super::engine_level_of(opponent).is_some() {
+                // The computer never needs asking.
+                return self.engine_takeback(t, plies);
+            }
             Self::ping(t.tx, t.me.id, opponent, "takeback", t.now)?;
             let ply = t.game.row.ply;
             t.tx.insert_takeback(t.game.row.id, side(t.mine), ply, plies, t.now)?;
@@ -73,6 +77,7 @@ impl GameService {
                 by: t.mine,
                 plies,
                 ply,
+                granted: false,
             })
         })
     }
@@ -133,6 +138,7 @@ impl GameService {
                 by: colour(r.by),
                 plies: r.plies,
                 ply: r.ply,
+                granted: false,
             })
         })
     }
@@ -155,13 +161,14 @@ impl GameService {
                 by: colour(r.by),
                 plies: r.plies,
                 ply: r.ply,
+                granted: false,
             })
         })
     }
 }
 
 /// The position after the first `ply` plies of `l`, replayed from its start.
-fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
+pub(super) fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
     let bad = |what: String| GameError::Internal(format!("game {}: {what}", l.row.id));
     let start = Position::from_fen(&l.row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
     let mut game = Game::from_position(start);

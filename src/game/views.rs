@@ -210,6 +210,8 @@ pub struct TakebackView {
     pub plies: u32,
     /// The game's ply when it was asked (the ply a button carries).
     pub ply: u32,
+    /// Whether it was granted at once, the game already rewound (against the engine).
+    pub granted: bool,
 }
 
 /// Everything a front end shows after an operation on a game.

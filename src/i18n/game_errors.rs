@@ -11,6 +11,7 @@ use crate::tr;
 pub fn game_error(lang: Lang, error: &GameError) -> String {
     match error {
         GameError::NoGame => tr!(lang, "error-no-game"),
+        GameError::NoFinishedGame => tr!(lang, "error-no-finished-game"),
         GameError::GameOver => tr!(lang, "error-game-over"),
         GameError::NotAPlayer => tr!(lang, "error-not-a-player"),
         GameError::NotYourTurn => tr!(lang, "error-not-your-turn"),

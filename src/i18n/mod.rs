@@ -36,6 +36,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/threads.ftl"),
             include_str!("../../assets/i18n/en/clocks.ftl"),
             include_str!("../../assets/i18n/en/ratings.ftl"),
+            include_str!("../../assets/i18n/en/engine.ftl"),
         ],
     ),
     (
@@ -47,6 +48,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/threads.ftl"),
             include_str!("../../assets/i18n/es/clocks.ftl"),
             include_str!("../../assets/i18n/es/ratings.ftl"),
+            include_str!("../../assets/i18n/es/engine.ftl"),
         ],
     ),
 ];
@@ -419,6 +421,7 @@ pub(crate) mod variant_tests {
             GameError::NoTakeback,
             GameError::OwnTakeback,
             GameError::TakebackInRatedGame,
+            GameError::NoFinishedGame,
             GameError::NothingToClaim,
             GameError::NothingToClaimWith("Nf3".into()),
             GameError::ClaimNotYourTurn,

@@ -18,6 +18,7 @@
 
 pub mod board;
 pub mod chart;
+pub mod eval_chart;
 pub mod gif;
 mod lzw;
 pub mod pieces;

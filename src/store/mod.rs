@@ -7,7 +7,7 @@
 //! commit. [`StoreExt::immediate`] and [`StoreExt::read`] carry a typed result and error
 //! through it. A `Tx` is the sum of one trait per kind of record: [`Users`], [`Challenges`],
 //! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`],
-//! [`Interactions`], [`ClockEvents`] and [`Ratings`]. Writes that depend on the state they read carry a ply check
+//! [`Interactions`], [`ClockEvents`], [`Ratings`] and [`Engines`]. Writes that depend on the state they read carry a ply check
 //! ([`Games::append_move`], [`Games::finish_game`], [`Games::rewind_game`]) so that a move computed against an older
 //! position can never land.
 //!
@@ -781,6 +781,18 @@ pub trait Settings {
     fn set_setting(&self, key: &str, value: &str, now: i64) -> Result<(), StoreError>;
 }
 
+/// Engines as players (migration 0009): users of kind `engine`, with their level.
+pub trait Engines {
+    /// Stores the engine player `id` at `level` (1–8) under `name`, or refreshes it.
+    fn upsert_engine(&self, id: u64, name: &str, level: u8, now: i64) -> Result<(), StoreError>;
+
+    /// The level of `user` when it is an engine; `None` for a human (or an unknown id).
+    fn engine_level(&self, user: u64) -> Result<Option<u8>, StoreError>;
+
+    /// The ids of the active games with an engine among their players, oldest first.
+    fn active_engine_games(&self) -> Result<Vec<i64>, StoreError>;
+}
+
 /// Interactions already handled (Discord may deliver one twice).
 pub trait Interactions {
     /// Records that an interaction was handled. Returns false when it already was.
@@ -802,6 +814,7 @@ pub trait Tx:
     + Interactions
     + ClockEvents
     + Ratings
+    + Engines
 {
 }
 
@@ -815,7 +828,8 @@ impl<
         + Settings
         + Interactions
         + ClockEvents
-        + Ratings,
+        + Ratings
+        + Engines,
 > Tx for T
 {
 }

@@ -282,6 +282,7 @@ help =
     `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved
     `/takeback` ask your opponent to take back your last move (casual games only)
     `/leaderboard [speed]` the server's best players · `/stats [user]` ratings, results and a rating chart
+    `/play [level] [colour]` play the computer, levels 1–8 · `/analysis` the last game here, analysed
     `/settings language` the language of public game messages in this server (Manage Server)
 
     { "**" }Notations**

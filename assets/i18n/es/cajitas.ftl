@@ -316,6 +316,7 @@ help =
     `/tablas ofrecer|aceptar|rechazar|reclamar` · `/rendirse` (pide confirmación) · `/anular` antes de que ambos hayan jugado
     `/deshacer` pide a tu rival deshacer tu última jugada (solo en partidas amistosas)
     `/clasificacion [ritmo]` los mejores jugadores del servidor · `/estadisticas [usuario]` puntuaciones, resultados y un gráfico
+    `/jugar [nivel] [color]` juega contra la computadora, niveles 1–8 · `/analisis` la última partida de aquí, analizada
     `/ajustes idioma` el idioma de los mensajes públicos de las partidas en este servidor (Gestionar servidor)
 
     { "**" }Notaciones**

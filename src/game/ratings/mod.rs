@@ -40,10 +40,10 @@ pub fn pool_of(guild: Option<u64>, channel: u64) -> i64 {
     guild.unwrap_or(channel) as i64
 }
 
-/// Whether a game is played against an engine: a bot account plays in it. The engine
-/// branch makes the engine such a player (today no bot may play at all).
+/// Whether a game is played against the engine (or any bot account): never rated.
 pub fn is_engine_game(game: &GameRow) -> bool {
-    game.white.is_bot || game.black.is_bot
+    let engine = |u: &UserRow| u.is_bot || super::engine::engine_level_of(u.id).is_some();
+    engine(&game.white) || engine(&game.black)
 }
 
 /// Fewer moves than this per side leave a game unrated.

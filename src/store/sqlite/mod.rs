@@ -9,6 +9,7 @@
 
 mod bookkeeping;
 mod challenges;
+mod engines;
 mod events;
 mod games;
 mod offers;
@@ -38,6 +39,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0006_threads.sql"),
     include_str!("../../../migrations/0007_clocks.sql"),
     include_str!("../../../migrations/0008_ratings.sql"),
+    include_str!("../../../migrations/0009_engine_players.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
