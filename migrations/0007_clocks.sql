@@ -22,7 +22,7 @@ ALTER TABLE games ADD COLUMN deadline INTEGER;
 -- Grows on every move and takeback: an event of an older seq is stale.
 ALTER TABLE games ADD COLUMN seq INTEGER NOT NULL DEFAULT 0 CHECK (seq >= 0);
 
--- The scheduler's events, rows (game, seq, kind): a timeout, a correspondence reminder, or an untimed game's
+-- The scheduler's events: a timeout, a correspondence reminder, or an untimed game's
 -- reminder before the opponent may claim it. Each game has at most one pending event (not
 -- done); a move or takeback replaces it. An event is claimed and marked done in one
 -- transaction with what it does to the game; its post goes out after that with the nonce
@@ -35,7 +35,8 @@ CREATE TABLE clock_events (
     channel_id  INTEGER NOT NULL,
     due_at      INTEGER NOT NULL,
     done_at     INTEGER,
-    posted_at   INTEGER
+    posted_at   INTEGER,
+    UNIQUE (game_id, seq, kind)
 );
 CREATE UNIQUE INDEX clock_events_one_pending_per_game ON clock_events (game_id)
     WHERE done_at IS NULL;
