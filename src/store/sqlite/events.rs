@@ -54,13 +54,25 @@ impl ClockEvents for SqliteTx<'_> {
         kind: EventKind,
         due_at: i64,
     ) -> Result<i64, StoreError> {
+        // A game in progress nearly always has its pending event: moved in place (one
+        // lookup in the one-pending-per-game index), else inserted.
+        let moved: Option<i64> = self
+            .tx
+            .prepare_cached(
+                "UPDATE clock_events SET seq = ?2, kind = ?3, due_at = ?4
+                 WHERE game_id = ?1 AND done_at IS NULL
+                 RETURNING id",
+            )?
+            .query_row(params![game_id, seq, kind, due_at], |r| r.get(0))
+            .optional()?;
+        if let Some(id) = moved {
+            return Ok(id);
+        }
         Ok(self
             .tx
             .prepare_cached(
                 "INSERT INTO clock_events (game_id, seq, kind, channel_id, due_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (game_id) WHERE done_at IS NULL
-                 DO UPDATE SET seq = excluded.seq, kind = excluded.kind, due_at = excluded.due_at
                  RETURNING id",
             )?
             .query_row(params![game_id, seq, kind, to_db(channel), due_at], |r| {
