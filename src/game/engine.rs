@@ -366,13 +366,7 @@ impl GameService {
         let id = t.game.row.id;
         let ply = t.game.row.ply;
         let to_ply = ply - plies;
-        let pos = super::takeback::position_after(&t.game, to_ply)?;
-        let fen = pos.fen();
-        let tc = TimeControl::from_row(t.game.row.tc);
-        let abandon = self.abandon_ms();
-        let turn = pos.turn();
-        let before = ClockState::from_row(tc, &t.game.row.clock, to_ply, turn, t.now, abandon);
-        let clock = time_control::after_rewind(tc, before, to_ply, turn, t.now, abandon);
+        let (fen, _, clock) = self.rewound(&t, to_ply)?;
         if !t
             .tx
             .rewind_game(id, ply, to_ply, &fen, t.now, &clock.to_row())?

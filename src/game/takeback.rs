@@ -46,6 +46,23 @@ fn request_to_answer(t: &Turn<'_>, seen_ply: Option<u32>) -> Result<TakebackRow,
 }
 
 impl GameService {
+    /// Game `t` rewound to `to_ply`: the position's FEN there, the time control, and the
+    /// clock as a rewind leaves it (both times as they are, the mover's from now). Shared
+    /// by the takeback by agreement and the engine's granted one.
+    pub(super) fn rewound(
+        &self,
+        t: &Turn<'_>,
+        to_ply: u32,
+    ) -> Result<(String, TimeControl, ClockState), GameError> {
+        let pos = position_after(&t.game, to_ply)?;
+        let tc = TimeControl::from_row(t.game.row.tc);
+        let abandon = self.abandon_ms();
+        let turn = pos.turn();
+        let before = ClockState::from_row(tc, &t.game.row.clock, to_ply, turn, t.now, abandon);
+        let clock = time_control::after_rewind(tc, before, to_ply, turn, t.now, abandon);
+        Ok((pos.fen(), tc, clock))
+    }
+
     /// `actor` asks the opponent to take back their last move (one ply, when the opponent
     /// has not replied yet) or their last move and the reply (two plies). The request
     /// replaces any earlier one and counts toward the ping limit.
@@ -102,13 +119,7 @@ impl GameService {
             t.record_actor()?;
             let id = t.game.row.id;
             let to_ply = r.ply - r.plies;
-            let pos = position_after(&t.game, to_ply)?;
-            let fen = pos.fen();
-            let tc = TimeControl::from_row(t.game.row.tc);
-            let abandon = self.abandon_ms();
-            let turn = pos.turn();
-            let before = ClockState::from_row(tc, &t.game.row.clock, to_ply, turn, t.now, abandon);
-            let clock = time_control::after_rewind(tc, before, to_ply, turn, t.now, abandon);
+            let (fen, tc, clock) = self.rewound(&t, to_ply)?;
             if !t
                 .tx
                 .rewind_game(id, r.ply, to_ply, &fen, t.now, &clock.to_row())?
