@@ -1,12 +1,12 @@
 //! The `cajitas` command line. `cajitas run` (the Discord bot) is what runs when no
 //! subcommand is given.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use crate::config::{self, BotConfig};
+use crate::store::Database;
 
 /// Cajitas: a chess bot for Discord.
 #[derive(Debug, Parser)]
@@ -44,10 +44,11 @@ pub struct RunArgs {
         value_name = "ID"
     )]
     pub guild_id: Option<String>,
-    /// The SQLite database file.
+    /// The database: a SQLite file, or a PostgreSQL URL (`postgres://…`) shared by several
+    /// bot processes.
     #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
-          value_parser = config::parse_db_path)]
-    pub db: PathBuf,
+          value_parser = config::parse_db)]
+    pub db: Database,
 }
 
 /// Runs the parsed command line and returns the process exit code.

@@ -7,6 +7,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::store::Database;
+
 /// The variable that holds the bot token.
 pub const TOKEN_VAR: &str = "DISCORD_TOKEN";
 /// The default database file, relative to the working directory.
@@ -269,6 +271,20 @@ pub fn parse_db_path(raw: &str) -> Result<PathBuf, std::convert::Infallible> {
     Ok(PathBuf::from(if raw.is_empty() { DEFAULT_DB } else { raw }))
 }
 
+/// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…` or `postgresql://…` is a
+/// PostgreSQL database; anything else a SQLite file, empty meaning [`DEFAULT_DB`].
+pub fn parse_db(raw: &str) -> Result<Database, std::convert::Infallible> {
+    Ok(Database::parse(raw, DEFAULT_DB))
+}
+
+/// The database for logs and messages: a file's path, or a URL without its password.
+pub fn describe_db(db: &Database) -> String {
+    match db {
+        Database::Sqlite(path) => path.display().to_string(),
+        Database::Postgres(url) => redact_url(url),
+    }
+}
+
 /// Everything `cajitas run` needs.
 #[derive(Debug, Clone)]
 pub struct BotConfig {
@@ -276,8 +292,8 @@ pub struct BotConfig {
     pub token: Secret,
     /// Register commands in this guild only (instant, for development).
     pub guild_id: Option<u64>,
-    /// The SQLite database file.
-    pub db_path: PathBuf,
+    /// The database: a SQLite file or a PostgreSQL URL (`CAJITAS_DB`).
+    pub db: Database,
     /// Where REST calls go instead of Discord: a test's fake Discord on loopback, or a
     /// trusted REST proxy. `None` in production.
     pub api_base: Option<ApiBase>,
@@ -295,12 +311,12 @@ pub struct BotConfig {
 impl BotConfig {
     /// The configuration from the environment (after `.env` was loaded) and the flags'
     /// values: every variable `cajitas run` reads is read here, once.
-    pub fn from_env(guild_id: Option<&str>, db_path: PathBuf) -> Result<BotConfig, ConfigError> {
+    pub fn from_env(guild_id: Option<&str>, db: Database) -> Result<BotConfig, ConfigError> {
         let var = |name: &str| std::env::var(name).ok();
         Ok(BotConfig {
             token: token_from_env()?,
             guild_id: guild_id_from(guild_id)?,
-            db_path,
+            db,
             api_base: api_base_from(
                 var(API_BASE_VAR).as_deref(),
                 var(API_BASE_TRUSTED_VAR).as_deref(),
@@ -316,7 +332,7 @@ impl BotConfig {
     pub fn log_summary(&self) {
         tracing::info!(
             guild_id = ?self.guild_id,
-            db = %self.db_path.display(),
+            db = %describe_db(&self.db),
             api_base = ?self.api_base.as_ref().map(ApiBase::redacted),
             token = %self.token,
             "starting cajitas"
@@ -370,7 +386,7 @@ mod tests {
         let cfg = BotConfig {
             token: Secret::new(token),
             guild_id: Some(7),
-            db_path: PathBuf::from("x.db"),
+            db: Database::Postgres("postgres://u:pa55w0rd@db.internal/cajitas".into()),
             api_base: None,
             challenge_ttl: crate::game::DEFAULT_CHALLENGE_TTL,
             pieces_dir: None,
@@ -381,6 +397,31 @@ mod tests {
         assert!(!debug.contains(token), "{debug}");
         assert!(!debug.contains("secret-token"), "{debug}");
         assert!(debug.contains("redacted"));
+        assert!(!debug.contains("pa55w0rd"), "{debug}");
+    }
+
+    #[test]
+    fn the_database_is_a_postgres_url_or_a_sqlite_path() {
+        let pg = |u: &str| matches!(parse_db(u).unwrap(), Database::Postgres(_));
+        assert!(pg("postgres://cajitas@db/cajitas"));
+        assert!(pg("postgresql:///cajitas?host=/run/postgresql"));
+        assert!(pg(" POSTGRESQL://x/y"));
+        assert_eq!(
+            parse_db("").unwrap(),
+            Database::Sqlite(PathBuf::from(DEFAULT_DB))
+        );
+        assert_eq!(
+            parse_db("postgres.db").unwrap(),
+            Database::Sqlite(PathBuf::from("postgres.db"))
+        );
+        assert_eq!(
+            parse_db("./postgres://x").unwrap(),
+            Database::Sqlite(PathBuf::from("./postgres://x"))
+        );
+        let url = Database::Postgres("postgres://bot:s3cr3t@db.internal:5432/cajitas?sslmode=disable".into());
+        let shown = describe_db(&url);
+        assert!(!shown.contains("s3cr3t"), "{shown}");
+        assert_eq!(shown, "postgres://[redacted]@db.internal:5432/cajitas");
     }
 
     #[test]

@@ -203,7 +203,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         tokio::runtime::Handle::current(),
     ));
     let game = {
-        let path = config.db_path.clone();
+        let db = config.db.clone();
         let opts = ServiceOptions {
             challenge_ttl: config.challenge_ttl,
             notifier,
@@ -211,8 +211,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         };
         let clock = opts.clock.clone();
         tokio::task::spawn_blocking(move || {
-            let game = GameService::open(&path, opts)
-                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
+            let game = GameService::open_db(&db, opts).map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot open the database {}: {e}",
+                    crate::config::describe_db(&db)
+                )
+            })?;
             let books = Arc::new(Bookkeeping::new(game.shared_store(), clock));
             // The ids handled are also pruned hourly while the bot runs (see
             // `Bookkeeping::first_delivery`).
