@@ -1,0 +1,229 @@
+//! What only PostgreSQL needs testing for: migrations under an advisory lock, several
+//! processes (here: several stores, each with its own connections, as separate processes
+//! have) racing on one game and one interaction id. Every test runs on the real server of
+//! `tests/support/postgres.rs`, or says it was skipped.
+
+mod support;
+
+use std::sync::{Arc, Barrier};
+use std::time::Duration;
+
+use cajitas::game::{ChannelRef, ColourChoice, GameError, GameService, Lang, ServiceOptions, UserRef};
+use cajitas::store::postgres::{latest_schema_version, locks};
+use cajitas::store::{PostgresStore, Store, StoreExt};
+
+use support::postgres::{server_or_skip, timing_lock};
+
+const CH: ChannelRef = ChannelRef {
+    guild: Some(10),
+    channel: 20,
+};
+
+fn alice() -> UserRef {
+    UserRef::new(1, "alice", false)
+}
+fn bob() -> UserRef {
+    UserRef::new(2, "bob", false)
+}
+
+#[test]
+fn a_process_starting_while_another_migrates_waits_for_it() {
+    let Some(pg) = server_or_skip("a_process_starting_while_another_migrates_waits_for_it") else {
+        return;
+    };
+    let _quiet = timing_lock();
+    let db = pg.database("migrate-lock");
+    // Another process holds the migrations' lock (as while it migrates).
+    let mut other = db.client();
+    other
+        .execute(
+            "SELECT pg_advisory_lock($1, $2)",
+            &[&locks::CLASS, &locks::MIGRATIONS],
+        )
+        .unwrap();
+    let url = db.url.clone();
+    let opening = std::thread::spawn(move || PostgresStore::open(&url).map(|s| s.schema_version()));
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!opening.is_finished(), "it must wait for the lock");
+    let tables: i64 = other
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = 'games'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0, "nothing migrated while the lock is held");
+    other
+        .execute(
+            "SELECT pg_advisory_unlock($1, $2)",
+            &[&locks::CLASS, &locks::MIGRATIONS],
+        )
+        .unwrap();
+    let version = opening.join().unwrap().unwrap().unwrap();
+    assert_eq!(version, latest_schema_version());
+}
+
+#[test]
+fn processes_starting_at_once_migrate_once() {
+    let Some(pg) = server_or_skip("processes_starting_at_once_migrate_once") else {
+        return;
+    };
+    let db = pg.database("migrate-once");
+    let barrier = Arc::new(Barrier::new(4));
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let url = db.url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                PostgresStore::open(&url).map(|s| s.schema_version().unwrap())
+            })
+        })
+        .collect();
+    for h in handles {
+        // Without the lock, all but one would fail on "relation already exists".
+        assert_eq!(h.join().unwrap().unwrap(), latest_schema_version());
+    }
+    let mut c = db.client();
+    let rows: i64 = c
+        .query_one("SELECT count(*) FROM schema_migrations", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(rows as usize, latest_schema_version());
+    // Opening again applies nothing.
+    let mut s = PostgresStore::open(&db.url).unwrap();
+    s.migrate().unwrap();
+    assert_eq!(s.schema_version().unwrap(), latest_schema_version());
+}
+
+#[test]
+fn racing_moves_from_two_processes_on_one_game_land_once() {
+    let Some(pg) = server_or_skip("racing_moves_from_two_processes_on_one_game_land_once") else {
+        return;
+    };
+    let db = pg.database("race-processes");
+    let open = || {
+        GameService::with_store(
+            Box::new(PostgresStore::open(&db.url).unwrap()),
+            ServiceOptions::default(),
+        )
+    };
+    let (a, b) = (open(), open());
+    a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        .unwrap();
+    a.accept(&bob(), CH).unwrap();
+    // Ten rounds: at each ply both processes try a different move for the player to move.
+    for round in 0..10u32 {
+        let mover = if round % 2 == 0 { alice() } else { bob() };
+        let moves = if round % 2 == 0 {
+            [["Nf3", "Nc3"], ["Ng1", "Nb1"]][(round / 2 % 2) as usize]
+        } else {
+            [["Nf6", "Nc6"], ["Ng8", "Nb8"]][(round / 2 % 2) as usize]
+        };
+        let barrier = Arc::new(Barrier::new(2));
+        let results: Vec<Result<_, GameError>> = [(a.clone(), moves[0]), (b.clone(), moves[1])]
+            .into_iter()
+            .map(|(svc, text)| {
+                let barrier = barrier.clone();
+                let mover = mover.clone();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    svc.play_move_at(&mover, CH, text, Lang::En, false, Some(round))
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect();
+        let landed = results.iter().filter(|r| r.is_ok()).count();
+        assert_eq!(landed, 1, "round {round}: {results:?}");
+        for r in &results {
+            if let Err(e) = r {
+                assert!(matches!(e, GameError::PositionChanged), "{e:?}");
+            }
+        }
+        assert_eq!(a.board(CH).unwrap().ply, round + 1);
+        assert_eq!(b.board(CH).unwrap().ply, round + 1);
+    }
+    let moves: i64 = db
+        .client()
+        .query_one("SELECT count(*) FROM moves", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(moves, 10);
+}
+
+#[test]
+fn an_interaction_is_handled_by_one_process_only() {
+    let Some(pg) = server_or_skip("an_interaction_is_handled_by_one_process_only") else {
+        return;
+    };
+    let db = pg.database("interactions");
+    for id in 0..20u64 {
+        let barrier = Arc::new(Barrier::new(3));
+        let firsts: usize = (0..3)
+            .map(|_| {
+                let url = db.url.clone();
+                let barrier = barrier.clone();
+                std::thread::spawn(move || {
+                    let mut s = PostgresStore::open(&url).unwrap();
+                    barrier.wait();
+                    s.immediate(|tx| tx.mark_interaction(1_000 + id, 5))
+                        .unwrap()
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| usize::from(h.join().unwrap()))
+            .sum();
+        assert_eq!(firsts, 1, "interaction {id}");
+    }
+}
+
+#[test]
+fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
+    // Two processes challenge in the same channel at once: the channel's lock makes the second
+    // see the first's challenge and refuse it as SQLite would, instead of failing on the
+    // unique index.
+    let Some(pg) = server_or_skip("a_challenge_race_in_one_channel_is_a_clean_refusal") else {
+        return;
+    };
+    let db = pg.database("challenge-race");
+    let open = || {
+        GameService::with_store(
+            Box::new(PostgresStore::open(&db.url).unwrap()),
+            ServiceOptions::default(),
+        )
+    };
+    let (a, b) = (open(), open());
+    for round in 0..10 {
+        let barrier = Arc::new(Barrier::new(2));
+        let results: Vec<_> = [(a.clone(), alice()), (b.clone(), bob())]
+            .into_iter()
+            .map(|(svc, who)| {
+                let barrier = barrier.clone();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    svc.challenge(&who, CH, None, ColourChoice::Random)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect();
+        assert_eq!(
+            results.iter().filter(|r| r.is_ok()).count(),
+            1,
+            "round {round}: {results:?}"
+        );
+        for r in &results {
+            if let Err(e) = r {
+                assert!(!matches!(e, GameError::Internal(_)), "{e:?}");
+            }
+        }
+        // Whoever made it withdraws it.
+        if a.cancel(&alice(), CH).is_err() {
+            b.cancel(&bob(), CH).unwrap();
+        }
+    }
+}
