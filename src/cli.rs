@@ -30,6 +30,8 @@ pub enum Command {
     Replay(crate::commands::replay::ReplayArgs),
     /// Play in the terminal without Discord, through the same game service and database.
     Local(crate::console::LocalArgs),
+    /// Copy a SQLite database into PostgreSQL, then check the copy (safe to run again).
+    Migrate(crate::commands::migrate::MigrateArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
@@ -59,6 +61,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Perft(args)) => crate::commands::perft::run(&args),
         Some(Command::Replay(args)) => crate::commands::replay::run(&args),
         Some(Command::Local(args)) => crate::console::main(args),
+        Some(Command::Migrate(args)) => crate::commands::migrate::run(&args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             match <Cli as Parser>::try_parse_from(["cajitas", "run"]) {

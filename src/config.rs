@@ -418,7 +418,9 @@ mod tests {
             parse_db("./postgres://x").unwrap(),
             Database::Sqlite(PathBuf::from("./postgres://x"))
         );
-        let url = Database::Postgres("postgres://bot:s3cr3t@db.internal:5432/cajitas?sslmode=disable".into());
+        let url = Database::Postgres(
+            "postgres://bot:s3cr3t@db.internal:5432/cajitas?sslmode=disable".into(),
+        );
         let shown = describe_db(&url);
         assert!(!shown.contains("s3cr3t"), "{shown}");
         assert_eq!(shown, "postgres://[redacted]@db.internal:5432/cajitas");

@@ -8,7 +8,9 @@ mod support;
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use cajitas::game::{ChannelRef, ColourChoice, GameError, GameService, Lang, ServiceOptions, UserRef};
+use cajitas::game::{
+    ChannelRef, ColourChoice, GameError, GameService, Lang, ServiceOptions, UserRef,
+};
 use cajitas::store::postgres::{latest_schema_version, locks};
 use cajitas::store::{PostgresStore, Store, StoreExt};
 
@@ -225,5 +227,34 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
         if a.cancel(&alice(), CH).is_err() {
             b.cancel(&bob(), CH).unwrap();
         }
+    }
+}
+
+#[test]
+fn the_postgres_schema_has_every_table_and_column_of_sqlite() {
+    // `store::copy::TABLES` is checked against the SQLite schema by a unit test; this checks
+    // it against the PostgreSQL migrations, so both schemas stay twins.
+    let Some(pg) = server_or_skip("the_postgres_schema_has_every_table_and_column_of_sqlite")
+    else {
+        return;
+    };
+    let db = pg.database("schema");
+    drop(PostgresStore::open(&db.url).unwrap());
+    let mut c = db.client();
+    for t in cajitas::store::copy::TABLES {
+        let mut columns: Vec<String> = c
+            .query(
+                "SELECT column_name::text FROM information_schema.columns
+                 WHERE table_schema = 'public' AND table_name = $1",
+                &[&t.name],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let mut listed: Vec<String> = t.columns.iter().map(|(n, _)| (*n).to_owned()).collect();
+        columns.sort();
+        listed.sort();
+        assert_eq!(columns, listed, "table {}", t.name);
     }
 }

@@ -17,6 +17,7 @@
 //!
 //! The store is blocking. Async code must call it through `tokio::task::spawn_blocking`.
 
+pub mod copy;
 pub mod postgres;
 pub mod sqlite;
 

@@ -76,7 +76,10 @@ fn bin_dir() -> Result<PathBuf, String> {
     if let Ok(dir) = std::env::var("CAJITAS_TEST_POSTGRES_BIN") {
         let dir = PathBuf::from(dir);
         if !dir.join("initdb").is_file() {
-            return Err(format!("no initdb in CAJITAS_TEST_POSTGRES_BIN={}", dir.display()));
+            return Err(format!(
+                "no initdb in CAJITAS_TEST_POSTGRES_BIN={}",
+                dir.display()
+            ));
         }
         return Ok(dir);
     }
@@ -164,14 +167,20 @@ impl PgServer {
             dir: Some(dir.clone()),
             bin: Some(bin.clone()),
             as_owner: as_owner.clone(),
-            admin_url: format!(
-                "postgresql:///postgres?host={}&user=cajitas",
-                dir.display()
-            ),
+            admin_url: format!("postgresql:///postgres?host={}&user=cajitas", dir.display()),
         };
         // From here on, dropping `server` stops what was started and removes the directory.
         run(owner_cmd("initdb")
-            .args(["-A", "trust", "-U", "cajitas", "-E", "UTF8", "--no-locale", "-D"])
+            .args([
+                "-A",
+                "trust",
+                "-U",
+                "cajitas",
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "-D",
+            ])
             .arg(&data))?;
         run(owner_cmd("pg_ctl")
             .arg("-D")
@@ -224,7 +233,13 @@ impl PgServer {
         static N: AtomicU32 = AtomicU32::new(0);
         let clean: String = tag
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
             .take(30)
             .collect();
         let name = format!(

@@ -47,7 +47,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         2,
         include_str!("../../../migrations/postgres/0002_bot_settings.sql"),
     ),
-    (3, include_str!("../../../migrations/postgres/0003_pings.sql")),
+    (
+        3,
+        include_str!("../../../migrations/postgres/0003_pings.sql"),
+    ),
     (
         4,
         include_str!("../../../migrations/postgres/0004_game_language.sql"),
