@@ -84,6 +84,18 @@ fn run_bot(args: RunArgs) -> ExitCode {
         }
     };
     cfg.log_summary();
+    // With SQLite, one bot process per database file (several shards may run in it).
+    let _one_process = match &cfg.db {
+        Database::Sqlite(path) => match crate::store::sqlite::lock_for_one_process(path) {
+            Ok(lock) => Some(lock),
+            Err(e) => {
+                tracing::error!(error = %e, "not starting");
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        Database::Postgres(_) => None,
+    };
     match crate::discord::run(cfg) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

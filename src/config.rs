@@ -81,6 +81,12 @@ pub enum ConfigError {
     /// `CAJITAS_CHALLENGE_TTL` is not a number of seconds in range.
     #[error("{CHALLENGE_TTL_VAR} must be a number of seconds from 1 to 604800, not {0:?}")]
     BadChallengeTtl(String),
+    /// `CAJITAS_SHARDS` is not `FIRST-LAST/TOTAL`.
+    #[error(
+        "{SHARDS_VAR} must be FIRST-LAST/TOTAL with FIRST <= LAST < TOTAL <= 65536 (e.g. 0-3/8: \
+         shards 0 to 3 of 8 in this process), or empty for one shard; got {0:?}"
+    )]
+    BadShards(String),
     /// `CAJITAS_BLOCKING_THREADS` is not a thread count in range.
     #[error("{BLOCKING_THREADS_VAR} must be a number of threads from 1 to 64, not {0:?}")]
     BadBlockingThreads(String),
@@ -90,6 +96,44 @@ pub enum ConfigError {
 pub const CHALLENGE_TTL_VAR: &str = "CAJITAS_CHALLENGE_TTL";
 /// The variable that turns on moves typed as plain messages.
 pub const MESSAGE_MOVES_VAR: &str = "CAJITAS_MESSAGE_MOVES";
+/// The variable naming the gateway shards this process runs.
+pub const SHARDS_VAR: &str = "CAJITAS_SHARDS";
+
+/// The gateway shards a process runs: `first` through `last` (inclusive) of `total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardRange {
+    /// The first shard id of this process.
+    pub first: u32,
+    /// The last shard id of this process (inclusive).
+    pub last: u32,
+    /// The bot's shard count, across every process.
+    pub total: u32,
+}
+
+impl ShardRange {
+    /// How many shards this process runs.
+    pub fn count(&self) -> u32 {
+        self.last - self.first + 1
+    }
+}
+
+/// Reads `CAJITAS_SHARDS` (`FIRST-LAST/TOTAL`, e.g. `0-3/8`): unset or blank is one shard,
+/// as before sharding.
+pub fn shards_from(raw: Option<&str>) -> Result<Option<ShardRange>, ConfigError> {
+    let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let bad = || ConfigError::BadShards(text.chars().take(40).collect());
+    let (range, total) = text.split_once('/').ok_or_else(bad)?;
+    let (first, last) = range.split_once('-').ok_or_else(bad)?;
+    let num = |s: &str| s.trim().parse::<u32>().map_err(|_| bad());
+    let (first, last, total) = (num(first)?, num(last)?, num(total)?);
+    if first > last || last >= total || total > 65_536 {
+        return Err(bad());
+    }
+    Ok(Some(ShardRange { first, last, total }))
+}
+
 /// The variable with the number of threads for the game service and rendering.
 pub const BLOCKING_THREADS_VAR: &str = "CAJITAS_BLOCKING_THREADS";
 
@@ -306,6 +350,8 @@ pub struct BotConfig {
     /// Threads for the game service and rendering (`CAJITAS_BLOCKING_THREADS`, default:
     /// the machine's cores).
     pub blocking_threads: usize,
+    /// The gateway shards of this process (`CAJITAS_SHARDS`); `None`: one shard.
+    pub shards: Option<ShardRange>,
 }
 
 impl BotConfig {
@@ -325,6 +371,7 @@ impl BotConfig {
             pieces_dir: pieces_dir_from_env(),
             message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
             blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
+            shards: shards_from(var(SHARDS_VAR).as_deref())?,
         })
     }
 
@@ -334,6 +381,7 @@ impl BotConfig {
             guild_id = ?self.guild_id,
             db = %describe_db(&self.db),
             api_base = ?self.api_base.as_ref().map(ApiBase::redacted),
+            shards = ?self.shards.map(|s| format!("{}-{}/{}", s.first, s.last, s.total)),
             token = %self.token,
             "starting cajitas"
         );
@@ -392,12 +440,36 @@ mod tests {
             pieces_dir: None,
             message_moves: false,
             blocking_threads: 2,
+            shards: None,
         };
         let debug = format!("{cfg:?} {cfg:#?} {}", cfg.token);
         assert!(!debug.contains(token), "{debug}");
         assert!(!debug.contains("secret-token"), "{debug}");
         assert!(debug.contains("redacted"));
         assert!(!debug.contains("pa55w0rd"), "{debug}");
+    }
+
+    #[test]
+    fn shards_are_first_last_of_total() {
+        assert_eq!(shards_from(None).unwrap(), None);
+        assert_eq!(shards_from(Some(" ")).unwrap(), None);
+        let r = shards_from(Some("0-3/8")).unwrap().unwrap();
+        assert_eq!((r.first, r.last, r.total, r.count()), (0, 3, 8, 4));
+        let r = shards_from(Some(" 1-1/2 ")).unwrap().unwrap();
+        assert_eq!((r.first, r.last, r.total, r.count()), (1, 1, 2, 1));
+        for bad in [
+            "3",
+            "0-3",
+            "4-3/8",
+            "0-8/8",
+            "a-b/c",
+            "0-1/0",
+            "-1-2/4",
+            "0-1/70000",
+        ] {
+            let e = shards_from(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains(SHARDS_VAR), "{bad}: {e}");
+        }
     }
 
     #[test]
@@ -530,6 +602,7 @@ mod tests {
             MESSAGE_MOVES_VAR,
             BLOCKING_THREADS_VAR,
             PIECES_VAR,
+            SHARDS_VAR,
         ] {
             assert!(
                 example.lines().any(|l| l.starts_with(&format!("{var}="))),

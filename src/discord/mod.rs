@@ -230,6 +230,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     let (game, bookkeeping) = game;
 
     let message_moves = config.message_moves;
+    let config_shards = config.shards;
     let books_for_gate = Arc::clone(&bookkeeping);
     let options = poise::FrameworkOptions {
         commands: commands(),
@@ -295,8 +296,15 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         stop.notify_one();
     });
 
+    let shards = config_shards;
     tokio::select! {
-        started = client.start() => started?,
+        started = async {
+            match shards {
+                // serenity's range is inclusive of its end, whatever its type says.
+                Some(r) => client.start_shard_range(r.first..r.last, r.total).await,
+                None => client.start().await,
+            }
+        } => started?,
         () = stopped.notified() => {}
     }
     // The gateway is closed; handlers that were still running get their bounded wait.

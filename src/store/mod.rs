@@ -570,6 +570,34 @@ pub trait Store: Send {
 
     /// Applies the migrations again (a no-op when the schema is current).
     fn migrate(&mut self) -> Result<(), StoreError>;
+
+    /// How processes sharing this database coordinate, when several may (PostgreSQL's
+    /// advisory locks); `None` for a database one process owns (SQLite).
+    fn coordination(&self) -> Option<std::sync::Arc<dyn Coordination>> {
+        None
+    }
+}
+
+/// A lock shared by every process of a deployment (see [`Store::coordination`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedLock {
+    /// Held while the slash commands are compared with the last registration and registered.
+    CommandRegistration,
+    /// Held by a shard while it IDENTIFYs, and for the 5 s after, per rate-limit bucket
+    /// (`shard_id % max_concurrency`).
+    Identify(u32),
+}
+
+/// A held [`NamedLock`]; dropping it releases the lock (a process that dies releases it too).
+pub trait LockGuard: Send {}
+
+/// Cross-process coordination through the shared database.
+pub trait Coordination: Send + Sync {
+    /// Waits for `lock` (blocking), then holds it until the guard is dropped.
+    fn lock(&self, lock: NamedLock) -> Result<Box<dyn LockGuard>, StoreError>;
+
+    /// Takes `lock` if nobody holds it; `None` when another process does.
+    fn try_lock(&self, lock: NamedLock) -> Result<Option<Box<dyn LockGuard>>, StoreError>;
 }
 
 /// One store shared by the parts of a process that write the same database (the game

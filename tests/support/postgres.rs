@@ -247,11 +247,13 @@ impl PgServer {
             std::process::id(),
             N.fetch_add(1, Ordering::Relaxed)
         );
-        let mut admin = postgres::Client::connect(&self.admin_url, postgres::NoTls)
-            .expect("connect to the test server");
-        admin
-            .batch_execute(&format!("CREATE DATABASE \"{name}\""))
-            .expect("create a test database");
+        off_runtime(|| {
+            let mut admin = postgres::Client::connect(&self.admin_url, postgres::NoTls)
+                .expect("connect to the test server");
+            admin
+                .batch_execute(&format!("CREATE DATABASE \"{name}\""))
+                .expect("create a test database");
+        });
         PgDatabase {
             server: self,
             url: self.url_of(&name),
@@ -309,19 +311,32 @@ pub struct PgDatabase {
 impl PgDatabase {
     /// A new client on it.
     pub fn client(&self) -> postgres::Client {
-        postgres::Client::connect(&self.url, postgres::NoTls).expect("connect to the test database")
+        off_runtime(|| {
+            postgres::Client::connect(&self.url, postgres::NoTls)
+                .expect("connect to the test database")
+        })
     }
 }
 
 impl Drop for PgDatabase {
     fn drop(&mut self) {
-        if let Ok(mut admin) = postgres::Client::connect(&self.server.admin_url, postgres::NoTls) {
-            let _ = admin.batch_execute(&format!(
-                "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
-                self.name
-            ));
-        }
+        off_runtime(|| {
+            if let Ok(mut admin) =
+                postgres::Client::connect(&self.server.admin_url, postgres::NoTls)
+            {
+                let _ = admin.batch_execute(&format!(
+                    "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
+                    self.name
+                ));
+            }
+        });
     }
+}
+
+/// Runs `f` on a thread of its own: the blocking `postgres` client cannot run on a thread
+/// that drives a tokio runtime (the async tests call these helpers too).
+pub fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| s.spawn(f).join().unwrap())
 }
 
 /// Tests that measure time windows hold this while they run, so that they do not run at the

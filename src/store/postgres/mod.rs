@@ -21,6 +21,7 @@
 
 mod bookkeeping;
 mod challenges;
+mod coordination;
 mod games;
 mod offers;
 mod takebacks;
@@ -34,7 +35,8 @@ use postgres::types::{FromSql, ToSql};
 use postgres::{IsolationLevel, NoTls, Row, Statement};
 use r2d2_postgres::PostgresConnectionManager;
 
-use super::{Store, StoreError, Tx, TxKind, UserRow};
+pub use self::coordination::PgCoordination;
+use super::{Coordination, Store, StoreError, Tx, TxKind, UserRow};
 
 /// The migrations, in order: (version, SQL). Append new files; never edit one that has
 /// shipped. Each file is the PostgreSQL twin of the SQLite migration with the same number.
@@ -195,6 +197,8 @@ impl<'r> Columns<'r> {
 pub struct Conn {
     client: postgres::Client,
     statements: HashMap<&'static str, Statement>,
+    /// Set when the session may hold a lock it could not release: the pool closes it.
+    poisoned: bool,
 }
 
 impl Conn {
@@ -225,6 +229,7 @@ impl r2d2::ManageConnection for Manager {
         Ok(Conn {
             client,
             statements: HashMap::new(),
+            poisoned: false,
         })
     }
 
@@ -233,7 +238,7 @@ impl r2d2::ManageConnection for Manager {
     }
 
     fn has_broken(&self, conn: &mut Conn) -> bool {
-        self.0.has_broken(&mut conn.client)
+        conn.poisoned || self.0.has_broken(&mut conn.client)
     }
 }
 
@@ -407,7 +412,9 @@ impl Store for PostgresStore {
         op: &mut dyn FnMut(&dyn Tx) -> bool,
     ) -> Result<(), StoreError> {
         let mut conn = self.pool.get()?;
-        let Conn { client, statements } = &mut *conn;
+        let Conn {
+            client, statements, ..
+        } = &mut *conn;
         let builder = client.build_transaction();
         let builder = match kind {
             TxKind::Write => builder.isolation_level(IsolationLevel::ReadCommitted),
@@ -438,5 +445,9 @@ impl Store for PostgresStore {
     fn migrate(&mut self) -> Result<(), StoreError> {
         migrate(self.pool.get()?.client())?;
         Ok(())
+    }
+
+    fn coordination(&self) -> Option<std::sync::Arc<dyn Coordination>> {
+        Some(std::sync::Arc::new(PgCoordination::new(self.pool.clone())))
     }
 }

@@ -10,9 +10,12 @@
 mod bookkeeping;
 mod challenges;
 mod games;
+mod lock;
 mod offers;
 mod takebacks;
 mod users;
+
+pub use self::lock::{ProcessLock, ProcessLockError, lock_for_one_process};
 
 use std::path::Path;
 use std::time::Duration;
