@@ -2,6 +2,10 @@
 //! (exit 2, before it connects); with PostgreSQL two processes share the database and
 //! register the slash commands once between them. The real bot against the fake Discord.
 
+// Each test holds the binary's timing lock for its whole run, across awaits on purpose: the
+// tests of this binary run one at a time (each on its own runtime, so no deadlock).
+#![allow(clippy::await_holding_lock)]
+
 mod support;
 
 use std::time::Duration;
