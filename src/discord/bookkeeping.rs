@@ -62,6 +62,11 @@ impl Bookkeeping {
         self.coordination.as_ref().map(|c| c.lock(lock)).transpose()
     }
 
+    /// How the processes sharing the database coordinate (`None`: this process owns it).
+    pub fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        self.coordination.clone()
+    }
+
     /// A bot setting read from the database, never from memory.
     pub fn fresh_setting(&self, key: &str) -> Result<Option<String>, StoreError> {
         let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());

@@ -26,6 +26,7 @@ pub mod reply;
 mod resign;
 mod settings;
 mod setup;
+mod shards;
 mod takeback;
 mod view;
 mod who;
@@ -231,6 +232,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
 
     let message_moves = config.message_moves;
     let config_shards = config.shards;
+    // Several processes share a PostgreSQL database: their IDENTIFYs take turns.
+    let coordination = if config_shards.is_some() {
+        bookkeeping.coordination()
+    } else {
+        None
+    };
     let books_for_gate = Arc::clone(&bookkeeping);
     let options = poise::FrameworkOptions {
         commands: commands(),
@@ -296,15 +303,8 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         stop.notify_one();
     });
 
-    let shards = config_shards;
     tokio::select! {
-        started = async {
-            match shards {
-                // serenity's range is inclusive of its end, whatever its type says.
-                Some(r) => client.start_shard_range(r.first..r.last, r.total).await,
-                None => client.start().await,
-            }
-        } => started?,
+        started = shards::run(&mut client, config_shards, coordination) => started?,
         () = stopped.notified() => {}
     }
     // The gateway is closed; handlers that were still running get their bounded wait.
