@@ -11,6 +11,7 @@
 //! that server's `GET /api/v10/gateway`.
 
 mod bookkeeping;
+mod budget;
 mod buttons;
 mod challenge;
 mod draw;
@@ -175,6 +176,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         );
     }
     let http = http_client(&config);
+    // This process's share of the bot's global REST limit, unless a trusted proxy keeps it.
+    let trusted_proxy = config.api_base.as_ref().is_some_and(|b| b.trusted_proxy);
+    budget::install((!trusted_proxy).then(|| match config.shards {
+        Some(r) => budget::RestBudget::share(r.count(), r.total),
+        None => budget::RestBudget::share(1, 1),
+    }));
 
     // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
     // made once, before the first move needs them.

@@ -67,6 +67,8 @@ impl Notifier for DiscordNotifier {
         // to call from any thread, a runtime worker included (it never panics).
         let (tx, rx) = std::sync::mpsc::channel();
         self.runtime.spawn(async move {
+            // A post outside an interaction counts toward the bot's global REST limit.
+            super::budget::take().await;
             let sent = channel.send_message(&http, message).await;
             let _ = tx.send(sent.map(|_| ()));
         });
