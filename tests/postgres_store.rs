@@ -258,3 +258,53 @@ fn the_postgres_schema_has_every_table_and_column_of_sqlite() {
         assert_eq!(columns, listed, "table {}", t.name);
     }
 }
+
+#[test]
+fn a_notification_wakes_the_other_processes_listening() {
+    let Some(pg) = server_or_skip("a_notification_wakes_the_other_processes_listening") else {
+        return;
+    };
+    let db = pg.database("notify");
+    let a = PostgresStore::open(&db.url).unwrap();
+    let b = PostgresStore::open(&db.url).unwrap();
+    let wakeups = b
+        .coordination()
+        .unwrap()
+        .listen("cajitas_deadline")
+        .unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_millis(100)),
+        None,
+        "nothing yet"
+    );
+    let coord = a.coordination().unwrap();
+    coord.notify("cajitas_deadline", "game 7").unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_secs(5)).as_deref(),
+        Some("game 7")
+    );
+    // Other topics do not wake it; a topic is a plain name.
+    coord.notify("cajitas_other", "x").unwrap();
+    assert_eq!(wakeups.wait(Duration::from_millis(300)), None);
+    assert!(coord.notify("bad topic; DROP TABLE games", "x").is_err());
+    assert!(b.coordination().unwrap().listen("Bad").is_err());
+    // A NOTIFY inside a transaction arrives when it commits, never when it rolls back.
+    let mut c = db.client();
+    let mut tx = c.transaction().unwrap();
+    tx.execute("SELECT pg_notify('cajitas_deadline', 'rolled back')", &[])
+        .unwrap();
+    tx.rollback().unwrap();
+    let mut tx = c.transaction().unwrap();
+    tx.execute("SELECT pg_notify('cajitas_deadline', 'committed')", &[])
+        .unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_millis(300)),
+        None,
+        "not before the commit"
+    );
+    tx.commit().unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_secs(5)).as_deref(),
+        Some("committed")
+    );
+}

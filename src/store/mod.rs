@@ -598,6 +598,22 @@ pub trait Coordination: Send + Sync {
 
     /// Takes `lock` if nobody holds it; `None` when another process does.
     fn try_lock(&self, lock: NamedLock) -> Result<Option<Box<dyn LockGuard>>, StoreError>;
+
+    /// Wakes every process listening on `topic` (PostgreSQL `NOTIFY`), e.g. a scheduler
+    /// whose earliest deadline changed. `topic` is lowercase letters and `_`.
+    fn notify(&self, topic: &str, payload: &str) -> Result<(), StoreError>;
+
+    /// Starts listening on `topic` (PostgreSQL `LISTEN`, on a connection of its own that
+    /// reconnects by itself); see [`Wakeups`].
+    fn listen(&self, topic: &str) -> Result<Box<dyn Wakeups>, StoreError>;
+}
+
+/// The notifications of one topic, as they arrive. Dropping it stops listening.
+pub trait Wakeups: Send {
+    /// Waits at most `timeout` for the next notification: its payload, or `None` when none
+    /// came. After a lost connection it also returns (an empty payload): a notification may
+    /// have been missed, so the listener should look again at what it waits for.
+    fn wait(&self, timeout: std::time::Duration) -> Option<String>;
 }
 
 /// One store shared by the parts of a process that write the same database (the game

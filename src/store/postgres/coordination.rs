@@ -5,18 +5,20 @@
 use r2d2::PooledConnection;
 
 use super::{Manager, Pool, locks};
-use crate::store::{Coordination, LockGuard, NamedLock, StoreError};
+use crate::store::{Coordination, LockGuard, NamedLock, StoreError, Wakeups};
 
 /// [`Coordination`] through PostgreSQL advisory locks.
 #[derive(Clone)]
 pub struct PgCoordination {
     pool: Pool,
+    /// How to open the listening connections.
+    config: postgres::Config,
 }
 
 impl PgCoordination {
-    /// Locks taken on connections of `pool`.
-    pub fn new(pool: Pool) -> PgCoordination {
-        PgCoordination { pool }
+    /// Locks taken on connections of `pool`; listeners connect with `config`.
+    pub fn new(pool: Pool, config: postgres::Config) -> PgCoordination {
+        PgCoordination { pool, config }
     }
 }
 
@@ -89,5 +91,128 @@ impl Coordination for PgCoordination {
                 keys: (a, b),
             }) as Box<dyn LockGuard>
         }))
+    }
+
+    fn notify(&self, topic: &str, payload: &str) -> Result<(), StoreError> {
+        valid_topic(topic)?;
+        self.pool
+            .get()?
+            .client()
+            .execute("SELECT pg_notify($1, $2)", &[&topic, &payload])?;
+        Ok(())
+    }
+
+    fn listen(&self, topic: &str) -> Result<Box<dyn Wakeups>, StoreError> {
+        valid_topic(topic)?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (config, topic, flag) = (self.config.clone(), topic.to_owned(), stop.clone());
+        std::thread::Builder::new()
+            .name("pg-listen".into())
+            .spawn(move || listen_loop(config, topic, tx, flag, ready_tx))
+            .map_err(|e| StoreError::Backend(format!("cannot start a listener: {e}")))?;
+        match ready_rx.recv() {
+            Ok(Ok(())) => Ok(Box::new(PgWakeups { rx, stop })),
+            Ok(Err(e)) => Err(StoreError::Backend(format!("cannot LISTEN: {e}"))),
+            Err(_) => Err(StoreError::Backend("the listener stopped".into())),
+        }
+    }
+}
+
+/// Whether `topic` is a safe LISTEN/NOTIFY channel name (it is written into SQL).
+fn valid_topic(topic: &str) -> Result<(), StoreError> {
+    if !topic.is_empty()
+        && topic.len() <= 63
+        && topic.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+    {
+        Ok(())
+    } else {
+        Err(StoreError::Backend(format!(
+            "bad notification topic {topic:?}"
+        )))
+    }
+}
+
+/// A LISTEN connection on its own thread, forwarding payloads.
+struct PgWakeups {
+    rx: std::sync::mpsc::Receiver<String>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Wakeups for PgWakeups {
+    fn wait(&self, timeout: std::time::Duration) -> Option<String> {
+        self.rx.recv_timeout(timeout).ok()
+    }
+}
+
+impl Drop for PgWakeups {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The listening loop: connect, LISTEN, forward; after an error, wake the listener (it may
+/// have missed something) and connect again.
+fn listen_loop(
+    config: postgres::Config,
+    topic: String,
+    tx: std::sync::mpsc::Sender<String>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ready: std::sync::mpsc::Sender<Result<(), String>>,
+) {
+    use postgres::fallible_iterator::FallibleIterator;
+    use std::sync::atomic::Ordering;
+    let mut first = Some(ready);
+    while !stop.load(Ordering::Relaxed) {
+        let connected = config.connect(postgres::NoTls).and_then(|mut c| {
+            c.batch_execute(&format!("LISTEN {topic}"))?;
+            Ok(c)
+        });
+        let mut client = match connected {
+            Ok(c) => c,
+            Err(e) => {
+                if let Some(r) = first.take() {
+                    let _ = r.send(Err(e.to_string()));
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                continue;
+            }
+        };
+        match first.take() {
+            Some(r) => {
+                let _ = r.send(Ok(()));
+            }
+            // Reconnected: something may have been missed meanwhile.
+            None => {
+                if tx.send(String::new()).is_err() {
+                    return;
+                }
+            }
+        }
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let next = client
+                .notifications()
+                .timeout_iter(std::time::Duration::from_millis(200))
+                .next()
+                .map(|n| n.map(|n| n.payload().to_owned()));
+            match next {
+                Ok(Some(payload)) => {
+                    if tx.send(payload).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => {
+                    if client.is_closed() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
     }
 }

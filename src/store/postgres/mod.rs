@@ -253,6 +253,8 @@ const POOL_SIZE: u32 = 4;
 /// The database: a pool of PostgreSQL connections.
 pub struct PostgresStore {
     pool: Pool,
+    /// The connection settings (for the listening connections of [`Coordination`]).
+    config: postgres::Config,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -279,6 +281,7 @@ impl PostgresStore {
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let store = PostgresStore {
             pool: pool(url, POOL_SIZE)?,
+            config: url.parse()?,
         };
         migrate(store.pool.get()?.client())?;
         Ok(store)
@@ -448,6 +451,9 @@ impl Store for PostgresStore {
     }
 
     fn coordination(&self) -> Option<std::sync::Arc<dyn Coordination>> {
-        Some(std::sync::Arc::new(PgCoordination::new(self.pool.clone())))
+        Some(std::sync::Arc::new(PgCoordination::new(
+            self.pool.clone(),
+            self.config.clone(),
+        )))
     }
 }
