@@ -93,14 +93,18 @@ impl World {
                 .env
                 .iter()
                 .map(|(k, v)| (*k, v.clone()))
-                .chain(self.postgres.as_ref().map(|db| ("CAJITAS_DB", db.env_value())))
+                .chain(
+                    self.postgres
+                        .as_ref()
+                        .map(|db| ("CAJITAS_DB", db.env_value())),
+                )
                 .collect(),
         });
         self.bot = Some(bot);
         self.fake.wait_ready(self.starts).await;
         if self.postgres.is_some() {
             let log = self.bot().log_text();
-            assert!(log.contains("db=postgresql://"), "not on PostgreSQL: {log}");
+            assert!(log.contains("postgresql:///t_"), "not on PostgreSQL: {log}");
         }
     }
 
