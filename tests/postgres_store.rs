@@ -308,3 +308,122 @@ fn a_notification_wakes_the_other_processes_listening() {
         Some("committed")
     );
 }
+
+#[test]
+fn store_rows_round_trip_and_failures_leave_nothing() {
+    use cajitas::store::{Ending, GameStatus, MoveRow, NewGame, Side, StoreError, UserRow};
+    let Some(pg) = server_or_skip("store_rows_round_trip_and_failures_leave_nothing") else {
+        return;
+    };
+    let db = pg.database("rows");
+    let mut s = PostgresStore::open(&db.url).unwrap();
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // Ids above 2^63 (Discord snowflakes are u64) come back as they went in.
+    let big = UserRow {
+        id: u64::MAX - 1,
+        name: "alice".into(),
+        is_bot: true,
+    };
+    let g = s
+        .immediate(|tx| {
+            tx.upsert_user(&big, 1)?;
+            tx.upsert_user(
+                &UserRow {
+                    id: 2,
+                    name: "bob".into(),
+                    is_bot: false,
+                },
+                1,
+            )?;
+            tx.insert_game(&NewGame {
+                guild: Some(u64::MAX),
+                channel: u64::MAX - 5,
+                white: u64::MAX - 1,
+                black: 2,
+                start_fen: START,
+                now: 1,
+                lang: "es",
+            })
+        })
+        .unwrap();
+    let row = s.read(|tx| tx.active_game(u64::MAX - 5)).unwrap().unwrap();
+    assert_eq!(
+        (row.id, row.guild, row.white.clone()),
+        (g, Some(u64::MAX), big.clone())
+    );
+    assert_eq!(
+        (row.status, row.ply, row.lang.as_str()),
+        (GameStatus::Active, 0, "es")
+    );
+    // The ply check, and a finished game's ending.
+    let m = MoveRow {
+        ply: 0,
+        uci: "e2e4".into(),
+        san: "e4".into(),
+        user_id: u64::MAX - 1,
+        played_at: 5,
+    };
+    s.immediate(|tx| {
+        assert!(tx.append_move(g, 0, &m, "fen1")?);
+        assert!(!tx.append_move(g, 0, &m, "fen1")?, "stale ply");
+        tx.insert_draw_offer(g, Side::White, 1, 6)?;
+        assert!(!tx.finish_game(g, 0, &ending())?, "stale ply");
+        assert!(tx.finish_game(g, 1, &ending())?);
+        Ok::<_, StoreError>(())
+    })
+    .unwrap();
+    fn ending() -> Ending<'static> {
+        Ending {
+            status: GameStatus::Finished,
+            result: "0-1",
+            winner: Some(Side::Black),
+            termination: "resignation",
+            claim_move: None,
+            now: 9,
+        }
+    }
+    let row = s.read(|tx| tx.game(g)).unwrap().unwrap();
+    assert_eq!(
+        (row.status, row.winner, row.finished_at),
+        (GameStatus::Finished, Some(Side::Black), Some(9))
+    );
+    assert_eq!(s.read(|tx| tx.open_draw_offer(g)).unwrap(), None, "lapsed");
+    assert_eq!(s.read(|tx| tx.moves(g)).unwrap(), vec![m]);
+    // A failed operation leaves the database as it was.
+    let r: Result<(), StoreError> = s.immediate(|tx| {
+        tx.upsert_user(
+            &UserRow {
+                id: 77,
+                name: "x".into(),
+                is_bot: false,
+            },
+            0,
+        )?;
+        Err(StoreError::Corrupt("the caller refused".into()))
+    });
+    assert!(r.is_err());
+    assert_eq!(s.read(|tx| tx.user(77)).unwrap(), None);
+    // Foreign keys hold.
+    let r = s.immediate(|tx| {
+        tx.insert_game(&NewGame {
+            guild: None,
+            channel: 1,
+            white: 100,
+            black: 101,
+            start_fen: START,
+            now: 0,
+            lang: "en",
+        })
+    });
+    assert!(matches!(r, Err(StoreError::Postgres(_))), "{r:?}");
+    // A stored text this program does not write is a corrupt row, not a panic.
+    let mut c = db.client();
+    c.batch_execute("ALTER TABLE games DROP CONSTRAINT games_status_check")
+        .unwrap();
+    c.execute("UPDATE games SET status = 'weird' WHERE id = $1", &[&g])
+        .unwrap();
+    match s.read(|tx| tx.game(g)) {
+        Err(StoreError::Corrupt(what)) => assert_eq!(what, r#"GameStatus "weird""#),
+        other => panic!("{other:?}"),
+    }
+}
