@@ -55,7 +55,7 @@ fn games() -> Vec<Game> {
         .collect()
 }
 
-async fn setup(fake: &FakeDiscord, games: &[Game]) {
+async fn setup(fake: &FakeDiscord, games: &mut [Game]) {
     for g in games {
         let c = g.ch.command(
             fake,
@@ -68,10 +68,19 @@ async fn setup(fake: &FakeDiscord, games: &[Game]) {
             ],
             &[&g.black],
         );
-        fake.interact(&c).await;
+        let challenge = fake.interact(&c).await;
+        let from = fake.request_count();
         let a = g.ch.command(fake, &g.black, "en-US", "accept", &[], &[]);
         let r = fake.interact(&a).await;
-        assert!(r.file("board.png").is_some(), "game started");
+        // Each game in its thread (opened on the challenge message), which gets the board.
+        match challenge.message_id.and_then(|m| fake.thread(m)) {
+            Some(t) => {
+                let board = fake.post_to(t.id, from).await;
+                assert!(board.file("board.png").is_some(), "game started");
+                g.ch = Channel::thread(t.id, g.ch.id);
+            }
+            None => assert!(r.file("board.png").is_some(), "game started"),
+        }
     }
 }
 
@@ -145,7 +154,7 @@ async fn start(log: LogSetting) -> (FakeDiscord, Bot, TempDir) {
 async fn open_loop(log: LogSetting, rate_per_s: u64, seconds: u64) -> (Vec<Duration>, Option<u64>) {
     let (fake, bot, _dir) = start(log).await;
     let mut games = games();
-    setup(&fake, &games).await;
+    setup(&fake, &mut games).await;
     let total = rate_per_s * seconds;
     let interval = Duration::from_nanos(1_000_000_000 / rate_per_s);
     let t0 = tokio::time::Instant::now();
@@ -174,8 +183,8 @@ async fn open_loop(log: LogSetting, rate_per_s: u64, seconds: u64) -> (Vec<Durat
 
 async fn closed_loop(log: LogSetting, moves_per_game: usize) -> (f64, usize, Option<u64>) {
     let (fake, bot, _dir) = start(log).await;
-    let games = games();
-    setup(&fake, &games).await;
+    let mut games = games();
+    setup(&fake, &mut games).await;
     let t0 = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for mut g in games {

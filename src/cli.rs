@@ -32,6 +32,10 @@ pub enum Command {
     Local(crate::console::LocalArgs),
     /// Copy a SQLite database into PostgreSQL, then check the copy (safe to run again).
     Migrate(crate::commands::migrate::MigrateArgs),
+    /// Ratings: `cajitas ratings rebuild` recomputes them from the stored games.
+    Ratings(crate::commands::ratings::RatingsArgs),
+    /// Analyse a game (PGN) with the chess engine: mistakes, best moves, a chart as PNG.
+    Analyse(crate::commands::analyse::AnalyseArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
@@ -62,6 +66,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Replay(args)) => crate::commands::replay::run(&args),
         Some(Command::Local(args)) => crate::console::main(args),
         Some(Command::Migrate(args)) => crate::commands::migrate::run(&args),
+        Some(Command::Ratings(args)) => crate::commands::ratings::run(&args),
+        Some(Command::Analyse(args)) => crate::commands::analyse::run(&args),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             match <Cli as Parser>::try_parse_from(["cajitas", "run"]) {

@@ -87,9 +87,39 @@ pub enum ConfigError {
          shards 0 to 3 of 8 in this process), or empty for one shard; got {0:?}"
     )]
     BadShards(String),
+    /// `CAJITAS_THREADS` is neither `auto` nor `off`.
+    #[error("{THREADS_VAR} must be auto or off, not {0:?}")]
+    BadThreads(String),
     /// `CAJITAS_BLOCKING_THREADS` is not a thread count in range.
     #[error("{BLOCKING_THREADS_VAR} must be a number of threads from 1 to 64, not {0:?}")]
     BadBlockingThreads(String),
+    /// `CAJITAS_ABANDON_DAYS` is not a number of days in range.
+    #[error("{ABANDON_DAYS_VAR} must be a number of days from 1 to 365, not {0:?}")]
+    BadAbandonDays(String),
+    /// One of the engine's settings is not valid (the text says which and why).
+    #[error("{0}")]
+    BadEngine(String),
+}
+
+/// The variable with the days an untimed game waits for a move before the waiting player
+/// may claim it.
+pub const ABANDON_DAYS_VAR: &str = "CAJITAS_ABANDON_DAYS";
+
+/// Reads the abandonment period of untimed games (days, 1 to 365): unset or blank is
+/// [`crate::game::DEFAULT_ABANDON_AFTER`] (7 days).
+pub fn abandon_after_from(raw: Option<&str>) -> Result<std::time::Duration, ConfigError> {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(crate::game::DEFAULT_ABANDON_AFTER),
+        Some(s) => match s.parse::<u64>() {
+            Ok(days @ 1..=365) => Ok(std::time::Duration::from_secs(days * 86_400)),
+            _ => Err(ConfigError::BadAbandonDays(s.chars().take(40).collect())),
+        },
+    }
+}
+
+/// [`abandon_after_from`] on `CAJITAS_ABANDON_DAYS` (for `cajitas local`).
+pub fn abandon_after_from_env() -> Result<std::time::Duration, ConfigError> {
+    abandon_after_from(std::env::var(ABANDON_DAYS_VAR).ok().as_deref())
 }
 
 /// The variable with the challenge lifetime in seconds.
@@ -136,6 +166,20 @@ pub fn shards_from(raw: Option<&str>) -> Result<Option<ShardRange>, ConfigError>
 
 /// The variable with the number of threads for the game service and rendering.
 pub const BLOCKING_THREADS_VAR: &str = "CAJITAS_BLOCKING_THREADS";
+/// Whether each game gets a thread of its own: `auto` (the default) or `off`.
+pub const THREADS_VAR: &str = "CAJITAS_THREADS";
+
+/// Reads `CAJITAS_THREADS`: `auto` (or unset, or empty) opens a thread per game where the bot
+/// may; `off` plays every game in its channel.
+pub fn threads_from(raw: Option<&str>) -> Result<bool, ConfigError> {
+    match raw.map(str::trim).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("" | "auto") => Ok(true),
+        Some("off") => Ok(false),
+        Some(_) => Err(ConfigError::BadThreads(
+            raw.unwrap_or_default().chars().take(40).collect(),
+        )),
+    }
+}
 
 /// Reads the challenge lifetime (seconds, 1 to 604800): unset or blank is
 /// [`crate::game::DEFAULT_CHALLENGE_TTL`].
@@ -352,6 +396,14 @@ pub struct BotConfig {
     pub blocking_threads: usize,
     /// The gateway shards of this process (`CAJITAS_SHARDS`); `None`: one shard.
     pub shards: Option<ShardRange>,
+    /// Whether each game gets a Discord thread of its own where the bot may open one
+    /// (`CAJITAS_THREADS=auto`, the default; `off`: every game in its channel).
+    pub threads: bool,
+    /// How long an untimed game waits for a move before the waiting player may claim it
+    /// (`CAJITAS_ABANDON_DAYS`).
+    pub abandon_after: std::time::Duration,
+    /// The chess engine (`CAJITAS_ENGINE`, `CAJITAS_ENGINE_PROCESSES`, `_HASH`, `_THREADS`).
+    pub engine: EngineSettings,
 }
 
 impl BotConfig {
@@ -372,6 +424,9 @@ impl BotConfig {
             message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
             blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
             shards: shards_from(var(SHARDS_VAR).as_deref())?,
+            threads: threads_from(var(THREADS_VAR).as_deref())?,
+            abandon_after: abandon_after_from(var(ABANDON_DAYS_VAR).as_deref())?,
+            engine: EngineSettings::from_env()?,
         })
     }
 
@@ -441,6 +496,9 @@ mod tests {
             message_moves: false,
             blocking_threads: 2,
             shards: None,
+            threads: true,
+            abandon_after: crate::game::DEFAULT_ABANDON_AFTER,
+            engine: EngineSettings::default(),
         };
         let debug = format!("{cfg:?} {cfg:#?} {}", cfg.token);
         assert!(!debug.contains(token), "{debug}");
@@ -589,6 +647,18 @@ mod tests {
     }
 
     #[test]
+    fn threads_are_auto_unless_off() {
+        for auto in [None, Some(""), Some("auto"), Some(" AUTO ")] {
+            assert!(threads_from(auto).unwrap(), "{auto:?}");
+        }
+        assert!(!threads_from(Some("off")).unwrap());
+        assert!(matches!(
+            threads_from(Some("sometimes")),
+            Err(ConfigError::BadThreads(_))
+        ));
+    }
+
+    #[test]
     fn env_example_documents_every_variable() {
         let example = include_str!("../.env.example");
         for var in [
@@ -603,11 +673,27 @@ mod tests {
             BLOCKING_THREADS_VAR,
             PIECES_VAR,
             SHARDS_VAR,
+            THREADS_VAR,
+            ABANDON_DAYS_VAR,
         ] {
             assert!(
                 example.lines().any(|l| l.starts_with(&format!("{var}="))),
                 "{var} is not in .env.example"
             );
+        }
+    }
+
+    #[test]
+    fn the_abandonment_period_is_read_in_days() {
+        let day = std::time::Duration::from_secs(86_400);
+        assert_eq!(abandon_after_from(None).unwrap(), 7 * day);
+        assert_eq!(abandon_after_from(Some(" ")).unwrap(), 7 * day);
+        assert_eq!(abandon_after_from(Some("3")).unwrap(), 3 * day);
+        for bad in ["0", "366", "-1", "x", "1.5"] {
+            assert!(matches!(
+                abandon_after_from(Some(bad)),
+                Err(ConfigError::BadAbandonDays(_))
+            ));
         }
     }
 
@@ -647,5 +733,208 @@ mod pieces_dir_tests {
             pieces_dir_from(Some("/srv/cburnett".into())),
             Some(std::path::PathBuf::from("/srv/cburnett"))
         );
+    }
+}
+
+/// The variable naming the chess engine program (a UCI engine such as Stockfish).
+pub const ENGINE_VAR: &str = "CAJITAS_ENGINE";
+/// The variable with the number of engine processes.
+pub const ENGINE_PROCESSES_VAR: &str = "CAJITAS_ENGINE_PROCESSES";
+/// The variable with each engine process's hash table size, in MB.
+pub const ENGINE_HASH_VAR: &str = "CAJITAS_ENGINE_HASH";
+/// The variable with each engine process's search threads.
+pub const ENGINE_THREADS_VAR: &str = "CAJITAS_ENGINE_THREADS";
+
+/// Where Debian's package `stockfish` installs the engine (not on root's `PATH`).
+pub const DEBIAN_STOCKFISH: &str = "/usr/games/stockfish";
+
+/// The chess engine's settings, as configured (the engine room starts the processes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// The engine program: `CAJITAS_ENGINE`, else `stockfish` on `PATH`, else
+    /// [`DEBIAN_STOCKFISH`]; `None` when there is none (the bot runs without it).
+    pub program: Option<PathBuf>,
+    /// How many engine processes (default: the cores less one, at least 1).
+    pub processes: usize,
+    /// `Hash` per process, in MB (default 16).
+    pub hash_mb: u32,
+    /// `Threads` per process (default 1).
+    pub threads: u32,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        EngineSettings {
+            program: None,
+            processes: default_engine_processes(),
+            hash_mb: 16,
+            threads: 1,
+        }
+    }
+}
+
+/// max(1, cores − 1): one core stays for the bot itself.
+pub fn default_engine_processes() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .saturating_sub(1)
+        .max(1)
+}
+
+fn number_in<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    var: &str,
+    raw: Option<&str>,
+    range: std::ops::RangeInclusive<T>,
+    default: T,
+) -> Result<T, ConfigError> {
+    match raw.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(default),
+        Some(text) => match text.parse::<T>() {
+            Ok(n) if range.contains(&n) => Ok(n),
+            _ => Err(ConfigError::BadEngine(format!(
+                "{var} must be a number from {} to {}, not {:?}",
+                range.start(),
+                range.end(),
+                text.chars().take(40).collect::<String>()
+            ))),
+        },
+    }
+}
+
+/// Finds the engine: `explicit` (`CAJITAS_ENGINE`) when given, which must then be a file
+/// (or `off`: no engine, even when one is installed); otherwise `stockfish` in the folders
+/// of `path` (`PATH`); otherwise `debian` when it is a file.
+pub fn find_engine(
+    explicit: Option<&std::ffi::OsStr>,
+    path: Option<&std::ffi::OsStr>,
+    debian: &std::path::Path,
+) -> Result<Option<PathBuf>, ConfigError> {
+    if explicit.is_some_and(|p| p == "off") {
+        return Ok(None);
+    }
+    if let Some(p) = explicit.filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(Some(p))
+        } else {
+            Err(ConfigError::BadEngine(format!(
+                "{ENGINE_VAR} names {}, which is not a file; install an engine \
+                 (`apt install stockfish`) or leave {ENGINE_VAR} empty",
+                p.display()
+            )))
+        };
+    }
+    if let Some(path) = path {
+        for dir in std::env::split_paths(path) {
+            let candidate = dir.join("stockfish");
+            if candidate.is_file() {
+                return Ok(Some(candidate));
+            }
+        }
+    }
+    Ok(debian.is_file().then(|| debian.to_path_buf()))
+}
+
+impl EngineSettings {
+    /// The settings from the environment.
+    pub fn from_env() -> Result<EngineSettings, ConfigError> {
+        let var = |name: &str| std::env::var(name).ok();
+        Self::from_values(
+            std::env::var_os(ENGINE_VAR).as_deref(),
+            std::env::var_os("PATH").as_deref(),
+            var(ENGINE_PROCESSES_VAR).as_deref(),
+            var(ENGINE_HASH_VAR).as_deref(),
+            var(ENGINE_THREADS_VAR).as_deref(),
+        )
+    }
+
+    /// The settings from the variables' values.
+    pub fn from_values(
+        engine: Option<&std::ffi::OsStr>,
+        path: Option<&std::ffi::OsStr>,
+        processes: Option<&str>,
+        hash: Option<&str>,
+        threads: Option<&str>,
+    ) -> Result<EngineSettings, ConfigError> {
+        Ok(EngineSettings {
+            program: find_engine(engine, path, std::path::Path::new(DEBIAN_STOCKFISH))?,
+            processes: number_in(
+                ENGINE_PROCESSES_VAR,
+                processes,
+                1..=64,
+                default_engine_processes(),
+            )?,
+            hash_mb: number_in(ENGINE_HASH_VAR, hash, 1..=4096, 16)?,
+            threads: number_in(ENGINE_THREADS_VAR, threads, 1..=64, 1)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod engine_tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_is_found_in_order() {
+        let dir = std::env::temp_dir().join(format!("cajitas-find-engine-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        let mine = dir.join("my-engine");
+        std::fs::write(&mine, "").unwrap();
+        let on_path = dir.join("bin").join("stockfish");
+        std::fs::write(&on_path, "").unwrap();
+        let nowhere = dir.join("nowhere");
+        let path = std::env::join_paths([dir.join("empty"), dir.join("bin")]).unwrap();
+        // CAJITAS_ENGINE first, then PATH, then Debian's place.
+        assert_eq!(
+            find_engine(Some(mine.as_os_str()), Some(&path), &nowhere).unwrap(),
+            Some(mine.clone())
+        );
+        assert_eq!(
+            find_engine(None, Some(&path), &nowhere).unwrap(),
+            Some(on_path)
+        );
+        assert_eq!(
+            find_engine(Some("".as_ref()), None, &mine).unwrap(),
+            Some(mine.clone())
+        );
+        assert_eq!(find_engine(None, None, &nowhere).unwrap(), None);
+        assert_eq!(
+            find_engine(Some("off".as_ref()), Some(&path), &mine).unwrap(),
+            None
+        );
+        // A named engine that is not there is an error that says what to do.
+        let err = find_engine(Some(nowhere.as_os_str()), Some(&path), &mine).unwrap_err();
+        assert!(err.to_string().contains("apt install stockfish"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn engine_numbers_are_checked() {
+        let s = EngineSettings::from_values(None, None, Some("3"), Some(""), None).unwrap();
+        assert_eq!((s.processes, s.hash_mb, s.threads), (3, 16, 1));
+        assert!(s.processes >= 1 && default_engine_processes() >= 1);
+        for bad in ["0", "-1", "x", "65"] {
+            let e = EngineSettings::from_values(None, None, Some(bad), None, None).unwrap_err();
+            assert!(e.to_string().contains(ENGINE_PROCESSES_VAR), "{e}");
+        }
+        assert!(EngineSettings::from_values(None, None, None, Some("99999"), None).is_err());
+        assert!(EngineSettings::from_values(None, None, None, None, Some("0")).is_err());
+    }
+
+    #[test]
+    fn env_example_documents_the_engine_variables() {
+        let example = include_str!("../.env.example");
+        for var in [
+            ENGINE_VAR,
+            ENGINE_PROCESSES_VAR,
+            ENGINE_HASH_VAR,
+            ENGINE_THREADS_VAR,
+        ] {
+            assert!(
+                example.lines().any(|l| l.starts_with(&format!("{var}="))),
+                "{var} is not in .env.example"
+            );
+        }
     }
 }

@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod console;
 pub mod discord;
+pub mod engine;
 pub mod files;
 pub mod game;
 pub mod i18n;

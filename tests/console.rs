@@ -390,7 +390,7 @@ history
 fn takebacks_in_the_console() {
     let dir = temp_dir("takeback");
     let script = "\
-challenge bob white
+challenge bob white rated:false
 as bob
 accept
 as alice
@@ -427,4 +427,36 @@ quit
     ] {
         assert!(stdout.contains(needle), "{needle}\n{stdout}");
     }
+}
+
+#[test]
+fn the_console_takes_a_time_control_and_prints_the_clock() {
+    let dir = temp_dir("clocks");
+    let out = local(
+        &dir,
+        &["--no-png"],
+        "challenge bob white 5+3\nas bob\naccept\nas alice\nmove e4\nboard\nchallenge carol 4+4\nclaim-win\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Time control: 5+3 (live)."), "{text}");
+    assert!(
+        text.contains("⏱ 5+3 (live) · White 5:00 · Black 5:00"),
+        "{text}"
+    );
+    assert!(text.contains("bob must make their first move"), "{text}");
+    assert!(
+        text.contains(" UTC (~0:30)") || text.contains(" UTC (~0:29)"),
+        "{text}"
+    );
+    // A time control that is not offered is refused with the usage.
+    assert!(
+        text.contains("[1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed]"),
+        "{text}"
+    );
+    // A timed game cannot be claimed.
+    assert!(
+        text.contains("Only an untimed game can be claimed"),
+        "{text}"
+    );
 }

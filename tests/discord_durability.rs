@@ -156,9 +156,15 @@ async fn fifty_games_at_once_lose_and_duplicate_nothing() {
                 ],
                 &[&black],
             );
-            assert!(!fake.interact(&challenge).await.is_ephemeral());
+            let c = fake.interact(&challenge).await;
+            assert!(!c.is_ephemeral());
+            let from = fake.request_count();
             let accept = ch.command(&fake, &black, "en-US", "accept", &[], &[]);
-            assert_public_board(&fake.interact(&accept).await);
+            assert!(!fake.interact(&accept).await.is_ephemeral());
+            // Each game in its thread, opened on the challenge message.
+            let thread = c.message_id.unwrap();
+            assert_public_board(&fake.post_to(thread, from).await);
+            let ch = Channel::thread(thread, ch.id);
             let mut sans = Vec::new();
             for (k, mv) in LINE.iter().enumerate() {
                 let user = if k.is_multiple_of(2) { &white } else { &black };

@@ -47,7 +47,7 @@ async fn starts_registers_commands_logs_invite_and_answers_help() {
     let log = w.bot().log_text();
     assert!(
         log.contains(&format!(
-            "https://discord.com/oauth2/authorize?client_id={APP_ID}&permissions=274878024704&scope=bot%20applications.commands"
+            "https://discord.com/oauth2/authorize?client_id={APP_ID}&permissions=309237763072&scope=bot%20applications.commands"
         )),
         "{log}"
     );
@@ -88,16 +88,28 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
     let refused = w.click(&carol(), &challenge, &ids[0]).await;
     assert_refused(&refused, "not addressed to you");
 
-    // bob accepts with the button: the challenge message becomes the board.
+    // bob accepts with the button: the game's thread opens on the challenge message, which
+    // links to it, and the thread gets the first board.
+    let from = fake.request_count();
     let accepted = w.click(&bob(), &challenge, &ids[0]).await;
     assert_eq!(accepted.callback_type(), Some(7), "{:?}", accepted.json);
-    assert_public_board(&accepted);
     assert!(accepted.custom_ids().is_empty(), "the buttons are gone");
     assert!(accepted.text().contains(&alice().mention()));
+    let thread = challenge.message_id.unwrap();
+    assert!(
+        accepted.text().contains(&format!("<#{thread}>")),
+        "{}",
+        accepted.text()
+    );
+    assert_public_board(&fake.post_to(thread, from).await);
 
     // Pressing Accept again: the challenge is gone.
     let again = w.click(&bob(), &challenge, &ids[0]).await;
     assert!(again.is_ephemeral(), "{}", again.text());
+    w.play_in(support::fake_discord::Channel::thread(
+        thread,
+        w.parent().id,
+    ));
 
     // Scholar's mate in SAN, coordinates, Spanish letters (es-ES) and lower case. Each move
     // is announced in the mover's language (the server setting is `auto`): Spanish letters
@@ -313,7 +325,9 @@ async fn draws_resignation_and_abort() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_takeback_accepted_and_one_refused_as_stale() {
     let w = World::start("takeback", vec![]).await;
-    w.start_game().await;
+    // Takebacks are refused in rated games: a casual one.
+    w.start_game_with(&w.channel(), &alice(), &bob(), &[("rated", json!(false))])
+        .await;
     assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
     assert_public_board(&w.mv(&bob(), "en-US", "e5").await);
     assert_public_board(&w.mv(&alice(), "en-US", "Nf3").await);

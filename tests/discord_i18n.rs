@@ -7,7 +7,7 @@ mod support;
 use std::collections::HashSet;
 
 use serde_json::{Value, json};
-use support::fake_discord::{APP_ID, FakeUser, Recorded};
+use support::fake_discord::{APP_ID, Channel, FakeUser, Recorded};
 use support::world::{OFFER, WHITE, World, alice, assert_public_board, bob, carol};
 
 /// Words only the English bundle uses (checked as whole words, ignoring case).
@@ -164,7 +164,7 @@ async fn whole_game(w: &World, locale: &str, m: &Moves) -> Vec<Recorded> {
     let fake = &w.fake;
     let ch = w.channel();
     let click = |user: &FakeUser, msg: &Recorded, id: &str| {
-        let payload = ch.click(fake, user, locale, msg, id);
+        let payload = w.channel().click(fake, user, locale, msg, id);
         async move { fake.interact(&payload).await }
     };
     let mut out = Vec::new();
@@ -190,10 +190,16 @@ async fn whole_game(w: &World, locale: &str, m: &Moves) -> Vec<Recorded> {
     assert!(!challenge.is_ephemeral(), "{}", challenge.text());
     let ids = challenge.custom_ids();
     assert_eq!(ids.len(), 2, "Accept and Decline");
+    let from = fake.request_count();
     let accepted = click(&bob(), &challenge, &ids[0]).await;
-    assert_public_board(&accepted);
+    // The game's thread opens on the challenge message and gets the first board.
+    let thread = challenge.message_id.unwrap();
+    let first = fake.post_to(thread, from).await;
+    assert_public_board(&first);
+    w.play_in(Channel::thread(thread, ch.id));
     out.push(challenge);
     out.push(accepted);
+    out.push(first);
 
     for (user, text) in [
         (alice(), "e4"),
@@ -236,8 +242,11 @@ async fn whole_game(w: &World, locale: &str, m: &Moves) -> Vec<Recorded> {
     let ask = w.cmd(&alice(), locale, "resign", &[]).await;
     assert!(ask.is_ephemeral());
     let ids = ask.custom_ids();
+    let from = fake.request_count();
     let resigned = click(&alice(), &ask, &ids[0]).await;
     assert_public_board(&resigned);
+    // The channel gets the one-line summary.
+    out.push(fake.post_to(ch.id, from).await);
     out.push(ask);
     out.push(resigned);
     out.push(w.mv(&alice(), locale, "d4").await);

@@ -3,14 +3,21 @@
 mod support;
 
 use support::fake_discord::Recorded;
-use support::world::{CHANNEL, World, alice, assert_public_board, bob, carol, field};
+use support::world::{World, alice, assert_public_board, bob, carol, field};
 
+/// The bot's posts where the game is played (its thread), after the game's first board.
 fn channel_posts(w: &World) -> Vec<Recorded> {
-    w.fake
+    let path = format!("/channels/{}/messages", w.channel().id);
+    let mut posts: Vec<Recorded> = w
+        .fake
         .requests()
         .into_iter()
-        .filter(|r| r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages"))
-        .collect()
+        .filter(|r| r.method == "POST" && r.path == path)
+        .collect();
+    if w.channel().parent.is_some() {
+        posts.remove(0);
+    }
+    posts
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -21,13 +28,9 @@ async fn message_moves_are_played_and_chatter_is_ignored() {
         let m = w.channel().message(&w.fake, &user, text);
         w.fake.dispatch("MESSAGE_CREATE", m);
     };
+    let from = w.fake.request_count();
     say(alice(), "e4");
-    let post = w
-        .fake
-        .wait_request("the move's answer in the channel", 0, |r| {
-            r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages")
-        })
-        .await;
+    let post = w.fake.post_to(w.channel().id, from).await;
     let post = Recorded {
         json: Some(serde_json::json!({"type": 4, "data": post.json.clone().unwrap()})),
         path: "/interactions/0/0/callback".into(),

@@ -70,9 +70,10 @@ const CH: ChannelRef = ChannelRef {
     channel: 100,
 };
 
-/// Alice (white) against Bob (black) in `CH`, through a challenge.
+/// Alice (white) against Bob (black) in `CH`, through a challenge: a casual game, so that
+/// takebacks are allowed (ratings have their own tests, `tests/ratings.rs`).
 fn new_game(svc: &GameService) -> i64 {
-    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    svc.challenge_rated(&alice(), CH, Some(&bob()), ColourChoice::White, false)
         .unwrap();
     let v = svc.accept(&bob(), CH).unwrap();
     assert_eq!(v.white, alice());

@@ -56,6 +56,9 @@ fn startup_log_with(db: Database, shown: &str) {
         message_moves: false,
         blocking_threads: 2,
         shards: None,
+        threads: true,
+        abandon_after: cajitas::game::DEFAULT_ABANDON_AFTER,
+        engine: Default::default(),
     };
     tracing::subscriber::with_default(subscriber, || {
         cfg.log_summary();

@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::key::{PositionKey, placement_delta, placement_key};
 use crate::outcome::{DrawClaim, DrawReason, Outcome, WinReason};
-use crate::{Color, Move, MoveList, Position, Role, SanPlus};
+use crate::{Color, Move, MoveList, Position, SanPlus};
 
 /// One position of the current reversible stretch.
 #[derive(Debug, Clone)]
@@ -529,10 +529,11 @@ impl Game {
         })
     }
 
-    /// `loser`'s time ran out (FIDE 6.9): the other side wins, unless it cannot checkmate
-    /// by any series of legal moves, which this crate decides when it has nothing but its
-    /// king (then [`DrawReason::TimeoutVsInsufficientMaterial`]). Positions where neither
-    /// side can mate were already drawn as dead positions.
+    /// `loser`'s time ran out (FIDE 6.9): the other side wins, unless it cannot checkmate,
+    /// which this crate decides by lichess's rule,
+    /// [`Position::insufficient_mating_material`] (then
+    /// [`DrawReason::TimeoutVsInsufficientMaterial`]). Positions where neither side can mate
+    /// were already drawn as dead positions.
     ///
     /// # Errors
     /// [`PlayError::GameOver`] if the game had already ended.
@@ -547,9 +548,7 @@ impl Game {
     /// ```
     pub fn timeout(&mut self, loser: Color) -> Result<Outcome, PlayError> {
         let winner = !loser;
-        let board = self.position.board();
-        let lone_king = (board.by_color(winner) & !board.by_role(Role::King)).is_empty();
-        self.end(if lone_king {
+        self.end(if self.position.insufficient_mating_material(winner) {
             Outcome::Draw {
                 reason: DrawReason::TimeoutVsInsufficientMaterial,
             }

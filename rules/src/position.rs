@@ -836,6 +836,54 @@ impl Position {
         }
     }
 
+    /// `true` when `color` cannot checkmate whatever the other side does, by lichess's rule
+    /// (scalachess `InsufficientMatingMaterial`), which decides a flag fall: when the side
+    /// that did NOT run out of time has insufficient mating material, the game is drawn
+    /// (FIDE 6.9 asks for "any series of legal moves"; this rule is the usual stand-in, and
+    /// it never calls a position drawn that the full FIDE test would call won). `color` has
+    /// insufficient mating material when it has:
+    ///
+    /// - a lone king;
+    /// - a king and one knight only, and the other side has only a king and queens;
+    /// - a king and bishops only, unless the board has bishops on both square colours, or
+    ///   the other side has a knight or a pawn.
+    ///
+    /// ```
+    /// use cajitas_rules::{Color, Position};
+    /// // A lone king cannot mate.
+    /// let p = Position::from_fen("4k3/8/8/8/8/8/q7/4K3 w - - 0 1").unwrap();
+    /// assert!(p.insufficient_mating_material(Color::White));
+    /// assert!(!p.insufficient_mating_material(Color::Black));
+    /// // A knight mates only with the other side's help: a rook can block.
+    /// let p = Position::from_fen("4k3/8/8/8/8/8/r7/3NK3 w - - 0 1").unwrap();
+    /// assert!(!p.insufficient_mating_material(Color::White));
+    /// ```
+    pub fn insufficient_mating_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        let theirs = b.by_color(!color);
+        let non_king = ours & !b.kings();
+        if non_king.is_empty() {
+            return true;
+        }
+        if (non_king & !b.knights()).is_empty() {
+            return non_king.count() == 1 && (theirs & !(b.kings() | b.queens())).is_empty();
+        }
+        if (non_king & !b.bishops()).is_empty() {
+            let bishops = b.bishops();
+            let both_colours = (bishops & Bitboard::light_squares()).any()
+                && (bishops & Bitboard::dark_squares()).any();
+            return !(both_colours || (theirs & (b.knights() | b.pawns())).any());
+        }
+        false
+    }
+
+    /// `true` when `color` could still checkmate: the opposite of
+    /// [`insufficient_mating_material`](Self::insufficient_mating_material).
+    pub fn can_mate(&self, color: Color) -> bool {
+        !self.insufficient_mating_material(color)
+    }
+
     /// The side to move's absolutely pinned pieces.
     ///
     /// ```

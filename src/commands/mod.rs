@@ -2,7 +2,9 @@
 //! dispatches to these.
 
 pub mod migrate;
+pub mod analyse;
 pub mod perft;
+pub mod ratings;
 pub mod render;
 pub mod replay;
 

@@ -2,7 +2,8 @@
 
 use cajitas_rules::Lang;
 
-use crate::game::ColourChoice;
+use crate::game::ratings::Speed;
+use crate::game::{ColourChoice, TimeControl};
 use crate::tr;
 
 /// What to do about a draw.
@@ -40,12 +41,23 @@ pub enum Command {
     As(String),
     /// `lang [en|es]`: show or set how moves are read.
     Lang(Option<Lang>),
-    /// `challenge [NAME] [white|black|random]`.
+    /// `challenge [NAME] [white|black|random] [TIME] [rated:true|false]` (TIME: `1d` …
+    /// `14d`, `3+2` … `30+20`, `untimed`; 3 days per move by default; rated by default).
     Challenge {
         /// Whom; `None` for an open challenge.
         opponent: Option<String>,
         /// The challenger's colour.
         colour: ColourChoice,
+        /// The time control.
+        time: TimeControl,
+        /// Whether the game counts for the ratings (rated by default).
+        rated: bool,
+    },
+    /// `claim-win [draw]`: claims an untimed game whose opponent has not moved for the
+    /// abandonment period.
+    ClaimWin {
+        /// A draw instead of the win.
+        draw: bool,
     },
     /// `accept`.
     Accept,
@@ -74,6 +86,10 @@ pub enum Command {
     Pgn,
     /// `history`.
     History,
+    /// `stats [NAME]`: ratings, results and the rating chart (one's own by default).
+    Stats(Option<String>),
+    /// `leaderboard [live|correspondence]`.
+    Leaderboard(Option<Speed>),
 }
 
 /// Why a line is not a command; its `Display` is what the console prints.
@@ -130,6 +146,9 @@ fn colour_of(s: &str) -> Option<ColourChoice> {
     }
 }
 
+/// How `challenge` is written.
+const CHALLENGE_USAGE: &str = "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed] [rated:true|false]";
+
 impl Command {
     /// Parses one line: `Ok(None)` for a blank line or a `#` comment.
     pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
@@ -149,6 +168,26 @@ impl Command {
             "as" => Command::As(rest.to_owned()),
             "lang" => Command::Lang(args.first().map(|a| parse_lang(a)).transpose()?),
             "challenge" => {
+                let mut rated = true;
+                let mut args = args;
+                if let Some(i) = args
+                    .iter()
+                    .position(|a| a.to_lowercase().starts_with("rated:"))
+                {
+                    rated = match args[i].to_lowercase().as_str() {
+                        "rated:true" | "rated:yes" => true,
+                        "rated:false" | "rated:no" => false,
+                        _ => return Err(CommandError::Usage(CHALLENGE_USAGE)),
+                    };
+                    args.remove(i);
+                }
+                let time = match args.last().map(|a| a.parse::<TimeControl>()) {
+                    Some(Ok(t)) => {
+                        args.pop();
+                        t
+                    }
+                    _ => TimeControl::DEFAULT,
+                };
                 let (opponent, colour) = match args.as_slice() {
                     [] => (None, ColourChoice::Random),
                     [one] => match colour_of(one) {
@@ -157,6 +196,10 @@ impl Command {
                     },
                     [name, colour] => match colour_of(colour) {
                         Some(c) => (Some(*name), c),
+                        // A time control that is not offered.
+                        None if colour.contains('+') || colour.ends_with(['d', 'D']) => {
+                            return Err(CommandError::Usage(CHALLENGE_USAGE));
+                        }
                         None => {
                             return Err(CommandError::UnknownColour(
                                 colour.chars().take(40).collect(),
@@ -164,14 +207,21 @@ impl Command {
                         }
                     },
                     _ => {
-                        return Err(CommandError::Usage("challenge [NAME] [white|black|random]"));
+                        return Err(CommandError::Usage(CHALLENGE_USAGE));
                     }
                 };
                 Command::Challenge {
                     opponent: opponent.map(str::to_owned),
                     colour,
+                    time,
+                    rated,
                 }
             }
+            "claim-win" => match args.as_slice() {
+                [] => Command::ClaimWin { draw: false },
+                ["draw"] => Command::ClaimWin { draw: true },
+                _ => return Err(CommandError::Usage("claim-win [draw]")),
+            },
             "accept" => Command::Accept,
             "decline" => Command::Decline,
             "cancel" => Command::Cancel,
@@ -205,6 +255,15 @@ impl Command {
             "board" => Command::Board,
             "pgn" => Command::Pgn,
             "history" => Command::History,
+            "stats" => Command::Stats((!rest.is_empty()).then(|| rest.to_owned())),
+            "leaderboard" => {
+                Command::Leaderboard(match args.first().map(|a| a.to_lowercase()).as_deref() {
+                    None => None,
+                    Some("live") | Some("vivo") => Some(Speed::Live),
+                    Some("correspondence") | Some("correspondencia") => Some(Speed::Correspondence),
+                    _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
+                })
+            }
             other => return Err(CommandError::Unknown(other.chars().take(40).collect())),
         };
         Ok(Some(command))
@@ -232,6 +291,8 @@ mod tests {
             Ok(Some(Command::Challenge {
                 opponent: opponent.map(str::to_owned),
                 colour,
+                time: TimeControl::DEFAULT,
+                rated: true,
             }))
         };
         assert_eq!(p("challenge"), ch(None, ColourChoice::Random));
@@ -242,10 +303,58 @@ mod tests {
         );
         assert_eq!(p("challenge bob"), ch(Some("bob"), ColourChoice::Random));
         assert_eq!(
+            p("challenge bob black 5+3"),
+            Ok(Some(Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::Black,
+                time: TimeControl::Live {
+                    base_secs: 300,
+                    increment_secs: 3
+                },
+                rated: true,
+            }))
+        );
+        assert_eq!(
+            p("challenge untimed"),
+            Ok(Some(Command::Challenge {
+                opponent: None,
+                colour: ColourChoice::Random,
+                time: TimeControl::Untimed,
+                rated: true,
+            }))
+        );
+        assert!(p("challenge bob 4d").is_err());
+        assert_eq!(
+            p("claim-win draw"),
+            Ok(Some(Command::ClaimWin { draw: true }))
+        );
+        assert_eq!(
             p("challenge bob green"),
             Err(CommandError::UnknownColour("green".into()))
         );
         assert!(matches!(p("challenge a b c"), Err(CommandError::Usage(_))));
+        assert_eq!(
+            p("challenge bob rated:false black"),
+            Ok(Some(Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::Black,
+                time: TimeControl::DEFAULT,
+                rated: false,
+            }))
+        );
+        assert_eq!(
+            p("challenge Rated:True"),
+            Ok(Some(Command::Challenge {
+                opponent: None,
+                colour: ColourChoice::Random,
+                time: TimeControl::DEFAULT,
+                rated: true,
+            }))
+        );
+        assert!(matches!(
+            p("challenge rated:maybe"),
+            Err(CommandError::Usage(_))
+        ));
     }
 
     #[test]
@@ -301,10 +410,18 @@ mod tests {
             ("board", Command::Board),
             ("pgn", Command::Pgn),
             ("history", Command::History),
+            ("stats", Command::Stats(None)),
+            ("stats  bob ", Command::Stats(Some("bob".into()))),
+            ("leaderboard", Command::Leaderboard(None)),
+            ("leaderboard live", Command::Leaderboard(Some(Speed::Live))),
         ] {
             assert_eq!(p(line), Ok(Some(c)));
         }
         assert_eq!(p("dance"), Err(CommandError::Unknown("dance".into())));
+        assert!(matches!(
+            p("leaderboard blitz"),
+            Err(CommandError::Usage(_))
+        ));
     }
 
     #[test]

@@ -15,8 +15,10 @@
 //! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
 //! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
 
+mod clocks;
 mod command;
 mod notify;
+mod ratings;
 mod terminal;
 
 pub use command::{Command, CommandError, DrawAction, TakebackAction};
@@ -118,9 +120,12 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let notifier =
         ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
             .speaking(lang.clone());
-    let opts = match crate::config::challenge_ttl_from_env() {
-        Ok(challenge_ttl) => ServiceOptions {
+    let read = crate::config::challenge_ttl_from_env()
+        .and_then(|ttl| Ok((ttl, crate::config::abandon_after_from_env()?)));
+    let opts = match read {
+        Ok((challenge_ttl, abandon_after)) => ServiceOptions {
             challenge_ttl,
+            abandon_after,
             notifier: std::sync::Arc::new(notifier),
             site: crate::game::Site::Console,
             ..ServiceOptions::default()
@@ -146,6 +151,12 @@ pub fn main(args: LocalArgs) -> ExitCode {
     };
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
+    // The console's own games' deadlines and reminders (channel `local` only: `cajitas run`
+    // on the same database skips them).
+    let _scheduler = crate::game::Scheduler::start(
+        service.clone(),
+        crate::game::EventScope::Only(local_channel().channel),
+    );
     let mut session = Session::with_lang(service, &args.as_user, lang);
     session.boards = boards;
     let stdout = io::stdout();
@@ -304,9 +315,19 @@ impl Session {
                 writeln!(out, "{}", tr!(l, "console-lang-set"))?;
             }
             Command::Lang(None) => writeln!(out, "{}", tr!(lang, "console-lang-now"))?,
-            Command::Challenge { opponent, colour } => {
+            Command::Challenge {
+                opponent,
+                colour,
+                time,
+                rated,
+            } => {
                 let opponent = opponent.as_deref().map(local_user);
-                match svc.challenge(&me, ch, opponent.as_ref(), colour) {
+                let terms = crate::game::ChallengeTerms {
+                    colour,
+                    time,
+                    rated,
+                };
+                match svc.challenge_with(&me, ch, opponent.as_ref(), terms) {
                     Ok(c) => show_challenge(out, &c, lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }
@@ -361,6 +382,7 @@ impl Session {
                     };
                     writeln!(out, "{line}")?;
                     show_game(out, &r.view, lang)?;
+                    ratings::print_changes(out, &r.view, lang)?;
                     self.show_png(out, &r.view, lang)?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
@@ -384,6 +406,7 @@ impl Session {
                     Ok((v, what)) => {
                         writeln!(out, "{what}")?;
                         writeln!(out, "{}", status_line_in(&v, lang))?;
+                        ratings::print_changes(out, &v, lang)?;
                     }
                     Err(e) => refusal(out, &e, lang)?,
                 }
@@ -431,6 +454,15 @@ impl Session {
                 Ok(v) => {
                     writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
                     writeln!(out, "{}", status_line_in(&v, lang))?;
+                    ratings::print_changes(out, &v, lang)?;
+                }
+                Err(e) => refusal(out, &e, lang)?,
+            },
+            Command::ClaimWin { draw } => match svc.claim_abandoned(&me, ch, draw) {
+                Ok(v) => {
+                    let status = status_line_in(&v, lang);
+                    let text = tr!(lang, "claim-win-done", player = who(), status = status);
+                    writeln!(out, "{text}")?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
@@ -474,6 +506,23 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
+            Command::Stats(name) => {
+                let who = name
+                    .as_deref()
+                    .map(local_user)
+                    .unwrap_or_else(|| me.clone());
+                match svc.stats(ch, &who) {
+                    Ok(s) => ratings::print_stats(out, &s, self.boards.as_deref(), lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
+            Command::Leaderboard(speed) => {
+                let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
+                match svc.leaderboard(ch, speed, 0, me.id, None) {
+                    Ok(v) => ratings::print_leaderboard(out, &v, lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
         }
         Ok(Flow::Continue)
     }
@@ -635,7 +684,21 @@ fn show_challenge(out: &mut impl Write, c: &ChallengeView, lang: Lang) -> io::Re
             colour = colour
         ),
     };
-    writeln!(out, "{text}")
+    let rated = tr!(
+        lang,
+        "challenge-rated",
+        rated = if c.rated { "yes" } else { "no" }
+    );
+    writeln!(out, "{text} {rated}")?;
+    writeln!(
+        out,
+        "{}",
+        tr!(
+            lang,
+            "challenge-time",
+            control = i18n::clock::control(lang, c.time)
+        )
+    )
 }
 
 /// The board as text, white at the bottom.
@@ -670,6 +733,9 @@ fn show_game(out: &mut impl Write, v: &GameView, lang: Lang) -> io::Result<()> {
         points = i18n::num(points)
     );
     writeln!(out, "{}  [{material}]", status_line_in(v, lang))?;
+    for line in clocks::clock_lines(v, lang) {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::ConsoleLang;
-use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
+use crate::game::{Notice, Notifier, NotifyError};
 use crate::tr;
 
 /// Prints notices to a writer (standard output in `cajitas local`).
@@ -43,12 +43,11 @@ impl ConsoleNotifier {
 }
 
 impl Notifier for ConsoleNotifier {
-    fn post(&self, notice: &Notice) -> Result<(), NotifyError> {
+    fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
         let v = &notice.game;
         let lang = self.lang.get();
-        let what = match notice.kind {
-            NoticeKind::GameState => super::status_line_in(v, lang),
-        };
+        // The console has no threads and no buttons: every notice shows where the game stands.
+        let what = super::clocks::notice_line(&notice.kind, v, lang);
         let picture = match &self.boards {
             Some(dir) => match super::write_png(dir, v) {
                 Ok(path) => {
@@ -63,6 +62,7 @@ impl Notifier for ConsoleNotifier {
         let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
         writeln!(out, "{line}{picture}")
             .and_then(|()| out.flush())
+            .map(|()| None)
             .map_err(|e| NotifyError::Delivery(e.to_string()))
     }
 }

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::{Refusal, report};
 use super::reply::Responder;
-use super::{Data, Error, challenge, draw, resign, takeback};
+use super::{Data, Error, challenge, draw, ratings, resign, takeback};
 
 /// What a button does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +53,23 @@ pub enum ButtonId {
         /// The ply when the takeback was asked.
         ply: u32,
     },
+    /// A player of the finished `game` asks for a rematch.
+    Rematch {
+        /// The game id.
+        game: i64,
+    },
+    /// `user`'s leaderboard of speed `speed` (see `ratings::speed_code`), page `page`, as
+    /// it was at `version`.
+    LeaderboardPage {
+        /// The speed's code.
+        speed: u8,
+        /// The page asked for, from 0.
+        page: u32,
+        /// The pool's version when the buttons were made.
+        version: i64,
+        /// Who ran `/leaderboard`.
+        user: u64,
+    },
     /// `user` confirms resigning `game` at `ply`.
     ResignConfirm {
         /// The game id.
@@ -75,6 +92,13 @@ impl ButtonId {
             ButtonId::TakebackAccept { game, ply } => format!("cj:ta:{game}:{ply}"),
             ButtonId::TakebackDecline { game, ply } => format!("cj:td:{game}:{ply}"),
             ButtonId::ResignConfirm { game, ply, user } => format!("cj:rs:{game}:{ply}:{user}"),
+            ButtonId::Rematch { game } => format!("cj:rm:{game}"),
+            ButtonId::LeaderboardPage {
+                speed,
+                page,
+                version,
+                user,
+            } => format!("cj:lb:{speed}:{page}:{version}:{user}"),
         }
     }
 
@@ -90,6 +114,7 @@ impl ButtonId {
         let id = match (kind, nums.len()) {
             ("ca", 1) => ButtonId::ChallengeAccept { challenge: n(0)? },
             ("cd", 1) => ButtonId::ChallengeDecline { challenge: n(0)? },
+            ("rm", 1) => ButtonId::Rematch { game: n(0)? },
             ("da", 2) => ButtonId::DrawAccept {
                 game: n(0)?,
                 ply: nums[1].parse().ok()?,
@@ -105,6 +130,12 @@ impl ButtonId {
             ("td", 2) => ButtonId::TakebackDecline {
                 game: n(0)?,
                 ply: nums[1].parse().ok()?,
+            },
+            ("lb", 4) => ButtonId::LeaderboardPage {
+                speed: nums[0].parse().ok()?,
+                page: nums[1].parse().ok()?,
+                version: n(2)?,
+                user: nums[3].parse().ok()?,
             },
             ("rs", 3) => ButtonId::ResignConfirm {
                 game: n(0)?,
@@ -140,10 +171,20 @@ pub async fn on_event(
             &click.token,
             &sent,
         )
-        .with_lang(crate::i18n::lang_of_locale(Some(&click.locale)));
+        .with_lang(crate::i18n::lang_of_locale(Some(&click.locale)))
+        .with_attachment_limit(click.attachment_size_limit);
         let data = framework.user_data;
         let result = match ButtonId::parse(&click.data.custom_id) {
-            Some(id) => handle(data, &responder, click, id).await,
+            Some(id) => {
+                handle(
+                    data,
+                    &responder,
+                    &framework.serenity_context.http,
+                    click,
+                    id,
+                )
+                .await
+            }
             None => Err(Refusal::UnknownButton.into()),
         };
         if let Err(e) = result {
@@ -167,12 +208,13 @@ pub async fn on_event(
 async fn handle(
     data: &Data,
     r: &Responder<'_>,
+    http: &serenity::Http,
     click: &serenity::ComponentInteraction,
     id: ButtonId,
 ) -> Result<(), Error> {
     match id {
         ButtonId::ChallengeAccept { challenge } => {
-            challenge::accept_button(data, r, click, challenge).await
+            challenge::accept_button(data, r, http, click, challenge).await
         }
         ButtonId::ChallengeDecline { challenge } => {
             challenge::decline_button(data, r, click, challenge).await
@@ -190,8 +232,10 @@ async fn handle(
             takeback::answer_button(data, r, click, game, ply, false).await
         }
         ButtonId::ResignConfirm { game, ply, user } => {
-            resign::confirm_button(data, r, click, game, ply, user).await
+            resign::confirm_button(data, r, http, click, game, ply, user).await
         }
+        ButtonId::Rematch { game } => challenge::rematch_button(data, r, click, game).await,
+        ButtonId::LeaderboardPage { .. } => ratings::page_button(data, r, click, id).await,
     }
 }
 
@@ -213,9 +257,16 @@ mod tests {
                 ply: u32::MAX,
             },
             ButtonId::TakebackDecline { game: 5, ply: 2 },
+            ButtonId::Rematch { game: i64::MAX },
             ButtonId::ResignConfirm {
                 game: i64::MAX,
                 ply: u32::MAX,
+                user: u64::MAX,
+            },
+            ButtonId::LeaderboardPage {
+                speed: 1,
+                page: u32::MAX,
+                version: i64::MAX,
                 user: u64::MAX,
             },
         ];
@@ -241,6 +292,10 @@ mod tests {
             "cj:ta:1",
             "cj:td:1:x",
             "cj:zz:1",
+            "cj:rm",
+            "cj:rm:1:2",
+            "cj:lb:1:2:3",
+            "cj:lb:300:2:3:4",
         ] {
             assert_eq!(ButtonId::parse(s), None, "{s}");
         }

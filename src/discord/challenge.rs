@@ -5,7 +5,8 @@ use poise::serenity_prelude as serenity;
 
 use super::buttons::ButtonId;
 use super::errors::{Refusal, responder};
-use super::reply::{Reply, Responder};
+use super::reply::{Reply, Responder, channel_message};
+use super::threads::{self, Opened, Where};
 use super::view::{Shown, game_reply};
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Data, Defer, Error};
@@ -44,7 +45,7 @@ fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Dat
 }
 
 /// The challenge message in `lang`: who, which colour, until when, and its buttons.
-fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
+pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
     let colour = match c.colour {
         ColourChoice::White => "white",
         ColourChoice::Black => "black",
@@ -68,6 +69,14 @@ fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
             expires = expires
         ),
     };
+    let content = format!(
+        "{content} {}",
+        tr!(
+            lang,
+            "challenge-rated",
+            rated = if c.rated { "yes" } else { "no" }
+        )
+    );
     let mut buttons = vec![
         ButtonId::ChallengeAccept { challenge: c.id }
             .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
@@ -79,6 +88,7 @@ fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
                 .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
         );
     }
+    let content = format!("{content}\n{}", super::clocks::challenge_line(c.time, lang));
     Reply {
         content,
         components: vec![serenity::CreateActionRow::Buttons(buttons)],
@@ -109,22 +119,228 @@ pub async fn challenge(
     #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
     opponent: Option<serenity::User>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
+    #[description = "Time control (3 days per move by default)"] time: Option<super::clocks::Time>,
+    #[description = "Whether the game counts for the ratings (rated by default)"] rated: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let place = where_of_command(&actx).place;
     let opponent = opponent.as_ref().map(user_ref);
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
+    let terms = crate::game::ChallengeTerms {
+        colour,
+        time: time.map(Into::into).unwrap_or_default(),
+        rated: rated.unwrap_or(true),
+    };
     let langs = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await;
     let view = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.challenge(&actor, ch, opponent.as_ref(), colour)?)
+            Ok(g.challenge_with(&actor, place, opponent.as_ref(), terms)?)
         })
         .await?;
     r.send(challenge_reply(&view, langs.public)).await?;
+    if place.threads {
+        // An `/accept` may come after the interaction's token died: the game's thread is
+        // opened on this message, so its id is kept now.
+        match r.original_message().await {
+            Ok(message) => {
+                let game = ctx.data().game.clone();
+                let id = view.id;
+                let kept =
+                    tokio::task::spawn_blocking(move || game.set_challenge_message(id, message))
+                        .await;
+                if !matches!(kept, Ok(Ok(()))) {
+                    tracing::warn!(challenge = id, "could not keep the challenge's message");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(challenge = view.id, error = %super::reply::scrubbed(&e), "could not read the challenge's message")
+            }
+        }
+    }
     Ok(())
+}
+
+/// Where a command was typed.
+fn where_of_command(actx: &poise::ApplicationContext<'_, Data, Error>) -> Where {
+    let i = &actx.interaction;
+    threads::where_of(
+        actx.data(),
+        i.guild_id,
+        i.channel_id,
+        i.channel.as_ref(),
+        i.app_permissions,
+    )
+}
+
+/// How many times an accept waits 100 ms for the message of a challenge posted a moment ago.
+const MESSAGE_WAITS: usize = 10;
+/// How recent such a challenge is (its message id is recorded right after it is posted).
+const MESSAGE_WAIT_WINDOW_MS: i64 = 10_000;
+
+/// An accept: who, where, which challenge (a button names it), the message clicked, the
+/// game's language, and how to defer.
+struct Accepting {
+    actor: crate::game::UserRef,
+    w: Where,
+    expected: Option<i64>,
+    clicked: Option<u64>,
+    lang: Lang,
+    defer: Defer,
+}
+
+/// What starting a game found.
+struct Started {
+    shown: Shown,
+    /// Say why the game is played in the channel (once per channel).
+    explain: bool,
+}
+
+/// Accepts the challenge `expected` (or the one `actor` means) at `w`: where games get
+/// threads, the game's thread is opened first on the challenge's message (`clicked`, or the
+/// one kept when it was posted), after checking that the accept can succeed; where it
+/// cannot be opened, the game is played in the channel.
+async fn start(
+    data: &Data,
+    r: &Responder<'_>,
+    http: &serenity::Http,
+    accepting: Accepting,
+) -> Result<Started, Error> {
+    let Accepting {
+        actor,
+        w,
+        expected,
+        clicked,
+        lang,
+        defer,
+    } = accepting;
+    let mut place = w.place;
+    let mut explain = w.lacks_permission;
+    let mut thread = None;
+    if place.threads {
+        let who = actor.clone();
+        let c = data
+            .blocking(r, defer, move |g| {
+                g.acceptable(&who, place, expected).map_err(stale)
+            })
+            .await?;
+        let now = data.game.options().clock.now_ms();
+        let name = threads::thread_name(&c.challenger.name, &actor.name, now, lang);
+        let mut message = clicked.or(c.message);
+        // A challenge answered the moment it appeared: its message id is being recorded
+        // (read back from Discord right after the challenge was posted).
+        for _ in 0..MESSAGE_WAITS {
+            if message.is_some() || now - c.created_at > MESSAGE_WAIT_WINDOW_MS {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            let (game, who, id) = (data.game.clone(), actor.clone(), c.id);
+            message = tokio::task::spawn_blocking(move || game.acceptable(&who, place, Some(id)))
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .and_then(|c| c.message);
+        }
+        match message {
+            Some(m) => {
+                match in_time(r, defer, threads::open(http, place.at.channel, m, &name)).await {
+                    Opened::Thread(t) => thread = Some(t),
+                    Opened::Refused => {
+                        place.threads = false;
+                        explain = true;
+                    }
+                    Opened::Failed => place.threads = false,
+                }
+            }
+            None => place.threads = false,
+        }
+    }
+    let shown = data
+        .blocking(r, defer, move |g| {
+            let view = g
+                .accept_at(&actor, place, expected, lang, thread)
+                .map_err(stale)?;
+            Ok(g.show(view)?)
+        })
+        .await?;
+    let explain = explain
+        && shown.view.thread.is_none()
+        && threads::explain_once(data, place.at.channel).await;
+    Ok(Started { shown, explain })
+}
+
+/// Awaits `fut` (a request to Discord before the interaction's answer), deferring the
+/// interaction when it runs late, as [`Data::blocking`] does, so that Discord's 3 s window
+/// is never missed; gives up on it after [`OPEN_TIMEOUT`].
+async fn in_time(
+    r: &Responder<'_>,
+    defer: Defer,
+    fut: impl std::future::Future<Output = Opened>,
+) -> Opened {
+    let fut = tokio::time::timeout(OPEN_TIMEOUT, fut);
+    tokio::pin!(fut);
+    let opened = tokio::select! {
+        done = &mut fut => done,
+        () = tokio::time::sleep_until((r.received() + super::DEFER_AFTER).into()) => {
+            let deferred = match defer {
+                Defer::Message => r.defer(false).await,
+                Defer::Update => r.defer_update().await,
+            };
+            if let Err(e) = deferred {
+                tracing::warn!(interaction = %r.id(), error = %super::reply::scrubbed(&e), "could not defer");
+            }
+            fut.await
+        }
+    };
+    opened.unwrap_or_else(|_| {
+        tracing::warn!(interaction = %r.id(), "opening a game's thread timed out; the game is played in the channel");
+        Opened::Failed
+    })
+}
+
+/// How long opening a game's thread may take.
+const OPEN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The text of a game's first message: who plays which colour, and, once per channel, why
+/// it is played in the channel.
+fn first_text(started: &Started, lang: Lang) -> String {
+    let text = started_text(&started.shown, lang);
+    if started.explain {
+        format!("{}\n{text}", tr!(lang, "threads-fallback"))
+    } else {
+        text
+    }
+}
+
+/// Where a game plays in a thread of this channel: the thread gets its first board.
+async fn first_board_in_thread(http: &serenity::Http, shown: &Shown, lang: Lang) {
+    let Some(thread) = shown.view.thread else {
+        return;
+    };
+    let board = game_reply(started_text(shown, lang), shown, lang);
+    if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
+        tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
+    }
+}
+
+/// The line that sends the players to their game's thread.
+fn in_thread_reply(shown: &Shown, lang: Lang) -> Reply {
+    let v = &shown.view;
+    Reply {
+        content: tr!(
+            lang,
+            "game-in-thread",
+            white = mention(&v.white),
+            black = mention(&v.black),
+            thread = threads::link(v.place().channel)
+        ),
+        mentions: vec![v.white.id, v.black.id],
+        ..Reply::default()
+    }
 }
 
 /// Accept the challenge waiting in this channel
@@ -133,21 +349,31 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
     let actor = user_ref(ctx.author());
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let w = where_of_command(&actx);
     // The game's own language is the accepting player's (or the server's setting).
     let lang = ctx
         .data()
         .langs(guild(ctx.guild_id()), ctx.locale())
         .await
         .public;
-    let shown = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            Ok(g.show(g.accept_challenge_in(&actor, ch, None, lang)?)?)
-        })
-        .await?;
-    r.send(game_reply(started_text(&shown, lang), &shown, lang))
-        .await?;
+    let http = &ctx.serenity_context().http;
+    let accepting = Accepting {
+        actor,
+        w,
+        expected: None,
+        clicked: None,
+        lang,
+        defer: Defer::Message,
+    };
+    let started = start(ctx.data(), &r, http, accepting).await?;
+    let shown = &started.shown;
+    if shown.view.elsewhere_than(w.place.at) {
+        r.send(in_thread_reply(shown, lang)).await?;
+        first_board_in_thread(http, shown, lang).await;
+    } else {
+        r.send(game_reply(first_text(&started, lang), shown, lang))
+            .await?;
+    }
     Ok(())
 }
 
@@ -214,25 +440,64 @@ fn stale(e: GameError) -> Error {
 pub async fn accept_button(
     data: &Data,
     r: &Responder<'_>,
+    http: &serenity::Http,
     click: &serenity::ComponentInteraction,
     challenge: i64,
 ) -> Result<(), Error> {
     let actor = user_ref(&click.user);
-    let ch = channel_ref(click.guild_id, click.channel_id);
+    let w = threads::where_of(
+        data,
+        click.guild_id,
+        click.channel_id,
+        click.channel.as_ref(),
+        click.app_permissions,
+    );
     let lang = data
         .langs(guild(click.guild_id), Some(&click.locale))
         .await
         .public;
-    let shown = data
+    let accepting = Accepting {
+        actor,
+        w,
+        expected: Some(challenge),
+        clicked: Some(click.message.id.get()),
+        lang,
+        defer: Defer::Update,
+    };
+    let started = start(data, r, http, accepting).await?;
+    let shown = &started.shown;
+    if shown.view.elsewhere_than(w.place.at) {
+        // The challenge message opens the thread; the thread gets the board.
+        r.update(in_thread_reply(shown, lang)).await?;
+        first_board_in_thread(http, shown, lang).await;
+    } else {
+        r.update(game_reply(first_text(&started, lang), shown, lang))
+            .await?;
+    }
+    Ok(())
+}
+
+/// The Rematch button of a final message: a new challenge to the other player, colours
+/// swapped, posted in the game's channel (the clicker is told where, ephemerally).
+pub async fn rematch_button(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    game: i64,
+) -> Result<(), Error> {
+    let actor = user_ref(&click.user);
+    let threads = threads::threads_allowed(data, click.app_permissions);
+    let c = data
         .blocking(r, Defer::Update, move |g| {
-            let view = g
-                .accept_challenge_in(&actor, ch, Some(challenge), lang)
-                .map_err(stale)?;
-            Ok(g.show(view)?)
+            Ok(g.rematch(&actor, game, threads)?)
         })
         .await?;
-    r.update(game_reply(started_text(&shown, lang), &shown, lang))
-        .await?;
+    r.send(Reply::ephemeral(tr!(
+        r.lang(),
+        "rematch-posted",
+        channel = threads::link(c.channel)
+    )))
+    .await?;
     Ok(())
 }
 

@@ -94,7 +94,8 @@ pub async fn draw(
     if action == Action::Offer && !agreed {
         reply.components = offer_buttons(&shown, lang);
     }
-    r.send(reply).await?;
+    let http = &ctx.serenity_context().http;
+    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }
 
@@ -114,9 +115,6 @@ pub async fn answer_button(
     let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
     let shown = data
         .blocking(r, Defer::Update, move |g| {
-            if g.board(ch)?.game_id != game {
-                return Err(Refusal::ButtonExpired.into());
-            }
             let seen = crate::game::Seen::at(game, ply);
             let result = if accept {
                 g.draw_accept(&actor, ch, seen)

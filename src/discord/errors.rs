@@ -48,6 +48,10 @@ pub enum Refusal {
     },
     /// The command does not match the registered one (Discord still refreshing its list).
     OutOfDate,
+    /// A leaderboard page button after a rated game changed the pool.
+    LeaderboardChanged,
+    /// A leaderboard page button pressed by someone else than who ran `/leaderboard`.
+    LeaderboardNotYours,
 }
 
 impl Refusal {
@@ -59,6 +63,8 @@ impl Refusal {
             Refusal::ResignButtonExpired => tr!(lang, "refusal-resign-expired"),
             Refusal::NotYourButton => tr!(lang, "refusal-not-your-button"),
             Refusal::UnknownButton => tr!(lang, "refusal-unknown-button"),
+            Refusal::LeaderboardChanged => tr!(lang, "error-leaderboard-changed"),
+            Refusal::LeaderboardNotYours => tr!(lang, "error-leaderboard-not-yours"),
             Refusal::BadArgument {
                 input: Some(input),
                 reason,
@@ -159,6 +165,7 @@ pub fn responder<'a>(ctx: &poise::ApplicationContext<'a, Data, Error>) -> Respon
         ctx.has_sent_initial_response,
     )
     .with_lang(crate::i18n::lang_of_locale(Some(&ctx.interaction.locale)))
+    .with_attachment_limit(ctx.interaction.attachment_size_limit)
 }
 
 /// poise's error hook.

@@ -4,8 +4,8 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::responder;
 use super::reply::{Reply, cap_chars};
-use super::view::{analysis_row, game_reply};
-use super::who::{channel_ref, mention};
+use super::view::{GIF_FILE, analysis_row, game_reply};
+use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Defer, Error};
 use crate::tr;
 
@@ -20,12 +20,24 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let actor = user_ref(ctx.author());
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let shown = ctx
         .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.show(g.board(ch)?)?))
+        .blocking(&r, Defer::Message, move |g| {
+            Ok(g.show(g.board_for(&actor, ch)?)?)
+        })
         .await?;
-    r.send(game_reply(String::new(), &shown, lang)).await?;
+    let http = &ctx.serenity_context().http;
+    let view = shown.view.clone();
+    let reply = game_reply(String::new(), &shown, lang);
+    // A game in progress is shown in its thread; a finished one where it was asked.
+    let here = if view.finished {
+        view.place().channel
+    } else {
+        ch.channel
+    };
+    super::threads::send_game(http, &r, here, &view, reply).await?;
     Ok(())
 }
 
@@ -40,10 +52,13 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let actor = user_ref(ctx.author());
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let (pgn, url) = ctx
         .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.pgn_and_analysis(ch)?))
+        .blocking(&r, Defer::Message, move |g| {
+            Ok(g.pgn_and_analysis_for(&actor, ch)?)
+        })
         .await?;
     r.send(Reply {
         content: tr!(lang, "pgn-hint"),
@@ -52,6 +67,38 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
             PGN_FILE,
         )],
         components: vec![analysis_row(url, lang)],
+        ..Reply::default()
+    })
+    .await?;
+    Ok(())
+}
+
+/// This channel's or thread's game (or its last game) as an animated GIF
+#[poise::command(slash_command)]
+pub async fn gif(ctx: Context<'_>) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let r = responder(&actx);
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let actor = user_ref(ctx.author());
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
+    let (view, gif) = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            let view = g.board_for(&actor, ch)?;
+            let gif = g.gif(&view)?;
+            Ok((view, gif))
+        })
+        .await?;
+    r.send(Reply {
+        content: tr!(
+            lang,
+            "gif-caption",
+            white = mention(&view.white),
+            black = mention(&view.black)
+        ),
+        attachments: vec![serenity::CreateAttachment::bytes(gif, GIF_FILE)],
         ..Reply::default()
     })
     .await?;

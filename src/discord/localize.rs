@@ -26,6 +26,14 @@ fn spanish(text: String) -> Cow<'static, [(Cow<'static, str>, Cow<'static, str>)
         .into()
 }
 
+/// A choice's name as a Fluent attribute: `+` and spaces become `-` (`3+2` → `3-2`, `3 days`
+/// → `3-days`).
+pub fn choice_key(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
 /// Fills `commands`' descriptions (English) and Spanish localisations from Fluent.
 pub fn localize(commands: &mut [poise::Command<Data, Error>]) {
     for c in commands {
@@ -44,7 +52,8 @@ pub fn localize(commands: &mut [poise::Command<Data, Error>]) {
                 .iter()
                 .map(|ch| {
                     let mut ch = ch.clone();
-                    ch.localizations = spanish(i18n::text(Lang::Es, &pa(&ch.name), None));
+                    ch.localizations =
+                        spanish(i18n::text(Lang::Es, &pa(&choice_key(&ch.name)), None));
                     ch
                 })
                 .collect();

@@ -14,7 +14,9 @@ mod bookkeeping;
 mod budget;
 mod buttons;
 mod challenge;
+mod clocks;
 mod draw;
+mod engine;
 mod errors;
 mod gate;
 mod help;
@@ -23,12 +25,14 @@ mod localize;
 mod messages;
 mod moves;
 mod notify;
+mod ratings;
 pub mod reply;
 mod resign;
 mod settings;
 mod setup;
 mod shards;
 mod takeback;
+mod threads;
 mod view;
 mod who;
 
@@ -59,6 +63,8 @@ pub struct Data {
     pub renderer: &'static Renderer,
     /// Handled interactions and bot settings (blocking, like the service).
     pub bookkeeping: Arc<Bookkeeping>,
+    /// The chess engine, when there is one (`/play`, `/analysis`).
+    pub engine: Option<engine::Engine>,
 }
 
 /// What to send when an operation is slow enough to need a defer.
@@ -73,7 +79,7 @@ pub enum Defer {
 /// After this long without a result, the interaction is deferred so Discord's 3 s window
 /// is never missed. Refusals are found well before (they need no write), so they stay
 /// ephemeral.
-const DEFER_AFTER: Duration = Duration::from_millis(1500);
+pub(crate) const DEFER_AFTER: Duration = Duration::from_millis(1500);
 
 impl Data {
     /// Runs `op` with the game service and the renderer on tokio's blocking pool (SQLite and rendering never
@@ -92,6 +98,7 @@ impl Data {
         let ops = view::Ops {
             game: self.game.clone(),
             renderer: self.renderer,
+            attachment_limit: responder.attachment_limit(),
         };
         let mut task = tokio::task::spawn_blocking(move || op(&ops));
         let joined = tokio::select! {
@@ -144,8 +151,14 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         draw::draw(),
         takeback::takeback(),
         resign::abort(),
+        clocks::claim_win(),
+        engine::play(),
+        engine::analysis(),
         info::pgn(),
+        info::gif(),
         info::history(),
+        ratings::leaderboard(),
+        ratings::stats(),
         settings::settings(),
         help::help(),
     ];
@@ -215,9 +228,11 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         let opts = ServiceOptions {
             challenge_ttl: config.challenge_ttl,
             notifier,
+            abandon_after: config.abandon_after,
             ..ServiceOptions::default()
         };
         let clock = opts.clock.clone();
+        let engine_settings = config.engine.clone();
         tokio::task::spawn_blocking(move || {
             let game = GameService::open_db(&db, opts).map_err(|e| {
                 anyhow::anyhow!(
@@ -231,11 +246,33 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
             if let Err(e) = books.forget_interactions(HANDLED_INTERACTIONS_KEPT) {
                 tracing::warn!(error = %e, "could not prune the handled interactions");
             }
-            Ok::<_, anyhow::Error>((game, books))
+            // The engine's processes start with their first search; the player looks at the
+            // games against it now (an engine whose turn it is moves at once).
+            let engine = crate::engine::pool_from(&engine_settings).map(|pool| engine::Engine {
+                player: Arc::new(crate::engine::EnginePlayer::start(
+                    game.clone(),
+                    pool.clone(),
+                    crate::engine::player::RETRY_EVERY,
+                )),
+                pool,
+            });
+            Ok::<_, anyhow::Error>((game, books, engine))
         })
         .await??
     };
-    let (game, bookkeeping) = game;
+    let (game, bookkeeping, engine) = game;
+    match &config.engine.program {
+        Some(p) => {
+            tracing::info!(engine = %p.display(), processes = config.engine.processes, "chess engine found")
+        }
+        None => tracing::info!("no chess engine: /play and /analysis say how to install one"),
+    }
+    // Timeouts and reminders of every game but `cajitas local`'s (channel `local`, whose own
+    // scheduler handles them): one blocking thread (see `game::scheduler`).
+    let scheduler = crate::game::Scheduler::start(
+        game.clone(),
+        crate::game::EventScope::Except(crate::console::local_channel().channel),
+    );
 
     let message_moves = config.message_moves;
     let config_shards = config.shards;
@@ -261,6 +298,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
                 game,
                 renderer,
                 bookkeeping,
+                engine,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;
@@ -318,6 +356,8 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     tracker.close();
     tracker.wait_idle(SHUTDOWN_GRACE).await;
     drop(client);
+    // Its round in progress (if any) finishes; then the thread ends.
+    let _ = tokio::task::spawn_blocking(move || scheduler.stop()).await;
     tracing::info!("stopped");
     Ok(())
 }

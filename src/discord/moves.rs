@@ -54,20 +54,23 @@ pub async fn move_(
         Some(_) => tr!(public, "move-claims", who = who, san = san),
         None => tr!(public, "move-played", who = who, san = san),
     };
-    r.send(game_reply(content, &shown, public)).await?;
+    let http = &ctx.serenity_context().http;
+    let view = shown.view.clone();
+    let reply = game_reply(content, &shown, public);
+    super::threads::send_game(http, &r, ch.channel, &view, reply).await?;
     Ok(())
 }
 
 async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let actor = ctx.author().id.get();
+    let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = lang_of(ctx.locale());
     let game = ctx.data().game.clone();
     let partial = partial.chars().take(32).collect::<String>();
     let choices = tokio::task::spawn_blocking(move || {
         // Only the player to move gets choices.
-        let view = game.board(ch).ok()?;
-        (!view.finished && view.player_to_move().id == actor)
+        let view = game.board_for(&actor, ch).ok()?;
+        (!view.finished && view.player_to_move().id == actor.id)
             .then(|| choices(&view.position, &partial, lang))
     })
     .await

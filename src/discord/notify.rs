@@ -1,15 +1,24 @@
 //! The Discord side of the service's outbound port: a [`Notice`] becomes a channel message
-//! (`POST /channels/{id}/messages`) with the game's embed and board, pinging only the
-//! notice's users, with Discord's `nonce` + `enforce_nonce` when the notice carries one.
+//! (`POST /channels/{id}/messages`, a thread archived meanwhile reopened first): the game's
+//! embed and board (a finished game's with its GIF, within Discord's 10 MiB), the one-line
+//! summary of a thread's game in its channel (the thread then archives an hour after its
+//! last message), or a rematch challenge with its buttons; pinging only the notice's users,
+//! with Discord's `nonce` + `enforce_nonce` when the notice carries one.
 
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use super::reply::channel_message;
-use super::view::{game_reply, show_with, status};
-use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
+use cajitas_rules::{Lang, Outcome};
+
+use super::challenge::challenge_reply;
+use super::reply::{Reply, channel_message};
+use super::threads::post_in;
+use super::view::{embed, game_reply, show_with};
+use super::who::mention;
+use crate::game::{GameView, Notice, NoticeKind, Notifier, NotifyError};
 use crate::render::Renderer;
+use crate::tr;
 
 /// How long a post may take before it counts as failed.
 const POST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -44,15 +53,34 @@ impl DiscordNotifier {
 }
 
 impl Notifier for DiscordNotifier {
-    fn post(&self, notice: &Notice) -> Result<(), NotifyError> {
-        let shown = show_with(self.renderer, notice.game.clone())
-            .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
+    fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
         // No interaction caused it: the game's language.
-        let lang = shown.view.lang;
-        let text = match notice.kind {
-            NoticeKind::GameState => status(&shown.view, lang),
+        let lang = notice.game.lang;
+        let mut wind_down = None;
+        let mut reply = match &notice.kind {
+            NoticeKind::Summary => {
+                wind_down = notice.game.thread;
+                Reply::text(summary(&notice.game, lang))
+            }
+            NoticeKind::Rematch(c) => {
+                let mut reply = challenge_reply(c, lang);
+                reply.content = format!("{} {}", tr!(lang, "rematch-title"), reply.content);
+                reply
+            }
+            // The game's state, a timeout, a reminder, a waiting engine: the board with its
+            // words.
+            kind => {
+                let shown = show_with(self.renderer, notice.game.clone())
+                    .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
+                let text = super::clocks::notice_text(kind, &shown.view, lang);
+                let mut reply = game_reply(text.clone(), &shown, lang);
+                if *kind == NoticeKind::EngineUnavailable {
+                    // The embed itself says so, where the status line would be.
+                    reply.embeds = vec![embed(&shown.view, lang, true).description(text)];
+                }
+                reply
+            }
         };
-        let mut reply = game_reply(text, &shown, lang);
         reply.mentions = notice.mentions.clone();
         let mut message = channel_message(reply);
         if let Some(nonce) = &notice.nonce {
@@ -60,7 +88,7 @@ impl Notifier for DiscordNotifier {
                 .nonce(serenity::Nonce::String(nonce.clone()))
                 .enforce_nonce(true);
         }
-        let channel = serenity::ChannelId::new(notice.place.channel);
+        let channel = notice.place.channel;
         let http = Arc::clone(&self.http);
         // The request runs on the runtime (serenity's client needs it); this thread waits for
         // its answer, at most POST_TIMEOUT. Spawning rather than `block_on` keeps this safe
@@ -69,14 +97,48 @@ impl Notifier for DiscordNotifier {
         self.runtime.spawn(async move {
             // A post outside an interaction counts toward the bot's global REST limit.
             super::budget::take().await;
-            let sent = channel.send_message(&http, message).await;
-            let _ = tx.send(sent.map(|_| ()));
+            let sent = post_in(&http, channel, message).await;
+            if let (Ok(_), Some(thread)) = (&sent, wind_down)
+                && let Err(e) = super::threads::wind_down(&http, thread).await
+            {
+                tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not shorten the ended game's thread's archiving");
+            }
+            let _ = tx.send(sent.map(|m| m.id.get()));
         });
         match rx.recv_timeout(POST_TIMEOUT) {
-            Ok(sent) => sent.map_err(|e| NotifyError::Delivery(super::reply::scrubbed(&e))),
+            Ok(sent) => sent
+                .map(Some)
+                .map_err(|e| NotifyError::Delivery(super::reply::scrubbed(&e))),
             Err(_) => Err(NotifyError::Delivery(format!(
                 "no answer from Discord within {POST_TIMEOUT:?}"
             ))),
         }
     }
+}
+
+/// The one line a game of a thread leaves in its channel when it ends, with a link to the
+/// thread: "alice beat bob by checkmate in 34 moves".
+pub fn summary(view: &GameView, lang: Lang) -> String {
+    let (outcome, winner, loser, termination) = match view.outcome {
+        Some(Outcome::Decisive { winner, reason }) => (
+            "win",
+            mention(view.player(winner)),
+            mention(view.player(!winner)),
+            reason.as_str(),
+        ),
+        Some(Outcome::Draw { reason }) => ("draw", String::new(), String::new(), reason.as_str()),
+        None => ("aborted", String::new(), String::new(), "aborted"),
+    };
+    tr!(
+        lang,
+        "summary",
+        outcome = outcome,
+        winner = winner,
+        loser = loser,
+        white = mention(&view.white),
+        black = mention(&view.black),
+        termination = termination,
+        moves = crate::i18n::num(view.ply.div_ceil(2)),
+        thread = super::threads::link(view.place().channel)
+    )
 }

@@ -95,12 +95,13 @@ impl Reply {
     }
 }
 
-/// A channel message (outside any interaction) with `reply`'s text, embeds, files and
-/// mentions. Ephemeral and components do not apply to it.
+/// A channel message (outside any interaction) with `reply`'s text, embeds, buttons, files
+/// and mentions. Ephemeral does not apply to it.
 pub fn channel_message(reply: Reply) -> serenity::CreateMessage {
     let mut m = serenity::CreateMessage::new()
         .content(cap_chars(&reply.content, MAX_CONTENT))
         .embeds(reply.embeds)
+        .components(reply.components)
         .allowed_mentions(allowed_mentions(&reply.mentions));
     for a in reply.attachments {
         m = m.add_file(a);
@@ -127,6 +128,7 @@ pub struct Responder<'a> {
     sent: &'a AtomicBool,
     received: Instant,
     lang: cajitas_rules::Lang,
+    attachment_limit: u64,
 }
 
 impl<'a> Responder<'a> {
@@ -144,7 +146,32 @@ impl<'a> Responder<'a> {
             sent,
             received: Instant::now(),
             lang: cajitas_rules::Lang::En,
+            attachment_limit: crate::render::gif::DEFAULT_BYTE_LIMIT,
         }
+    }
+
+    /// The same responder, its files kept under `limit` bytes each (the interaction's
+    /// `attachment_size_limit`; 0, unknown, keeps Discord's default of 10 MiB).
+    pub fn with_attachment_limit(mut self, limit: u32) -> Self {
+        if limit > 0 {
+            self.attachment_limit = u64::from(limit);
+        }
+        self
+    }
+
+    /// The largest file this interaction's answer may carry, in bytes.
+    pub fn attachment_limit(&self) -> u64 {
+        self.attachment_limit
+    }
+
+    /// The id of the message that answered the interaction (`GET @original`), e.g. a
+    /// challenge's, on which its game's thread is opened later.
+    pub async fn original_message(&self) -> Result<u64, serenity::Error> {
+        let m = self
+            .http
+            .get_original_interaction_response(self.token)
+            .await?;
+        Ok(m.id.get())
     }
 
     /// The same responder, its ephemeral replies (refusals, apologies) in `lang`.

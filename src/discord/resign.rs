@@ -19,12 +19,13 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let user = ctx.author().id.get();
+    let actor = user_ref(ctx.author());
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     // Checked now, so that a refusal is immediate and only the resigning player sees the button.
     let view = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            let view = g.board(ch)?;
+            let view = g.board_for(&actor, ch)?;
             if view.finished {
                 return Err(GameError::GameOver.into());
             }
@@ -57,6 +58,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn confirm_button(
     data: &Data,
     r: &Responder<'_>,
+    http: &serenity::Http,
     click: &serenity::ComponentInteraction,
     game: i64,
     ply: u32,
@@ -71,9 +73,6 @@ pub async fn confirm_button(
     let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
     let shown = data
         .blocking(r, Defer::Message, move |g| {
-            if g.board(ch)?.game_id != game {
-                return Err(Refusal::ButtonExpired.into());
-            }
             let seen = crate::game::Seen::at(game, ply);
             let view = g.resign(&actor, ch, seen).map_err(|e| match e {
                 GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
@@ -82,8 +81,8 @@ pub async fn confirm_button(
             Ok(g.show(view)?)
         })
         .await?;
-    r.send(game_reply(tr!(lang, "resigns", who = who), &shown, lang))
-        .await?;
+    let reply = game_reply(tr!(lang, "resigns", who = who), &shown, lang);
+    super::threads::send_game(http, r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }
 
@@ -104,7 +103,8 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
             Ok(g.show(g.abort(&actor, ch)?)?)
         })
         .await?;
-    r.send(game_reply(tr!(lang, "aborted", who = who), &shown, lang))
-        .await?;
+    let reply = game_reply(tr!(lang, "aborted", who = who), &shown, lang);
+    let http = &ctx.serenity_context().http;
+    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }

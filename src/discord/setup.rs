@@ -10,6 +10,7 @@ pub fn permissions() -> serenity::Permissions {
     serenity::Permissions::VIEW_CHANNEL
         | serenity::Permissions::SEND_MESSAGES
         | serenity::Permissions::SEND_MESSAGES_IN_THREADS
+        | serenity::Permissions::CREATE_PUBLIC_THREADS
         | serenity::Permissions::EMBED_LINKS
         | serenity::Permissions::ATTACH_FILES
         | serenity::Permissions::READ_MESSAGE_HISTORY
@@ -244,8 +245,10 @@ mod tests {
     fn invite_url_has_the_minimal_permissions_and_both_scopes() {
         let url = invite_url(42);
         // View Channel 1<<10, Send Messages 1<<11, Embed Links 1<<14, Attach Files 1<<15,
-        // Read Message History 1<<16, Send Messages in Threads 1<<38.
-        let bits: u64 = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 38);
+        // Read Message History 1<<16, Create Public Threads 1<<35, Send Messages in Threads
+        // 1<<38.
+        let bits: u64 =
+            (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 35) | (1 << 38);
         assert_eq!(
             url,
             format!(

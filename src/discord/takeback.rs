@@ -44,6 +44,17 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
             Ok((asked, shown))
         })
         .await?;
+    if asked.granted {
+        // Against the computer: taken back at once, nobody to ask.
+        let content = tr!(
+            lang,
+            "takeback-granted",
+            who = who,
+            plies = crate::i18n::num(asked.plies)
+        );
+        r.send(game_reply(content, &shown, lang)).await?;
+        return Ok(());
+    }
     let opponent = shown.view.player(!asked.by);
     let content = tr!(
         lang,
@@ -54,7 +65,8 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
     );
     let mut reply = game_reply(content, &shown, lang);
     reply.components = request_buttons(shown.view.game_id, asked.ply, lang);
-    r.send(reply).await?;
+    let http = &ctx.serenity_context().http;
+    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }
 

@@ -4,8 +4,9 @@
 use cajitas_rules::{Color, DrawClaim, Lang, Outcome, WinReason};
 use poise::serenity_prelude as serenity;
 
+use super::buttons::ButtonId;
 use super::reply::{Reply, cap_chars};
-use super::who::mention;
+use super::who::{mention, player_in};
 use crate::game::{GameService, GameView, Status};
 use crate::i18n::{colour_key, san_in};
 use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
@@ -14,12 +15,17 @@ use crate::tr;
 /// The attachment's file name.
 pub const BOARD_FILE: &str = "board.png";
 
+/// The animated GIF's file name.
+pub const GIF_FILE: &str = "game.gif";
+
 /// A game view with its picture, made on the blocking pool.
 pub struct Shown {
     /// The game.
     pub view: GameView,
     /// The PNG.
     pub png: Vec<u8>,
+    /// The whole game as an animated GIF, for a game that ended with a result.
+    pub gif: Option<Vec<u8>>,
 }
 
 /// What a handler's blocking closure works with: the game service (through `Deref`) and
@@ -29,6 +35,8 @@ pub struct Ops {
     pub game: GameService,
     /// The board renderer.
     pub renderer: &'static Renderer,
+    /// The largest file the interaction's answer may carry (its `attachment_size_limit`).
+    pub attachment_limit: u64,
 }
 
 impl std::ops::Deref for Ops {
@@ -41,12 +49,47 @@ impl std::ops::Deref for Ops {
 impl Ops {
     /// Renders the view (blocking: only inside [`super::Data::blocking`]).
     pub fn show(&self, view: GameView) -> anyhow::Result<Shown> {
-        show_with(self.renderer, view)
+        show_within(self.renderer, view, self.attachment_limit)
+    }
+
+    /// The game as an animated GIF under the interaction's file limit (blocking).
+    pub fn gif(&self, view: &GameView) -> anyhow::Result<Vec<u8>> {
+        game_gif(self.renderer, view, self.attachment_limit)
     }
 }
 
-/// Renders the view with `renderer`.
+/// `view`'s game as an animated GIF, drawn from White's side with the names and, on the
+/// last frame, the result in the game's language; made smaller until it fits in `limit`
+/// bytes (see [`render::gif::fit_gif`]).
+pub fn game_gif(renderer: &Renderer, view: &GameView, limit: u64) -> anyhow::Result<Vec<u8>> {
+    let caption = render::gif::GifCaption {
+        white: view.white.name.clone(),
+        black: view.black.name.clone(),
+        outcome: view.outcome,
+        lang: view.lang,
+    };
+    let (bytes, _) = render::gif::fit_gif(
+        renderer,
+        &view.start,
+        &view.moves,
+        &caption,
+        &render::gif::GifOptions::default(),
+        limit,
+    )?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!("the GIF is {} bytes even at its smallest", bytes.len());
+    }
+    Ok(bytes)
+}
+
+/// Renders the view with `renderer` (a finished game's GIF within Discord's default 10 MiB).
 pub fn show_with(renderer: &Renderer, view: GameView) -> anyhow::Result<Shown> {
+    show_within(renderer, view, render::gif::DEFAULT_BYTE_LIMIT)
+}
+
+/// Renders the view with `renderer`; a game that ended with a result also gets its GIF,
+/// within `gif_limit` bytes (left out, and logged, when it cannot be made to fit).
+pub fn show_within(renderer: &Renderer, view: GameView, gif_limit: u64) -> anyhow::Result<Shown> {
     let options = RenderOptions {
         orientation: view.orientation().into(),
         ..RenderOptions::default()
@@ -56,7 +99,16 @@ pub fn show_with(renderer: &Renderer, view: GameView) -> anyhow::Result<Shown> {
         &Highlights::after(&view.position, view.last_move),
         &options,
     )?;
-    Ok(Shown { view, png })
+    let gif = if view.finished && !view.aborted {
+        game_gif(renderer, &view, gif_limit)
+            .map_err(
+                |e| tracing::warn!(game = view.game_id, error = %e, "no GIF for the final message"),
+            )
+            .ok()
+    } else {
+        None
+    };
+    Ok(Shown { view, png, gif })
 }
 
 /// The board's alt text in `lang` (at most 1,024 characters).
@@ -175,8 +227,8 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
         ))
         .description(status(view, lang))
         .colour(colour)
-        .field(tr!(lang, "embed-white"), mention(&view.white), true)
-        .field(tr!(lang, "embed-black"), mention(&view.black), true)
+        .field(tr!(lang, "embed-white"), player_in(&view.white, lang), true)
+        .field(tr!(lang, "embed-black"), player_in(&view.black, lang), true)
         .field(tr!(lang, "embed-move"), view.fullmove.to_string(), true)
         .field(
             tr!(lang, "embed-last-move"),
@@ -185,13 +237,23 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
                 .map_or_else(|| "—".into(), |s| san_in(lang, s)),
             true,
         )
-        .field(tr!(lang, "embed-material"), material(view, lang), true)
-        .footer(serenity::CreateEmbedFooter::new(tr!(
-            lang,
-            "embed-footer",
-            id = view.game_id.to_string(),
-            ply = view.ply.to_string()
-        )));
+        .field(tr!(lang, "embed-material"), material(view, lang), true);
+    if let Some(clock) = super::clocks::clock_field(view, lang) {
+        e = e.field(tr!(lang, "embed-clock"), clock, false);
+    }
+    if !view.rating_changes.is_empty() {
+        e = e.field(
+            tr!(lang, "rating-changes-title"),
+            super::ratings::change_lines(&view.rating_changes, lang),
+            false,
+        );
+    }
+    e = e.footer(serenity::CreateEmbedFooter::new(tr!(
+        lang,
+        "embed-footer",
+        id = view.game_id.to_string(),
+        ply = view.ply.to_string()
+    )));
     if with_image {
         e = e.image(format!("attachment://{BOARD_FILE}"));
     }
@@ -206,21 +268,34 @@ pub fn analysis_row(url: String, lang: Lang) -> serenity::CreateActionRow {
 }
 
 /// A public reply showing the game in `lang`: `content` above the embed, the board attached
-/// with its alt text; a finished game's carries the link to lichess's analysis board.
+/// with its alt text; a finished game's (the final message) carries the link to lichess's
+/// analysis board, the Rematch button and the game as `game.gif`.
 pub fn game_reply(content: impl Into<String>, shown: &Shown, lang: Lang) -> Reply {
     let components = if shown.view.finished && !shown.view.aborted {
-        vec![analysis_row(shown.view.analysis_url(), lang)]
+        let rematch = ButtonId::Rematch {
+            game: shown.view.game_id,
+        }
+        .button(&tr!(lang, "button-rematch"), serenity::ButtonStyle::Primary);
+        vec![serenity::CreateActionRow::Buttons(vec![
+            serenity::CreateButton::new_link(shown.view.analysis_url())
+                .label(tr!(lang, "button-analysis")),
+            rematch,
+        ])]
     } else {
         Vec::new()
     };
+    let mut attachments = vec![
+        serenity::CreateAttachment::bytes(shown.png.clone(), BOARD_FILE)
+            .description(alt(&shown.view, lang)),
+    ];
+    if let Some(gif) = &shown.gif {
+        attachments.push(serenity::CreateAttachment::bytes(gif.clone(), GIF_FILE));
+    }
     Reply {
         components,
         content: content.into(),
         embeds: vec![embed(&shown.view, lang, true)],
-        attachments: vec![
-            serenity::CreateAttachment::bytes(shown.png.clone(), BOARD_FILE)
-                .description(alt(&shown.view, lang)),
-        ],
+        attachments,
         // A game's messages may ping its two players, nobody else.
         mentions: vec![shown.view.white.id, shown.view.black.id],
         ..Reply::default()

@@ -18,7 +18,23 @@ pub fn channel_ref(guild: Option<serenity::GuildId>, channel: serenity::ChannelI
     }
 }
 
-/// A Discord mention of a user.
+/// A Discord mention of a user; the computer, which has no Discord account, by its name.
 pub fn mention(u: &UserRef) -> String {
-    format!("<@{}>", u.id)
+    match u.engine_level() {
+        Some(_) => format!("**{}**", u.name),
+        None => format!("<@{}>", u.id),
+    }
+}
+
+/// A player as the embed names them: a mention, or the engine and its level in `lang`.
+pub fn player_in(u: &UserRef, lang: crate::game::Lang) -> String {
+    match u.engine_level() {
+        Some(level) => crate::tr!(
+            lang,
+            "engine-player",
+            name = u.name.clone(),
+            level = crate::i18n::num(level)
+        ),
+        None => mention(u),
+    }
 }

@@ -2,24 +2,110 @@
 
 use cajitas_rules::{Lang, Position};
 
+use super::time_control;
 use super::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView,
-    PING_LIMIT, PING_WINDOW, UserRef,
+    PING_LIMIT, PING_WINDOW, Place, TimeControl, UserRef,
 };
 use crate::store::{ChallengeRow, ChallengeStatus, ColourPick, NewChallenge, NewGame, Tx, UserRow};
 
+/// What a challenge offers: the challenger's colour, the time control, and whether the game
+/// counts for the ratings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChallengeTerms {
+    /// The challenger's colour.
+    pub colour: ColourChoice,
+    /// The time control.
+    pub time: TimeControl,
+    /// Whether the game counts for the ratings.
+    pub rated: bool,
+}
+
+impl ChallengeTerms {
+    /// `colour`, and the defaults: 3 days per move, rated.
+    pub fn new(colour: ColourChoice) -> ChallengeTerms {
+        ChallengeTerms {
+            colour,
+            time: TimeControl::DEFAULT,
+            rated: true,
+        }
+    }
+}
+
+/// A new challenge's terms as stored (see [`GameService::new_challenge`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Terms {
+    pub colour: ColourPick,
+    pub time: TimeControl,
+    pub rated: bool,
+}
+
 impl GameService {
-    /// `actor` challenges `opponent` (or anyone, when `None`) in `ch`; `colour` is the
-    /// challenger's. Refused when a challenge is already waiting or a game is in progress in
-    /// the channel, when the opponent is the challenger or a bot, or when the challenger is a
-    /// bot. An expired challenge in the channel is closed and replaced.
+    /// `actor` challenges `opponent` (or anyone, when `None`) at `at`; `colour` is the
+    /// challenger's. Refused when the opponent is the challenger or a bot, or when the
+    /// challenger is a bot; in a game's thread (challenges go to its channel); and where
+    /// games get no thread of their own ([`Place::threads`] off), when a challenge is
+    /// already waiting or a game is in progress there. Where games get their own thread,
+    /// each challenger has one pending challenge per channel. An expired challenge in the
+    /// way is closed and replaced. The game gets the default time control, 3 days per move
+    /// (see [`GameService::challenge_timed`]).
     pub fn challenge(
         &self,
         actor: &UserRef,
-        ch: ChannelRef,
+        at: impl Into<Place>,
         opponent: Option<&UserRef>,
         colour: ColourChoice,
     ) -> Result<ChallengeView, GameError> {
+        self.challenge_with(actor, at, opponent, ChallengeTerms::new(colour))
+    }
+
+    /// [`GameService::challenge`] with the time control `time` (rated).
+    pub fn challenge_timed(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        opponent: Option<&UserRef>,
+        colour: ColourChoice,
+        time: TimeControl,
+    ) -> Result<ChallengeView, GameError> {
+        let terms = ChallengeTerms {
+            time,
+            ..ChallengeTerms::new(colour)
+        };
+        self.challenge_with(actor, at, opponent, terms)
+    }
+
+    /// [`GameService::challenge`], its game counting for the ratings when `rated` (a
+    /// challenge is rated unless said otherwise), with the default time control.
+    pub fn challenge_rated(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        opponent: Option<&UserRef>,
+        colour: ColourChoice,
+        rated: bool,
+    ) -> Result<ChallengeView, GameError> {
+        let terms = ChallengeTerms {
+            rated,
+            ..ChallengeTerms::new(colour)
+        };
+        self.challenge_with(actor, at, opponent, terms)
+    }
+
+    /// [`GameService::challenge`] with every term said: colour, time control, rated.
+    pub fn challenge_with(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        opponent: Option<&UserRef>,
+        terms: ChallengeTerms,
+    ) -> Result<ChallengeView, GameError> {
+        let ChallengeTerms {
+            colour,
+            time,
+            rated,
+        } = terms;
+        let at = at.into();
         let me = actor.capped();
         let them = opponent.map(UserRef::capped);
         if me.is_bot {
@@ -33,35 +119,89 @@ impl GameService {
                 return Err(GameError::CannotChallengeBot);
             }
         }
-        let ttl = self.inner.opts.challenge_ttl.as_millis() as i64;
         self.write(|tx, now| {
-            if tx.active_game(ch.channel)?.is_some() {
-                return Err(GameError::GameInProgress);
-            }
-            if let Some(p) = tx.pending_challenge(ch.channel)? {
+            let terms = Terms {
+                colour: colour.to_db(),
+                time,
+                rated,
+            };
+            let row = self.new_challenge(tx, at, &me, them.as_ref(), terms, now)?;
+            Ok(ChallengeView::from_row(row))
+        })
+    }
+
+    /// The checks and the write of a new challenge (see [`GameService::challenge`]).
+    pub(super) fn new_challenge(
+        &self,
+        tx: &dyn Tx,
+        at: Place,
+        me: &UserRow,
+        them: Option<&UserRow>,
+        terms: Terms,
+        now: i64,
+    ) -> Result<ChallengeRow, GameError> {
+        let Terms {
+            colour,
+            time,
+            rated,
+        } = terms;
+        let ch = at.at;
+        if let Some(parent) = at.parent
+            && tx
+                .last_game(ch.channel)?
+                .is_some_and(|g| g.thread == Some(ch.channel))
+        {
+            return Err(GameError::InGameThread { parent });
+        }
+        let pending = tx.pending_challenges(ch.channel)?;
+        if at.threads {
+            for p in pending.iter().filter(|p| p.challenger.id == me.id) {
                 if p.expires_at > now {
                     return Err(GameError::ChallengePending);
                 }
                 tx.resolve_challenge(p.id, ChallengeStatus::Expired, None, None, now)?;
             }
-            tx.upsert_user(&me, now)?;
-            if let Some(o) = &them {
-                tx.upsert_user(o, now)?;
-                Self::ping(tx, me.id, o.id, "challenge", now)?;
+        } else {
+            if tx.active_game(ch.channel)?.is_some() {
+                return Err(GameError::GameInProgress);
             }
-            let id = tx.insert_challenge(&NewChallenge {
-                guild: ch.guild,
-                channel: ch.channel,
-                challenger: me.id,
-                opponent: them.as_ref().map(|o| o.id),
-                colour: colour.to_db(),
-                now,
-                expires_at: now.saturating_add(ttl),
-            })?;
-            let row = tx
-                .challenge(id)?
-                .ok_or_else(|| GameError::Internal("challenge vanished".into()))?;
-            Ok(ChallengeView::from_row(row))
+            for p in &pending {
+                if p.expires_at > now {
+                    return Err(GameError::ChallengePending);
+                }
+                tx.resolve_challenge(p.id, ChallengeStatus::Expired, None, None, now)?;
+            }
+        }
+        tx.upsert_user(me, now)?;
+        if let Some(o) = them {
+            tx.upsert_user(o, now)?;
+            Self::ping(tx, me.id, o.id, "challenge", now)?;
+        }
+        let ttl = self.inner.opts.challenge_ttl.as_millis() as i64;
+        let id = tx.insert_challenge(&NewChallenge {
+            guild: ch.guild,
+            channel: ch.channel,
+            challenger: me.id,
+            opponent: them.map(|o| o.id),
+            colour,
+            now,
+            expires_at: now.saturating_add(ttl),
+            tc: time.to_row(),
+            rated,
+        })?;
+        tx.challenge(id)?
+            .ok_or_else(|| GameError::Internal("challenge vanished".into()))
+    }
+
+    /// Records the message that shows challenge `id` (the game's thread is opened on it when
+    /// the challenge is accepted, maybe after the interaction that posted it expired).
+    pub fn set_challenge_message(&self, id: i64, message: u64) -> Result<(), GameError> {
+        self.write(|tx, _| {
+            if tx.set_challenge_message(id, message)? {
+                Ok(())
+            } else {
+                Err(GameError::NoChallenge)
+            }
         })
     }
 
@@ -98,10 +238,13 @@ impl GameService {
         })
     }
 
-    /// Finds the challenge an answer is about, refusing what cannot be answered.
+    /// Finds the challenge an answer is about, refusing what cannot be answered. Without an
+    /// id: the one challenge of the channel addressed to `actor`, or else the one open
+    /// challenge of someone else.
     fn answerable(
         tx: &dyn Tx,
         ch: ChannelRef,
+        actor: u64,
         expected: Option<i64>,
         now: i64,
     ) -> Result<ChallengeRow, GameError> {
@@ -123,14 +266,42 @@ impl GameService {
                     }
                 }
             }
-            None => tx
-                .pending_challenge(ch.channel)?
-                .ok_or(GameError::NoChallenge)?,
+            None => Self::the_challenge_for(tx, ch, actor, now)?,
         };
         if c.expires_at <= now {
             return Err(GameError::ChallengeExpired);
         }
         Ok(c)
+    }
+
+    /// The challenge of the channel that `actor` means without naming it.
+    fn the_challenge_for(
+        tx: &dyn Tx,
+        ch: ChannelRef,
+        actor: u64,
+        now: i64,
+    ) -> Result<ChallengeRow, GameError> {
+        let all = tx.pending_challenges(ch.channel)?;
+        let live: Vec<&ChallengeRow> = all.iter().filter(|c| c.expires_at > now).collect();
+        let to_me: Vec<&&ChallengeRow> = live
+            .iter()
+            .filter(|c| c.opponent.as_ref().is_some_and(|o| o.id == actor))
+            .collect();
+        let open: Vec<&&ChallengeRow> = live
+            .iter()
+            .filter(|c| c.opponent.is_none() && c.challenger.id != actor)
+            .collect();
+        let one = match (to_me.as_slice(), open.as_slice()) {
+            ([c], _) | ([], [c]) => (**c).clone(),
+            ([], []) => match (live.as_slice(), all.first()) {
+                // Someone else's, or the actor's own: the answer says why not.
+                ([c, ..], _) => (*c).clone(),
+                ([], Some(expired)) => expired.clone(),
+                ([], None) => return Err(GameError::NoChallenge),
+            },
+            _ => return Err(GameError::SeveralChallenges),
+        };
+        Ok(one)
     }
 
     fn may_answer(c: &ChallengeRow, actor: &UserRow) -> Result<(), GameError> {
@@ -168,14 +339,56 @@ impl GameService {
         expected_challenge_id: Option<i64>,
         lang: Lang,
     ) -> Result<GameView, GameError> {
+        self.accept_at(actor, Place::plain(ch), expected_challenge_id, lang, None)
+    }
+
+    /// The challenge `actor` would accept at `at` (the one named, or the one they mean), if
+    /// they may: read only, so that a front end opens the game's thread only for an accept
+    /// that can succeed.
+    pub fn acceptable(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        expected_challenge_id: Option<i64>,
+    ) -> Result<ChallengeView, GameError> {
+        let at = at.into();
         let me = actor.capped();
-        self.write(|tx, now| {
-            let c = Self::answerable(tx, ch, expected_challenge_id, now)?;
+        let now = self.now();
+        self.read(|tx| {
+            let c = Self::answerable(tx, at.at, me.id, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
             if me.is_bot {
                 return Err(GameError::BotCannotPlay);
             }
-            if tx.active_game(ch.channel)?.is_some() {
+            Ok(ChallengeView::from_row(c))
+        })
+    }
+
+    /// Accepts a challenge made at `at` and starts the game, played: in the thread `at` is,
+    /// when it is one; else in `thread`, the thread the front end opened for it (on the
+    /// challenge's message); else in the channel itself, where one game at a time is played.
+    pub fn accept_at(
+        &self,
+        actor: &UserRef,
+        at: impl Into<Place>,
+        expected_challenge_id: Option<i64>,
+        lang: Lang,
+        thread: Option<u64>,
+    ) -> Result<GameView, GameError> {
+        let at = at.into();
+        let me = actor.capped();
+        let ch = at.at;
+        let (home, thread) = match at.parent {
+            Some(parent) => (parent, Some(ch.channel)),
+            None => (ch.channel, thread),
+        };
+        self.write(|tx, now| {
+            let c = Self::answerable(tx, ch, me.id, expected_challenge_id, now)?;
+            Self::may_answer(&c, &me)?;
+            if me.is_bot {
+                return Err(GameError::BotCannotPlay);
+            }
+            if tx.active_game(thread.unwrap_or(ch.channel))?.is_some() {
                 return Err(GameError::GameInProgress);
             }
             tx.upsert_user(&me, now)?;
@@ -189,16 +402,23 @@ impl GameService {
             } else {
                 (me.id, c.challenger.id)
             };
-            let start = Position::new().fen();
+            let start = Position::new();
+            let tc = TimeControl::from_row(c.tc);
+            let clock = time_control::start(tc, now, 0, start.turn(), self.abandon_ms());
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
-                channel: ch.channel,
+                channel: home,
                 white,
                 black,
-                start_fen: &start,
+                start_fen: &start.fen(),
                 now,
                 lang: lang.code(),
+                thread,
+                tc: c.tc,
+                clock: clock.to_row(),
+                rated: c.rated,
             })?;
+            self.schedule(tx, game_id, ch.channel, 0, tc, &clock, 0)?;
             if !tx.resolve_challenge(
                 c.id,
                 ChallengeStatus::Accepted,
@@ -217,13 +437,27 @@ impl GameService {
 
     /// Starts a game between `white` and `black` from `start` directly, without a challenge
     /// (for tests, tools and set positions). The same rules apply as to a challenge: one
-    /// game per channel, no bots, two different players.
+    /// game per channel, no bots, two different players. The game is untimed (see
+    /// [`GameService::start_game_timed`]) and unrated.
     pub fn start_game(
         &self,
         white: &UserRef,
         black: &UserRef,
         ch: ChannelRef,
         start: &Position,
+    ) -> Result<GameView, GameError> {
+        self.start_game_timed(white, black, ch, start, TimeControl::Untimed)
+    }
+
+    /// [`GameService::start_game`] with the time control `time` (any, not only the offered
+    /// ones: a one-second live clock, say).
+    pub fn start_game_timed(
+        &self,
+        white: &UserRef,
+        black: &UserRef,
+        ch: ChannelRef,
+        start: &Position,
+        time: TimeControl,
     ) -> Result<GameView, GameError> {
         let (w, b) = (white.capped(), black.capped());
         if w.id == b.id {
@@ -232,6 +466,7 @@ impl GameService {
         if w.is_bot || b.is_bot {
             return Err(GameError::BotCannotPlay);
         }
+        let turn = start.turn();
         let start = start.fen();
         self.write(|tx, now| {
             if tx.active_game(ch.channel)?.is_some() {
@@ -239,6 +474,7 @@ impl GameService {
             }
             tx.upsert_user(&w, now)?;
             tx.upsert_user(&b, now)?;
+            let clock = time_control::start(time, now, 0, turn, self.abandon_ms());
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
                 channel: ch.channel,
@@ -247,7 +483,12 @@ impl GameService {
                 start_fen: &start,
                 now,
                 lang: Lang::En.code(),
+                thread: None,
+                tc: time.to_row(),
+                clock: clock.to_row(),
+                rated: false,
             })?;
+            self.schedule(tx, game_id, ch.channel, 0, time, &clock, 0)?;
             let row = tx
                 .game(game_id)?
                 .ok_or_else(|| GameError::Internal("game vanished".into()))?;
@@ -275,7 +516,7 @@ impl GameService {
     ) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let c = Self::answerable(tx, ch, expected_challenge_id, now)?;
+            let c = Self::answerable(tx, ch, me.id, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
             if c.opponent.is_none() {
                 // An open challenge is not addressed to anyone: nobody may close it for
@@ -294,12 +535,12 @@ impl GameService {
     pub fn cancel(&self, actor: &UserRef, ch: ChannelRef) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
         self.write(|tx, now| {
-            let c = tx
-                .pending_challenge(ch.channel)?
-                .ok_or(GameError::NoChallenge)?;
-            if c.challenger.id != me.id {
-                return Err(GameError::NotChallenger);
-            }
+            let all = tx.pending_challenges(ch.channel)?;
+            let c = match all.iter().find(|c| c.challenger.id == me.id) {
+                Some(c) => c.clone(),
+                None if all.is_empty() => return Err(GameError::NoChallenge),
+                None => return Err(GameError::NotChallenger),
+            };
             tx.resolve_challenge(c.id, ChallengeStatus::Cancelled, Some(me.id), None, now)?;
             let mut v = ChallengeView::from_row(c);
             v.status = ChallengeState::Cancelled;

@@ -127,6 +127,53 @@ pub enum GameError {
     /// The actor tried to answer their own takeback request.
     #[error("You cannot answer your own takeback request; your opponent must.")]
     OwnTakeback,
+    /// A challenge typed in a game's thread: challenges go to the channel (threads cannot
+    /// nest).
+    #[error("This thread belongs to a game: send challenges in its channel ({parent}).")]
+    InGameThread {
+        /// The thread's channel.
+        parent: u64,
+    },
+    /// A command typed in a channel where the actor plays several games, each in its thread.
+    #[error(
+        "You are playing several games in this channel: type the command in the game's thread."
+    )]
+    SeveralGames {
+        /// The games' threads (at most [`MAX_LINKS`](crate::game::MAX_LINKS)).
+        threads: Vec<u64>,
+    },
+    /// A command typed in a channel whose games are played in their threads, none of them
+    /// the actor's.
+    #[error("The games of this channel are played in their threads, and you play in none.")]
+    GamesInThreads {
+        /// The games' threads (at most [`MAX_LINKS`](crate::game::MAX_LINKS)).
+        threads: Vec<u64>,
+    },
+    /// `accept` or `decline` without saying which, with several challenges to choose from.
+    #[error("Several challenges are waiting here: use the buttons of the one you mean.")]
+    SeveralChallenges,
+    /// The player to move's time had run out when this action arrived: the game ended on
+    /// time in the same transaction, and the action was not applied.
+    #[error("Too late: the time to move had run out, and the game has ended on time.")]
+    TimeRanOut,
+    /// A win or draw was claimed in a timed game (timed games end on their own).
+    #[error("Only an untimed game can be claimed; a timed game ends when the clock runs out.")]
+    ClaimNotUntimed,
+    /// A win or draw was claimed by the player to move (only the waiting player may).
+    #[error("It is your move: only the player waiting for a move can claim the game.")]
+    ClaimOwnTurn,
+    /// A win or draw was claimed before the opponent's time to move had passed.
+    #[error("Your opponent still has time to move: you can claim the game from {at_ms} (Unix ms).")]
+    ClaimTooEarly {
+        /// When the game may be claimed (Unix ms).
+        at_ms: i64,
+    },
+    /// Takebacks are refused in rated games.
+    #[error("Takebacks are not allowed in rated games.")]
+    TakebackInRatedGame,
+    /// There is no finished game in this channel to analyse.
+    #[error("No game has finished in this channel yet: there is nothing to analyse.")]
+    NoFinishedGame,
     /// The stored game could not be rebuilt by the rules (a damaged database).
     #[error("internal error: {0}")]
     Internal(String),

@@ -8,7 +8,7 @@ use cajitas_rules::{
     Color, DrawClaim, DrawReason, Game, Move, Outcome, Piece, Position, Role, Uci, WinReason,
 };
 
-use super::{ChannelRef, GameError, GameService, GameView, Lang};
+use super::{ChannelRef, ClockView, GameError, GameService, GameView, Lang, TimeControl};
 use crate::store::{DrawOfferRow, GameRow, GameStatus, MoveRow, Side, Tx, UserRow};
 
 /// A rebuilt game and the stored state it was rebuilt from.
@@ -90,6 +90,13 @@ pub(super) fn apply_ending(
         Outcome::Draw {
             reason: DrawReason::Agreement,
         } => game.agree_draw().map_err(|e| e.to_string()),
+        // A flag fall against a side that cannot mate: the flag was the player to move's.
+        Outcome::Draw {
+            reason: DrawReason::TimeoutVsInsufficientMaterial,
+        } => {
+            let loser = game.position().turn();
+            game.timeout(loser).map_err(|e| e.to_string())
+        }
         Outcome::Draw {
             reason: reason @ (DrawReason::ThreefoldClaim | DrawReason::FiftyMoveClaim),
         } => {
@@ -281,6 +288,21 @@ impl GameService {
             aborted: l.row.status == GameStatus::Aborted,
             result: l.row.result.clone(),
             sans: l.moves.iter().map(|m| m.san.clone()).collect(),
+            start: l.game.start().clone(),
+            moves: l.game.moves().to_vec(),
+            guild: l.row.guild,
+            channel: l.row.channel,
+            thread: l.row.thread,
+            clock: ClockView::new(
+                TimeControl::from_row(l.row.tc),
+                &l.row.clock,
+                l.row.ply,
+                pos.turn(),
+                active,
+                self.now(),
+            ),
+            rated: l.row.rated,
+            rating_changes: Vec::new(),
             position: pos,
         });
         self.keep(l);
@@ -306,15 +328,87 @@ impl GameService {
         );
     }
 
-    /// The game in progress, or the refusal that says why there is none.
-    pub(super) fn active(&self, tx: &dyn Tx, ch: ChannelRef) -> Result<Loaded, GameError> {
-        match tx.active_game(ch.channel)? {
-            Some(row) => self.load(tx, row),
-            None => match tx.last_game(ch.channel)? {
-                Some(_) => Err(GameError::GameOver),
-                None => Err(GameError::NoGame),
-            },
+    /// The game in progress that `actor` means at `ch` (see [`GameService::locate`]), or the
+    /// refusal that says why there is none.
+    pub(super) fn active_for(
+        &self,
+        tx: &dyn Tx,
+        ch: ChannelRef,
+        actor: Option<u64>,
+    ) -> Result<Loaded, GameError> {
+        let row = self.locate(tx, ch, actor, false)?;
+        self.load(tx, row)
+    }
+
+    /// The game a command typed at `ch` is about:
+    /// - the game in progress played there (the thread's game, or the game played in the
+    ///   channel itself);
+    /// - else, in a channel whose games have threads, `actor`'s one game in progress there
+    ///   (refused with the threads' links when they have several, or none while others play);
+    /// - else, with `or_last`, the last game played there, or the last game of the channel
+    ///   (`actor`'s, when they played there), so that `/pgn` still reaches a game whose
+    ///   thread was archived.
+    pub(super) fn locate(
+        &self,
+        tx: &dyn Tx,
+        ch: ChannelRef,
+        actor: Option<u64>,
+        or_last: bool,
+    ) -> Result<GameRow, GameError> {
+        if let Some(row) = tx.active_game(ch.channel)? {
+            return Ok(row);
         }
+        let threaded = tx.active_thread_games(ch.channel)?;
+        let plays = |g: &GameRow| actor.is_some_and(|a| g.white.id == a || g.black.id == a);
+        let mine: Vec<&GameRow> = threaded.iter().filter(|g| plays(g)).collect();
+        let links = |games: &[&GameRow]| {
+            games
+                .iter()
+                .filter_map(|g| g.thread)
+                .take(super::MAX_LINKS)
+                .collect::<Vec<u64>>()
+        };
+        match mine.as_slice() {
+            [one] => return Ok((*one).clone()),
+            [] => {}
+            several => {
+                return Err(GameError::SeveralGames {
+                    threads: links(several),
+                });
+            }
+        }
+        if !threaded.is_empty() {
+            let all: Vec<&GameRow> = threaded.iter().collect();
+            return match (or_last, all.as_slice()) {
+                // Looking at the one game of the channel hurts nobody.
+                (true, [one]) => Ok((*one).clone()),
+                _ => Err(GameError::GamesInThreads {
+                    threads: links(&all),
+                }),
+            };
+        }
+        let here = tx.last_game(ch.channel)?;
+        if !or_last {
+            let ever = here.is_some() || tx.last_channel_game(ch.channel, None)?.is_some();
+            return Err(if ever {
+                GameError::GameOver
+            } else {
+                GameError::NoGame
+            });
+        }
+        // A game's own thread: its game. Else the channel's last game, the actor's first.
+        if let Some(row) = here.as_ref().filter(|g| g.thread == Some(ch.channel)) {
+            return Ok(row.clone());
+        }
+        let last = match actor {
+            Some(a) => tx.last_channel_game(ch.channel, Some(a))?,
+            None => None,
+        };
+        let last = match last {
+            Some(row) => Some(row),
+            None => tx.last_channel_game(ch.channel, None)?,
+        };
+        last.or(here).ok_or(GameError::NoGame)
     }
 
     pub(super) fn player(l: &Loaded, actor: &UserRow) -> Result<Color, GameError> {

@@ -16,36 +16,54 @@
 pub mod analysis;
 mod challenges;
 mod clock;
+mod engine;
 mod error;
 mod load;
 mod notify;
 mod play;
 mod queries;
+pub mod ratings;
+mod rematch;
+mod scheduler;
 mod takeback;
+mod time_control;
 mod views;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 pub use cajitas_rules::Lang;
 
+pub use self::challenges::ChallengeTerms;
 pub use self::clock::{Clock, ManualClock, SystemClock};
+pub use self::engine::{
+    ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
+    engine_user_id,
+};
 pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
 pub use self::play::Seen;
+pub use self::scheduler::{Round, Scheduler, nonce};
+pub use self::time_control::{
+    ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
+    TimeControl, UnknownTimeControl,
+};
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
-    Status, TakebackView, UserRef,
+    Place, Status, TakebackView, UserRef,
 };
+pub use crate::store::EventScope;
 use crate::store::{Database, SharedStore, SqliteStore, Store, StoreExt, Tx};
 
 /// The longest move text a player may type, in characters.
 pub const MAX_MOVE_CHARS: usize = 32;
 /// The longest display name kept, in characters (longer names are cut).
 pub const MAX_NAME_CHARS: usize = 100;
+/// The most threads a refusal links to.
+pub const MAX_LINKS: usize = 10;
 /// How long a challenge waits for an answer unless configured otherwise.
 pub const DEFAULT_CHALLENGE_TTL: Duration = Duration::from_secs(15 * 60);
 
@@ -60,6 +78,9 @@ pub struct ServiceOptions {
     pub notifier: Arc<dyn Notifier>,
     /// Where the games are played, for the PGN `Site` tag.
     pub site: Site,
+    /// How long an untimed game waits for a move before the waiting player may claim it
+    /// (`CAJITAS_ABANDON_DAYS`).
+    pub abandon_after: Duration,
 }
 
 /// Where the games of a service are played: the PGN `Site` tag says so.
@@ -92,6 +113,7 @@ impl Default for ServiceOptions {
             clock: Arc::new(SystemClock),
             notifier: Arc::new(NoNotifier),
             site: Site::Discord,
+            abandon_after: DEFAULT_ABANDON_AFTER,
         }
     }
 }
@@ -121,6 +143,10 @@ struct Inner {
     /// [`GameService::load`]). Locked only while the store is locked.
     cache: Mutex<HashMap<i64, CachedGame>>,
     opts: ServiceOptions,
+    /// Rung when an operation schedules an event earlier than the scheduler's plan.
+    bell: Arc<scheduler::Doorbell>,
+    /// Whoever drives the engines (see [`GameService::set_engine_turns`]).
+    engine_turns: OnceLock<Weak<dyn EngineTurns>>,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -164,6 +190,8 @@ impl GameService {
                 store: Arc::new(Mutex::new(store)),
                 cache: Mutex::new(HashMap::new()),
                 opts,
+                bell: Arc::new(scheduler::Doorbell::default()),
+                engine_turns: OnceLock::new(),
             }),
         }
     }
@@ -175,6 +203,11 @@ impl GameService {
 
     fn now(&self) -> i64 {
         self.inner.opts.clock.now_ms()
+    }
+
+    /// The abandonment period of untimed games, in ms.
+    fn abandon_ms(&self) -> i64 {
+        i64::try_from(self.inner.opts.abandon_after.as_millis()).unwrap_or(i64::MAX / 4)
     }
 
     fn store(&self) -> MutexGuard<'_, Box<dyn Store>> {
@@ -191,7 +224,23 @@ impl GameService {
         f: impl FnOnce(&dyn Tx, i64) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
         let now = self.now();
-        self.store().immediate(|tx| f(tx, now))
+        notify::take_queued();
+        let result = self.store().immediate(|tx| f(tx, now));
+        let queued = notify::take_queued();
+        if result.is_ok() {
+            self.deliver(&queued);
+        }
+        result
+    }
+
+    /// Posts the notices an operation queued, after its commit. A post that fails is logged:
+    /// the operation itself happened.
+    fn deliver(&self, notices: &[Notice]) {
+        for notice in notices {
+            if let Err(e) = self.inner.opts.notifier.post(notice) {
+                tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
+            }
+        }
     }
 
     /// Runs `f` in one read transaction (a consistent snapshot; it never writes).

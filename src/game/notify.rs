@@ -7,13 +7,31 @@
 
 use std::sync::Mutex;
 
-use super::{ChannelRef, GameView};
+use super::{ChallengeView, ChannelRef, GameView};
 
 /// What a post is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NoticeKind {
     /// The game as it stands: the board and its status (who is to move, or the result).
     GameState,
+    /// A game played in a thread ended: one line in its channel (the notice's place), with
+    /// a link to the thread. Posted by the service when the game ends.
+    Summary,
+    /// A rematch: a new challenge (its buttons too), posted in the finished game's channel;
+    /// the notice's game is the finished one.
+    Rematch(ChallengeView),
+    /// The game ended on time (lost, drawn, or aborted before both sides moved): the final
+    /// board; both players are mentioned.
+    TimedOut,
+    /// A correspondence reminder: 80% of the time to move has passed; only the player to
+    /// move is mentioned.
+    Reminder,
+    /// An untimed game's reminder: 80% of the abandonment period has passed, after which the
+    /// opponent may claim the game; only the player to move is mentioned.
+    IdleReminder,
+    /// The engine failed twice to give its move: the game waits for it (the engine room
+    /// tries again every minute, and on the person's next command).
+    EngineUnavailable,
 }
 
 /// One post to a game's channel.
@@ -42,8 +60,9 @@ pub enum NotifyError {
 
 /// Posts notices. Blocking, like the service: call it from a blocking thread.
 pub trait Notifier: Send + Sync + std::fmt::Debug {
-    /// Posts `notice` in its channel.
-    fn post(&self, notice: &Notice) -> Result<(), NotifyError>;
+    /// Posts `notice` in its channel. Returns the id of the message posted, when the front
+    /// end has such ids (a rematch challenge's thread is opened on its message).
+    fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError>;
 }
 
 /// Posts nothing (the default until a front end installs its own).
@@ -51,8 +70,8 @@ pub trait Notifier: Send + Sync + std::fmt::Debug {
 pub struct NoNotifier;
 
 impl Notifier for NoNotifier {
-    fn post(&self, _notice: &Notice) -> Result<(), NotifyError> {
-        Ok(())
+    fn post(&self, _notice: &Notice) -> Result<Option<u64>, NotifyError> {
+        Ok(None)
     }
 }
 
@@ -70,11 +89,26 @@ impl RecordingNotifier {
 }
 
 impl Notifier for RecordingNotifier {
-    fn post(&self, notice: &Notice) -> Result<(), NotifyError> {
-        self.posts
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(notice.clone());
-        Ok(())
+    /// Keeps the notice; its "message id" is its number among the notices, from 1.
+    fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
+        let mut posts = self.posts.lock().unwrap_or_else(|p| p.into_inner());
+        posts.push(notice.clone());
+        Ok(Some(posts.len() as u64))
     }
+}
+
+thread_local! {
+    /// The notices an operation decided on, posted once its transaction committed (see
+    /// `GameService::write`): never while the store is locked, never for a rolled back one.
+    static OUTBOX: std::cell::RefCell<Vec<Notice>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Queues `notice` for after the commit of the operation running on this thread.
+pub(super) fn queue(notice: Notice) {
+    OUTBOX.with(|o| o.borrow_mut().push(notice));
+}
+
+/// Takes the notices queued on this thread.
+pub(super) fn take_queued() -> Vec<Notice> {
+    OUTBOX.with(|o| std::mem::take(&mut *o.borrow_mut()))
 }

@@ -4,10 +4,14 @@
 use cajitas_rules::{Color, DrawReason, Outcome, Uci, WinReason};
 
 use super::load::{ABORTED, Loaded, apply_ending, side};
+use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult, UserRef,
+    ChannelRef, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult, TimeControl,
+    UserRef,
 };
-use crate::store::{DrawOfferRow, Ending, GameStatus, MoveRow, OfferStatus, Tx, UserRow};
+use crate::store::{
+    DrawOfferRow, Ending, EventKind, GameStatus, MoveRow, OfferStatus, Tx, UserRow,
+};
 
 /// How a game ends.
 #[derive(Debug, Clone, Copy)]
@@ -83,18 +87,48 @@ impl From<Option<u32>> for Seen {
 
 impl GameService {
     /// The opening every operation on a game in progress shares: cap the actor, open a
-    /// write, load the channel's game, check that the actor plays in it. `op` then does the
-    /// operation's own checks and writes, in the same transaction.
+    /// write, load the game the actor means at `ch` (see [`GameService::locate`]), check
+    /// that the actor plays in it, and end it on time when the player to move's deadline has
+    /// passed (then the operation is refused with [`GameError::TimeRanOut`], the ending
+    /// committed). `op` then does the operation's own checks and writes, in the same
+    /// transaction.
     pub(super) fn in_game<T>(
         &self,
         actor: &UserRef,
         ch: ChannelRef,
         op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
+        self.in_game_at(actor, ch, None, op)
+    }
+
+    /// [`in_game`](Self::in_game) for game `game` when given (a button knows its game,
+    /// wherever it is clicked): a game no longer in progress is refused as
+    /// [`GameError::PositionChanged`].
+    pub(super) fn in_game_at<T>(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        game: Option<i64>,
+        op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
         let me = actor.capped();
-        self.write(|tx, now| {
-            let game = self.active(tx, ch)?;
+        let mut engine_game = None;
+        let done = self.write(|tx, now| {
+            let game = match game {
+                Some(id) => match tx.game(id)? {
+                    Some(row) if row.status == GameStatus::Active => self.load(tx, row)?,
+                    _ => return Err(GameError::PositionChanged),
+                },
+                None => self.active_for(tx, ch, Some(me.id))?,
+            };
             let mine = Self::player(&game, &me)?;
+            if Self::has_engine(&game) {
+                engine_game = Some(game.row.id);
+            }
+            let game = match self.flag_if_late(tx, game, now)? {
+                Ok(game) => game,
+                Err(_ended) => return Ok(Err(GameError::TimeRanOut)),
+            };
             op(Turn {
                 tx,
                 game,
@@ -102,12 +136,88 @@ impl GameService {
                 mine,
                 now,
             })
-        })
+            .map(Ok)
+        });
+        // Whatever the person did (or tried), an engine that owes a move, or is waiting
+        // for a failed engine, looks again.
+        if let Some(id) = engine_game {
+            self.poke_engine(id);
+        }
+        let done = done?;
+        if done.is_err() {
+            // The timeout's post waits for the scheduler: wake it now.
+            self.inner.bell.ring();
+        }
+        done
+    }
+
+    /// Ends `l` on time when it is timed and the player to move's deadline has passed: the
+    /// timeout is recorded as a done event (the scheduler posts it), and the final view
+    /// comes back as `Err`. Otherwise gives `l` back.
+    pub(super) fn flag_if_late(
+        &self,
+        tx: &dyn Tx,
+        l: Loaded,
+        now: i64,
+    ) -> Result<Result<Loaded, GameView>, GameError> {
+        let tc = TimeControl::from_row(l.row.tc);
+        let deadline = match l.row.clock.deadline {
+            Some(d) if tc.is_timed() && now >= d => d,
+            _ => return Ok(Ok(l)),
+        };
+        let (id, channel, seq) = (l.row.id, l.row.channel, l.row.clock.seq);
+        let event = tx.schedule_event(id, channel, seq, EventKind::Timeout, deadline)?;
+        tx.finish_event(event, now, true)?;
+        self.flag(tx, l, now).map(Err)
+    }
+
+    /// The player to move ran out of time: before both sides moved the game is aborted;
+    /// otherwise it is drawn when the opponent has a draw offer standing (lila's
+    /// `Finisher.outOfTime`) or cannot mate (lichess's insufficient mating material,
+    /// [`cajitas_rules::Position::insufficient_mating_material`]), and lost on time when not.
+    pub(super) fn flag(&self, tx: &dyn Tx, l: Loaded, now: i64) -> Result<GameView, GameError> {
+        if l.row.ply < 2 {
+            return self.end_game(tx, l, GameEnd::Aborted, now);
+        }
+        let loser = l.game.position().turn();
+        if l.offer.as_ref().is_some_and(|o| o.by == side(!loser)) {
+            return self.agree_draw(tx, l, now);
+        }
+        let outcome = l
+            .game
+            .clone()
+            .timeout(loser)
+            .map_err(|e| GameError::Internal(format!("timeout: {e}")))?;
+        self.finish(tx, l, outcome, now)
+    }
+
+    /// Schedules the next event of a game whose clock is `c` at `ply` plies (its `seq` is
+    /// `seq`), and rings the scheduler when it falls due before its plan.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn schedule(
+        &self,
+        tx: &dyn Tx,
+        game: i64,
+        channel: u64,
+        seq: i64,
+        tc: TimeControl,
+        c: &ClockState,
+        ply: u32,
+    ) -> Result<(), GameError> {
+        let (kind, due) = match time_control::next_event(tc, c, ply) {
+            time_control::Next::Timeout(at) => (EventKind::Timeout, at),
+            time_control::Next::Reminder(at) => (EventKind::Reminder, at),
+            time_control::Next::IdleReminder(at) => (EventKind::IdleReminder, at),
+        };
+        tx.schedule_event(game, channel, seq, kind, due)?;
+        self.inner.bell.ring_if_before(due);
+        Ok(())
     }
 
     /// The one step every ending goes through (mate and every automatic ending, resignation,
-    /// agreement, claims, timeouts, abort): writes it ply-checked and returns the final view.
-    /// What must happen when a game ends (ratings, notifications) belongs here.
+    /// agreement, claims, timeouts, abort): writes it ply-checked, rates a rated game in the
+    /// same transaction (see [`super::ratings`]) and returns the final view with the rating
+    /// changes. What must happen when a game ends (ratings, notifications) belongs here.
     pub(super) fn end_game(
         &self,
         tx: &dyn Tx,
@@ -154,7 +264,22 @@ impl GameService {
                 .map_err(|e| GameError::Internal(format!("game {}: ending: {e}", l.row.id)))?;
         }
         l.offer = None;
-        self.view(l)
+        // After the ply-checked write: only the one ending that landed rates the game.
+        let changes = Self::rate_in(tx, &l.row, now)?;
+        let thread = l.row.thread;
+        let mut view = self.view(l)?;
+        view.rating_changes = changes;
+        // A game of a thread ends with a line in its channel, once the ending is committed.
+        if thread.is_some() {
+            super::notify::queue(super::Notice {
+                place: view.home(),
+                kind: super::NoticeKind::Summary,
+                mentions: Vec::new(),
+                nonce: Some(format!("cjs{}", view.game_id)),
+                game: view.clone(),
+            });
+        }
+        Ok(view)
     }
 
     /// [`end_game`](Self::end_game) with a result and no claim move.
@@ -273,8 +398,20 @@ impl GameService {
                 played_at: now,
             };
             let fen = l.game.position().fen();
-            if !tx.append_move(l.row.id, l.row.ply, &row, &fen)? {
+            let tc = TimeControl::from_row(l.row.tc);
+            let abandon = self.abandon_ms();
+            let before = ClockState::from_row(tc, &l.row.clock, l.row.ply, mine, now, abandon);
+            let clock = time_control::after_move(tc, before, l.row.ply, mine, now, abandon);
+            if !tx.append_move(l.row.id, l.row.ply, &row, &fen, &clock.to_row())? {
                 return Err(GameError::PositionChanged);
+            }
+            l.row.clock = crate::store::ClockRow {
+                seq: l.row.clock.seq + 1,
+                ..clock.to_row()
+            };
+            if l.game.outcome().is_none() {
+                let (id, channel, seq) = (l.row.id, l.row.channel, l.row.clock.seq);
+                self.schedule(tx, id, channel, seq, tc, &clock, l.row.ply + 1)?;
             }
             // The opponent's standing offer lapses when this player moves instead of answering.
             tx.resolve_draw_offer(l.row.id, Some(side(!mine)), OfferStatus::Lapsed, now)?;
@@ -307,7 +444,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             t.check_ply(seen.ply)?;
             t.record_actor()?;
@@ -389,7 +526,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
             t.record_actor()?;
@@ -414,7 +551,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
             t.record_actor()?;
@@ -442,6 +579,47 @@ impl GameService {
                 .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
             t.tx.upsert_user(&t.me, t.now)?;
             self.finish(t.tx, l, outcome, t.now)
+        })
+    }
+
+    /// The player waiting for a move in an untimed game claims it, once the opponent has not
+    /// moved for the abandonment period (7 days unless configured): a win (lost on time for
+    /// the opponent; drawn when the claimer cannot mate), or with `draw` a draw (recorded as
+    /// a draw by agreement: the rules know no other reason). Before both sides moved the
+    /// game is aborted instead.
+    pub fn claim_abandoned(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        draw: bool,
+    ) -> Result<GameView, GameError> {
+        self.in_game(actor, ch, |t| {
+            if TimeControl::from_row(t.game.row.tc).is_timed() {
+                return Err(GameError::ClaimNotUntimed);
+            }
+            if t.game.game.position().turn() == t.mine {
+                return Err(GameError::ClaimOwnTurn);
+            }
+            let at = t.game.row.clock.deadline.unwrap_or(i64::MAX);
+            if t.now < at {
+                return Err(GameError::ClaimTooEarly { at_ms: at });
+            }
+            t.record_actor()?;
+            if t.game.row.ply < 2 {
+                return self.end_game(t.tx, t.game, GameEnd::Aborted, t.now);
+            }
+            let outcome = if draw {
+                Outcome::Draw {
+                    reason: DrawReason::Agreement,
+                }
+            } else {
+                t.game
+                    .game
+                    .clone()
+                    .timeout(!t.mine)
+                    .map_err(|e| GameError::Internal(format!("claim: {e}")))?
+            };
+            self.finish(t.tx, t.game, outcome, t.now)
         })
     }
 

@@ -7,14 +7,38 @@ use crate::store::Tx;
 impl GameService {
     /// The channel's game in progress, or its last game when none is.
     pub fn board(&self, ch: ChannelRef) -> Result<GameView, GameError> {
-        self.read(|tx| self.view(self.current_or_last(tx, ch)?))
+        let v = self.read(|tx| self.view(self.current_or_last(tx, ch, None)?))?;
+        self.looked_at(&v);
+        Ok(v)
     }
 
-    fn current_or_last(&self, tx: &dyn Tx, ch: ChannelRef) -> Result<Loaded, GameError> {
-        let row = match tx.active_game(ch.channel)? {
-            Some(row) => row,
-            None => tx.last_game(ch.channel)?.ok_or(GameError::NoGame)?,
-        };
+    /// The game `actor` means at `ch`: the game in progress played there (a thread's game,
+    /// or a channel's own); else, in a channel whose games have threads, `actor`'s one game
+    /// in progress there (refused with the threads' links when they have several, or when
+    /// several others play and they do not); else the last game played there, or the
+    /// channel's last game (`actor`'s first), so that it is reached after its thread was
+    /// archived.
+    pub fn board_for(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
+        let v = self.read(|tx| self.view(self.current_or_last(tx, ch, Some(actor.id))?))?;
+        self.looked_at(&v);
+        Ok(v)
+    }
+
+    /// Looking at a game against the computer counts as a command: a waiting engine tries
+    /// again.
+    fn looked_at(&self, v: &GameView) {
+        if !v.finished && v.engine().is_some() {
+            self.poke_engine(v.game_id);
+        }
+    }
+
+    fn current_or_last(
+        &self,
+        tx: &dyn Tx,
+        ch: ChannelRef,
+        actor: Option<u64>,
+    ) -> Result<Loaded, GameError> {
+        let row = self.locate(tx, ch, actor, true)?;
         self.load(tx, row)
     }
 
@@ -52,7 +76,7 @@ impl GameService {
     /// The PGN of the channel's game in progress, or of its last game.
     pub fn pgn(&self, ch: ChannelRef) -> Result<String, GameError> {
         self.read(|tx| {
-            let l = self.current_or_last(tx, ch)?;
+            let l = self.current_or_last(tx, ch, None)?;
             Ok(pgn_of(&l, self.options().site))
         })
     }
@@ -60,8 +84,25 @@ impl GameService {
     /// The PGN of the channel's game in progress, or of its last game, and its link to
     /// lichess's analysis board (read together, from one snapshot).
     pub fn pgn_and_analysis(&self, ch: ChannelRef) -> Result<(String, String), GameError> {
+        self.pgn_and_analysis_of(ch, None)
+    }
+
+    /// [`GameService::pgn_and_analysis`] of the game `actor` means at `ch`.
+    pub fn pgn_and_analysis_for(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+    ) -> Result<(String, String), GameError> {
+        self.pgn_and_analysis_of(ch, Some(actor.id))
+    }
+
+    fn pgn_and_analysis_of(
+        &self,
+        ch: ChannelRef,
+        actor: Option<u64>,
+    ) -> Result<(String, String), GameError> {
         self.read(|tx| {
-            let l = self.current_or_last(tx, ch)?;
+            let l = self.current_or_last(tx, ch, actor)?;
             let pgn = pgn_of(&l, self.options().site);
             let sans: Vec<String> = l.moves.iter().map(|m| m.san.clone()).collect();
             let url = super::analysis::lichess_analysis_url(
@@ -74,10 +115,15 @@ impl GameService {
         })
     }
 
-    /// The channel's last finished games, newest first (at most `limit`, capped at 100).
+    /// The channel's last finished games, newest first (at most `limit`, capped at 100); in
+    /// a game's thread, those of its channel.
     pub fn history(&self, ch: ChannelRef, limit: usize) -> Result<Vec<HistoryEntry>, GameError> {
         self.read(|tx| {
-            let rows = tx.finished_games(ch.channel, limit.min(100))?;
+            let channel = match tx.last_game(ch.channel)? {
+                Some(g) if g.thread == Some(ch.channel) => g.channel,
+                _ => ch.channel,
+            };
+            let rows = tx.finished_games(channel, limit.min(100))?;
             rows.into_iter()
                 .map(|row| {
                     let outcome = stored_outcome(&row)?;
@@ -105,7 +151,7 @@ impl GameService {
         ch: ChannelRef,
     ) -> Result<Vec<String>, GameError> {
         self.read(|tx| {
-            let Some(row) = tx.active_game(ch.channel)? else {
+            let Ok(row) = self.locate(tx, ch, Some(actor.id), false) else {
                 return Ok(Vec::new());
             };
             let l = self.load(tx, row)?;
@@ -142,7 +188,7 @@ fn pgn_date(unix_ms: i64) -> String {
 fn pgn_of(l: &Loaded, site: Site) -> String {
     let place = ChannelRef {
         guild: l.row.guild,
-        channel: l.row.channel,
+        channel: l.row.thread.unwrap_or(l.row.channel),
     };
     let tags = cajitas_rules::pgn::Tags {
         event: "Cajitas casual game".to_owned(),

@@ -5,7 +5,8 @@ use cajitas_rules::{Color, Game, Position, Uci};
 
 use super::load::{Loaded, colour, side};
 use super::play::{Seen, Turn};
-use super::{ChannelRef, GameError, GameService, TakebackView, UserRef};
+use super::time_control::{self, ClockState};
+use super::{ChannelRef, GameError, GameService, TakebackView, TimeControl, UserRef};
 use crate::store::{OfferStatus, TakebackRow};
 
 /// How many plies `mine` may ask to take back in `l`: their last move, and the opponent's
@@ -55,12 +56,19 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             t.check_ply(seen.ply)?;
+            if t.game.row.rated {
+                return Err(GameError::TakebackInRatedGame);
+            }
             let plies = plies_for(&t.game, t.mine).ok_or(GameError::NothingToTakeBack)?;
             t.record_actor()?;
             let opponent = t.game.player_id(!t.mine);
+            if super::engine_level_of(opponent).is_some() {
+                // The computer never needs asking.
+                return self.engine_takeback(t, plies);
+            }
             Self::ping(t.tx, t.me.id, opponent, "takeback", t.now)?;
             let ply = t.game.row.ply;
             t.tx.insert_takeback(t.game.row.id, side(t.mine), ply, plies, t.now)?;
@@ -69,6 +77,7 @@ impl GameService {
                 by: t.mine,
                 plies,
                 ply,
+                granted: false,
             })
         })
     }
@@ -84,16 +93,38 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
+            if t.game.row.rated {
+                return Err(GameError::TakebackInRatedGame);
+            }
             let r = request_to_answer(&t, seen.ply)?;
             t.record_actor()?;
             let id = t.game.row.id;
             let to_ply = r.ply - r.plies;
-            let fen = position_after(&t.game, to_ply)?.fen();
-            if !t.tx.rewind_game(id, r.ply, to_ply, &fen, t.now)? {
+            let pos = position_after(&t.game, to_ply)?;
+            let fen = pos.fen();
+            let tc = TimeControl::from_row(t.game.row.tc);
+            let abandon = self.abandon_ms();
+            let turn = pos.turn();
+            let before = ClockState::from_row(tc, &t.game.row.clock, to_ply, turn, t.now, abandon);
+            let clock = time_control::after_rewind(tc, before, to_ply, turn, t.now, abandon);
+            if !t
+                .tx
+                .rewind_game(id, r.ply, to_ply, &fen, t.now, &clock.to_row())?
+            {
                 return Err(GameError::PositionChanged);
             }
+            let channel = t.game.row.channel;
+            self.schedule(
+                t.tx,
+                id,
+                channel,
+                t.game.row.clock.seq + 1,
+                tc,
+                &clock,
+                to_ply,
+            )?;
             t.tx.resolve_takeback(id, OfferStatus::Accepted, t.now)?;
             // The cached game is of the position before the rewind: never serve it again
             // (the store also moved `updated_at` on, for other processes' caches).
@@ -107,6 +138,7 @@ impl GameService {
                 by: colour(r.by),
                 plies: r.plies,
                 ply: r.ply,
+                granted: false,
             })
         })
     }
@@ -119,7 +151,7 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game(actor, ch, |t| {
+        self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             let r = request_to_answer(&t, seen.ply)?;
             t.record_actor()?;
@@ -129,13 +161,14 @@ impl GameService {
                 by: colour(r.by),
                 plies: r.plies,
                 ply: r.ply,
+                granted: false,
             })
         })
     }
 }
 
 /// The position after the first `ply` plies of `l`, replayed from its start.
-fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
+pub(super) fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
     let bad = |what: String| GameError::Internal(format!("game {}: {what}", l.row.id));
     let start = Position::from_fen(&l.row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
     let mut game = Game::from_position(start);

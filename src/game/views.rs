@@ -2,7 +2,7 @@
 
 use cajitas_rules::{Color, DrawClaim, Lang, Move, Outcome, Position};
 
-use super::MAX_NAME_CHARS;
+use super::{ClockView, MAX_NAME_CHARS, TimeControl};
 use crate::store::{ChallengeRow, ColourPick, UserRow};
 
 /// A place where games are played: a Discord channel or thread (or the console's `local`).
@@ -12,6 +12,64 @@ pub struct ChannelRef {
     pub guild: Option<u64>,
     /// The channel or thread id.
     pub channel: u64,
+}
+
+impl ChannelRef {
+    /// A channel (or thread) of a guild, or of none.
+    pub fn new(guild: Option<u64>, channel: u64) -> ChannelRef {
+        ChannelRef { guild, channel }
+    }
+}
+
+/// Where a challenge is made or answered, as the front end knows it: the channel or thread
+/// of the interaction, the channel a thread belongs to, and whether a game accepted here gets
+/// a thread of its own. The service knows no Discord: these are the facts it decides with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// The channel or thread where it happens.
+    pub at: ChannelRef,
+    /// When `at` is a thread: the channel it belongs to. A game accepted in a thread is
+    /// played in that thread (threads cannot nest).
+    pub parent: Option<u64>,
+    /// Whether a game accepted here is played in a thread of its own, opened by the front
+    /// end (a channel where it may open threads). Without: one game and one pending
+    /// challenge at a time in the channel, as in the console.
+    pub threads: bool,
+}
+
+impl Place {
+    /// A channel where games are played in the channel itself (no threads).
+    pub fn plain(at: ChannelRef) -> Place {
+        Place {
+            at,
+            parent: None,
+            threads: false,
+        }
+    }
+
+    /// A channel where each game gets a thread of its own.
+    pub fn with_threads(at: ChannelRef) -> Place {
+        Place {
+            at,
+            parent: None,
+            threads: true,
+        }
+    }
+
+    /// The thread `at` of the channel `parent`: a game accepted here is played here.
+    pub fn thread(at: ChannelRef, parent: u64) -> Place {
+        Place {
+            at,
+            parent: Some(parent),
+            threads: false,
+        }
+    }
+}
+
+impl From<ChannelRef> for Place {
+    fn from(at: ChannelRef) -> Place {
+        Place::plain(at)
+    }
 }
 
 /// A user as the front end sees them.
@@ -113,6 +171,14 @@ pub struct ChallengeView {
     pub created_at: i64,
     /// When it expires (Unix ms).
     pub expires_at: i64,
+    /// Where it was made (a channel, or a thread).
+    pub channel: u64,
+    /// The message showing it, once known (the game's thread is opened on it).
+    pub message: Option<u64>,
+    /// The time control offered.
+    pub time: TimeControl,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
 }
 
 impl ChallengeView {
@@ -125,6 +191,10 @@ impl ChallengeView {
             status: c.status,
             created_at: c.created_at,
             expires_at: c.expires_at,
+            channel: c.channel,
+            message: c.message,
+            time: TimeControl::from_row(c.tc),
+            rated: c.rated,
         }
     }
 }
@@ -140,6 +210,8 @@ pub struct TakebackView {
     pub plies: u32,
     /// The game's ply when it was asked (the ply a button carries).
     pub ply: u32,
+    /// Whether it was granted at once, the game already rewound (against the engine).
+    pub granted: bool,
 }
 
 /// Everything a front end shows after an operation on a game.
@@ -187,6 +259,24 @@ pub struct GameView {
     pub result: String,
     /// The game's moves so far, in SAN.
     pub sans: Vec<String>,
+    /// The position it started from.
+    pub start: Position,
+    /// The moves played from [`GameView::start`] (a move written with a draw claim but not
+    /// played is not among them).
+    pub moves: Vec<Move>,
+    /// The guild, if any.
+    pub guild: Option<u64>,
+    /// Its channel: where it was challenged, and where its summary goes when it ends.
+    pub channel: u64,
+    /// The thread it is played in; `None`: in the channel itself.
+    pub thread: Option<u64>,
+    /// The clock: the time control, both remaining times and the deadline.
+    pub clock: ClockView,
+    /// Whether the game counts for the ratings (chosen with the challenge).
+    pub rated: bool,
+    /// The players' rating changes, in the view returned by the operation that ended a
+    /// rated game (empty otherwise).
+    pub rating_changes: Vec<super::ratings::RatingChange>,
 }
 
 impl GameView {
@@ -206,6 +296,28 @@ impl GameView {
             &self.position.fen(),
             super::analysis::LINK_URL_MAX,
         )
+    }
+
+    /// Where its messages go: its thread, or its channel.
+    pub fn place(&self) -> ChannelRef {
+        ChannelRef {
+            guild: self.guild,
+            channel: self.thread.unwrap_or(self.channel),
+        }
+    }
+
+    /// Its channel (the thread's parent, when it has a thread).
+    pub fn home(&self) -> ChannelRef {
+        ChannelRef {
+            guild: self.guild,
+            channel: self.channel,
+        }
+    }
+
+    /// Whether it is played somewhere else than `here` (a command typed in the parent
+    /// channel that acted on the game of a thread).
+    pub fn elsewhere_than(&self, here: ChannelRef) -> bool {
+        self.place().channel != here.channel
     }
 
     /// The user to move.

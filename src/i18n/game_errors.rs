@@ -11,6 +11,7 @@ use crate::tr;
 pub fn game_error(lang: Lang, error: &GameError) -> String {
     match error {
         GameError::NoGame => tr!(lang, "error-no-game"),
+        GameError::NoFinishedGame => tr!(lang, "error-no-finished-game"),
         GameError::GameOver => tr!(lang, "error-game-over"),
         GameError::NotAPlayer => tr!(lang, "error-not-a-player"),
         GameError::NotYourTurn => tr!(lang, "error-not-your-turn"),
@@ -50,6 +51,43 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::NothingToTakeBack => tr!(lang, "error-nothing-to-take-back"),
         GameError::NoTakeback => tr!(lang, "error-no-takeback"),
         GameError::OwnTakeback => tr!(lang, "error-own-takeback"),
+        GameError::InGameThread { parent } => {
+            tr!(
+                lang,
+                "error-in-game-thread",
+                parent = format!("<#{parent}>")
+            )
+        }
+        GameError::SeveralGames { threads } => {
+            tr!(lang, "error-several-games", links = thread_links(threads))
+        }
+        GameError::GamesInThreads { threads } => {
+            tr!(
+                lang,
+                "error-games-in-threads",
+                links = thread_links(threads)
+            )
+        }
+        GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
+        GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
+        GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),
+        GameError::ClaimOwnTurn => tr!(lang, "error-claim-own-turn"),
+        GameError::ClaimTooEarly { at_ms } => tr!(
+            lang,
+            "error-claim-too-early",
+            at = format!("<t:{}:R>", at_ms.div_euclid(1000))
+        ),
+        GameError::TakebackInRatedGame => tr!(lang, "error-takeback-rated"),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
+}
+
+/// Threads as Discord links (`<#id>`, which Discord shows as the thread's name), one after
+/// the other. Only Discord has threads.
+fn thread_links(threads: &[u64]) -> String {
+    threads
+        .iter()
+        .map(|t| format!("<#{t}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

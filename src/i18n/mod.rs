@@ -9,6 +9,7 @@
 //! Placeables are not wrapped in Unicode isolation marks (U+2068/U+2069): they would end up
 //! inside names, moves, mentions and autocomplete values.
 
+pub mod clock;
 mod game_errors;
 mod read_errors;
 mod words;
@@ -32,6 +33,10 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/cajitas.ftl"),
             include_str!("../../assets/i18n/en/commands.ftl"),
             include_str!("../../assets/i18n/en/console.ftl"),
+            include_str!("../../assets/i18n/en/threads.ftl"),
+            include_str!("../../assets/i18n/en/clocks.ftl"),
+            include_str!("../../assets/i18n/en/ratings.ftl"),
+            include_str!("../../assets/i18n/en/engine.ftl"),
         ],
     ),
     (
@@ -40,6 +45,10 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/cajitas.ftl"),
             include_str!("../../assets/i18n/es/commands.ftl"),
             include_str!("../../assets/i18n/es/console.ftl"),
+            include_str!("../../assets/i18n/es/threads.ftl"),
+            include_str!("../../assets/i18n/es/clocks.ftl"),
+            include_str!("../../assets/i18n/es/ratings.ftl"),
+            include_str!("../../assets/i18n/es/engine.ftl"),
         ],
     ),
 ];
@@ -411,10 +420,22 @@ pub(crate) mod variant_tests {
             GameError::NothingToTakeBack,
             GameError::NoTakeback,
             GameError::OwnTakeback,
+            GameError::TakebackInRatedGame,
+            GameError::NoFinishedGame,
             GameError::NothingToClaim,
             GameError::NothingToClaimWith("Nf3".into()),
             GameError::ClaimNotYourTurn,
             GameError::AbortTooLate,
+            GameError::InGameThread { parent: 7 },
+            GameError::SeveralGames {
+                threads: vec![8, 9],
+            },
+            GameError::GamesInThreads { threads: vec![8] },
+            GameError::SeveralChallenges,
+            GameError::TimeRanOut,
+            GameError::ClaimNotUntimed,
+            GameError::ClaimOwnTurn,
+            GameError::ClaimTooEarly { at_ms: 1_000_000 },
             GameError::Internal("x".into()),
         ];
         for e in &all {

@@ -17,7 +17,10 @@
 //! the same input gives the same bytes.
 
 pub mod board;
+pub mod chart;
+pub mod eval_chart;
 pub mod gif;
+mod lzw;
 pub mod pieces;
 pub mod raster;
 pub mod theme;

@@ -84,6 +84,16 @@ fn div255(x: u32) -> u32 {
 }
 
 impl RgbImage {
+    /// An image of `width`×`height` RGB pixels, row by row (`data` must hold exactly that).
+    pub fn from_rgb(width: u32, height: u32, data: Vec<u8>) -> RgbImage {
+        assert_eq!(data.len(), (width * height * 3) as usize, "RGB data size");
+        RgbImage {
+            width,
+            height,
+            data,
+        }
+    }
+
     /// An image filled with one colour.
     pub fn new(width: u32, height: u32, fill: [u8; 3]) -> RgbImage {
         let mut data = Vec::with_capacity((width * height * 3) as usize);

@@ -7,8 +7,8 @@
 //! operation reads what it needs through a [`Tx`], decides, writes, and says whether to
 //! commit. [`StoreExt::immediate`] and [`StoreExt::read`] carry a typed result and error
 //! through it. A `Tx` is the sum of one trait per kind of record: [`Users`], [`Challenges`],
-//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`]
-//! and [`Interactions`]. Writes that depend on the state they read carry a ply check
+//! [`Games`] (games and their moves), [`DrawOffers`], [`Takebacks`], [`Pings`], [`Settings`],
+//! [`Interactions`], [`ClockEvents`], [`Ratings`] and [`Engines`]. Writes that depend on the state they read carry a ply check
 //! ([`Games::append_move`], [`Games::finish_game`], [`Games::rewind_game`]) so that a move computed against an older
 //! position can never land.
 //!
@@ -163,6 +163,16 @@ str_enum!(
     }
 );
 str_enum!(
+    /// A rating pool's speed (migration 0008): live clocks, or correspondence and untimed
+    /// games.
+    Speed {
+        /// Games with a live clock.
+        Live = "live",
+        /// Correspondence and untimed games.
+        Correspondence = "correspondence",
+    }
+);
+str_enum!(
     /// Where a draw offer stands.
     OfferStatus {
         /// Standing.
@@ -177,6 +187,98 @@ str_enum!(
         Lapsed = "lapsed",
     }
 );
+
+str_enum!(
+    /// The kind of a time control, as stored (migration 0007).
+    ClockKind {
+        /// No clock.
+        Untimed = "untimed",
+        /// Days per move.
+        Correspondence = "correspondence",
+        /// A Fischer clock.
+        Live = "live",
+    }
+);
+str_enum!(
+    /// What a scheduler event does (migration 0007).
+    EventKind {
+        /// The player to move runs out of time.
+        Timeout = "timeout",
+        /// A correspondence reminder to the player to move.
+        Reminder = "reminder",
+        /// An untimed game's reminder to the player to move, before the opponent may claim.
+        IdleReminder = "idle_reminder",
+    }
+);
+
+/// A time control as stored: its kind, the base (days per move or the live starting time)
+/// and the live increment, in ms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControlRow {
+    /// Untimed, correspondence or live.
+    pub kind: ClockKind,
+    /// The full allowance, in ms.
+    pub base_ms: i64,
+    /// The live increment, in ms.
+    pub inc_ms: i64,
+}
+
+impl Default for TimeControlRow {
+    /// Untimed.
+    fn default() -> Self {
+        TimeControlRow {
+            kind: ClockKind::Untimed,
+            base_ms: 0,
+            inc_ms: 0,
+        }
+    }
+}
+
+/// A game's clock as stored (migration 0007).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClockRow {
+    /// White's remaining time at `clock_at`, in ms.
+    pub white_ms: i64,
+    /// Black's remaining time at `clock_at`, in ms.
+    pub black_ms: i64,
+    /// When the current turn began (Unix ms); `None` for a game from before clocks that the
+    /// service has not adopted yet.
+    pub clock_at: Option<i64>,
+    /// The deadline of the player to move (timed), or when the waiting player may claim the
+    /// game (untimed), Unix ms.
+    pub deadline: Option<i64>,
+    /// Grows on every move and takeback.
+    pub seq: i64,
+}
+
+/// A scheduler event (migration 0007).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    /// Its id (the post's nonce is `cj` and this id in base 36).
+    pub id: i64,
+    /// The game.
+    pub game_id: i64,
+    /// The game's `seq` it was scheduled at.
+    pub seq: i64,
+    /// What it does.
+    pub kind: EventKind,
+    /// The game's channel.
+    pub channel: u64,
+    /// When it falls due (Unix ms).
+    pub due_at: i64,
+}
+
+/// Which games' events a scheduler handles: `cajitas local` only its channel, `cajitas
+/// run` every other one, so two fronts on one database never handle the same event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventScope {
+    /// Every game.
+    All,
+    /// Only the games of this channel.
+    Only(u64),
+    /// Every game but those of this channel.
+    Except(u64),
+}
 
 /// A user as last seen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,6 +314,13 @@ pub struct ChallengeRow {
     pub expires_at: i64,
     /// The game it started, once accepted.
     pub game_id: Option<i64>,
+    /// The message showing it (migration 0006), once the front end said which: the game's
+    /// thread is opened on it.
+    pub message: Option<u64>,
+    /// The time control offered.
+    pub tc: TimeControlRow,
+    /// Whether its game counts for the ratings (migration 0008).
+    pub rated: bool,
 }
 
 /// A game, with its players.
@@ -251,6 +360,14 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// The language of its posts that no interaction caused: `"en"` or `"es"`.
     pub lang: String,
+    /// The thread it is played in (migration 0006); `None`: in the channel itself.
+    pub thread: Option<u64>,
+    /// Its time control.
+    pub tc: TimeControlRow,
+    /// Its clock.
+    pub clock: ClockRow,
+    /// Whether it counts for the ratings (migration 0008).
+    pub rated: bool,
 }
 
 /// One move of a game.
@@ -321,6 +438,10 @@ pub struct NewChallenge {
     pub now: i64,
     /// When it expires (Unix ms).
     pub expires_at: i64,
+    /// The time control offered.
+    pub tc: TimeControlRow,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
 }
 
 /// A new game.
@@ -340,6 +461,14 @@ pub struct NewGame<'a> {
     pub now: i64,
     /// The language of its posts that no interaction causes: `"en"` or `"es"`.
     pub lang: &'a str,
+    /// The thread it is played in; `None`: in the channel itself.
+    pub thread: Option<u64>,
+    /// Its time control.
+    pub tc: TimeControlRow,
+    /// Its clock at the start (`seq` is ignored: it starts at 0).
+    pub clock: ClockRow,
+    /// Whether it counts for the ratings.
+    pub rated: bool,
 }
 
 /// How a game ends, as stored.
@@ -370,8 +499,15 @@ pub trait Users {
 
 /// Challenges.
 pub trait Challenges {
-    /// The pending challenge of a channel (expired or not: the caller compares the time).
+    /// A pending challenge of a channel, the oldest (expired or not: the caller compares the
+    /// time).
     fn pending_challenge(&self, channel: u64) -> Result<Option<ChallengeRow>, StoreError>;
+
+    /// Every pending challenge of a channel, oldest first (expired or not).
+    fn pending_challenges(&self, channel: u64) -> Result<Vec<ChallengeRow>, StoreError>;
+
+    /// Records the message showing a challenge. Returns false when there is no such challenge.
+    fn set_challenge_message(&self, id: i64, message: u64) -> Result<bool, StoreError>;
 
     /// A challenge by id.
     fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError>;
@@ -392,16 +528,29 @@ pub trait Challenges {
 
 /// Games and their moves.
 pub trait Games {
-    /// The game in progress in a channel.
-    fn active_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError>;
+    /// The game in progress played in `place` itself: the game of that thread, or the game
+    /// played in that channel without a thread of its own.
+    fn active_game(&self, place: u64) -> Result<Option<GameRow>, StoreError>;
 
-    /// The most recent game of a channel, whatever its status.
-    fn last_game(&self, channel: u64) -> Result<Option<GameRow>, StoreError>;
+    /// The most recent game played in `place` itself (see [`Games::active_game`]), whatever
+    /// its status.
+    fn last_game(&self, place: u64) -> Result<Option<GameRow>, StoreError>;
+
+    /// The games in progress in the threads of `channel`, oldest first.
+    fn active_thread_games(&self, channel: u64) -> Result<Vec<GameRow>, StoreError>;
+
+    /// The most recent game of `channel`, in its threads or not, whatever its status; with
+    /// `player`, only their games.
+    fn last_channel_game(
+        &self,
+        channel: u64,
+        player: Option<u64>,
+    ) -> Result<Option<GameRow>, StoreError>;
 
     /// A game by id.
     fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError>;
 
-    /// The last finished games of a channel, newest first.
+    /// The last finished games of a channel (in its threads too), newest first.
     fn finished_games(&self, channel: u64, limit: usize) -> Result<Vec<GameRow>, StoreError>;
 
     /// Starts a game and returns its id.
@@ -418,23 +567,28 @@ pub trait Games {
     /// writing nothing, when the position changed. `updated_at` becomes `m.played_at`, or one
     /// more than before when that is not later: with [`Games::rewind_game`], every change
     /// of a game in progress gives a new `updated_at`, so the same ply and FEN reached again
-    /// after a takeback never look like the state a cache holds.
+    /// after a takeback never look like the state a cache holds. The clock is set to
+    /// `clock` (remaining times, `clock_at`, deadline) and `seq` grows by one, in the same
+    /// statement.
     fn append_move(
         &self,
         game_id: i64,
         ply: u32,
         m: &MoveRow,
         new_fen: &str,
+        clock: &ClockRow,
     ) -> Result<bool, StoreError>;
 
     /// Ends an active game that is still at `ply` plies (the ply check); also lapses its open
-    /// draw offer. Returns false, writing nothing, when the position changed.
+    /// draw offer and drops its pending scheduler event. Returns false, writing nothing, when
+    /// the position changed.
     fn finish_game(&self, game_id: i64, ply: u32, e: &Ending<'_>) -> Result<bool, StoreError>;
 
     /// Takes an active game that is still at `ply` plies (the ply check) back to `to_ply`
     /// plies: deletes the moves from `to_ply` on, sets the game's FEN to `fen` (the position
     /// after `to_ply` plies) and lapses its open draw offer. `updated_at` becomes at least
     /// one more than before, so a cached copy of a later position never matches again.
+    /// The clock is set to `clock` and `seq` grows by one.
     /// Returns false, writing nothing, when the position changed.
     fn rewind_game(
         &self,
@@ -443,7 +597,52 @@ pub trait Games {
         to_ply: u32,
         fen: &str,
         now: i64,
+        clock: &ClockRow,
     ) -> Result<bool, StoreError>;
+}
+
+/// The scheduler's events (migration 0007): timeouts and reminders, claimed and marked done
+/// in the transaction that acts on them, then posted, then marked posted.
+pub trait ClockEvents {
+    /// Sets the game's pending event (replacing the one it had, if any) and returns its id.
+    fn schedule_event(
+        &self,
+        game_id: i64,
+        channel: u64,
+        seq: i64,
+        kind: EventKind,
+        due_at: i64,
+    ) -> Result<i64, StoreError>;
+
+    /// When the earliest pending event of `scope` falls due (one index walk).
+    fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError>;
+
+    /// The pending events of `scope` due at `now`, earliest first, at most `limit`.
+    fn due_events(
+        &self,
+        scope: EventScope,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, StoreError>;
+
+    /// Marks a pending event done at `now`; with `to_post` false also posted (it has
+    /// nothing to post). Returns false when it was not pending any more.
+    fn finish_event(&self, id: i64, now: i64, to_post: bool) -> Result<bool, StoreError>;
+
+    /// Events of `scope` done but not posted yet, oldest first, at most `limit`.
+    fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError>;
+
+    /// Marks a done event posted.
+    fn mark_posted(&self, id: i64, now: i64) -> Result<(), StoreError>;
+
+    /// Gives the active games from before clocks (no `clock_at`) their clock: their turn
+    /// begins at `now` and their deadline is `now + abandon_ms`. Returns `(game, channel,
+    /// seq)` of each.
+    fn adopt_unclocked_games(
+        &self,
+        now: i64,
+        abandon_ms: i64,
+    ) -> Result<Vec<(i64, u64, i64)>, StoreError>;
 }
 
 /// Takeback requests.
@@ -512,6 +711,118 @@ pub trait Pings {
     ) -> Result<Option<i64>, StoreError>;
 }
 
+/// A player's current rating in a pool and speed (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRow {
+    /// The pool: the guild's id, or outside a server the channel's (the i64 with the same
+    /// bits).
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// The rating.
+    pub rating: f64,
+    /// The stored deviation (as of `rated_at`).
+    pub deviation: f64,
+    /// The volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: u32,
+    /// The end of their last rated game (Unix ms).
+    pub rated_at: i64,
+}
+
+/// One player's change after one rated game (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChangeRow {
+    /// The game.
+    pub game_id: i64,
+    /// The pool.
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// Their colour in the game.
+    pub colour: Side,
+    /// Their score: 1, 0.5 or 0.
+    pub score: f64,
+    /// The rating before.
+    pub rating_before: f64,
+    /// The deviation before (widened by inactivity, as used).
+    pub deviation_before: f64,
+    /// The rating after.
+    pub rating_after: f64,
+    /// The deviation after.
+    pub deviation_after: f64,
+    /// The volatility after.
+    pub volatility_after: f64,
+    /// When (the game's end, Unix ms).
+    pub at: i64,
+}
+
+/// A leaderboard lists players with at least this many rated games…
+pub const RANKED_MIN_GAMES: u32 = 5;
+/// …and a stored deviation below this (the partial index `ratings_leaderboard` of migration
+/// 0008 holds exactly them).
+pub const RANKED_MAX_DEVIATION: f64 = 110.0;
+
+/// Ratings and their history (migration 0008).
+pub trait Ratings {
+    /// A player's rating in a pool and speed.
+    fn rating(&self, pool: i64, speed: Speed, user: u64) -> Result<Option<RatingRow>, StoreError>;
+
+    /// A player's ratings in a pool, every speed.
+    fn ratings_of(&self, pool: i64, user: u64) -> Result<Vec<RatingRow>, StoreError>;
+
+    /// Stores a player's rating (new, or replacing the old one).
+    fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError>;
+
+    /// Records a change. Returns false, writing nothing, when the player's change for that
+    /// game is already recorded.
+    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError>;
+
+    /// A page of the leaderboard of a pool and speed: `limit` ranked players (see
+    /// [`RANKED_MIN_GAMES`], [`RANKED_MAX_DEVIATION`]) from `offset`, best first (ties by
+    /// user id), with their users.
+    fn leaderboard(
+        &self,
+        pool: i64,
+        speed: Speed,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<(RatingRow, UserRow)>, StoreError>;
+
+    /// How many ranked players of a pool and speed stand above `r` (a count over the
+    /// leaderboard's index).
+    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError>;
+
+    /// How many players are ranked in a pool and speed.
+    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError>;
+
+    /// The id of the latest change in a pool and speed (0 when none): it moves whenever the
+    /// leaderboard may have changed.
+    fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError>;
+
+    /// A player's changes in a pool and speed, oldest first.
+    fn rating_changes(
+        &self,
+        pool: i64,
+        speed: Speed,
+        user: u64,
+    ) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// The changes recorded for a game.
+    fn game_rating_changes(&self, game_id: i64) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// Every finished rated game, in `(finished_at, id)` order (for a rebuild).
+    fn rated_games(&self) -> Result<Vec<GameRow>, StoreError>;
+
+    /// Deletes every rating and every change (a rebuild starts from nothing).
+    fn clear_ratings(&self) -> Result<(), StoreError>;
+}
+
 /// Small settings of the front ends (migration 0002).
 pub trait Settings {
     /// A bot setting, if set.
@@ -519,6 +830,18 @@ pub trait Settings {
 
     /// Sets a bot setting.
     fn set_setting(&self, key: &str, value: &str, now: i64) -> Result<(), StoreError>;
+}
+
+/// Engines as players (migration 0009): users of kind `engine`, with their level.
+pub trait Engines {
+    /// Stores the engine player `id` at `level` (1–8) under `name`, or refreshes it.
+    fn upsert_engine(&self, id: u64, name: &str, level: u8, now: i64) -> Result<(), StoreError>;
+
+    /// The level of `user` when it is an engine; `None` for a human (or an unknown id).
+    fn engine_level(&self, user: u64) -> Result<Option<u8>, StoreError>;
+
+    /// The ids of the active games with an engine among their players, oldest first.
+    fn active_engine_games(&self) -> Result<Vec<i64>, StoreError>;
 }
 
 /// Interactions already handled (Discord may deliver one twice).
@@ -532,12 +855,33 @@ pub trait Interactions {
 
 /// An open transaction: every kind of record, read and written in it.
 pub trait Tx:
-    Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions
+    Users
+    + Challenges
+    + Games
+    + DrawOffers
+    + Takebacks
+    + Pings
+    + Settings
+    + Interactions
+    + ClockEvents
+    + Ratings
+    + Engines
 {
 }
 
-impl<T: Users + Challenges + Games + DrawOffers + Takebacks + Pings + Settings + Interactions> Tx
-    for T
+impl<
+    T: Users
+        + Challenges
+        + Games
+        + DrawOffers
+        + Takebacks
+        + Pings
+        + Settings
+        + Interactions
+        + ClockEvents
+        + Ratings
+        + Engines,
+> Tx for T
 {
 }
 

@@ -55,6 +55,10 @@ fn new_game(tx: &dyn Tx, channel: u64) -> i64 {
         start_fen: START,
         now: 1,
         lang: "en",
+        thread: None,
+        tc: TimeControlRow::default(),
+        clock: ClockRow::default(),
+        rated: false,
     })
     .unwrap()
 }
@@ -127,10 +131,10 @@ fn append_move_checks_the_ply() {
     let mut s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         let g = new_game(tx, 5);
-        assert!(tx.append_move(g, 0, &mv(0, "e2e4"), "fen1")?);
+        assert!(tx.append_move(g, 0, &mv(0, "e2e4"), "fen1", &ClockRow::default())?);
         // A second move computed against ply 0 cannot land.
-        assert!(!tx.append_move(g, 0, &mv(0, "d2d4"), "fen1b")?);
-        assert!(tx.append_move(g, 1, &mv(1, "e7e5"), "fen2")?);
+        assert!(!tx.append_move(g, 0, &mv(0, "d2d4"), "fen1b", &ClockRow::default())?);
+        assert!(tx.append_move(g, 1, &mv(1, "e7e5"), "fen2", &ClockRow::default())?);
         let game = tx.game(g)?.unwrap();
         assert_eq!(game.ply, 2);
         assert_eq!(game.fen, "fen2");
@@ -149,7 +153,7 @@ fn append_move_checks_the_ply() {
         };
         assert!(!tx.finish_game(g, 1, &end)?);
         assert!(tx.finish_game(g, 2, &end)?);
-        assert!(!tx.append_move(g, 2, &mv(2, "g1f3"), "x")?);
+        assert!(!tx.append_move(g, 2, &mv(2, "g1f3"), "x", &ClockRow::default())?);
         let game = tx.game(g)?.unwrap();
         assert_eq!(game.status, GameStatus::Finished);
         assert_eq!(game.winner, Some(Side::White));
@@ -175,6 +179,10 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             start_fen: START,
             now: 2,
             lang: "en",
+            thread: None,
+            tc: TimeControlRow::default(),
+            clock: ClockRow::default(),
+            rated: false,
         });
         assert!(
             second.is_err(),
@@ -193,6 +201,8 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
             colour: ColourPick::Random,
             now: 0,
             expires_at: 10,
+            tc: TimeControlRow::default(),
+            rated: false,
         };
         let id = tx.insert_challenge(&c)?;
         let p = tx.pending_challenge(9)?.unwrap();
@@ -252,6 +262,10 @@ fn foreign_keys_are_enforced() {
             start_fen: START,
             now: 0,
             lang: "en",
+            thread: None,
+            tc: TimeControlRow::default(),
+            clock: ClockRow::default(),
+            rated: false,
         })
     });
     assert!(r.is_err(), "players must exist");
@@ -294,6 +308,8 @@ fn the_backend_is_chosen_at_run_time() {
                 colour: ColourPick::White,
                 now: 0,
                 expires_at: 10,
+                tc: TimeControlRow::default(),
+                rated: false,
             };
             Ok::<_, StoreError>((tx.insert_challenge(&c(1))?, tx.insert_challenge(&c(2))?))
         })

@@ -62,6 +62,11 @@ pub struct Recorded {
     pub status: u16,
     /// When it arrived.
     pub at: Instant,
+    /// The channel or thread of the message it made or changed, if any (an interaction's
+    /// callbacks, followups and edits are in the interaction's channel).
+    pub channel: Option<u64>,
+    /// The id of the message it made or changed, if any.
+    pub message_id: Option<u64>,
 }
 
 impl Recorded {
@@ -243,6 +248,31 @@ enum GwCmd {
 /// [`Failure::status`] that closes the connection instead of answering.
 pub const DROP_CONNECTION: u16 = 0;
 
+/// A thread the bot opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Thread {
+    /// Its id (the message it was opened on).
+    pub id: u64,
+    /// Its channel.
+    pub parent: u64,
+    /// Its name.
+    pub name: String,
+    /// Whether it is archived (posts into it are refused until it is reopened).
+    pub archived: bool,
+    /// Minutes without messages before Discord archives it.
+    pub auto_archive: u64,
+}
+
+/// What the fake knows of one interaction (by token).
+#[derive(Debug, Clone, Default)]
+struct Ix {
+    channel: u64,
+    clicked: Option<u64>,
+    original: Option<u64>,
+    deferred: bool,
+    followups: usize,
+}
+
 /// A planned failure for the next matching request.
 #[derive(Debug, Clone)]
 pub struct Failure {
@@ -280,6 +310,19 @@ struct Inner {
     /// Paths of the requests that arrived (recorded when answered, which a planned delay
     /// postpones).
     arrived: Mutex<Vec<String>>,
+    /// Every message made: its channel.
+    messages: Mutex<HashMap<u64, u64>>,
+    /// The interactions sent, by token.
+    interactions: Mutex<HashMap<String, Ix>>,
+    /// The threads opened, by id.
+    threads: Mutex<HashMap<u64, Thread>>,
+    /// Channels where the bot may not open threads (403, code 50013).
+    no_threads: Mutex<std::collections::HashSet<u64>>,
+    /// Channel messages created, as (channel, body): a repeat with the nonce of a recent
+    /// message and `enforce_nonce` creates nothing (Discord answers with the first).
+    created: Mutex<Vec<(String, Value)>>,
+    /// The messages created with a nonce, by (channel, nonce).
+    nonces: Mutex<HashMap<(String, String), Value>>,
 }
 
 impl Inner {
@@ -360,6 +403,12 @@ impl FakeDiscord {
             waiters: Mutex::new(HashMap::new()),
             keep_files: AtomicBool::new(true),
             arrived: Mutex::new(Vec::new()),
+            messages: Mutex::new(HashMap::new()),
+            interactions: Mutex::new(HashMap::new()),
+            threads: Mutex::new(HashMap::new()),
+            no_threads: Mutex::new(std::collections::HashSet::new()),
+            created: Mutex::new(Vec::new()),
+            nonces: Mutex::new(HashMap::new()),
         });
         let app = Router::new()
             .route("/gw", any(gateway))
@@ -538,6 +587,20 @@ impl FakeDiscord {
         }
     }
 
+    /// The channel messages created in `channel` (`POST /channels/{id}/messages` bodies), in
+    /// order; repeats that Discord drops by their nonce are not there.
+    pub fn created_messages(&self, channel: u64) -> Vec<Value> {
+        let ch = channel.to_string();
+        self.inner
+            .created
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(c, _)| *c == ch)
+            .map(|(_, b)| b.clone())
+            .collect()
+    }
+
     /// Whether a request whose path contains `part` arrived (answered or not).
     pub fn arrived(&self, part: &str) -> bool {
         self.inner
@@ -557,6 +620,24 @@ impl FakeDiscord {
     /// (cheap: no scanning of the request log; for load tests).
     pub fn send_interaction(&self, payload: &Value) -> oneshot::Receiver<Recorded> {
         let id = payload["id"].as_str().unwrap().to_string();
+        if let Some(token) = payload["token"].as_str() {
+            let ix = Ix {
+                channel: payload["channel_id"]
+                    .as_str()
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or(0),
+                clicked: payload
+                    .pointer("/message/id")
+                    .and_then(Value::as_str)
+                    .and_then(|m| m.parse().ok()),
+                ..Ix::default()
+            };
+            self.inner
+                .interactions
+                .lock()
+                .unwrap()
+                .insert(token.to_string(), ix);
+        }
         let (tx, rx) = oneshot::channel();
         self.inner.waiters.lock().unwrap().insert(id, tx);
         self.dispatch("INTERACTION_CREATE", payload.clone());
@@ -627,6 +708,56 @@ impl FakeDiscord {
         .await
     }
 
+    /// The threads the bot opened, oldest first.
+    pub fn threads(&self) -> Vec<Thread> {
+        let mut t: Vec<Thread> = self
+            .inner
+            .threads
+            .lock()
+            .unwrap()
+            .values()
+            .cloned()
+            .collect();
+        t.sort_by_key(|t| t.id);
+        t
+    }
+
+    /// The thread `id`, if the bot opened it.
+    pub fn thread(&self, id: u64) -> Option<Thread> {
+        self.inner.threads.lock().unwrap().get(&id).cloned()
+    }
+
+    /// Archives thread `id` (as Discord does after its auto-archive time, or a moderator).
+    pub fn archive_thread(&self, id: u64) {
+        if let Some(t) = self.inner.threads.lock().unwrap().get_mut(&id) {
+            t.archived = true;
+        }
+    }
+
+    /// Withdraws the bot's permission to open threads in `channel`: Discord answers 403 with
+    /// code 50013.
+    pub fn deny_threads(&self, channel: u64) {
+        self.inner.no_threads.lock().unwrap().insert(channel);
+    }
+
+    /// The requests that made or changed a message in `channel` (a channel or a thread):
+    /// interaction answers there, and posts to it.
+    pub fn posts_in(&self, channel: u64) -> Vec<Recorded> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.channel == Some(channel) && r.status < 300)
+            .collect()
+    }
+
+    /// Waits for a post (`POST /channels/{channel}/messages`) at index `from` or later.
+    pub async fn post_to(&self, channel: u64, from: usize) -> Recorded {
+        let path = format!("/channels/{channel}/messages");
+        self.wait_request(&format!("a post in {channel}"), from, |r| {
+            r.method == Method::POST && r.path == path && r.status < 300
+        })
+        .await
+    }
+
     /// A fresh unique snowflake for an interaction.
     pub fn snowflake(&self) -> u64 {
         1_600_000_000_000_000_000 + self.inner.ids.fetch_add(1, Ordering::Relaxed)
@@ -640,6 +771,10 @@ pub struct Channel {
     pub id: u64,
     /// The guild id (`None`: a DM).
     pub guild: Option<u64>,
+    /// When it is a thread: its channel.
+    pub parent: Option<u64>,
+    /// The bot's permissions there (`app_permissions`).
+    pub permissions: String,
 }
 
 fn option_json(name: &str, value: &Value, focused: bool) -> Value {
@@ -661,6 +796,24 @@ impl Channel {
         Self {
             id,
             guild: Some(GUILD_ID),
+            parent: None,
+            permissions: PERMISSIONS.to_string(),
+        }
+    }
+
+    /// A public thread of the channel `parent`.
+    pub fn thread(id: u64, parent: u64) -> Self {
+        Self {
+            parent: Some(parent),
+            ..Self::new(id)
+        }
+    }
+
+    /// The same channel, the bot having `permissions` there.
+    pub fn with_permissions(self, permissions: u64) -> Self {
+        Self {
+            permissions: permissions.to_string(),
+            ..self
         }
     }
 
@@ -670,8 +823,11 @@ impl Channel {
             "id": id, "application_id": APP_ID.to_string(), "type": ty,
             "token": format!("tok-{id}"), "version": 1,
             "channel_id": self.id.to_string(),
-            "channel": {"id": self.id.to_string(), "type": 0},
-            "app_permissions": PERMISSIONS, "locale": locale, "entitlements": [],
+            "channel": match self.parent {
+                Some(p) => json!({"id": self.id.to_string(), "type": 11, "parent_id": p.to_string()}),
+                None => json!({"id": self.id.to_string(), "type": 0}),
+            },
+            "app_permissions": self.permissions, "locale": locale, "entitlements": [],
             "attachment_size_limit": 10_485_760,
         });
         match self.guild {
@@ -804,8 +960,9 @@ impl Channel {
             })
             .collect();
         v["data"] = json!({"custom_id": custom_id, "component_type": 2});
+        let id = message.message_id.unwrap_or_else(|| fake.inner.next_id());
         v["message"] = json!({
-            "id": fake.inner.next_id().to_string(), "channel_id": self.id.to_string(),
+            "id": id.to_string(), "channel_id": self.id.to_string(),
             "author": {"id": APP_ID.to_string(), "username": "cajitas", "bot": true},
             "content": m.get("content").cloned().unwrap_or(json!("")),
             "timestamp": "2025-01-01T00:00:00.000000+00:00", "tts": false,
@@ -819,18 +976,31 @@ impl Channel {
 
 // ---------------------------------------------------------------- the server
 
-fn message_json(inner: &Inner, channel: &str, body: Option<&Value>) -> Value {
+fn message_with(id: u64, channel: u64, body: Option<&Value>) -> Value {
     let content = body
         .and_then(|b| b.get("content"))
         .cloned()
         .unwrap_or(json!(""));
     json!({
-        "id": inner.next_id().to_string(), "channel_id": channel,
+        "id": id.to_string(), "channel_id": channel.to_string(),
         "author": {"id": APP_ID.to_string(), "username": "cajitas", "bot": true},
         "content": content, "timestamp": "2025-01-01T00:00:00.000000+00:00",
         "tts": false, "mention_everyone": false, "mentions": [], "mention_roles": [],
         "attachments": [], "embeds": [], "pinned": false, "type": 0,
     })
+}
+
+/// The nonce of a `POST /channels/{ch}/messages` body sent with `enforce_nonce: true`: like
+/// Discord, a message whose nonce was seen recently in the channel is not created again, and
+/// the first one is returned.
+fn enforced_nonce(body: Option<&Value>) -> Option<String> {
+    body.filter(|b| b.get("enforce_nonce") == Some(&json!(true)))
+        .and_then(|b| b.get("nonce"))
+        .and_then(|n| {
+            n.as_str()
+                .map(str::to_owned)
+                .or_else(|| Some(n.to_string()))
+        })
 }
 
 async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
@@ -885,6 +1055,7 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
             None => None,
         }
     };
+    let mut made: (Option<u64>, Option<u64>) = (None, None);
     let (status, body): (u16, Option<Value>) = if let Some(f) = failure {
         tokio::time::sleep(f.delay).await;
         if f.status == DROP_CONNECTION {
@@ -900,6 +1071,8 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
                     files,
                     status: DROP_CONNECTION,
                     at: Instant::now(),
+                    channel: None,
+                    message_id: None,
                 });
             }
             inner.bump();
@@ -911,7 +1084,9 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
     } else if !full.starts_with("/api/v10/") {
         (404, Some(json!({"message": "404: Not Found", "code": 0})))
     } else {
-        route(&inner, &method, &path, json_body.as_ref())
+        let (status, body, channel, message) = route(&inner, &method, &path, json_body.as_ref());
+        made = (channel, message);
+        (status, body)
     };
 
     if !inner.keep_files.load(Ordering::Relaxed) {
@@ -937,6 +1112,8 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
             files,
             status,
             at: Instant::now(),
+            channel: made.0,
+            message_id: made.1,
         };
         reqs.push(rec.clone());
         rec
@@ -963,11 +1140,252 @@ async fn rest(State(inner): State<Arc<Inner>>, req: AxumRequest) -> Response {
     }
 }
 
-fn route(inner: &Inner, method: &Method, path: &str, body: Option<&Value>) -> (u16, Option<Value>) {
-    let seg: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+fn route(
+    inner: &Inner,
+    method: &Method,
+    path: &str,
+    body: Option<&Value>,
+) -> (u16, Option<Value>, Option<u64>, Option<u64>) {
+    let (status, reply) = match (
+        method.as_str(),
+        path.trim_start_matches('/')
+            .split('/')
+            .collect::<Vec<_>>()
+            .as_slice(),
+    ) {
+        ("POST", ["interactions", _, token, "callback"]) => {
+            return interaction_callback(inner, token, body);
+        }
+        ("POST", ["webhooks", _, token]) => {
+            let (channel, id) = {
+                let mut ixs = inner.interactions.lock().unwrap();
+                let ix = ixs.entry((*token).to_string()).or_default();
+                // The first followup after a defer is the deferred message itself.
+                let id = match (ix.deferred, ix.followups, ix.original) {
+                    (true, 0, Some(original)) => original,
+                    _ => inner.next_id(),
+                };
+                ix.followups += 1;
+                (ix.channel, id)
+            };
+            inner.messages.lock().unwrap().insert(id, channel);
+            return (
+                200,
+                Some(message_with(id, channel, body)),
+                Some(channel),
+                Some(id),
+            );
+        }
+        ("GET" | "PATCH", ["webhooks", _, token, "messages", which]) => {
+            let ix = inner
+                .interactions
+                .lock()
+                .unwrap()
+                .get(*token)
+                .cloned()
+                .unwrap_or_default();
+            let id = match *which {
+                "@original" => ix.original.or(ix.clicked),
+                other => other.parse().ok(),
+            };
+            let Some(id) = id else {
+                return (
+                    404,
+                    Some(json!({"message": "Unknown Message", "code": 10008})),
+                    None,
+                    None,
+                );
+            };
+            let changed = (method == Method::PATCH).then_some(id);
+            return (
+                200,
+                Some(message_with(id, ix.channel, body)),
+                changed.map(|_| ix.channel),
+                changed,
+            );
+        }
+        ("POST", ["channels", ch, "messages"]) => {
+            let ch: u64 = ch.parse().unwrap_or(0);
+            if inner
+                .threads
+                .lock()
+                .unwrap()
+                .get(&ch)
+                .is_some_and(|t| t.archived)
+            {
+                return (
+                    400,
+                    Some(json!({"message": "Thread is archived", "code": 50083})),
+                    None,
+                    None,
+                );
+            }
+            let nonce = enforced_nonce(body).map(|n| (ch.to_string(), n));
+            if let Some(first) = nonce
+                .as_ref()
+                .and_then(|k| inner.nonces.lock().unwrap().get(k).cloned())
+            {
+                return (200, Some(first), None, None);
+            }
+            let id = inner.next_id();
+            inner.messages.lock().unwrap().insert(id, ch);
+            let msg = message_with(id, ch, body);
+            if let Some(k) = nonce {
+                inner.nonces.lock().unwrap().insert(k, msg.clone());
+            }
+            inner
+                .created
+                .lock()
+                .unwrap()
+                .push((ch.to_string(), body.cloned().unwrap_or(Value::Null)));
+            return (200, Some(msg), Some(ch), Some(id));
+        }
+        ("POST", ["channels", ch, "messages", m, "threads"]) => {
+            let (ch, m): (u64, u64) = (ch.parse().unwrap_or(0), m.parse().unwrap_or(0));
+            return open_thread(inner, ch, m, body);
+        }
+        ("PATCH", ["channels", t]) => {
+            let t: u64 = t.parse().unwrap_or(0);
+            let mut threads = inner.threads.lock().unwrap();
+            let Some(thread) = threads.get_mut(&t) else {
+                return (
+                    404,
+                    Some(json!({"message": "Unknown Channel", "code": 10003})),
+                    None,
+                    None,
+                );
+            };
+            if let Some(b) = body {
+                if let Some(name) = b.get("name").and_then(Value::as_str) {
+                    if name.is_empty() || name.chars().count() > 100 {
+                        return (400, Some(invalid_name()), None, None);
+                    }
+                    thread.name = name.to_string();
+                }
+                if let Some(a) = b.get("archived").and_then(Value::as_bool) {
+                    thread.archived = a;
+                }
+                if let Some(d) = b.get("auto_archive_duration").and_then(Value::as_u64) {
+                    thread.auto_archive = d;
+                }
+            }
+            (200, Some(thread_json(thread)))
+        }
+        ("GET", ["gateway"]) => (
+            200,
+            Some(json!({"url": format!("ws://127.0.0.1:{}/gw", inner.port)})),
+        ),
+        (m, seg) => return old_route(inner, m, seg, body),
+    };
+    (status, reply, None, None)
+}
+
+fn invalid_name() -> Value {
+    json!({"message": "Invalid Form Body", "code": 50035,
+           "errors": {"name": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH",
+               "message": "Must be between 1 and 100 in length."}]}}})
+}
+
+fn thread_json(t: &Thread) -> Value {
+    json!({
+        "id": t.id.to_string(), "type": 11, "guild_id": GUILD_ID.to_string(),
+        "parent_id": t.parent.to_string(), "name": t.name, "owner_id": APP_ID.to_string(),
+        "member_count": 1, "message_count": 0,
+        "thread_metadata": {"archived": t.archived, "auto_archive_duration": t.auto_archive,
+            "archive_timestamp": "2025-01-01T00:00:00.000000+00:00", "locked": false},
+    })
+}
+
+/// `POST /channels/{ch}/messages/{m}/threads`, refused as Discord refuses it.
+fn open_thread(
+    inner: &Inner,
+    ch: u64,
+    m: u64,
+    body: Option<&Value>,
+) -> (u16, Option<Value>, Option<u64>, Option<u64>) {
+    if inner.no_threads.lock().unwrap().contains(&ch) {
+        return (
+            403,
+            Some(json!({"message": "Missing Permissions", "code": 50013})),
+            None,
+            None,
+        );
+    }
+    let name = body
+        .and_then(|b| b.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if name.is_empty() || name.chars().count() > 100 {
+        return (400, Some(invalid_name()), None, None);
+    }
+    if inner.messages.lock().unwrap().get(&m) != Some(&ch) {
+        return (
+            404,
+            Some(json!({"message": "Unknown Message", "code": 10008})),
+            None,
+            None,
+        );
+    }
+    let mut threads = inner.threads.lock().unwrap();
+    if threads.contains_key(&m) {
+        return (
+            400,
+            Some(
+                json!({"message": "A thread has already been created for this message",
+                        "code": 160004}),
+            ),
+            None,
+            None,
+        );
+    }
+    let t = Thread {
+        id: m,
+        parent: ch,
+        name: name.to_string(),
+        archived: false,
+        auto_archive: body
+            .and_then(|b| b.get("auto_archive_duration"))
+            .and_then(Value::as_u64)
+            .unwrap_or(4320),
+    };
+    let json = thread_json(&t);
+    threads.insert(m, t);
+    (201, Some(json), None, None)
+}
+
+/// An interaction callback: a message (type 4) or a defer (5) makes the original message in
+/// the interaction's channel; an update (7) changes the clicked message.
+fn interaction_callback(
+    inner: &Inner,
+    token: &str,
+    body: Option<&Value>,
+) -> (u16, Option<Value>, Option<u64>, Option<u64>) {
+    let kind = body.and_then(|b| b.get("type")).and_then(Value::as_u64);
+    let mut ixs = inner.interactions.lock().unwrap();
+    let ix = ixs.entry(token.to_string()).or_default();
+    let made = match kind {
+        Some(4 | 5) => {
+            let id = inner.next_id();
+            ix.original = Some(id);
+            ix.deferred = kind == Some(5);
+            inner.messages.lock().unwrap().insert(id, ix.channel);
+            Some(id)
+        }
+        Some(7) => ix.clicked,
+        _ => None,
+    };
+    (204, None, made.map(|_| ix.channel), made)
+}
+
+fn old_route(
+    inner: &Inner,
+    method: &str,
+    seg: &[&str],
+    body: Option<&Value>,
+) -> (u16, Option<Value>, Option<u64>, Option<u64>) {
+    let path = format!("/{}", seg.join("/"));
     let ws = format!("ws://127.0.0.1:{}/gw", inner.port);
-    match (method.as_str(), seg.as_slice()) {
-        ("GET", ["gateway"]) => (200, Some(json!({"url": ws}))),
+    let (status, reply) = match (method, seg) {
         ("GET", ["gateway", "bot"]) => (
             200,
             Some(json!({"url": ws, "shards": 1, "session_start_limit":
@@ -1004,18 +1422,13 @@ fn route(inner: &Inner, method: &Method, path: &str, body: Option<&Value>) -> (u
                 .collect::<Vec<_>>();
             (200, Some(Value::Array(cmds)))
         }
-        ("POST", ["interactions", _, _, "callback"]) => (204, None),
-        ("POST", ["channels", ch, "messages"]) => (200, Some(message_json(inner, ch, body))),
-        ("GET" | "PATCH", ["webhooks", _, _, "messages", _]) => {
-            (200, Some(message_json(inner, "1", body)))
-        }
         ("DELETE", ["webhooks", _, _, "messages", _]) => (204, None),
-        ("POST", ["webhooks", _, _]) => (200, Some(message_json(inner, "1", body))),
         _ => (
             404,
             Some(json!({"message": format!("fake: no route {method} {path}"), "code": 0})),
         ),
-    }
+    };
+    (status, reply, None, None)
 }
 
 async fn gateway(State(inner): State<Arc<Inner>>, ws: WebSocketUpgrade) -> Response {

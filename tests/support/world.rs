@@ -53,6 +53,8 @@ pub struct World {
     /// The PostgreSQL database, when the test binary runs on PostgreSQL (its name ends in
     /// `_postgres`, see `support::db`); `None`: the SQLite file [`World::db`].
     pub postgres: Option<TestDb>,
+    /// Where the helpers play: the thread of the last game started, or the channel.
+    playing: std::sync::Mutex<Option<Channel>>,
 }
 
 impl World {
@@ -71,6 +73,7 @@ impl World {
             env,
             starts: 0,
             postgres,
+            playing: std::sync::Mutex::new(None),
         };
         w.restart().await;
         w
@@ -118,9 +121,24 @@ impl World {
         self.bot.as_mut().expect("bot running")
     }
 
-    /// The helpers' channel.
+    /// Where the helpers play: the thread of the last game they started (a game gets its
+    /// own thread), or the helpers' channel.
     pub fn channel(&self) -> Channel {
+        self.playing
+            .lock()
+            .unwrap()
+            .clone()
+            .unwrap_or_else(|| Channel::new(CHANNEL))
+    }
+
+    /// The helpers' channel itself (where challenges are made).
+    pub fn parent(&self) -> Channel {
         Channel::new(CHANNEL)
+    }
+
+    /// Plays in `ch` from now on.
+    pub fn play_in(&self, ch: Channel) {
+        *self.playing.lock().unwrap() = Some(ch);
     }
 
     /// Sends `/name options...` as `user` in `ch` and returns the callback.
@@ -169,28 +187,59 @@ impl World {
         white: &FakeUser,
         black: &FakeUser,
     ) -> Recorded {
-        let payload = ch.command(
-            &self.fake,
-            white,
-            "en-US",
-            "challenge",
-            &[
-                ("opponent", json!(black.id.to_string())),
-                ("colour", json!(WHITE)),
-            ],
-            &[black],
-        );
+        self.start_game_with(ch, white, black, &[]).await
+    }
+
+    /// [`World::start_game_in`] with more `/challenge` options (`rated`, …).
+    pub async fn start_game_with(
+        &self,
+        ch: &Channel,
+        white: &FakeUser,
+        black: &FakeUser,
+        more: &[(&str, Value)],
+    ) -> Recorded {
+        let mut options = vec![
+            ("opponent", json!(black.id.to_string())),
+            ("colour", json!(WHITE)),
+        ];
+        options.extend(more.iter().cloned());
+        let payload = ch.command(&self.fake, white, "en-US", "challenge", &options, &[black]);
         let c = self.fake.interact(&payload).await;
         assert_eq!(c.callback_type(), Some(4), "{:?}", c.json);
         assert!(!c.is_ephemeral(), "{}", c.text());
+        let from = self.fake.request_count();
         let acc = self.cmd_in(ch, black, "en-US", "accept", &[]).await;
-        assert_public_board(&acc);
-        acc
+        assert!(!acc.is_ephemeral(), "{}", acc.text());
+        // With a thread: the answer links to it, and the thread gets the first board.
+        let thread = self
+            .fake
+            .threads()
+            .into_iter()
+            .find(|t| Some(t.id) == c.message_id && t.parent == ch.id);
+        match thread {
+            Some(t) => {
+                assert!(
+                    acc.text().contains(&format!("<#{}>", t.id)),
+                    "{}",
+                    acc.text()
+                );
+                let board = self.fake.post_to(t.id, from).await;
+                assert_public_board(&board);
+                self.play_in(Channel::thread(t.id, ch.id));
+                board
+            }
+            None => {
+                assert_public_board(&acc);
+                self.play_in(ch.clone());
+                acc
+            }
+        }
     }
 
-    /// alice challenges bob (alice white), bob accepts with /accept.
+    /// alice challenges bob (alice white) in the helpers' channel, bob accepts with /accept;
+    /// the helpers then play where the game is (its thread).
     pub async fn start_game(&self) -> Recorded {
-        self.start_game_in(&self.channel(), &alice(), &bob()).await
+        self.start_game_in(&self.parent(), &alice(), &bob()).await
     }
 }
 

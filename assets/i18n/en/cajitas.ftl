@@ -275,12 +275,14 @@ alt-no-pieces = no pieces
 
 help =
     { "**" }Cajitas: chess in this channel**
-    `/challenge [opponent] [colour]` challenge someone (or anyone), your colour white, black or random
+    `/challenge [opponent] [colour] [rated]` challenge someone (or anyone), your colour white, black or random; rated unless `rated:false`
     `/accept` `/decline` answer a challenge · `/cancel` withdraw yours
     `/move <move> [claim_draw]` play a move (suggestions as you type)
-    `/board` show the board · `/pgn` the game as PGN · `/history` the last games here
+    `/board` show the board · `/pgn` the game as PGN · `/gif` as a GIF · `/history` the last games here
     `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved
-    `/takeback` ask your opponent to take back your last move
+    `/takeback` ask your opponent to take back your last move (casual games only)
+    `/leaderboard [speed]` the server's best players · `/stats [user]` ratings, results and a rating chart
+    `/play [level] [colour]` play the computer, levels 1–8 · `/analysis` the last game here, analysed
     `/settings language` the language of public game messages in this server (Manage Server)
 
     { "**" }Notations**

@@ -62,14 +62,20 @@ console-win = { $reason ->
 console-help =
     Commands (one per line):
       as NAME                       act as NAME from now on
-      challenge [NAME] [white|black|random]
-                                    challenge NAME (or anyone, without a name); the colour is yours
+      challenge [NAME] [white|black|random] [TIME] [rated:true|false]
+                                    challenge NAME (or anyone, without a name); the colour is yours;
+                                    TIME: 1d 2d 3d 5d 7d 10d 14d (days per move, 3d by default),
+                                    3+2 5+3 10+5 15+10 30+20 (live), untimed;
+                                    rated unless rated:false
       accept | decline | cancel     answer or withdraw the challenge
       move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
                                     `claim` claims a draw together with the move
       draw offer|accept|decline|claim
       takeback [accept|decline]     ask to take back your last move, or answer the request
       resign | abort                resign, or abort before both players have moved
+      claim-win [draw]              win (or draw) an untimed game whose opponent stopped moving
       board | pgn | history         show the game, its PGN, the last finished games
+      stats [NAME] | leaderboard [live|correspondence]
+                                    ratings and results (with a chart PNG), the best players
       lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
       help | quit

@@ -309,12 +309,14 @@ alt-no-pieces = ninguna pieza
 
 help =
     { "**" }Cajitas: ajedrez en este canal**
-    `/desafiar [rival] [color]` desafía a alguien (o a cualquiera); tu color: blancas, negras o al azar
+    `/desafiar [rival] [color] [puntuada]` desafía a alguien (o a cualquiera); tu color: blancas, negras o al azar; puntuada salvo con `puntuada:false`
     `/aceptar` `/rechazar` responde a un desafío · `/cancelar` retira el tuyo
     `/jugada <jugada> [reclamar_tablas]` juega (con sugerencias mientras escribes)
-    `/tablero` muestra el tablero · `/pgn` la partida en PGN · `/historial` las últimas partidas de aquí
+    `/tablero` muestra el tablero · `/pgn` la partida en PGN · `/gif` en GIF · `/historial` las últimas partidas de aquí
     `/tablas ofrecer|aceptar|rechazar|reclamar` · `/rendirse` (pide confirmación) · `/anular` antes de que ambos hayan jugado
-    `/deshacer` pide a tu rival deshacer tu última jugada
+    `/deshacer` pide a tu rival deshacer tu última jugada (solo en partidas amistosas)
+    `/clasificacion [ritmo]` los mejores jugadores del servidor · `/estadisticas [usuario]` puntuaciones, resultados y un gráfico
+    `/jugar [nivel] [color]` juega contra la computadora, niveles 1–8 · `/analisis` la última partida de aquí, analizada
     `/ajustes idioma` el idioma de los mensajes públicos de las partidas en este servidor (Gestionar servidor)
 
     { "**" }Notaciones**

@@ -60,8 +60,11 @@ console-win = { $reason ->
 console-help =
     Órdenes (una por línea; se escriben en inglés):
       as NOMBRE                     juega como NOMBRE a partir de ahora
-      challenge [NOMBRE] [white|black|random]
-                                    desafía a NOMBRE (o a cualquiera, sin nombre); el color es el tuyo (también blancas, negras)
+      challenge [NOMBRE] [white|black|random] [TIEMPO] [rated:true|false]
+                                    desafía a NOMBRE (o a cualquiera, sin nombre); el color es el tuyo (también blancas, negras);
+                                    TIEMPO: 1d 2d 3d 5d 7d 10d 14d (días por jugada, 3d si no eliges),
+                                    3+2 5+3 10+5 15+10 30+20 (en vivo), untimed (sin reloj);
+                                    puntuada salvo con rated:false
       accept | decline | cancel     acepta o rechaza el desafío, o retira el tuyo
       move JUGADA [claim]           juega: e4, Cf3, Nf3 (inglés), e2e4, O-O, ♘f3...;
                                     `claim` reclama tablas junto con la jugada
@@ -69,6 +72,9 @@ console-help =
                                     ofrece tablas, las acepta, las rechaza o las reclama
       takeback [accept|decline]     pide deshacer tu última jugada, o responde a la petición
       resign | abort                abandona, o anula la partida antes de que ambos hayan jugado
+      claim-win [draw]              gana (o tablas) una partida sin reloj cuyo rival dejó de jugar
       board | pgn | history         muestra el tablero, la partida en PGN, las últimas partidas terminadas
+      stats [NOMBRE] | leaderboard [live|correspondence]
+                                    puntuaciones y resultados (con un gráfico PNG), los mejores jugadores
       lang en|es                    el idioma de la consola y de las jugadas (es: R = rey, D T A C = dama torre alfil caballo; en: R = torre)
       help | quit                   esta ayuda | salir

@@ -9,9 +9,12 @@
 
 mod bookkeeping;
 mod challenges;
+mod engines;
+mod events;
 mod games;
 mod lock;
 mod offers;
+mod ratings;
 mod takebacks;
 mod users;
 
@@ -25,8 +28,8 @@ use rusqlite::{Connection, Row, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 
 use super::{
-    ChallengeStatus, ColourPick, GameStatus, OfferStatus, Side, Store, StoreError, Tx, TxKind,
-    UnknownValue, UserRow,
+    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus, Side, Speed, Store,
+    StoreError, TimeControlRow, Tx, TxKind, UnknownValue, UserRow,
 };
 
 /// The migrations, in order. Append new files; never edit one that has shipped.
@@ -36,6 +39,10 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0003_pings.sql"),
     include_str!("../../../migrations/0004_game_language.sql"),
     include_str!("../../../migrations/0005_takebacks.sql"),
+    include_str!("../../../migrations/0006_threads.sql"),
+    include_str!("../../../migrations/0007_clocks.sql"),
+    include_str!("../../../migrations/0008_ratings.sql"),
+    include_str!("../../../migrations/0009_engine_players.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
@@ -81,7 +88,16 @@ macro_rules! text_column {
     )+};
 }
 
-text_column!(Side, ColourPick, ChallengeStatus, GameStatus, OfferStatus);
+text_column!(
+    Side,
+    ColourPick,
+    ChallengeStatus,
+    GameStatus,
+    OfferStatus,
+    ClockKind,
+    EventKind,
+    Speed
+);
 
 /// A Discord id (or a local user's id) as stored: the i64 with the same bits.
 fn to_db(id: u64) -> i64 {
@@ -126,6 +142,15 @@ impl<'r, 's> Columns<'r, 's> {
             id: self.id()?,
             name: self.get()?,
             is_bot: self.get()?,
+        })
+    }
+
+    /// A time control: kind, base, increment.
+    fn tc(&mut self) -> rusqlite::Result<TimeControlRow> {
+        Ok(TimeControlRow {
+            kind: self.get()?,
+            base_ms: self.get()?,
+            inc_ms: self.get()?,
         })
     }
 

@@ -1,0 +1,46 @@
+# La computadora como rival (/play) y el análisis de partidas (/analysis, cajitas analyse).
+engine-player = { $name }, nivel { $level }
+engine-unavailable = El motor no está disponible ahora mismo: la partida espera su jugada. Se vuelve a intentar cada minuto y cada vez que uses un comando aquí; también puedes rendirte o anular la partida.
+engine-missing = Este servidor no tiene instalado ningún motor de ajedrez, así que `/jugar` y `/analisis` no están disponibles. Quien aloja el bot puede añadir uno con `apt install stockfish`, o indicar cualquier motor UCI con `CAJITAS_ENGINE=/ruta/al/motor`.
+error-no-finished-game = Todavía no ha terminado ninguna partida en este canal: no hay nada que analizar.
+play-started = { $who } juega contra la computadora ({ $engine }) con { $colour ->
+        [white] blancas
+       *[black] negras
+    }. Sin puntuación ni reloj; `/deshacer` no necesita permiso.
+takeback-granted = { $who } retrocedió { $plies ->
+        [one] una jugada
+       *[other] { $plies } jugadas
+    }: a la computadora no le importa.
+analysis-progress = Analizando… { $done }/{ $total } posiciones
+analysis-failed = No se pudo terminar el análisis: el motor no respondió. Inténtalo de nuevo en un minuto.
+analysis-title = Análisis: { $white } contra { $black } ({ $result })
+analysis-side = { $colour ->
+        [white] Blancas
+       *[black] Negras
+    } ({ $player }): { $inaccuracies } { $inaccuracies ->
+        [one] imprecisión
+       *[other] imprecisiones
+    }, { $mistakes } { $mistakes ->
+        [one] error
+       *[other] errores
+    }, { $blunders } { $blunders ->
+        [one] error grave
+       *[other] errores graves
+    }
+analysis-worst-title = Las peores jugadas
+analysis-worst = { $number }{ $colour ->
+        [white] .
+       *[black] …
+    } { $played }: { $judgement ->
+        [inaccuracy] imprecisión
+        [mistake] error
+       *[blunder] error grave
+    }{ $reason ->
+        [mate-created] , que permite un mate forzado
+        [mate-lost] , que pierde un mate forzado
+       *[chances] {""}
+    }. Lo mejor era { $best }.
+analysis-none = Ni imprecisiones, ni errores, ni errores graves: bien jugado.
+analysis-chart = Evaluación a lo largo de la partida (blancas arriba, negras abajo, ±10 peones)
+analyse-done = { $positions } posiciones analizadas en { $seconds } s; gráfico escrito en { $path }
+analyse-no-engine = No se encontró ningún motor de ajedrez. Instala uno con `apt install stockfish`, o indica cualquier motor UCI con CAJITAS_ENGINE=/ruta/al/motor.

@@ -1,0 +1,127 @@
+//! `cajitas analyse FILE.pgn [--out CHART.png] [--lang en|es]`: the engine's analysis of a
+//! game in the terminal, like `/analysis`: a progress bar while the engine works (on its
+//! pool's threads), then each side's inaccuracies, mistakes and blunders and the worst moves
+//! with the engine's best move, and the evaluation chart written as a PNG.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use cajitas_rules::{Lang, pgn};
+
+use super::replay::LangArg;
+use crate::config::EngineSettings;
+use crate::engine::{Budget, analyse, pool_from, report};
+use crate::files::{read_file_capped, write_replacing};
+use crate::tr;
+
+/// The largest PGN read, in bytes.
+pub const MAX_PGN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Flags of `cajitas analyse`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AnalyseArgs {
+    /// The PGN file (its first game is analysed).
+    pub file: PathBuf,
+    /// Where to write the evaluation chart.
+    #[arg(long, default_value = "analysis.png")]
+    pub out: PathBuf,
+    /// The language of the report, and which piece letters the PGN's moves use first.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub lang: LangArg,
+    /// The deepest depth per position.
+    #[arg(long, default_value_t = crate::engine::analysis::DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=40))]
+    pub depth: u32,
+    /// The longest time per position, in milliseconds.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    pub movetime: u64,
+}
+
+/// Runs `cajitas analyse`.
+pub fn run(args: &AnalyseArgs) -> ExitCode {
+    let lang: Lang = args.lang.into();
+    let settings = match EngineSettings::from_env() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(pool) = pool_from(&settings) else {
+        eprintln!("{}", tr!(lang, "analyse-no-engine"));
+        return ExitCode::from(2);
+    };
+    let bytes = match read_file_capped(&args.file, MAX_PGN_BYTES) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let game = match pgn::read_game(&pgn::decode(&bytes), lang) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {}: {}", args.file.display(), e.message());
+            return ExitCode::from(2);
+        }
+    };
+    let total = game.game.moves().len() as u64 + 1;
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let budget = Budget {
+        depth: args.depth,
+        movetime: Duration::from_millis(args.movetime),
+    };
+    let t0 = Instant::now();
+    let analysis = analyse(&pool, &game.game, budget, |done, _| {
+        bar.set_position(done as u64)
+    });
+    bar.finish_and_clear();
+    let analysis = match analysis {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Tags are the file's text: no control characters reach the terminal, and names are capped.
+    let tag = |tag: &str, default: &str| -> String {
+        game.tag(tag)
+            .unwrap_or(default)
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(crate::game::MAX_NAME_CHARS)
+            .collect()
+    };
+    let name = |t: &str| tag(t, "?");
+    let result = tag("Result", "*");
+    let words = report::report(&analysis, &name("White"), &name("Black"), &result, lang);
+    println!("{}", words.title);
+    for s in &words.sides {
+        println!("  {s}");
+    }
+    println!("{}", words.worst_title);
+    for w in &words.worst {
+        println!("  {w}");
+    }
+    if let Err(e) = write_replacing(&args.out, &report::chart(&analysis)) {
+        eprintln!("error: {}: {e}", args.out.display());
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "{}",
+        tr!(
+            lang,
+            "analyse-done",
+            positions = crate::i18n::num(total as f64),
+            seconds = format!("{:.1}", t0.elapsed().as_secs_f64()),
+            path = args.out.display().to_string()
+        )
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,55 @@
+//! `cajitas ratings rebuild`: every rating recomputed from the stored games.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::config;
+use crate::game::{GameService, Lang, ServiceOptions};
+use crate::tr;
+
+/// Flags of `cajitas ratings`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RatingsArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: RatingsAction,
+}
+
+/// `cajitas ratings` subcommands.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum RatingsAction {
+    /// Forget every rating and recompute them all from the finished rated games, in the
+    /// order they ended (one transaction: a failure changes nothing).
+    Rebuild {
+        /// The SQLite database file (the bot's, by default).
+        #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
+              value_parser = config::parse_db_path)]
+        db: PathBuf,
+    },
+}
+
+/// Runs `cajitas ratings …`.
+pub fn run(args: &RatingsArgs) -> ExitCode {
+    match &args.action {
+        RatingsAction::Rebuild { db } => {
+            let result = GameService::open(db, ServiceOptions::default())
+                .and_then(|svc| svc.rebuild_ratings());
+            match result {
+                Ok(r) => {
+                    let text = tr!(
+                        Lang::En,
+                        "console-ratings-rebuilt",
+                        games = crate::i18n::num(r.games as f64),
+                        ratings = crate::i18n::num(r.ratings as f64)
+                    );
+                    println!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {}: {e}", db.display());
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}

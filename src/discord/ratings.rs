@@ -1,0 +1,347 @@
+//! `/leaderboard [speed]` (10 players a page, Previous/Next buttons for the caller, refused
+//! once a rated game changed the pool) and `/stats [user]` (ratings per speed, results by
+//! colour, peak, streak, the last games, and the rating chart as `rating.png`).
+
+use poise::serenity_prelude as serenity;
+
+use super::buttons::ButtonId;
+use super::errors::{Refusal, responder};
+use super::reply::{Reply, Responder, cap_chars};
+use super::who::{channel_ref, mention, user_ref};
+use super::{Context, Data, Defer, Error};
+use crate::game::ratings::{
+    LeaderboardView, MyStanding, RatingChange, RecentGame, Speed, StatsView,
+};
+use crate::game::{GameError, Lang};
+use crate::render::chart::{Chart, rating_chart};
+use crate::store::RANKED_MIN_GAMES;
+use crate::tr;
+
+/// The chart's file name.
+pub const CHART_FILE: &str = "rating.png";
+
+/// A rating pool's speed, as the commands offer it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum SpeedChoice {
+    /// Live clocks.
+    #[name = "live"]
+    Live,
+    /// Correspondence and untimed games.
+    #[name = "correspondence"]
+    Correspondence,
+}
+
+impl From<SpeedChoice> for Speed {
+    fn from(s: SpeedChoice) -> Speed {
+        match s {
+            SpeedChoice::Live => Speed::Live,
+            SpeedChoice::Correspondence => Speed::Correspondence,
+        }
+    }
+}
+
+/// The speed shown when none is asked for: correspondence, where every game rates until
+/// the clocks branch gives games a live speed.
+const DEFAULT_SPEED: Speed = Speed::Correspondence;
+
+/// A speed in a button's custom id.
+pub fn speed_code(s: Speed) -> u8 {
+    match s {
+        Speed::Live => 0,
+        Speed::Correspondence => 1,
+    }
+}
+
+/// The speed of a custom id's code.
+pub fn speed_of_code(c: u8) -> Option<Speed> {
+    match c {
+        0 => Some(Speed::Live),
+        1 => Some(Speed::Correspondence),
+        _ => None,
+    }
+}
+
+/// The lines of a rating change ("alice 1523 → 1538 (+15)"), for the final message.
+pub fn change_lines(changes: &[RatingChange], lang: Lang) -> String {
+    changes
+        .iter()
+        .map(|c| {
+            tr!(
+                lang,
+                "rating-change",
+                name = mention(&c.user),
+                before = c.before.text(),
+                after = c.after.text(),
+                diff = c.diff_text()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The leaderboard message for `viewer`, in `lang`, with its page buttons.
+fn leaderboard_reply(v: &LeaderboardView, viewer: u64, lang: Lang) -> Reply {
+    let speed = v.speed.as_str();
+    let mut lines: Vec<String> = v
+        .entries
+        .iter()
+        .map(|e| {
+            tr!(
+                lang,
+                "leaderboard-line",
+                rank = e.rank.to_string(),
+                name = mention(&e.user),
+                rating = e.shown.text(),
+                games = crate::i18n::num(e.games)
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(tr!(
+            lang,
+            "leaderboard-empty",
+            min = crate::i18n::num(RANKED_MIN_GAMES)
+        ));
+    }
+    lines.push(String::new());
+    lines.push(match &v.me {
+        MyStanding::Ranked { rank, shown } => tr!(
+            lang,
+            "leaderboard-you",
+            rank = rank.to_string(),
+            rating = shown.text()
+        ),
+        MyStanding::Unranked { games, .. } => tr!(
+            lang,
+            "leaderboard-you-unranked",
+            games = crate::i18n::num(*games),
+            min = crate::i18n::num(RANKED_MIN_GAMES)
+        ),
+    });
+    let embed = serenity::CreateEmbed::new()
+        .title(tr!(lang, "leaderboard-title", speed = speed))
+        .description(cap_chars(&lines.join("\n"), 4000))
+        .footer(serenity::CreateEmbedFooter::new(tr!(
+            lang,
+            "leaderboard-page",
+            page = crate::i18n::num(v.page + 1),
+            pages = crate::i18n::num(v.pages)
+        )))
+        .colour(0x5865F2);
+    let button = |page: u32| ButtonId::LeaderboardPage {
+        speed: speed_code(v.speed),
+        page,
+        version: v.version,
+        user: viewer,
+    };
+    let components = if v.pages > 1 {
+        vec![serenity::CreateActionRow::Buttons(vec![
+            button(v.page.saturating_sub(1))
+                .button(
+                    &tr!(lang, "button-previous"),
+                    serenity::ButtonStyle::Secondary,
+                )
+                .disabled(v.page == 0),
+            button(v.page + 1)
+                .button(&tr!(lang, "button-next"), serenity::ButtonStyle::Secondary)
+                .disabled(v.page + 1 >= v.pages),
+        ])]
+    } else {
+        Vec::new()
+    };
+    Reply {
+        embeds: vec![embed],
+        components,
+        ..Reply::default()
+    }
+}
+
+/// The server's best players
+#[poise::command(slash_command)]
+pub async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "Live or correspondence (correspondence by default)"] speed: Option<
+        SpeedChoice,
+    >,
+) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let r = responder(&actx);
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let viewer = ctx.author().id.get();
+    let speed = speed.map(Speed::from).unwrap_or(DEFAULT_SPEED);
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
+    let view = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            Ok(g.leaderboard(ch, speed, 0, viewer, None)?)
+        })
+        .await?;
+    r.send(leaderboard_reply(&view, viewer, lang)).await?;
+    Ok(())
+}
+
+/// Previous/Next: only for the one who ran `/leaderboard`, and only while the pool is as it
+/// was when the page was shown.
+pub async fn page_button(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    id: ButtonId,
+) -> Result<(), Error> {
+    let ButtonId::LeaderboardPage {
+        speed,
+        page,
+        version,
+        user,
+    } = id
+    else {
+        return Err(Refusal::UnknownButton.into());
+    };
+    if click.user.id.get() != user {
+        return Err(Refusal::LeaderboardNotYours.into());
+    }
+    let speed = speed_of_code(speed).ok_or(Refusal::UnknownButton)?;
+    let ch = channel_ref(click.guild_id, click.channel_id);
+    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
+    let view = data
+        .blocking(r, Defer::Update, move |g| {
+            g.leaderboard(ch, speed, page, user, Some(version))
+                .map_err(|e| match e {
+                    GameError::PositionChanged => Error::Refused(Refusal::LeaderboardChanged),
+                    other => other.into(),
+                })
+        })
+        .await?;
+    r.update(leaderboard_reply(&view, user, lang)).await?;
+    Ok(())
+}
+
+/// A link to where a game was played: its channel (its thread, once games have threads).
+fn game_link(g: &RecentGame) -> String {
+    match g.place.guild {
+        Some(guild) => format!("https://discord.com/channels/{guild}/{}", g.place.channel),
+        None => format!("https://discord.com/channels/@me/{}", g.place.channel),
+    }
+}
+
+fn result_key(score: f64) -> &'static str {
+    if score >= 1.0 {
+        "win"
+    } else if score <= 0.0 {
+        "loss"
+    } else {
+        "draw"
+    }
+}
+
+/// The stats embed, in `lang`.
+fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
+    let name = s.user.name.clone();
+    let mut e = serenity::CreateEmbed::new()
+        .title(cap_chars(
+            &tr!(lang, "stats-title", name = name.clone()),
+            256,
+        ))
+        .colour(0x5865F2)
+        .image(format!("attachment://{CHART_FILE}"));
+    if s.speeds.is_empty() {
+        return e.description(tr!(lang, "stats-none", name = mention(&s.user)));
+    }
+    for sp in &s.speeds {
+        let mut lines = vec![tr!(
+            lang,
+            "stats-games",
+            games = crate::i18n::num(sp.games),
+            peak = format!("{:.0}", sp.peak)
+        )];
+        for (colour, wdl) in [("white", sp.white), ("black", sp.black)] {
+            lines.push(tr!(
+                lang,
+                "stats-colour",
+                colour = colour,
+                wins = wdl.wins.to_string(),
+                draws = wdl.draws.to_string(),
+                losses = wdl.losses.to_string()
+            ));
+        }
+        if let Some(st) = sp.streak {
+            lines.push(tr!(
+                lang,
+                "stats-streak",
+                score = result_key(st.score),
+                len = crate::i18n::num(st.len)
+            ));
+        }
+        e = e.field(
+            tr!(
+                lang,
+                "stats-speed",
+                speed = sp.speed.as_str(),
+                rating = sp.shown.text(),
+                rd = format!("{:.0}", sp.shown.deviation),
+                provisional = if sp.shown.provisional() { "yes" } else { "no" }
+            ),
+            cap_chars(&lines.join("\n"), 1024),
+            false,
+        );
+    }
+    if !s.recent.is_empty() {
+        let lines: Vec<String> = s
+            .recent
+            .iter()
+            .map(|g| {
+                tr!(
+                    lang,
+                    "stats-recent-line",
+                    result = result_key(g.score),
+                    opponent = mention(&g.opponent),
+                    rating = g.change.after.text(),
+                    diff = g.change.diff_text(),
+                    link = game_link(g)
+                )
+            })
+            .collect();
+        e = e.field(
+            tr!(lang, "stats-recent"),
+            cap_chars(&lines.join("\n"), 1024),
+            false,
+        );
+    }
+    e
+}
+
+/// Ratings, results and the rating chart of a player in this server
+#[poise::command(slash_command)]
+pub async fn stats(
+    ctx: Context<'_>,
+    #[description = "Whose stats (yours by default)"] user: Option<serenity::User>,
+) -> Result<(), Error> {
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let r = responder(&actx);
+    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let who = user_ref(user.as_ref().unwrap_or(ctx.author()));
+    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
+    let (stats, png) = ctx
+        .data()
+        .blocking(&r, Defer::Message, move |g| {
+            let stats = g.stats(ch, &who)?;
+            let png = rating_chart(&Chart::of_stats(&stats, lang));
+            Ok((stats, png))
+        })
+        .await?;
+    let alt = cap_chars(
+        &tr!(lang, "stats-chart-alt", name = stats.user.name.clone()),
+        1024,
+    );
+    r.send(Reply {
+        embeds: vec![stats_embed(&stats, lang)],
+        attachments: vec![serenity::CreateAttachment::bytes(png, CHART_FILE).description(alt)],
+        ..Reply::default()
+    })
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,263 @@
+//! The computer as a player: when a game against it needs its move, the pool searches (or a
+//! low level plays its random move), and the move is played through the game service like
+//! anyone's, then posted through the service's notifier.
+//!
+//! One thread of its own decides and plays (never the async runtime's, never the service's
+//! blocking pool); the searches run on the pool's threads. The service tells it which games
+//! may need a move ([`EngineTurns`]): when a game starts, and whenever a person acts in
+//! one. After the pool's second failure on a move the game waits: a post says the engine is
+//! unavailable, and the move is tried again every [`EnginePlayer::start`]'s `retry_every`
+//! (a minute in the bot) and on the person's next command. The person may resign or abort
+//! meanwhile like in any game: nothing here holds the game.
+
+use std::collections::HashSet;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use cajitas_rules::Move;
+
+use super::levels::Level;
+use super::pool::{EngineError, Pool, SearchRequest, SearchResult};
+use crate::game::{EngineTurns, GameError, GameService, NoticeKind};
+
+/// How long a move request may wait in the pool's queue before it counts as a failure.
+pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
+
+/// How often a game waiting for a failed engine is tried again, in the bot.
+pub const RETRY_EVERY: Duration = Duration::from_secs(60);
+
+enum Msg {
+    Poke(i64),
+    Done {
+        game_id: i64,
+        ply: u32,
+        result: Result<SearchResult, EngineError>,
+    },
+}
+
+/// The handle the service and the front ends hold; the thread stops when it is dropped.
+pub struct EnginePlayer {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    tx: Mutex<Sender<Msg>>,
+    waiting: Arc<Mutex<HashSet<i64>>>,
+}
+
+impl EngineTurns for Inner {
+    fn poke(&self, game_id: i64) {
+        let _ = self
+            .tx
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send(Msg::Poke(game_id));
+    }
+}
+
+impl std::fmt::Debug for EnginePlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnginePlayer").finish_non_exhaustive()
+    }
+}
+
+impl EnginePlayer {
+    /// Starts playing the engine's moves in `service`'s games with `pool`, and looks at
+    /// every active game against the engine at once (after a restart, an engine whose turn
+    /// it is moves now).
+    pub fn start(service: GameService, pool: Pool, retry_every: Duration) -> EnginePlayer {
+        let (tx, rx) = channel();
+        let waiting = Arc::new(Mutex::new(HashSet::new()));
+        let inner = Arc::new(Inner {
+            tx: Mutex::new(tx),
+            waiting: Arc::clone(&waiting),
+        });
+        let weak: Weak<dyn EngineTurns> = Arc::downgrade(&inner) as Weak<dyn EngineTurns>;
+        service.set_engine_turns(weak);
+        let driver = Driver {
+            service: service.clone(),
+            pool,
+            me: Arc::downgrade(&inner),
+            thinking: HashSet::new(),
+            announced: HashSet::new(),
+            waiting,
+            retry_every,
+        };
+        std::thread::Builder::new()
+            .name("cajitas-engine-player".into())
+            .spawn(move || driver.run(rx))
+            .expect("spawn the engine player thread");
+        match service.engine_games() {
+            Ok(ids) => ids.into_iter().for_each(|id| inner.poke(id)),
+            Err(e) => tracing::warn!(error = %e, "could not list the games against the engine"),
+        }
+        EnginePlayer { inner }
+    }
+
+    /// Asks the player to look at game `game_id` (what the service does by itself).
+    pub fn poke(&self, game_id: i64) {
+        self.inner.poke(game_id);
+    }
+
+    /// Whether game `game_id` is waiting for a failed engine.
+    pub fn is_waiting(&self, game_id: i64) -> bool {
+        self.inner
+            .waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&game_id)
+    }
+}
+
+struct Driver {
+    service: GameService,
+    pool: Pool,
+    me: Weak<Inner>,
+    thinking: HashSet<i64>,
+    /// Games whose "engine unavailable" post went out (one post per wait).
+    announced: HashSet<i64>,
+    waiting: Arc<Mutex<HashSet<i64>>>,
+    retry_every: Duration,
+}
+
+impl Driver {
+    fn run(mut self, rx: Receiver<Msg>) {
+        let mut next_retry = Instant::now() + self.retry_every;
+        loop {
+            let wait = next_retry.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(wait) {
+                Ok(Msg::Poke(id)) => self.consider(id),
+                Ok(Msg::Done {
+                    game_id,
+                    ply,
+                    result,
+                }) => self.done(game_id, ply, result),
+                Err(RecvTimeoutError::Timeout) => {
+                    next_retry = Instant::now() + self.retry_every;
+                    let waiting: Vec<i64> = self.waiting().iter().copied().collect();
+                    for id in waiting {
+                        self.consider(id);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+            if self.me.strong_count() == 0 && self.thinking.is_empty() {
+                return;
+            }
+        }
+    }
+
+    fn waiting(&self) -> std::sync::MutexGuard<'_, HashSet<i64>> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Game `id` may need the engine's move: search it (or play a low level's random move).
+    fn consider(&mut self, id: i64) {
+        if self.thinking.contains(&id) {
+            return;
+        }
+        let turn = match self.service.engine_turn(id) {
+            Ok(Some(turn)) => turn,
+            Ok(None) => {
+                // Over, or the person's turn: nothing owed.
+                self.waiting().remove(&id);
+                self.announced.remove(&id);
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(game = id, error = %e, "could not read a game against the engine");
+                return;
+            }
+        };
+        let level = Level::get(turn.level);
+        if let Some(m) = level.random_move(id as u64, turn.ply, &turn.position) {
+            self.play(id, turn.ply, m);
+            return;
+        }
+        let Some(me) = self.me.upgrade() else {
+            return;
+        };
+        let tx = me.tx.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        self.thinking.insert(id);
+        let ply = turn.ply;
+        self.pool.submit(
+            SearchRequest {
+                requester: id as u64,
+                start_fen: turn.start_fen,
+                moves: turn.moves,
+                position: turn.position,
+                limits: level.limits(),
+                deadline: Instant::now() + QUEUE_WAIT,
+            },
+            move |result| {
+                let _ = tx.send(Msg::Done {
+                    game_id: id,
+                    ply,
+                    result,
+                });
+            },
+        );
+    }
+
+    fn done(&mut self, id: i64, ply: u32, result: Result<SearchResult, EngineError>) {
+        self.thinking.remove(&id);
+        match result {
+            Ok(found) => self.play(id, ply, found.best),
+            Err(e) => {
+                tracing::warn!(game = id, error = %e, "no engine move: the game waits for the engine");
+                self.waiting().insert(id);
+                if self.announced.insert(id) {
+                    self.announce_wait(id);
+                }
+            }
+        }
+    }
+
+    fn play(&mut self, id: i64, ply: u32, mv: Move) {
+        match self.service.engine_move(id, ply, mv) {
+            Ok(view) => {
+                self.waiting().remove(&id);
+                self.announced.remove(&id);
+                let place = match self.service.game_place(id) {
+                    Some(p) => p,
+                    None => return,
+                };
+                if let Err(e) = self.service.post(place, view, NoticeKind::GameState) {
+                    tracing::warn!(game = id, error = %e, "could not post the engine's move");
+                }
+            }
+            // A person acted first (a takeback, a resignation): look again.
+            Err(GameError::PositionChanged) => {
+                if let Some(me) = self.me.upgrade() {
+                    let _ = me
+                        .tx
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .send(Msg::Poke(id));
+                }
+            }
+            Err(e) => {
+                tracing::error!(game = id, error = %e, "the engine's move could not be played");
+                self.waiting().insert(id);
+            }
+        }
+    }
+
+    fn announce_wait(&self, id: i64) {
+        let Some(place) = self.service.game_place(id) else {
+            return;
+        };
+        match self.service.game(id) {
+            Ok(view) => {
+                if let Err(e) = self
+                    .service
+                    .post(place, view, NoticeKind::EngineUnavailable)
+                {
+                    tracing::warn!(game = id, error = %e, "could not say that the engine is unavailable");
+                }
+            }
+            Err(e) => tracing::warn!(game = id, error = %e, "could not read the game"),
+        }
+    }
+}

@@ -1,0 +1,442 @@
+//! The pool of engine processes shared by every game and analysis.
+//!
+//! Requests wait in one queue, served fairly: each requester (a game, an analysis) has its
+//! own line, and the workers take one request from each line in turn, so an analysis of a
+//! long game never starves a game's move. A request still queued at its deadline is answered
+//! with [`EngineError::Expired`] by the pool's reaper, not left waiting.
+//!
+//! Each worker is a thread of its own (never the async runtime's, never the service's
+//! blocking pool) owning one process, started lazily under `nice -n 19`. A process that
+//! crashes, does not answer within the request's time plus [`PoolConfig::margin`], or
+//! answers a move the rules refuse, is killed and restarted, and the request is tried once
+//! more; a second failure is answered with [`EngineError::Failed`].
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use cajitas_rules::{Move, Position, Uci};
+
+use super::uci::{EngineCommand, Limits, Process, ProcessError, Score};
+
+/// How the pool runs its engines.
+#[derive(Debug, Clone)]
+pub struct PoolConfig {
+    /// How each process is started.
+    pub command: EngineCommand,
+    /// How many processes (at least 1).
+    pub processes: usize,
+    /// `Hash` per process, in MB.
+    pub hash_mb: u32,
+    /// `Threads` per process.
+    pub threads: u32,
+    /// How much longer than its move time a search may take before the process counts as
+    /// hung.
+    pub margin: Duration,
+}
+
+/// A search to run.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    /// Who asks (a game id, an analysis): requests are served fairly between requesters.
+    pub requester: u64,
+    /// The game's start position.
+    pub start_fen: String,
+    /// The moves played since, in UCI.
+    pub moves: Vec<String>,
+    /// The position to search (after `moves`), to check the engine's answer against.
+    pub position: Position,
+    /// What the search is limited by.
+    pub limits: Limits,
+    /// When the answer is no longer wanted: a request still queued then is answered with
+    /// [`EngineError::Expired`].
+    pub deadline: Instant,
+}
+
+/// What a search found, checked by the rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best move, legal in the request's position.
+    pub best: Move,
+    /// The same, in UCI.
+    pub uci: Uci,
+    /// The score from the side to move's point of view, if the engine gave one.
+    pub score: Option<Score>,
+    /// The depth of the score.
+    pub depth: u32,
+}
+
+/// Why a request got no move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// It waited in the queue past its deadline.
+    #[error("the engine was busy until the request's deadline")]
+    Expired,
+    /// The engine failed twice (crash, hang, illegal or unreadable move).
+    #[error("the engine failed twice: {0}")]
+    Failed(String),
+    /// The position has no legal move: there is nothing to search.
+    #[error("the position has no legal move")]
+    NoMove,
+    /// The pool is shutting down.
+    #[error("the engine pool is closed")]
+    Closed,
+}
+
+type Reply = Box<dyn FnOnce(Result<SearchResult, EngineError>) + Send>;
+
+struct Job {
+    req: SearchRequest,
+    reply: Reply,
+}
+
+#[derive(Default)]
+struct Queue {
+    /// Requesters with queued requests, in turn order.
+    turns: VecDeque<u64>,
+    lines: HashMap<u64, VecDeque<Job>>,
+    closed: bool,
+}
+
+impl Queue {
+    fn push(&mut self, job: Job) {
+        let line = self.lines.entry(job.req.requester).or_default();
+        if line.is_empty() {
+            self.turns.push_back(job.req.requester);
+        }
+        line.push_back(job);
+    }
+
+    fn pop(&mut self) -> Option<Job> {
+        let who = self.turns.pop_front()?;
+        let line = self.lines.get_mut(&who)?;
+        let job = line.pop_front();
+        if line.is_empty() {
+            self.lines.remove(&who);
+        } else {
+            self.turns.push_back(who);
+        }
+        job
+    }
+
+    /// Takes out every request past its deadline; returns them and the next deadline.
+    fn expire(&mut self, now: Instant) -> (Vec<Job>, Option<Instant>) {
+        let mut expired = Vec::new();
+        let mut next: Option<Instant> = None;
+        for line in self.lines.values_mut() {
+            let mut kept = VecDeque::with_capacity(line.len());
+            for job in line.drain(..) {
+                if job.req.deadline <= now {
+                    expired.push(job);
+                } else {
+                    next = Some(next.map_or(job.req.deadline, |n| n.min(job.req.deadline)));
+                    kept.push_back(job);
+                }
+            }
+            *line = kept;
+        }
+        self.lines.retain(|_, l| !l.is_empty());
+        let lines = &self.lines;
+        self.turns.retain(|w| lines.contains_key(w));
+        (expired, next)
+    }
+
+    fn len(&self) -> usize {
+        self.lines.values().map(VecDeque::len).sum()
+    }
+}
+
+/// Counters, for tests and logs.
+#[derive(Debug, Default)]
+pub struct PoolStats {
+    /// Processes started (restarts included).
+    pub started: AtomicU64,
+    /// Failures seen (each one kills its process).
+    pub failures: AtomicU64,
+    /// Requests answered with a move.
+    pub answered: AtomicU64,
+    /// Requests expired in the queue.
+    pub expired: AtomicU64,
+}
+
+struct Shared {
+    config: PoolConfig,
+    queue: Mutex<Queue>,
+    /// Workers wait here for work; the reaper for the next deadline.
+    ready: Condvar,
+    stats: PoolStats,
+}
+
+impl Shared {
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The pool. Cheap to clone; the workers stop when the last clone is dropped.
+#[derive(Clone)]
+pub struct Pool {
+    shared: Arc<Shared>,
+    _owner: Arc<Owner>,
+}
+
+/// Closes the queue when the last [`Pool`] handle goes.
+struct Owner(Arc<Shared>);
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        let jobs: Vec<Job> = {
+            let mut q = self.0.queue();
+            q.closed = true;
+            std::iter::from_fn(|| q.pop()).collect()
+        };
+        self.0.ready.notify_all();
+        for job in jobs {
+            (job.reply)(Err(EngineError::Closed));
+        }
+    }
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("config", &self.shared.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Pool {
+    /// Starts the workers (the processes start with their first request).
+    pub fn new(config: PoolConfig) -> Pool {
+        let shared = Arc::new(Shared {
+            config,
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+            stats: PoolStats::default(),
+        });
+        for i in 0..shared.config.processes.max(1) {
+            let s = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name(format!("cajitas-engine-{i}"))
+                .spawn(move || worker(&s))
+                .expect("spawn an engine worker thread");
+        }
+        let s = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("cajitas-engine-reaper".into())
+            .spawn(move || reaper(&s))
+            .expect("spawn the engine reaper thread");
+        Pool {
+            _owner: Arc::new(Owner(Arc::clone(&shared))),
+            shared,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &PoolConfig {
+        &self.shared.config
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> &PoolStats {
+        &self.shared.stats
+    }
+
+    /// How many requests wait in the queue.
+    pub fn queued(&self) -> usize {
+        self.shared.queue().len()
+    }
+
+    /// Queues `req`; `reply` is called once with the answer, on a pool thread.
+    pub fn submit(
+        &self,
+        req: SearchRequest,
+        reply: impl FnOnce(Result<SearchResult, EngineError>) + Send + 'static,
+    ) {
+        let reply: Reply = Box::new(reply);
+        if req.position.legal_moves().is_empty() {
+            return reply(Err(EngineError::NoMove));
+        }
+        {
+            let mut q = self.shared.queue();
+            if q.closed {
+                drop(q);
+                return reply(Err(EngineError::Closed));
+            }
+            q.push(Job { req, reply });
+        }
+        self.shared.ready.notify_all();
+    }
+
+    /// Queues `req` and waits for its answer (blocking: never on an async runtime worker).
+    pub fn search(&self, req: SearchRequest) -> Result<SearchResult, EngineError> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.submit(req, move |r| {
+            let _ = tx.send(r);
+        });
+        rx.recv().unwrap_or(Err(EngineError::Closed))
+    }
+}
+
+/// Answers the requests that passed their deadline in the queue, as soon as they do.
+fn reaper(s: &Shared) {
+    let mut q = s.queue();
+    loop {
+        if q.closed {
+            return;
+        }
+        let (expired, next) = q.expire(Instant::now());
+        if !expired.is_empty() {
+            drop(q);
+            for job in expired {
+                s.stats.expired.fetch_add(1, Ordering::Relaxed);
+                (job.reply)(Err(EngineError::Expired));
+            }
+            q = s.queue();
+            continue;
+        }
+        let wait = next.map_or(Duration::from_secs(1), |n| {
+            n.saturating_duration_since(Instant::now())
+        });
+        q = s
+            .ready
+            .wait_timeout(q, wait.max(Duration::from_millis(1)))
+            .unwrap_or_else(|p| p.into_inner())
+            .0;
+    }
+}
+
+fn worker(s: &Shared) {
+    let mut process: Option<Process> = None;
+    loop {
+        let job = {
+            let mut q = s.queue();
+            loop {
+                if q.closed {
+                    return;
+                }
+                if let Some(job) = q.pop() {
+                    break job;
+                }
+                q = s.ready.wait(q).unwrap_or_else(|p| p.into_inner());
+            }
+        };
+        if job.req.deadline <= Instant::now() {
+            s.stats.expired.fetch_add(1, Ordering::Relaxed);
+            (job.reply)(Err(EngineError::Expired));
+            continue;
+        }
+        let mut result = Err(EngineError::Failed(String::new()));
+        for attempt in 1..=2 {
+            match attempt_search(s, &mut process, &job.req) {
+                Ok(found) => {
+                    s.stats.answered.fetch_add(1, Ordering::Relaxed);
+                    result = Ok(found);
+                    break;
+                }
+                Err(why) => {
+                    s.stats.failures.fetch_add(1, Ordering::Relaxed);
+                    tracing::warn!(attempt, error = %why, "engine failure: the process is restarted");
+                    // Whatever state it is in, it is not trusted again.
+                    drop(process.take());
+                    result = Err(EngineError::Failed(why));
+                }
+            }
+        }
+        (job.reply)(result);
+    }
+}
+
+/// One try: start the process if needed, search, check the move with the rules.
+fn attempt_search(
+    s: &Shared,
+    process: &mut Option<Process>,
+    req: &SearchRequest,
+) -> Result<SearchResult, String> {
+    if process.is_none() {
+        let options = [
+            ("Hash", s.config.hash_mb.max(1).to_string()),
+            ("Threads", s.config.threads.max(1).to_string()),
+        ];
+        let p = Process::start(&s.config.command, &options).map_err(|e| e.to_string())?;
+        s.stats.started.fetch_add(1, Ordering::Relaxed);
+        tracing::debug!(pid = p.pid(), "engine process started");
+        *process = Some(p);
+    }
+    let p = process.as_mut().ok_or("no process")?;
+    let budget = req.limits.movetime + s.config.margin;
+    let raw = p
+        .search(&req.start_fen, &req.moves, req.limits, budget)
+        .map_err(|e: ProcessError| e.to_string())?;
+    let uci: Uci = raw
+        .bestmove
+        .parse()
+        .map_err(|_| format!("unreadable move {:?}", cap(&raw.bestmove)))?;
+    let best = uci
+        .to_move(&req.position)
+        .map_err(|_| format!("illegal move {uci}"))?;
+    Ok(SearchResult {
+        best,
+        uci,
+        score: raw.score,
+        depth: raw.depth,
+    })
+}
+
+/// At most 16 characters of an engine's text, for a log line.
+fn cap(s: &str) -> String {
+    s.chars().take(16).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(requester: u64, deadline: Instant) -> Job {
+        Job {
+            req: SearchRequest {
+                requester,
+                start_fen: String::new(),
+                moves: Vec::new(),
+                position: Position::new(),
+                limits: Limits {
+                    movetime: Duration::from_millis(1),
+                    depth: None,
+                    skill: None,
+                },
+                deadline,
+            },
+            reply: Box::new(|_| {}),
+        }
+    }
+
+    #[test]
+    fn requesters_take_turns_and_late_requests_expire() {
+        let later = Instant::now() + Duration::from_secs(60);
+        let mut q = Queue::default();
+        // An analysis queues five positions, then two games ask for a move each.
+        for _ in 0..5 {
+            q.push(job(100, later));
+        }
+        q.push(job(1, later));
+        q.push(job(2, later));
+        let order: Vec<u64> = std::iter::from_fn(|| q.pop())
+            .map(|j| j.req.requester)
+            .collect();
+        assert_eq!(order, vec![100, 1, 2, 100, 100, 100, 100]);
+        // Expired requests leave the queue; the rest keep their turns.
+        let now = Instant::now();
+        q.push(job(1, now));
+        q.push(job(2, later));
+        q.push(job(1, later));
+        let (expired, next) = q.expire(now + Duration::from_millis(1));
+        assert_eq!(expired.len(), 1);
+        assert_eq!(next, Some(later));
+        let order: Vec<u64> = std::iter::from_fn(|| q.pop())
+            .map(|j| j.req.requester)
+            .collect();
+        assert_eq!(order, vec![1, 2]);
+        assert_eq!(q.len(), 0);
+    }
+}

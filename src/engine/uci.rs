@@ -1,0 +1,439 @@
+//! One engine process speaking UCI over its standard input and output.
+//!
+//! Nothing the process says is trusted: its lines are read through a bounded reader (a line
+//! longer than [`MAX_LINE`] bytes is dropped, never held in memory whole), numbers are parsed
+//! with overflow checks, and every wait has a deadline. The move it answers is checked by the
+//! caller ([`super::pool`]) against the rules.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+/// The longest line read from an engine, in bytes. Longer lines are skipped as they arrive.
+pub const MAX_LINE: usize = 4096;
+
+/// How long an engine may take to start and answer `uci` and `isready` (Stockfish loads its
+/// network first; niced on a busy machine, that can take seconds).
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How to start an engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineCommand {
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments (none for Stockfish; the tests' fake engine takes its script).
+    pub args: Vec<String>,
+    /// Whether to start it at the lowest priority: through `nice -n 19` (the crate denies
+    /// unsafe code, so the priority is set by the `nice` program rather than by
+    /// `setpriority`), itself under `chrt --idle 0` where `chrt` exists (Linux's
+    /// `SCHED_IDLE`: the engine runs only when no other process wants the core; a merely
+    /// niced engine still cost human games' p99 latency several times over on 2 cores).
+    pub nice: bool,
+}
+
+/// A score from the side to move's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// The same score from the other side's point of view.
+    pub fn flip(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(cp.saturating_neg()),
+            Score::Mate(m) => Score::Mate(m.saturating_neg()),
+        }
+    }
+}
+
+/// What one search ended with, as the engine said it (the move still unchecked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSearch {
+    /// The text after `bestmove`.
+    pub bestmove: String,
+    /// The last score reported, if any.
+    pub score: Option<Score>,
+    /// The depth of that score.
+    pub depth: u32,
+}
+
+/// How a process failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProcessError {
+    /// It could not be started.
+    #[error("could not start the engine: {0}")]
+    Spawn(String),
+    /// It closed its output (crashed or quit).
+    #[error("the engine process ended")]
+    Ended,
+    /// It did not answer in time.
+    #[error("the engine did not answer within {0:?}")]
+    Timeout(Duration),
+    /// Writing to it failed.
+    #[error("could not write to the engine: {0}")]
+    Write(String),
+    /// It said something that is not UCI where UCI was expected.
+    #[error("the engine answered {0:?}")]
+    Protocol(String),
+}
+
+/// What the search is limited by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The time to think.
+    pub movetime: Duration,
+    /// The deepest depth, if any.
+    pub depth: Option<u32>,
+    /// `Skill Level` (0–20); `None` for full strength.
+    pub skill: Option<u8>,
+}
+
+enum Line {
+    Text(String),
+    /// A line over [`MAX_LINE`] bytes, skipped.
+    TooLong,
+}
+
+/// A running engine.
+pub struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    skill: Option<u8>,
+}
+
+impl std::fmt::Debug for Process {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Process")
+            .field("pid", &self.child.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads `input` line by line into `out`, never holding more than [`MAX_LINE`] bytes of a
+/// line: the rest of a longer line is read and thrown away, and the line is reported as
+/// [`Line::TooLong`]. Ends at end of file, or when the receiver is gone.
+fn read_lines(input: impl Read, out: SyncSender<Line>) {
+    let mut input = BufReader::with_capacity(8192, input);
+    let mut line = Vec::with_capacity(256);
+    let mut too_long = false;
+    loop {
+        let (done, used) = match input.fill_buf() {
+            Ok([]) | Err(_) => return,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    if !too_long {
+                        if line.len() + i > MAX_LINE {
+                            too_long = true;
+                        } else {
+                            line.extend_from_slice(&buf[..i]);
+                        }
+                    }
+                    (true, i + 1)
+                }
+                None => {
+                    if !too_long {
+                        if line.len() + buf.len() > MAX_LINE {
+                            too_long = true;
+                            line.clear();
+                        } else {
+                            line.extend_from_slice(buf);
+                        }
+                    }
+                    (false, buf.len())
+                }
+            },
+        };
+        input.consume(used);
+        if done {
+            let msg = if too_long {
+                Line::TooLong
+            } else {
+                let text = String::from_utf8_lossy(&line);
+                Line::Text(text.trim_end_matches('\r').to_owned())
+            };
+            if out.send(msg).is_err() {
+                return;
+            }
+            line.clear();
+            too_long = false;
+        }
+    }
+}
+
+impl Process {
+    /// Starts the engine and makes it ready: `uci` (waiting for `uciok`), the options, then
+    /// `isready` (waiting for `readyok`).
+    pub fn start(cmd: &EngineCommand, options: &[(&str, String)]) -> Result<Process, ProcessError> {
+        // The ways to start it, lowest priority first; a wrapper program that is missing
+        // (no `chrt`, no `nice`) falls through to the next.
+        let mut ways: Vec<Vec<std::ffi::OsString>> = Vec::new();
+        let program = cmd.program.clone().into_os_string();
+        if cmd.nice {
+            ways.push(
+                ["chrt", "--idle", "0", "nice", "-n", "19"]
+                    .iter()
+                    .map(Into::into)
+                    .chain([program.clone()])
+                    .collect(),
+            );
+            ways.push(
+                ["nice", "-n", "19"]
+                    .iter()
+                    .map(Into::into)
+                    .chain([program.clone()])
+                    .collect(),
+            );
+        }
+        ways.push(vec![program]);
+        let mut last = ProcessError::Spawn("no way to start it".into());
+        for (i, way) in ways.iter().enumerate() {
+            let more = i + 1 < ways.len();
+            match Self::launch(way, cmd, options) {
+                Ok(p) => return Ok(p),
+                // A wrapper that is missing, or that could not do its part (a `chrt` refused
+                // by the system ends before the engine says a word): try the next way.
+                Err(e @ (ProcessError::Spawn(_) | ProcessError::Ended)) if more => {
+                    tracing::debug!(wrapper = ?way[0], error = %e, "starting the engine without this wrapper");
+                    last = e;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last)
+    }
+
+    /// Starts `way` (wrappers, then the program) with the engine's arguments and makes it
+    /// ready.
+    fn launch(
+        way: &[std::ffi::OsString],
+        cmd: &EngineCommand,
+        options: &[(&str, String)],
+    ) -> Result<Process, ProcessError> {
+        let mut child = Command::new(&way[0])
+            .args(&way[1..])
+            .args(&cmd.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| ProcessError::Spawn(e.to_string()))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ProcessError::Spawn("no pipes".into()));
+        };
+        let (tx, rx) = sync_channel(64);
+        std::thread::Builder::new()
+            .name("cajitas-uci-read".into())
+            .spawn(move || read_lines(stdout, tx))
+            .map_err(|e| ProcessError::Spawn(e.to_string()))?;
+        let mut p = Process {
+            child,
+            stdin,
+            lines: rx,
+            skill: None,
+        };
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        p.send("uci")?;
+        p.wait_for(deadline, |l| l == "uciok")?;
+        for (name, value) in options {
+            p.send(&format!("setoption name {name} value {value}"))?;
+        }
+        p.send("isready")?;
+        p.wait_for(deadline, |l| l == "readyok")?;
+        Ok(p)
+    }
+
+    /// The process id (for logs).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), ProcessError> {
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| self.stdin.write_all(b"\n"))
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| ProcessError::Write(e.to_string()))
+    }
+
+    /// The next line before `deadline`; over-long lines are skipped.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, ProcessError> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(Line::Text(t)) => return Ok(t),
+                Ok(Line::TooLong) => {
+                    tracing::debug!(
+                        pid = self.pid(),
+                        "skipped an engine line over {MAX_LINE} bytes"
+                    );
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(ProcessError::Timeout(left)),
+                Err(RecvTimeoutError::Disconnected) => return Err(ProcessError::Ended),
+            }
+        }
+    }
+
+    fn wait_for(
+        &mut self,
+        deadline: Instant,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<(), ProcessError> {
+        loop {
+            if done(self.next_line(deadline)?.trim()) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Searches the position after `moves` from `start_fen` within `limits`, waiting at
+    /// most `budget` for `bestmove`.
+    pub fn search(
+        &mut self,
+        start_fen: &str,
+        moves: &[String],
+        limits: Limits,
+        budget: Duration,
+    ) -> Result<RawSearch, ProcessError> {
+        let deadline = Instant::now() + budget;
+        let skill = limits.skill.unwrap_or(20).min(20);
+        if self.skill != Some(skill) {
+            self.send(&format!("setoption name Skill Level value {skill}"))?;
+            self.skill = Some(skill);
+        }
+        let mut position = format!("position fen {start_fen}");
+        if !moves.is_empty() {
+            position.push_str(" moves");
+            for m in moves {
+                position.push(' ');
+                position.push_str(m);
+            }
+        }
+        self.send(&position)?;
+        let mut go = format!("go movetime {}", limits.movetime.as_millis().max(1));
+        if let Some(d) = limits.depth {
+            go.push_str(&format!(" depth {d}"));
+        }
+        self.send(&go)?;
+        let mut score = None;
+        let mut depth = 0;
+        loop {
+            let line = self.next_line(deadline)?;
+            let mut words = line.split_ascii_whitespace();
+            match words.next() {
+                Some("bestmove") => {
+                    let best = words.next().unwrap_or("").to_owned();
+                    return Ok(RawSearch {
+                        bestmove: best,
+                        score,
+                        depth,
+                    });
+                }
+                Some("info") => {
+                    if let Some((s, d)) = parse_info(&line) {
+                        score = Some(s);
+                        depth = d;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        // A polite engine quits at once; anything else is killed.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The score and depth of an `info` line, when it has a main-line score (bounds and
+/// multi-PV lines other than the first are ignored).
+pub fn parse_info(line: &str) -> Option<(Score, u32)> {
+    let mut words = line.split_ascii_whitespace();
+    let mut depth = None;
+    let mut score = None;
+    while let Some(w) = words.next() {
+        match w {
+            "depth" => depth = words.next().and_then(|d| d.parse::<u32>().ok()),
+            "multipv" if words.next() != Some("1") => return None,
+            "lowerbound" | "upperbound" => return None,
+            "score" => {
+                score = match (
+                    words.next(),
+                    words.next().and_then(|n| n.parse::<i32>().ok()),
+                ) {
+                    (Some("cp"), Some(n)) => Some(Score::Cp(n)),
+                    (Some("mate"), Some(n)) => Some(Score::Mate(n)),
+                    _ => return None,
+                }
+            }
+            // Everything after `pv` (or `string`) is moves or free text.
+            "pv" | "string" => break,
+            _ => {}
+        }
+    }
+    Some((score?, depth.unwrap_or(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(bytes: Vec<u8>) -> Vec<Option<String>> {
+        let (tx, rx) = sync_channel(1024);
+        read_lines(std::io::Cursor::new(bytes), tx);
+        rx.into_iter()
+            .map(|l| match l {
+                Line::Text(t) => Some(t),
+                Line::TooLong => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn long_lines_are_skipped_not_kept() {
+        let mut input = b"uciok\r\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 1 << 20));
+        input.extend_from_slice(b"\nbestmove e2e4\n");
+        input.extend(std::iter::repeat_n(b'y', MAX_LINE));
+        input.extend_from_slice(b"\n");
+        let got = lines_of(input);
+        assert_eq!(
+            got,
+            vec![
+                Some("uciok".into()),
+                None,
+                Some("bestmove e2e4".into()),
+                Some("y".repeat(MAX_LINE))
+            ]
+        );
+    }
+
+    #[test]
+    fn info_lines_are_read_carefully() {
+        assert_eq!(
+            parse_info("info depth 12 seldepth 15 multipv 1 score cp -34 nodes 1 pv e2e4 e7e5"),
+            Some((Score::Cp(-34), 12))
+        );
+        assert_eq!(
+            parse_info("info depth 9 score mate -3 pv a1a2"),
+            Some((Score::Mate(-3), 9))
+        );
+        assert_eq!(parse_info("info depth 9 score cp 20 lowerbound"), None);
+        assert_eq!(parse_info("info depth 9 score cp 99999999999999"), None);
+        assert_eq!(parse_info("info string score cp 5"), None);
+        assert_eq!(parse_info("info depth 3 multipv 2 score cp 5"), None);
+    }
+}

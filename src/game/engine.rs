@@ -1,0 +1,503 @@
+//! Games against the computer, the service's side: the engine as a player (fixed user ids,
+//! stored as users of kind `engine` with their level), starting such a game, what an engine
+//! needs to know when it is its turn, playing its move (ply-checked, checked by the rules
+//! like any other), takebacks without asking, and the port through which the service tells
+//! whoever drives the engines ([`EngineTurns`]) that a game may need a move.
+//!
+//! The service never talks to an engine: the engine room (`crate::engine`) does, on its own
+//! threads, and comes back here with a move.
+
+use std::sync::Weak;
+
+use cajitas_rules::{Color, Game, Lang, Move, Position, Uci};
+
+use super::load::{Loaded, side};
+use super::play::Turn;
+use super::time_control::{self, ClockState};
+use super::{
+    ChannelRef, ColourChoice, GameError, GameService, GameView, Notice, NoticeKind, TakebackView,
+    TimeControl, UserRef,
+};
+use crate::store::{MoveRow, NewGame, OfferStatus};
+
+/// The engines' levels (lichess's AI levels).
+pub const ENGINE_LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
+
+/// The engine players' ids are this plus the level: far above every Discord snowflake (those
+/// stay below 2^63) and never a console user's in practice (a 64-bit hash would have to
+/// land on one of eight values).
+const ENGINE_ID_BASE: u64 = 0xFFFF_FFFF_FFFF_FF00;
+
+/// The name stored for the engine players (the front ends add the level in their words).
+pub const ENGINE_NAME: &str = "Stockfish";
+
+/// The user id of the engine playing at `level` (1–8).
+pub fn engine_user_id(level: u8) -> u64 {
+    ENGINE_ID_BASE + u64::from(level.clamp(1, 8))
+}
+
+/// The level of the engine with user id `id`, or `None` for a person.
+pub fn engine_level_of(id: u64) -> Option<u8> {
+    id.checked_sub(ENGINE_ID_BASE)
+        .and_then(|l| u8::try_from(l).ok())
+        .filter(|l| ENGINE_LEVELS.contains(l))
+}
+
+impl UserRef {
+    /// The engine's level when this player is the computer.
+    pub fn engine_level(&self) -> Option<u8> {
+        engine_level_of(self.id)
+    }
+}
+
+impl GameView {
+    /// The computer's colour and level in a game against it.
+    pub fn engine(&self) -> Option<(Color, u8)> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find_map(|c| self.player(c).engine_level().map(|l| (c, l)))
+    }
+}
+
+/// Told by the service whenever a game with an engine among its players may need the
+/// engine's move (a player acted in it, or it just started). Implemented by the engine room;
+/// must return at once (the service calls it on its caller's thread).
+pub trait EngineTurns: Send + Sync {
+    /// Game `game_id` may be the engine's turn.
+    fn poke(&self, game_id: i64);
+}
+
+/// What an engine needs to play its move.
+#[derive(Debug, Clone)]
+pub struct EngineTurn {
+    /// The game.
+    pub game_id: i64,
+    /// Where it is played.
+    pub place: ChannelRef,
+    /// The game's ply (the move to play is at this ply).
+    pub ply: u32,
+    /// The engine's level.
+    pub level: u8,
+    /// The start position, as FEN.
+    pub start_fen: String,
+    /// The moves played, in UCI.
+    pub moves: Vec<String>,
+    /// The position to move in.
+    pub position: Position,
+}
+
+/// A finished game, for analysis.
+#[derive(Debug, Clone)]
+pub struct FinishedGame {
+    /// The game's id.
+    pub game_id: i64,
+    /// White.
+    pub white: UserRef,
+    /// Black.
+    pub black: UserRef,
+    /// The PGN result.
+    pub result: String,
+    /// The game as the rules replay it.
+    pub game: Game,
+}
+
+fn engine_in(l: &Loaded) -> Option<(Color, u8)> {
+    [Color::White, Color::Black]
+        .into_iter()
+        .find_map(|c| engine_level_of(l.player_id(c)).map(|lvl| (c, lvl)))
+}
+
+impl GameService {
+    /// Installs the engine room's [`EngineTurns`] (once; later calls are ignored). Held
+    /// weakly: the engine room owns itself.
+    pub fn set_engine_turns(&self, turns: Weak<dyn EngineTurns>) {
+        let _ = self.inner.engine_turns.set(turns);
+    }
+
+    /// Tells the engine room that `game_id` may need a move.
+    pub(super) fn poke_engine(&self, game_id: i64) {
+        if let Some(turns) = self.inner.engine_turns.get().and_then(Weak::upgrade) {
+            turns.poke(game_id);
+        }
+    }
+
+    /// Whether the loaded game has an engine among its players (no store access).
+    pub(super) fn has_engine(l: &Loaded) -> bool {
+        engine_in(l).is_some()
+    }
+
+    /// `human` starts a game against the engine at `level` (1–8) in `ch`, playing `colour`.
+    /// The same rules as a challenge: one game per channel, no bots. Unrated and untimed.
+    pub fn play_engine(
+        &self,
+        human: &UserRef,
+        ch: ChannelRef,
+        level: u8,
+        colour: ColourChoice,
+        lang: Lang,
+    ) -> Result<GameView, GameError> {
+        let me = human.capped();
+        if me.is_bot || engine_level_of(me.id).is_some() {
+            return Err(GameError::BotCannotPlay);
+        }
+        let level = level.clamp(*ENGINE_LEVELS.start(), *ENGINE_LEVELS.end());
+        let engine = engine_user_id(level);
+        let human_white = match colour {
+            ColourChoice::White => true,
+            ColourChoice::Black => false,
+            ColourChoice::Random => fastrand::bool(),
+        };
+        let (white, black) = if human_white {
+            (me.id, engine)
+        } else {
+            (engine, me.id)
+        };
+        let start = Position::new().fen();
+        let view = self.write(|tx, now| {
+            if tx.active_game(ch.channel)?.is_some() {
+                return Err(GameError::GameInProgress);
+            }
+            if let Some(p) = tx.pending_challenge(ch.channel)?
+                && p.expires_at > now
+            {
+                return Err(GameError::ChallengePending);
+            }
+            tx.upsert_user(&me, now)?;
+            tx.upsert_engine(engine, ENGINE_NAME, level, now)?;
+            // Engine games are untimed and unrated, played where `/play` was typed. They
+            // schedule no events: no reminder pings the engine, and a waiting engine is
+            // retried by the engine room.
+            let clock = time_control::start(
+                TimeControl::Untimed,
+                now,
+                0,
+                Color::White,
+                self.abandon_ms(),
+            );
+            let game_id = tx.insert_game(&NewGame {
+                guild: ch.guild,
+                channel: ch.channel,
+                white,
+                black,
+                start_fen: &start,
+                now,
+                lang: lang.code(),
+                thread: None,
+                rated: false,
+                tc: TimeControl::Untimed.to_row(),
+                clock: clock.to_row(),
+            })?;
+            let row = tx
+                .game(game_id)?
+                .ok_or_else(|| GameError::Internal("game vanished".into()))?;
+            self.view(self.load(tx, row)?)
+        })?;
+        self.poke_engine(view.game_id);
+        Ok(view)
+    }
+
+    /// What the engine needs when it is its turn in game `game_id`; `None` when the game is
+    /// over or a person is to move.
+    pub fn engine_turn(&self, game_id: i64) -> Result<Option<EngineTurn>, GameError> {
+        self.read(|tx| {
+            let Some(row) = tx.game(game_id)? else {
+                return Ok(None);
+            };
+            if row.status != crate::store::GameStatus::Active {
+                return Ok(None);
+            }
+            let l = self.load(tx, row)?;
+            let to_move = l.game.position().turn();
+            let Some(level) = engine_level_of(l.player_id(to_move)) else {
+                self.keep(l);
+                return Ok(None);
+            };
+            let turn = EngineTurn {
+                game_id,
+                place: ChannelRef {
+                    guild: l.row.guild,
+                    channel: l.row.channel,
+                },
+                ply: l.row.ply,
+                level,
+                start_fen: l.row.start_fen.clone(),
+                moves: l.moves.iter().map(|m| m.uci.clone()).collect(),
+                position: l.game.position().clone(),
+            };
+            self.keep(l);
+            Ok(Some(turn))
+        })
+    }
+
+    /// The engine plays `mv` in game `game_id` at ply `ply`: refused
+    /// ([`GameError::PositionChanged`]) when the game moved on, ended, or it is not an
+    /// engine's turn; the move is checked by the rules like a person's.
+    pub fn engine_move(&self, game_id: i64, ply: u32, mv: Move) -> Result<GameView, GameError> {
+        self.write(|tx, now| {
+            let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
+            if row.status != crate::store::GameStatus::Active || row.ply != ply {
+                return Err(GameError::PositionChanged);
+            }
+            let mut l = self.load(tx, row)?;
+            let mover = l.game.position().turn();
+            let engine = l.player_id(mover);
+            if engine_level_of(engine).is_none() {
+                return Err(GameError::PositionChanged);
+            }
+            if !l.game.position().is_legal(mv) {
+                return Err(GameError::Internal(format!(
+                    "engine move {mv:?} is illegal"
+                )));
+            }
+            let san = cajitas_rules::san(l.game.position(), mv).to_string();
+            l.game
+                .try_play(mv)
+                .map_err(|e| GameError::Internal(format!("engine move refused: {e}")))?;
+            let row = MoveRow {
+                ply,
+                uci: Uci::from_move(mv).to_string(),
+                san,
+                user_id: engine,
+                played_at: now,
+            };
+            let fen = l.game.position().fen();
+            let tc = TimeControl::from_row(l.row.tc);
+            let abandon = self.abandon_ms();
+            let before = ClockState::from_row(tc, &l.row.clock, ply, mover, now, abandon);
+            let clock = time_control::after_move(tc, before, ply, mover, now, abandon);
+            if !tx.append_move(l.row.id, ply, &row, &fen, &clock.to_row())? {
+                return Err(GameError::PositionChanged);
+            }
+            l.row.clock = crate::store::ClockRow {
+                seq: l.row.clock.seq + 1,
+                ..clock.to_row()
+            };
+            // The person's standing draw offer lapses: the engine moved instead.
+            tx.resolve_draw_offer(l.row.id, Some(side(!mover)), OfferStatus::Lapsed, now)?;
+            if l.offer.as_ref().is_some_and(|o| o.by != side(mover)) {
+                l.offer = None;
+            }
+            l.row.ply += 1;
+            l.row.fen = fen;
+            l.row.updated_at = now.max(l.row.updated_at + 1);
+            l.moves.push(row);
+            match l.game.outcome() {
+                Some(outcome) => self.finish(tx, l, outcome, now),
+                None => self.view(l),
+            }
+        })
+    }
+
+    /// The active games with an engine among their players (after a restart, the engine
+    /// room looks at each).
+    pub fn engine_games(&self) -> Result<Vec<i64>, GameError> {
+        self.read(|tx| Ok(tx.active_engine_games()?))
+    }
+
+    /// Posts `game` in its channel through the notifier (an engine's move, or that the
+    /// engine is unavailable), pinging its person.
+    pub fn post(
+        &self,
+        place: ChannelRef,
+        game: GameView,
+        kind: NoticeKind,
+    ) -> Result<(), GameError> {
+        let mentions = [game.white.id, game.black.id]
+            .into_iter()
+            .filter(|&id| engine_level_of(id).is_none())
+            .collect();
+        let notice = Notice {
+            place,
+            kind,
+            mentions,
+            nonce: None,
+            game,
+        };
+        self.inner
+            .opts
+            .notifier
+            .post(&notice)
+            .map(|_| ())
+            .map_err(|e| GameError::Internal(e.to_string()))
+    }
+
+    /// Where game `game_id` is played.
+    pub fn game_place(&self, game_id: i64) -> Option<ChannelRef> {
+        self.read(|tx| {
+            Ok(tx.game(game_id)?.map(|r| ChannelRef {
+                guild: r.guild,
+                channel: r.channel,
+            }))
+        })
+        .ok()
+        .flatten()
+    }
+
+    /// The channel's last finished game, replayed, for analysis.
+    pub fn last_finished_game(&self, ch: ChannelRef) -> Result<FinishedGame, GameError> {
+        self.read(|tx| {
+            // The thread's game when it is over (`ch` is then the thread), else the
+            // channel's last finished game.
+            let row = match tx.last_game(ch.channel)? {
+                Some(g) if g.status != crate::store::GameStatus::Active => Some(g),
+                _ => tx.finished_games(ch.channel, 1)?.into_iter().next(),
+            }
+            .ok_or(GameError::NoFinishedGame)?;
+            let l = self.load(tx, row)?;
+            let f = FinishedGame {
+                game_id: l.row.id,
+                white: l.row.white.clone().into(),
+                black: l.row.black.clone().into(),
+                result: l.row.result.clone(),
+                game: l.game.clone(),
+            };
+            self.keep(l);
+            Ok(f)
+        })
+    }
+
+    /// A takeback against the engine: granted at once, the game rewound by `plies` in this
+    /// transaction (the engine never needs asking).
+    pub(super) fn engine_takeback(
+        &self,
+        t: Turn<'_>,
+        plies: u32,
+    ) -> Result<TakebackView, GameError> {
+        let id = t.game.row.id;
+        let ply = t.game.row.ply;
+        let to_ply = ply - plies;
+        let pos = super::takeback::position_after(&t.game, to_ply)?;
+        let fen = pos.fen();
+        let tc = TimeControl::from_row(t.game.row.tc);
+        let abandon = self.abandon_ms();
+        let turn = pos.turn();
+        let before = ClockState::from_row(tc, &t.game.row.clock, to_ply, turn, t.now, abandon);
+        let clock = time_control::after_rewind(tc, before, to_ply, turn, t.now, abandon);
+        if !t
+            .tx
+            .rewind_game(id, ply, to_ply, &fen, t.now, &clock.to_row())?
+        {
+            return Err(GameError::PositionChanged);
+        }
+        self.cache().remove(&id);
+        let row =
+            t.tx.game(id)?
+                .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
+        let l = self.rebuild(t.tx, row)?;
+        Ok(TakebackView {
+            game: self.view(l)?,
+            by: t.mine,
+            plies,
+            ply,
+            granted: true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ServiceOptions, UserRef};
+    use crate::store::StoreExt;
+
+    fn service() -> GameService {
+        GameService::open_in_memory(ServiceOptions::default()).unwrap()
+    }
+
+    const CH: ChannelRef = ChannelRef {
+        guild: None,
+        channel: 5,
+    };
+
+    #[test]
+    fn engine_ids_are_their_own_and_stored_as_engines() {
+        for level in ENGINE_LEVELS {
+            assert_eq!(engine_level_of(engine_user_id(level)), Some(level));
+        }
+        assert_eq!(engine_level_of(42), None);
+        assert_eq!(engine_level_of(u64::MAX), None);
+        let s = service();
+        let ana = UserRef::new(1, "Ana", false);
+        let v = s
+            .play_engine(&ana, CH, 3, ColourChoice::White, Lang::Es)
+            .unwrap();
+        assert_eq!(v.engine(), Some((Color::Black, 3)));
+        assert_eq!(v.lang, Lang::Es);
+        // The store knows the engine as an engine (what ratings ask), and the person as not.
+        let levels = s
+            .shared_store()
+            .lock()
+            .unwrap()
+            .read(|tx| -> Result<_, GameError> {
+                Ok((tx.engine_level(engine_user_id(3))?, tx.engine_level(1)?))
+            })
+            .unwrap();
+        assert_eq!(levels, (Some(3), None));
+        assert_eq!(s.engine_games().unwrap(), vec![v.game_id]);
+        // One game per channel, as always.
+        assert!(matches!(
+            s.play_engine(&ana, CH, 1, ColourChoice::Black, Lang::En),
+            Err(GameError::GameInProgress)
+        ));
+        // A bot cannot play it.
+        let bot = UserRef::new(2, "Bot", true);
+        let other = ChannelRef {
+            guild: None,
+            channel: 6,
+        };
+        assert!(matches!(
+            s.play_engine(&bot, other, 1, ColourChoice::Black, Lang::En),
+            Err(GameError::BotCannotPlay)
+        ));
+    }
+
+    #[test]
+    fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
+        let s = service();
+        let ana = UserRef::new(1, "Ana", false);
+        let v = s
+            .play_engine(&ana, CH, 5, ColourChoice::White, Lang::En)
+            .unwrap();
+        let id = v.game_id;
+        assert!(
+            s.engine_turn(id).unwrap().is_none(),
+            "the person moves first"
+        );
+        let e4 = cajitas_rules::read_move(&Position::new(), "e4", Lang::En).unwrap();
+        assert!(matches!(
+            s.engine_move(id, 0, e4),
+            Err(GameError::PositionChanged)
+        ));
+        s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+        let turn = s.engine_turn(id).unwrap().unwrap();
+        assert_eq!(
+            (turn.ply, turn.level, turn.moves.clone()),
+            (1, 5, vec!["e2e4".to_owned()])
+        );
+        let e5 = cajitas_rules::read_move(&turn.position, "e5", Lang::En).unwrap();
+        // A stale ply is refused; the right one plays.
+        assert!(matches!(
+            s.engine_move(id, 0, e5),
+            Err(GameError::PositionChanged)
+        ));
+        let after = s.engine_move(id, 1, e5).unwrap();
+        assert_eq!(after.ply, 2);
+        assert!(matches!(
+            s.engine_move(id, 1, e5),
+            Err(GameError::PositionChanged)
+        ));
+        // The person takes back without asking: both plies.
+        let t = s.takeback_request(&ana, CH, None).unwrap();
+        assert!(t.granted);
+        assert_eq!((t.plies, t.game.ply), (2, 0));
+        // With the engine still thinking, one ply.
+        s.play_move(&ana, CH, "d4", Lang::En, false).unwrap();
+        let t = s.takeback_request(&ana, CH, None).unwrap();
+        assert_eq!((t.plies, t.game.ply), (1, 0));
+        // The finished game is there for analysis.
+        s.resign(&ana, CH, None).unwrap();
+        let f = s.last_finished_game(CH).unwrap();
+        assert_eq!((f.game_id, f.result.as_str()), (id, "0-1"));
+        assert!(s.engine_turn(id).unwrap().is_none());
+    }
+}

@@ -1,0 +1,342 @@
+//! Ratings: Glicko-2 with lichess's parameters ([`glicko`]), one pool per server (guild)
+//! and per [`Speed`]; games outside a server rate in a pool of their channel, so the
+//! console's `local` channel is a pool of its own.
+//!
+//! A rated game changes both players' ratings in [`GameService::end_game`](super::GameService),
+//! in the same transaction that ends it: the ending is ply-checked (only one ending of a game
+//! ever lands), and the history has one row per game and player (`UNIQUE (game_id,
+//! user_id)`), so a result counts exactly once whatever is redelivered or races.
+//! [`GameService::rebuild_ratings`] recomputes everything from the stored games through the
+//! same function, in `(finished_at, id)` order with the stored end times, so it gives the
+//! incremental result bit for bit.
+
+pub mod glicko;
+mod queries;
+
+use cajitas_rules::Color;
+
+pub use self::glicko::{Glicko, PROVISIONAL_DEVIATION, Params};
+pub use self::queries::{
+    ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, MyStanding, RecentGame, SpeedStats,
+    StatsView, Streak, Wdl,
+};
+pub use crate::store::Speed;
+
+use super::{GameError, GameService, UserRef};
+use crate::store::{GameRow, GameStatus, RatingChangeRow, RatingRow, Side, Tx, UserRow};
+
+/// The rating system in use: lichess's parameters.
+pub const PARAMS: Params = Params::LICHESS;
+
+/// The speed of `game`, the one place it is decided: a live clock is [`Speed::Live`];
+/// correspondence and untimed games are [`Speed::Correspondence`].
+pub fn speed_of(game: &GameRow) -> Speed {
+    super::TimeControl::from_row(game.tc).speed()
+}
+
+/// The pool of a game played in `guild`/`channel`: the guild's id, or outside a server the
+/// channel's (the i64 with the same bits, as stored).
+pub fn pool_of(guild: Option<u64>, channel: u64) -> i64 {
+    guild.unwrap_or(channel) as i64
+}
+
+/// Whether a game is played against the engine (or any bot account): never rated.
+pub fn is_engine_game(game: &GameRow) -> bool {
+    let engine = |u: &UserRow| u.is_bot || super::engine::engine_level_of(u.id).is_some();
+    engine(&game.white) || engine(&game.black)
+}
+
+/// Fewer moves than this per side leave a game unrated.
+pub const MIN_MOVES_PER_SIDE: u32 = 2;
+
+/// Why a game does not count for the ratings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unrated {
+    /// Played as a casual game (`rated:false`).
+    Casual,
+    /// Against an engine.
+    Engine,
+    /// Aborted, or not over.
+    NoResult,
+    /// Fewer than two moves per side.
+    TooShort,
+}
+
+/// `None` when `game` counts for the ratings, otherwise why not.
+pub fn unrated_reason(game: &GameRow) -> Option<Unrated> {
+    if !game.rated {
+        Some(Unrated::Casual)
+    } else if is_engine_game(game) {
+        Some(Unrated::Engine)
+    } else if game.status != GameStatus::Finished {
+        Some(Unrated::NoResult)
+    } else if game.ply < 2 * MIN_MOVES_PER_SIDE {
+        Some(Unrated::TooShort)
+    } else {
+        None
+    }
+}
+
+/// A rating as shown: rounded, with "?" while provisional.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shown {
+    /// The rating.
+    pub rating: f64,
+    /// The deviation (widened by inactivity up to when it is shown).
+    pub deviation: f64,
+}
+
+impl Shown {
+    /// The rating rounded to a whole number.
+    pub fn rounded(&self) -> i64 {
+        self.rating.round() as i64
+    }
+
+    /// Whether it is provisional (RD ≥ 110).
+    pub fn provisional(&self) -> bool {
+        self.deviation >= PROVISIONAL_DEVIATION
+    }
+
+    /// "1523" or "1490?".
+    pub fn text(&self) -> String {
+        format!(
+            "{}{}",
+            self.rounded(),
+            if self.provisional() { "?" } else { "" }
+        )
+    }
+}
+
+/// One player's rating change after a rated game, for the final message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChange {
+    /// The player.
+    pub user: UserRef,
+    /// Their colour.
+    pub colour: Color,
+    /// The pool's speed.
+    pub speed: Speed,
+    /// Before the game (the deviation widened by inactivity, as used).
+    pub before: Shown,
+    /// After it.
+    pub after: Shown,
+}
+
+impl RatingChange {
+    /// The change as shown: the rounded ratings' difference.
+    pub fn diff(&self) -> i64 {
+        self.after.rounded() - self.before.rounded()
+    }
+
+    /// "+15", "−15" (a minus sign) or "±0".
+    pub fn diff_text(&self) -> String {
+        signed(self.diff())
+    }
+
+    fn from_row(c: &RatingChangeRow, user: &UserRow) -> RatingChange {
+        RatingChange {
+            user: user.clone().into(),
+            colour: match c.colour {
+                Side::White => Color::White,
+                Side::Black => Color::Black,
+            },
+            speed: c.speed,
+            before: Shown {
+                rating: c.rating_before,
+                deviation: c.deviation_before,
+            },
+            after: Shown {
+                rating: c.rating_after,
+                deviation: c.deviation_after,
+            },
+        }
+    }
+}
+
+/// "+15", "−15" (U+2212) or "±0".
+pub fn signed(n: i64) -> String {
+    match n {
+        0 => "±0".to_owned(),
+        n if n > 0 => format!("+{n}"),
+        n => format!("\u{2212}{}", n.unsigned_abs()),
+    }
+}
+
+/// What a rebuild did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RebuildReport {
+    /// Rated games replayed.
+    pub games: usize,
+    /// Players with a rating afterwards (counted once per pool and speed).
+    pub ratings: usize,
+}
+
+impl GameService {
+    /// Rates `game` (just finished at `now`, or replayed by a rebuild with its stored end
+    /// time) when it counts: both ratings are computed from the players' ratings before it,
+    /// widened by their inactivity, and written with one history row each. Returns the
+    /// changes (none for an unrated game). Refused as internal when the game was already
+    /// counted: the caller's transaction then rolls back.
+    pub(super) fn rate_in(
+        tx: &dyn Tx,
+        game: &GameRow,
+        now: i64,
+    ) -> Result<Vec<RatingChange>, GameError> {
+        if unrated_reason(game).is_some() {
+            return Ok(Vec::new());
+        }
+        let pool = pool_of(game.guild, game.channel);
+        let speed = speed_of(game);
+        let white_score = match game.winner {
+            Some(Side::White) => 1.0,
+            Some(Side::Black) => 0.0,
+            None => 0.5,
+        };
+        let current = |u: &UserRow| -> Result<(Glicko, u32), GameError> {
+            Ok(match tx.rating(pool, speed, u.id)? {
+                Some(r) => {
+                    let stored = Glicko {
+                        rating: r.rating,
+                        deviation: r.deviation,
+                        volatility: r.volatility,
+                    };
+                    let deviation = PARAMS.decayed_after_ms(stored, now - r.rated_at);
+                    (
+                        Glicko {
+                            deviation,
+                            ..stored
+                        },
+                        r.games,
+                    )
+                }
+                None => (PARAMS.start, 0),
+            })
+        };
+        let (w, w_games) = current(&game.white)?;
+        let (b, b_games) = current(&game.black)?;
+        let w_new = PARAMS.rate_game(w, b, white_score);
+        let b_new = PARAMS.rate_game(b, w, 1.0 - white_score);
+        let mut changes = Vec::with_capacity(2);
+        for (user, colour, before, after, games, score) in [
+            (&game.white, Side::White, w, w_new, w_games, white_score),
+            (
+                &game.black,
+                Side::Black,
+                b,
+                b_new,
+                b_games,
+                1.0 - white_score,
+            ),
+        ] {
+            let change = RatingChangeRow {
+                game_id: game.id,
+                pool,
+                speed,
+                user_id: user.id,
+                colour,
+                score,
+                rating_before: before.rating,
+                deviation_before: before.deviation,
+                rating_after: after.rating,
+                deviation_after: after.deviation,
+                volatility_after: after.volatility,
+                at: now,
+            };
+            if !tx.insert_rating_change(&change)? {
+                return Err(GameError::Internal(format!(
+                    "game {}: its result was already counted for user {}",
+                    game.id, user.id
+                )));
+            }
+            tx.put_rating(&RatingRow {
+                pool,
+                speed,
+                user_id: user.id,
+                rating: after.rating,
+                deviation: after.deviation,
+                volatility: after.volatility,
+                games: games + 1,
+                rated_at: now,
+            })?;
+            changes.push(RatingChange::from_row(&change, user));
+        }
+        Ok(changes)
+    }
+
+    /// The rating changes a game caused (empty for an unrated game).
+    pub fn rating_changes(&self, game_id: i64) -> Result<Vec<RatingChange>, GameError> {
+        self.read(|tx| {
+            let game = tx.game(game_id)?.ok_or(GameError::NoGame)?;
+            tx.game_rating_changes(game_id)?
+                .iter()
+                .map(|c| {
+                    let user = if c.user_id == game.white.id {
+                        &game.white
+                    } else {
+                        &game.black
+                    };
+                    Ok(RatingChange::from_row(c, user))
+                })
+                .collect()
+        })
+    }
+
+    /// `cajitas ratings rebuild`: forgets every rating and replays every finished rated game
+    /// in `(finished_at, id)` order with its stored end time, in one transaction (a failure
+    /// leaves the ratings as they were).
+    pub fn rebuild_ratings(&self) -> Result<RebuildReport, GameError> {
+        self.write(|tx, _now| {
+            tx.clear_ratings()?;
+            let games = tx.rated_games()?;
+            let mut players = std::collections::HashSet::new();
+            let mut rated = 0;
+            for g in &games {
+                let at = g.finished_at.unwrap_or(g.updated_at);
+                let changes = Self::rate_in(tx, g, at)?;
+                if !changes.is_empty() {
+                    rated += 1;
+                }
+                for c in changes {
+                    players.insert((pool_of(g.guild, g.channel), c.speed, c.user.id));
+                }
+            }
+            Ok(RebuildReport {
+                games: rated,
+                ratings: players.len(),
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signs_and_marks() {
+        assert_eq!(signed(15), "+15");
+        assert_eq!(signed(-15), "\u{2212}15");
+        assert_eq!(signed(0), "±0");
+        let s = Shown {
+            rating: 1489.6,
+            deviation: 110.0,
+        };
+        assert_eq!(s.text(), "1490?");
+        let s = Shown {
+            rating: 1523.4,
+            deviation: 109.9,
+        };
+        assert_eq!(s.text(), "1523");
+    }
+
+    #[test]
+    fn the_leaderboard_thresholds_match_the_index() {
+        assert_eq!(crate::store::RANKED_MAX_DEVIATION, PROVISIONAL_DEVIATION);
+        let sql = include_str!("../../../migrations/0008_ratings.sql");
+        assert!(sql.contains(&format!(
+            "WHERE games >= {} AND deviation < {}",
+            crate::store::RANKED_MIN_GAMES,
+            crate::store::RANKED_MAX_DEVIATION
+        )));
+    }
+}

@@ -1,0 +1,333 @@
+//! Reading the ratings: a server's leaderboard and a player's stats.
+
+use cajitas_rules::Color;
+
+use super::{Glicko, PARAMS, RatingChange, Shown, Speed, pool_of};
+use crate::game::{ChannelRef, GameError, GameService, UserRef};
+use crate::store::{RatingChangeRow, RatingRow, Side, Tx};
+
+/// Players per leaderboard page.
+pub const LEADERBOARD_PAGE: u32 = 10;
+
+/// How many recent games the stats list.
+pub const RECENT_GAMES: usize = 5;
+
+/// One line of a leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderEntry {
+    /// 1 for the best.
+    pub rank: u64,
+    /// The player.
+    pub user: UserRef,
+    /// Their rating as shown now.
+    pub shown: Shown,
+    /// Rated games.
+    pub games: u32,
+}
+
+/// Where the viewer stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MyStanding {
+    /// Listed, at `rank`.
+    Ranked {
+        /// 1 for the best.
+        rank: u64,
+        /// Their rating as shown now.
+        shown: Shown,
+    },
+    /// Not listed: too few rated games, or a rating not yet steady.
+    Unranked {
+        /// Their rated games in this speed.
+        games: u32,
+        /// Their rating, when they have one.
+        shown: Option<Shown>,
+    },
+}
+
+/// A page of a server's leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderboardView {
+    /// The speed.
+    pub speed: Speed,
+    /// The page shown, from 0.
+    pub page: u32,
+    /// How many pages there are (at least 1).
+    pub pages: u32,
+    /// How many players are listed in all.
+    pub total: u64,
+    /// The pool's version when read: a button made from this view is stale once it moves.
+    pub version: i64,
+    /// The page's lines.
+    pub entries: Vec<LeaderEntry>,
+    /// Where the viewer stands.
+    pub me: MyStanding,
+}
+
+/// Wins, draws and losses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Wdl {
+    /// Won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
+impl Wdl {
+    fn add(&mut self, score: f64) {
+        if score >= 1.0 {
+            self.wins += 1;
+        } else if score <= 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+}
+
+/// The current streak: the last result, repeated `len` times in a row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Streak {
+    /// 1 (wins), 0.5 (draws) or 0 (losses).
+    pub score: f64,
+    /// How many in a row.
+    pub len: u32,
+}
+
+/// One point of a rating history: after a rated game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChartPoint {
+    /// When (Unix ms).
+    pub at: i64,
+    /// The rating after the game.
+    pub rating: f64,
+    /// The deviation after the game.
+    pub deviation: f64,
+}
+
+/// A player's ratings in one speed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedStats {
+    /// The speed.
+    pub speed: Speed,
+    /// The rating as shown now (the RD widened by inactivity).
+    pub shown: Shown,
+    /// Rated games.
+    pub games: u32,
+    /// With white.
+    pub white: Wdl,
+    /// With black.
+    pub black: Wdl,
+    /// The highest rating after a rated game.
+    pub peak: f64,
+    /// The current streak.
+    pub streak: Option<Streak>,
+    /// The rating after each rated game, oldest first.
+    pub history: Vec<ChartPoint>,
+}
+
+/// One of the last rated games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecentGame {
+    /// The game.
+    pub game_id: i64,
+    /// Where it was played.
+    pub place: ChannelRef,
+    /// The opponent.
+    pub opponent: UserRef,
+    /// The player's colour.
+    pub colour: Color,
+    /// The player's score: 1, 0.5 or 0.
+    pub score: f64,
+    /// The player's rating change.
+    pub change: RatingChange,
+    /// When it ended (Unix ms).
+    pub at: i64,
+}
+
+/// A player's stats in a server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatsView {
+    /// The player.
+    pub user: UserRef,
+    /// Per speed, those with rated games.
+    pub speeds: Vec<SpeedStats>,
+    /// The last rated games, newest first (every speed).
+    pub recent: Vec<RecentGame>,
+}
+
+fn shown_now(r: &RatingRow, now: i64) -> Shown {
+    let g = Glicko {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    };
+    Shown {
+        rating: r.rating,
+        deviation: PARAMS.decayed_after_ms(g, now - r.rated_at),
+    }
+}
+
+fn ranked(r: &RatingRow) -> bool {
+    r.games >= crate::store::RANKED_MIN_GAMES && r.deviation < crate::store::RANKED_MAX_DEVIATION
+}
+
+fn speed_stats(r: &RatingRow, changes: &[RatingChangeRow], now: i64) -> SpeedStats {
+    let (mut white, mut black) = (Wdl::default(), Wdl::default());
+    let mut peak = f64::MIN;
+    for c in changes {
+        match c.colour {
+            Side::White => white.add(c.score),
+            Side::Black => black.add(c.score),
+        }
+        peak = peak.max(c.rating_after);
+    }
+    let streak = changes.last().map(|last| Streak {
+        score: last.score,
+        len: changes
+            .iter()
+            .rev()
+            .take_while(|c| c.score == last.score)
+            .count() as u32,
+    });
+    SpeedStats {
+        speed: r.speed,
+        shown: shown_now(r, now),
+        games: r.games,
+        white,
+        black,
+        peak: if changes.is_empty() { r.rating } else { peak },
+        streak,
+        history: changes
+            .iter()
+            .map(|c| ChartPoint {
+                at: c.at,
+                rating: c.rating_after,
+                deviation: c.deviation_after,
+            })
+            .collect(),
+    }
+}
+
+impl GameService {
+    /// Page `page` (from 0; past the end, the last page) of the leaderboard of the server
+    /// of `place` in `speed`, with where `viewer` stands. With `version` (from a button),
+    /// refused with [`GameError::PositionChanged`] when a rated game changed the pool since.
+    pub fn leaderboard(
+        &self,
+        place: ChannelRef,
+        speed: Speed,
+        page: u32,
+        viewer: u64,
+        version: Option<i64>,
+    ) -> Result<LeaderboardView, GameError> {
+        let now = self.now();
+        let pool = pool_of(place.guild, place.channel);
+        self.read(|tx| {
+            let current = tx.ratings_version(pool, speed)?;
+            if version.is_some_and(|v| v != current) {
+                return Err(GameError::PositionChanged);
+            }
+            let total = tx.ranked_count(pool, speed)?;
+            let pages = total.div_ceil(u64::from(LEADERBOARD_PAGE)).max(1);
+            let page = u64::from(page).min(pages - 1);
+            let offset = page * u64::from(LEADERBOARD_PAGE);
+            let entries = tx
+                .leaderboard(pool, speed, offset, LEADERBOARD_PAGE)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, (r, u))| LeaderEntry {
+                    rank: offset + i as u64 + 1,
+                    shown: shown_now(&r, now),
+                    games: r.games,
+                    user: u.into(),
+                })
+                .collect();
+            let me = Self::standing(tx, pool, speed, viewer, now)?;
+            Ok(LeaderboardView {
+                speed,
+                page: page as u32,
+                pages: pages.min(u64::from(u32::MAX)) as u32,
+                total,
+                version: current,
+                entries,
+                me,
+            })
+        })
+    }
+
+    fn standing(
+        tx: &dyn Tx,
+        pool: i64,
+        speed: Speed,
+        viewer: u64,
+        now: i64,
+    ) -> Result<MyStanding, GameError> {
+        Ok(match tx.rating(pool, speed, viewer)? {
+            Some(r) if ranked(&r) => MyStanding::Ranked {
+                rank: tx.players_above(&r)? + 1,
+                shown: shown_now(&r, now),
+            },
+            Some(r) => MyStanding::Unranked {
+                games: r.games,
+                shown: Some(shown_now(&r, now)),
+            },
+            None => MyStanding::Unranked {
+                games: 0,
+                shown: None,
+            },
+        })
+    }
+
+    /// `user`'s ratings and results in the server of `place`: per speed, and their last
+    /// rated games.
+    pub fn stats(&self, place: ChannelRef, user: &UserRef) -> Result<StatsView, GameError> {
+        let now = self.now();
+        let pool = pool_of(place.guild, place.channel);
+        self.read(|tx| {
+            let shown_user: UserRef = match tx.user(user.id)? {
+                Some(u) => u.into(),
+                None => user.capped().into(),
+            };
+            let mut speeds = Vec::new();
+            let mut all: Vec<RatingChangeRow> = Vec::new();
+            for r in tx.ratings_of(pool, user.id)? {
+                let changes = tx.rating_changes(pool, r.speed, user.id)?;
+                speeds.push(speed_stats(&r, &changes, now));
+                all.extend(changes.into_iter().rev().take(RECENT_GAMES));
+            }
+            all.sort_by_key(|c| std::cmp::Reverse((c.at, c.game_id)));
+            let mut recent = Vec::new();
+            for c in all.into_iter().take(RECENT_GAMES) {
+                let Some(g) = tx.game(c.game_id)? else {
+                    continue;
+                };
+                let (me, opponent) = match c.colour {
+                    Side::White => (&g.white, &g.black),
+                    Side::Black => (&g.black, &g.white),
+                };
+                recent.push(RecentGame {
+                    game_id: g.id,
+                    place: ChannelRef {
+                        guild: g.guild,
+                        channel: g.channel,
+                    },
+                    opponent: opponent.clone().into(),
+                    colour: match c.colour {
+                        Side::White => Color::White,
+                        Side::Black => Color::Black,
+                    },
+                    score: c.score,
+                    change: RatingChange::from_row(&c, me),
+                    at: c.at,
+                });
+            }
+            Ok(StatsView {
+                user: shown_user,
+                speeds,
+                recent,
+            })
+        })
+    }
+}

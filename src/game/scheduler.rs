@@ -1,0 +1,490 @@
+//! The scheduler: one blocking thread per front end that ends games on time and sends the
+//! reminders, at the deadlines stored with each game.
+//!
+//! It lives here, beside the service it drives, because everything it does is the service's
+//! work (transactions on the store, the rules' ending, the [`Notifier`](super::Notifier)'s
+//! posts, all blocking) and nothing of it is Discord's: `cajitas run` and `cajitas local`
+//! start the same code, each for its own games ([`EventScope`]).
+//!
+//! - **Events** are rows `(game, seq, kind)` (see [`crate::store::ClockEvents`]); each game
+//!   has at most one pending, replaced by every move and takeback.
+//! - **A round** ([`GameService::run_round`]) claims the due events in batches, each claimed
+//!   and marked done in the transaction that acts on it (a timeout ends the game there), then
+//!   posts the done events with the nonce `cj` + the event's id in base 36 (Discord drops a
+//!   repeat), then marks them posted. A crash between the post and the mark repeats the post
+//!   with the same nonce.
+//! - **Sleeping**: between rounds the thread waits on a condition variable until the earliest
+//!   pending event (one index walk, O(log n)); nothing wakes it while nothing is due. An
+//!   operation that schedules an earlier event rings its [`Doorbell`].
+//! - **At start** it gives the games from before clocks their abandonment period from now,
+//!   then runs a round: everything that fell due while the bot was down, each event once.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::notify::{Notice, NoticeKind};
+use super::time_control::{ClockState, TimeControl};
+use super::{GameError, GameService};
+use crate::store::{EventKind, EventRow, EventScope, GameStatus, Tx};
+
+/// How many events one transaction claims, and one posting pass posts.
+const BATCH: usize = 256;
+/// How many posts go out at once (each blocks on its request).
+const POST_THREADS: usize = 4;
+/// How soon a failed post (or a failed round) is tried again.
+const RETRY: Duration = Duration::from_secs(30);
+/// The longest single wait: a guard against a wall clock set back, never reached while the
+/// deadlines are nearer (a thread with nothing due wakes at most once an hour).
+const MAX_WAIT: Duration = Duration::from_secs(3600);
+
+/// The nonce of an event's post: `cj` and the event's id in base 36 (at most 15 characters,
+/// within Discord's 25).
+///
+/// ```
+/// assert_eq!(cajitas::game::nonce(35), "cjz");
+/// assert_eq!(cajitas::game::nonce(36), "cj10");
+/// assert_eq!(cajitas::game::nonce(i64::MAX).len(), 15);
+/// ```
+pub fn nonce(event_id: i64) -> String {
+    let mut n = event_id.unsigned_abs();
+    let mut digits = Vec::new();
+    loop {
+        let d = (n % 36) as u8;
+        digits.push(if d < 10 { b'0' + d } else { b'a' + d - 10 });
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.reverse();
+    format!("cj{}", String::from_utf8_lossy(&digits))
+}
+
+/// What the scheduler thread is doing, as the service's operations see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Plan {
+    /// Running a round (or no scheduler is running): a ring is noted for after the round.
+    #[default]
+    Awake,
+    /// Sleeping until this time (Unix ms).
+    Until(i64),
+    /// Sleeping with nothing pending.
+    Idle,
+}
+
+#[derive(Debug, Default)]
+struct Bell {
+    plan: Plan,
+    rung: bool,
+    stop: bool,
+}
+
+/// Wakes the scheduler early: the service rings it when an operation schedules an event
+/// before the time the scheduler sleeps until.
+#[derive(Debug, Default)]
+pub(crate) struct Doorbell {
+    bell: Mutex<Bell>,
+    cv: Condvar,
+}
+
+impl Doorbell {
+    fn lock(&self) -> MutexGuard<'_, Bell> {
+        self.bell.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An event now falls due at `due`: wake the scheduler if it sleeps past it.
+    pub(crate) fn ring_if_before(&self, due: i64) {
+        let mut b = self.lock();
+        let wake = match b.plan {
+            Plan::Awake => {
+                b.rung = true;
+                false
+            }
+            Plan::Until(t) => due < t,
+            Plan::Idle => true,
+        };
+        if wake {
+            b.rung = true;
+            self.cv.notify_all();
+        }
+    }
+
+    /// Wake the scheduler now (something is waiting to be posted).
+    pub(crate) fn ring(&self) {
+        let mut b = self.lock();
+        b.rung = true;
+        self.cv.notify_all();
+    }
+}
+
+/// What one round did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Round {
+    /// Events claimed and marked done (games ended on time, reminders due).
+    pub claimed: usize,
+    /// Posts delivered (and marked posted).
+    pub posted: usize,
+    /// Posts that failed (they are tried again later, with the same nonce).
+    pub failed: usize,
+}
+
+/// The scheduler thread of one service (see the module documentation). Stopped and joined
+/// when dropped.
+#[derive(Debug)]
+pub struct Scheduler {
+    bell: Arc<Doorbell>,
+    wakeups: Arc<AtomicU64>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Scheduler {
+    /// Starts the scheduler of `svc` for the events of `scope`. Blocking work only: call it
+    /// from anywhere; the thread is its own.
+    pub fn start(svc: GameService, scope: EventScope) -> Scheduler {
+        let bell = Arc::clone(&svc.inner.bell);
+        {
+            let mut b = bell.lock();
+            b.stop = false;
+            b.plan = Plan::Awake;
+        }
+        let wakeups = Arc::new(AtomicU64::new(0));
+        let thread = {
+            let (bell, wakeups) = (Arc::clone(&bell), Arc::clone(&wakeups));
+            std::thread::Builder::new()
+                .name("cajitas-scheduler".into())
+                .spawn(move || run(svc, scope, &bell, &wakeups))
+                .expect("the scheduler thread starts")
+        };
+        Scheduler {
+            bell,
+            wakeups,
+            thread: Some(thread),
+        }
+    }
+
+    /// How many times the thread woke from a wait (a deadline reached, a ring, or a
+    /// spurious wake-up of the condition variable).
+    pub fn wakeups(&self) -> u64 {
+        self.wakeups.load(Ordering::SeqCst)
+    }
+
+    /// When the thread sleeps until (Unix ms), `None` while it runs a round or has nothing
+    /// pending.
+    pub fn planned(&self) -> Option<i64> {
+        match self.bell.lock().plan {
+            Plan::Until(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether the thread sleeps (with or without a pending event).
+    pub fn sleeping(&self) -> bool {
+        self.bell.lock().plan != Plan::Awake
+    }
+
+    /// Wakes the thread for a round now (tests move a [`ManualClock`](super::ManualClock)
+    /// forward, then poke).
+    pub fn poke(&self) {
+        self.bell.ring();
+    }
+
+    /// Stops the thread and waits for it (a round in progress finishes first).
+    pub fn stop(mut self) {
+        self.halt();
+    }
+
+    fn halt(&mut self) {
+        {
+            let mut b = self.bell.lock();
+            b.stop = true;
+            self.bell.cv.notify_all();
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Scheduler {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64) {
+    if let Err(e) = svc.adopt_unclocked_games() {
+        tracing::warn!(error = %e, "scheduler: could not adopt the games from before clocks");
+    }
+    loop {
+        {
+            let mut b = bell.lock();
+            if b.stop {
+                return;
+            }
+            b.plan = Plan::Awake;
+            b.rung = false;
+        }
+        let mut next = match svc.run_round(scope) {
+            Ok(round) => {
+                if round.claimed + round.posted + round.failed > 0 {
+                    tracing::info!(?round, "scheduler round");
+                }
+                let next = svc.next_due(scope).unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "scheduler: next event");
+                    Some(svc.now() + RETRY.as_millis() as i64)
+                });
+                if round.failed > 0 {
+                    let retry = svc.now() + RETRY.as_millis() as i64;
+                    Some(next.map_or(retry, |n| n.min(retry)))
+                } else {
+                    next
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "scheduler round failed");
+                Some(svc.now() + RETRY.as_millis() as i64)
+            }
+        };
+        let mut b = bell.lock();
+        if b.stop {
+            return;
+        }
+        if b.rung {
+            continue;
+        }
+        b.plan = next.map_or(Plan::Idle, Plan::Until);
+        loop {
+            let wait = match next {
+                Some(t) => {
+                    let now = svc.now();
+                    if t <= now {
+                        break;
+                    }
+                    Some(Duration::from_millis((t - now) as u64).min(MAX_WAIT))
+                }
+                None => None,
+            };
+            b = match wait {
+                Some(d) => match bell.cv.wait_timeout(b, d) {
+                    Ok((g, _)) => g,
+                    Err(p) => p.into_inner().0,
+                },
+                None => bell.cv.wait(b).unwrap_or_else(|p| p.into_inner()),
+            };
+            wakeups.fetch_add(1, Ordering::SeqCst);
+            if b.stop || b.rung {
+                break;
+            }
+            // A deadline reached, or spurious: the loop checks the time again.
+            next = match b.plan {
+                Plan::Until(t) => Some(t),
+                _ => None,
+            };
+        }
+    }
+}
+
+impl GameService {
+    /// One round of the scheduler for the events of `scope`, at the service's time: every
+    /// due event claimed (each done in the transaction that acts on it), then every done
+    /// event posted and marked posted. The scheduler thread runs rounds; tests with a
+    /// [`ManualClock`](super::ManualClock) call it directly.
+    pub fn run_round(&self, scope: EventScope) -> Result<Round, GameError> {
+        let mut round = Round::default();
+        // Until nothing is due: a claimed reminder may schedule a timeout already due.
+        loop {
+            let n = self.claim_due(scope, BATCH)?;
+            round.claimed += n;
+            if n == 0 {
+                break;
+            }
+        }
+        loop {
+            let (posted, failed, seen) = self.post_done(scope, BATCH)?;
+            round.posted += posted;
+            round.failed += failed;
+            if seen < BATCH || failed > 0 {
+                break;
+            }
+        }
+        Ok(round)
+    }
+
+    /// When the next pending event of `scope` falls due.
+    pub fn next_due(&self, scope: EventScope) -> Result<Option<i64>, GameError> {
+        self.read(|tx| Ok(tx.next_event_due(scope)?))
+    }
+
+    /// Gives the active games from before clocks (untimed) their abandonment period from
+    /// now, with their reminder. Returns how many.
+    pub fn adopt_unclocked_games(&self) -> Result<usize, GameError> {
+        let abandon = self.abandon_ms();
+        self.write(|tx, now| {
+            let adopted = tx.adopt_unclocked_games(now, abandon)?;
+            for &(game, channel, seq) in &adopted {
+                let c = ClockState {
+                    white_ms: 0,
+                    black_ms: 0,
+                    clock_at: now,
+                    deadline: now.saturating_add(abandon),
+                };
+                self.schedule(tx, game, channel, seq, TimeControl::Untimed, &c, 0)?;
+            }
+            Ok(adopted.len())
+        })
+    }
+
+    /// Claims at most `limit` due events of `scope` in one transaction: each is marked done
+    /// there, with what it does (a timeout ends its game; a reminder schedules the timeout).
+    fn claim_due(&self, scope: EventScope, limit: usize) -> Result<usize, GameError> {
+        self.write(|tx, now| {
+            let due = tx.due_events(scope, now, limit)?;
+            for ev in &due {
+                self.handle_event(tx, ev, now)?;
+            }
+            Ok(due.len())
+        })
+    }
+
+    fn handle_event(&self, tx: &dyn Tx, ev: &EventRow, now: i64) -> Result<(), GameError> {
+        let row = match tx.game(ev.game_id)? {
+            Some(row) if row.status == GameStatus::Active && row.clock.seq == ev.seq => row,
+            // The game moved on or ended: nothing to do or post.
+            _ => {
+                tx.finish_event(ev.id, now, false)?;
+                return Ok(());
+            }
+        };
+        let tc = TimeControl::from_row(row.tc);
+        match ev.kind {
+            EventKind::Timeout => {
+                let late = tc.is_timed() && row.clock.deadline.is_some_and(|d| now >= d);
+                if !late {
+                    tx.finish_event(ev.id, now, false)?;
+                    return Ok(());
+                }
+                tx.finish_event(ev.id, now, true)?;
+                let l = self.load(tx, row)?;
+                self.flag(tx, l, now)?;
+            }
+            EventKind::Reminder => {
+                tx.finish_event(ev.id, now, true)?;
+                if let Some(deadline) = row.clock.deadline {
+                    tx.schedule_event(
+                        row.id,
+                        row.channel,
+                        row.clock.seq,
+                        EventKind::Timeout,
+                        deadline,
+                    )?;
+                }
+            }
+            EventKind::IdleReminder => {
+                tx.finish_event(ev.id, now, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Posts at most `limit` done events of `scope` and marks the delivered ones posted.
+    /// Returns (delivered, failed, looked at).
+    fn post_done(
+        &self,
+        scope: EventScope,
+        limit: usize,
+    ) -> Result<(usize, usize, usize), GameError> {
+        let (events, notices) = self.read(|tx| {
+            let events = tx.events_to_post(scope, limit)?;
+            let mut notices = Vec::with_capacity(events.len());
+            for ev in &events {
+                notices.push(self.notice_for(tx, ev)?);
+            }
+            Ok((events, notices))
+        })?;
+        let notifier = &self.inner.opts.notifier;
+        let results: Vec<bool> = std::thread::scope(|s| {
+            let chunk = notices.len().div_ceil(POST_THREADS).max(1);
+            let handles: Vec<_> = notices
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|n| match n {
+                                None => true,
+                                Some(n) => match notifier.post(n) {
+                                    Ok(_) => true,
+                                    Err(e) => {
+                                        tracing::warn!(error = %e, nonce = ?n.nonce, "scheduled post failed");
+                                        false
+                                    }
+                                },
+                            })
+                            .collect::<Vec<bool>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        let delivered: Vec<i64> = events
+            .iter()
+            .zip(&results)
+            .filter(|(_, ok)| **ok)
+            .map(|(e, _)| e.id)
+            .collect();
+        if !delivered.is_empty() {
+            self.write(|tx, now| {
+                for &id in &delivered {
+                    tx.mark_posted(id, now)?;
+                }
+                Ok(())
+            })?;
+        }
+        let posted = notices
+            .iter()
+            .zip(&results)
+            .filter(|(n, ok)| n.is_some() && **ok)
+            .count();
+        Ok((posted, events.len() - delivered.len(), events.len()))
+    }
+
+    /// The post of a done event, or `None` when it has nothing to say any more (a reminder
+    /// whose game moved on).
+    fn notice_for(&self, tx: &dyn Tx, ev: &EventRow) -> Result<Option<Notice>, GameError> {
+        let Some(row) = tx.game(ev.game_id)? else {
+            return Ok(None);
+        };
+        // The game's thread, when it has one, else its channel.
+        let place = super::ChannelRef {
+            guild: row.guild,
+            channel: row.thread.unwrap_or(row.channel),
+        };
+        let fresh = row.status == GameStatus::Active && row.clock.seq == ev.seq;
+        let finished = row.status != GameStatus::Active;
+        let (kind, ok) = match ev.kind {
+            EventKind::Timeout => (NoticeKind::TimedOut, finished),
+            EventKind::Reminder => (NoticeKind::Reminder, fresh),
+            EventKind::IdleReminder => (NoticeKind::IdleReminder, fresh),
+        };
+        if !ok {
+            return Ok(None);
+        }
+        let game = self.view(self.load(tx, row)?)?;
+        let mentions = match kind {
+            // Only the player to move is pinged by a reminder.
+            NoticeKind::Reminder | NoticeKind::IdleReminder => vec![game.player_to_move().id],
+            _ => vec![game.white.id, game.black.id],
+        };
+        Ok(Some(Notice {
+            place,
+            kind,
+            game,
+            mentions,
+            nonce: Some(nonce(ev.id)),
+        }))
+    }
+}

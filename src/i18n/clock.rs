@@ -1,0 +1,104 @@
+//! Clocks in words: a time control, a remaining time, a game's clock line.
+
+use cajitas_rules::Lang;
+
+use crate::game::{ClockView, TimeControl};
+use crate::tr;
+
+/// A time control in `lang`: "3 days per move", "5+3 (live)", "untimed".
+pub fn control(lang: Lang, tc: TimeControl) -> String {
+    match tc {
+        TimeControl::Untimed => tr!(lang, "clock-control", kind = "untimed"),
+        TimeControl::Correspondence { days } => tr!(
+            lang,
+            "clock-control",
+            kind = "correspondence",
+            days = super::num(days)
+        ),
+        TimeControl::Live {
+            base_secs,
+            increment_secs,
+        } => {
+            let minutes = if base_secs % 60 == 0 {
+                (base_secs / 60).to_string()
+            } else {
+                format!("{:.2}", f64::from(base_secs) / 60.0)
+            };
+            tr!(
+                lang,
+                "clock-control",
+                kind = "live",
+                minutes = minutes,
+                increment = increment_secs.to_string()
+            )
+        }
+    }
+}
+
+/// A remaining time in `lang`: `4:05` or `1:02:03` under a day (live clocks), `2 d 5 h`
+/// (correspondence) or `5 h 3 min` over an hour for days-per-move games.
+pub fn remaining(lang: Lang, tc: TimeControl, ms: i64) -> String {
+    let secs = ms.max(0) / 1000;
+    let (d, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
+    match tc {
+        TimeControl::Live { .. } if secs >= 3600 => tr!(
+            lang,
+            "clock-hms",
+            hours = (secs / 3600).to_string(),
+            minutes = format!("{m:02}"),
+            seconds = format!("{s:02}")
+        ),
+        TimeControl::Live { .. } => tr!(
+            lang,
+            "clock-ms",
+            minutes = (secs / 60).to_string(),
+            seconds = format!("{s:02}")
+        ),
+        _ if d > 0 => tr!(
+            lang,
+            "clock-days",
+            days = d.to_string(),
+            hours = h.to_string()
+        ),
+        _ => tr!(
+            lang,
+            "clock-hours",
+            hours = h.to_string(),
+            minutes = m.to_string()
+        ),
+    }
+}
+
+/// The clock line of a game: the control and both remaining times (nothing for an untimed
+/// game).
+pub fn clock_line(lang: Lang, c: &ClockView) -> Option<String> {
+    if !c.control.is_timed() {
+        return None;
+    }
+    Some(tr!(
+        lang,
+        "clock-line",
+        control = control(lang, c.control),
+        white = remaining(lang, c.control, c.white_ms),
+        black = remaining(lang, c.control, c.black_ms)
+    ))
+}
+
+/// The deadline sentence of a game in progress: who must move by when (`deadline` is the
+/// time as the front end shows it: Discord's `<t:UNIX:R>`, the console's own words), or, in
+/// an untimed game, when the opponent may claim it.
+pub fn deadline_line(lang: Lang, c: &ClockView, player: &str, deadline: &str) -> String {
+    let id = if !c.control.is_timed() {
+        "clock-untimed-deadline"
+    } else if c.grace {
+        "clock-grace"
+    } else {
+        "clock-deadline"
+    };
+    tr!(
+        lang,
+        id,
+        player = player.to_owned(),
+        deadline = deadline.to_owned()
+    )
+}

@@ -1,0 +1,462 @@
+//! The rating-history chart: rating over time with its deviation band, axis labels and
+//! dates, drawn with tiny-skia (the texts with the embedded DejaVu Sans), as a PNG.
+//!
+//! [`rating_chart`] is a pure function of its input: the same chart gives the same bytes.
+//! Sized for a phone: 960×540 pixels (Discord shows it full width), 18–22 px text.
+
+use std::fmt::Write as _;
+use std::sync::{Arc, OnceLock};
+
+use resvg::tiny_skia::{
+    Color, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform,
+};
+use resvg::usvg::fontdb;
+
+use super::gif::drawable_name;
+use super::pieces::{FONT_FAMILY, embedded_fonts, parse_svg};
+use super::raster::RgbImage;
+
+/// The chart's width in pixels.
+pub const CHART_WIDTH: u32 = 960;
+/// The chart's height in pixels.
+pub const CHART_HEIGHT: u32 = 540;
+
+/// One point: a player's rating after a rated game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChartPoint {
+    /// When (Unix ms).
+    pub at_ms: i64,
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation (the band is rating ± deviation).
+    pub deviation: f64,
+}
+
+/// One line of the chart (a speed), oldest point first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartSeries {
+    /// Its name in the legend.
+    pub label: String,
+    /// Its points, oldest first.
+    pub points: Vec<ChartPoint>,
+}
+
+/// What to draw, every text already in the reader's language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    /// The title (the player's name, say).
+    pub title: String,
+    /// The vertical axis's name.
+    pub y_label: String,
+    /// Shown when no series has a point.
+    pub empty: String,
+    /// The lines, at most [`PALETTE`]'s length (more are not drawn).
+    pub series: Vec<ChartSeries>,
+}
+
+impl Chart {
+    /// The chart of a player's stats, its texts in `lang`: one series per speed.
+    pub fn of_stats(stats: &crate::game::ratings::StatsView, lang: cajitas_rules::Lang) -> Chart {
+        Chart {
+            title: stats.user.name.clone(),
+            y_label: crate::tr!(lang, "chart-rating"),
+            empty: crate::tr!(lang, "chart-no-games"),
+            series: stats
+                .speeds
+                .iter()
+                .map(|s| ChartSeries {
+                    label: crate::tr!(lang, "speed", speed = s.speed.as_str()),
+                    points: s
+                        .history
+                        .iter()
+                        .map(|p| ChartPoint {
+                            at_ms: p.at,
+                            rating: p.rating,
+                            deviation: p.deviation,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Line colours, one per series (lichess-like blue and orange).
+pub const PALETTE: [[u8; 3]; 2] = [[0x1f, 0x6f, 0xc5], [0xd8, 0x6a, 0x0e]];
+
+const BG: [u8; 3] = [0xff, 0xff, 0xff];
+const GRID: [u8; 3] = [0xe2, 0xe2, 0xe2];
+const AXIS: [u8; 3] = [0x55, 0x55, 0x55];
+const TEXT: &str = "#222222";
+
+// The plot area inside the picture.
+const LEFT: f32 = 84.0;
+const RIGHT: f32 = 24.0;
+const TOP: f32 = 74.0;
+const BOTTOM: f32 = 62.0;
+
+/// The band may widen the vertical range by at most this much beyond the ratings.
+const BAND_MARGIN: f64 = 150.0;
+
+fn fonts() -> &'static Arc<fontdb::Database> {
+    static FONTS: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
+    FONTS.get_or_init(embedded_fonts)
+}
+
+fn paint(c: [u8; 3], alpha: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(Color::from_rgba8(c[0], c[1], c[2], alpha));
+    p.anti_alias = true;
+    p
+}
+
+fn escape(s: &str) -> String {
+    drawable_name(s)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// "YYYY-MM-DD" (UTC) of a Unix time in ms.
+pub fn iso_date(unix_ms: i64) -> String {
+    // Howard Hinnant's civil_from_days.
+    let z = unix_ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// A round step giving about `n` ticks over `span`.
+fn tick_step(span: f64, n: f64) -> f64 {
+    let raw = (span / n).max(1.0);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
+/// Draws `chart` as a PNG of [`CHART_WIDTH`]×[`CHART_HEIGHT`] pixels.
+pub fn rating_chart(chart: &Chart) -> Vec<u8> {
+    let (w, h) = (CHART_WIDTH as f32, CHART_HEIGHT as f32);
+    let mut pm = Pixmap::new(CHART_WIDTH, CHART_HEIGHT).expect("a non-empty chart size");
+    pm.fill(Color::from_rgba8(BG[0], BG[1], BG[2], 255));
+    let mut texts = String::new();
+    let text = |texts: &mut String,
+                x: f32,
+                y: f32,
+                anchor: &str,
+                size: u32,
+                bold: bool,
+                t: &str| {
+        let _ = write!(
+            texts,
+            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="{anchor}" font-size="{size}"{}>{}</text>"#,
+            if bold { r#" font-weight="bold""# } else { "" },
+            escape(t)
+        );
+    };
+    text(&mut texts, LEFT, 34.0, "start", 24, true, &chart.title);
+
+    let series: Vec<&ChartSeries> = chart
+        .series
+        .iter()
+        .filter(|s| !s.points.is_empty())
+        .take(PALETTE.len())
+        .collect();
+    let (x0, x1, y0, y1) = (LEFT, w - RIGHT, TOP, h - BOTTOM);
+    let frame = PathBuilder::from_rect(Rect::from_ltrb(x0, y0, x1, y1).expect("plot area"));
+    if series.is_empty() {
+        pm.stroke_path(
+            &frame,
+            &paint(GRID, 255),
+            &Stroke::default(),
+            Transform::identity(),
+            None,
+        );
+        text(
+            &mut texts,
+            (x0 + x1) / 2.0,
+            (y0 + y1) / 2.0,
+            "middle",
+            22,
+            false,
+            &chart.empty,
+        );
+        return finish(pm, &texts);
+    }
+
+    // Ranges: every point's time; the ratings, widened by their bands up to BAND_MARGIN.
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    let t_min = all().map(|p| p.at_ms).min().unwrap_or(0);
+    let mut t_max = all().map(|p| p.at_ms).max().unwrap_or(0);
+    if t_max <= t_min {
+        t_max = t_min + 86_400_000;
+    }
+    let r_min = all().map(|p| p.rating).fold(f64::INFINITY, f64::min);
+    let r_max = all().map(|p| p.rating).fold(f64::NEG_INFINITY, f64::max);
+    let lo = all()
+        .map(|p| p.rating - p.deviation)
+        .fold(f64::INFINITY, f64::min)
+        .max(r_min - BAND_MARGIN);
+    let hi = all()
+        .map(|p| p.rating + p.deviation)
+        .fold(f64::NEG_INFINITY, f64::max)
+        .min(r_max + BAND_MARGIN);
+    let step = tick_step((hi - lo).max(50.0), 5.0);
+    let v_min = (lo / step).floor() * step;
+    let v_max = ((hi / step).ceil() * step).max(v_min + step);
+    let sx = |t: i64| x0 + ((t - t_min) as f64 / (t_max - t_min) as f64) as f32 * (x1 - x0);
+    let sy = |v: f64| y1 - ((v - v_min) / (v_max - v_min)) as f32 * (y1 - y0);
+
+    // Grid and rating labels.
+    let grid = Stroke {
+        width: 1.0,
+        ..Stroke::default()
+    };
+    let mut v = v_min;
+    let mut pb = PathBuilder::new();
+    while v <= v_max + step / 2.0 {
+        let y = sy(v).round() + 0.5;
+        pb.move_to(x0, y);
+        pb.line_to(x1, y);
+        text(
+            &mut texts,
+            x0 - 10.0,
+            y + 7.0,
+            "end",
+            19,
+            false,
+            &format!("{v:.0}"),
+        );
+        v += step;
+    }
+    // Dates: up to five, evenly spread, never two the same.
+    let mut last = String::new();
+    for i in 0..5 {
+        let t = t_min + (t_max - t_min) * i / 4;
+        let d = iso_date(t);
+        if d == last {
+            continue;
+        }
+        let x = sx(t).round() + 0.5;
+        pb.move_to(x, y0);
+        pb.line_to(x, y1);
+        let anchor = match i {
+            0 => "start",
+            4 => "end",
+            _ => "middle",
+        };
+        text(&mut texts, x, y1 + 30.0, anchor, 19, false, &d);
+        last = d;
+    }
+    if let Some(p) = pb.finish() {
+        pm.stroke_path(&p, &paint(GRID, 255), &grid, Transform::identity(), None);
+    }
+    // The vertical axis's name, turned.
+    let _ = write!(
+        texts,
+        r#"<text transform="translate(22 {:.1}) rotate(-90)" text-anchor="middle" font-size="19">{}</text>"#,
+        (y0 + y1) / 2.0,
+        escape(&chart.y_label)
+    );
+
+    // Bands first, then lines, so no band hides a line.
+    let clip = Rect::from_ltrb(x0, y0, x1, y1).expect("plot area");
+    let clamp_y = |y: f32| y.clamp(y0, y1);
+    for (s, colour) in series.iter().zip(PALETTE) {
+        let mut band = PathBuilder::new();
+        for (i, p) in s.points.iter().enumerate() {
+            let (x, y) = (sx(p.at_ms), clamp_y(sy(p.rating + p.deviation)));
+            if i == 0 {
+                band.move_to(x, y);
+            } else {
+                band.line_to(x, y);
+            }
+        }
+        for p in s.points.iter().rev() {
+            band.line_to(sx(p.at_ms), clamp_y(sy(p.rating - p.deviation)));
+        }
+        band.close();
+        if let Some(path) = band.finish() {
+            pm.fill_path(
+                &path,
+                &paint(colour, 48),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    let line = Stroke {
+        width: 3.0,
+        line_cap: LineCap::Round,
+        line_join: LineJoin::Round,
+        ..Stroke::default()
+    };
+    for (s, colour) in series.iter().zip(PALETTE) {
+        let mut pb = PathBuilder::new();
+        for (i, p) in s.points.iter().enumerate() {
+            let (x, y) = (sx(p.at_ms), sy(p.rating));
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        if s.points.len() == 1 {
+            let p = s.points[0];
+            if let Some(dot) = PathBuilder::from_circle(sx(p.at_ms), sy(p.rating), 4.0) {
+                pm.fill_path(
+                    &dot,
+                    &paint(colour, 255),
+                    FillRule::Winding,
+                    Transform::identity(),
+                    None,
+                );
+            }
+        } else if let Some(path) = pb.finish() {
+            pm.stroke_path(
+                &path,
+                &paint(colour, 255),
+                &line,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    let _ = clip;
+    pm.stroke_path(
+        &frame,
+        &paint(AXIS, 255),
+        &Stroke::default(),
+        Transform::identity(),
+        None,
+    );
+    // The legend, top right: a swatch and the series' name and last rating.
+    let mut x = x1;
+    for (s, colour) in series.iter().zip(PALETTE).rev() {
+        let last = s.points.last().map(|p| p.rating.round()).unwrap_or(0.0);
+        let label = format!("{} {last:.0}", s.label);
+        text(&mut texts, x, 36.0, "end", 20, false, &label);
+        // An estimate of the label's width: DejaVu Sans averages about 0.6 em.
+        let width = label.chars().count() as f32 * 20.0 * 0.6;
+        if let Some(r) = Rect::from_xywh(x - width - 26.0, 22.0, 18.0, 18.0) {
+            pm.fill_rect(r, &paint(colour, 255), Transform::identity(), None);
+        }
+        x -= width + 48.0;
+    }
+    finish(pm, &texts)
+}
+
+/// Draws the texts over `pm` and encodes it.
+fn finish(mut pm: Pixmap, texts: &str) -> Vec<u8> {
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{CHART_WIDTH}" height="{CHART_HEIGHT}"><g font-family="{FONT_FAMILY}" fill="{TEXT}">{texts}</g></svg>"#
+    );
+    // The texts are escaped and the font embedded: a parse failure would only lose the texts.
+    if let Ok(tree) = parse_svg(&svg, fonts()) {
+        resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
+    }
+    // Opaque (the background was filled first): premultiplied RGBA is plain RGB.
+    let rgb: Vec<u8> = pm
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    RgbImage::from_rgb(CHART_WIDTH, CHART_HEIGHT, rgb).encode_png()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(png: &[u8]) -> (png::OutputInfo, Vec<u8>) {
+        let dec = png::Decoder::new(std::io::Cursor::new(png));
+        let mut r = dec.read_info().unwrap();
+        let mut buf = vec![0; r.output_buffer_size().unwrap()];
+        let info = r.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        (info, buf)
+    }
+
+    fn series(n: usize) -> ChartSeries {
+        ChartSeries {
+            label: "Correspondence".into(),
+            points: (0..n)
+                .map(|i| ChartPoint {
+                    at_ms: 1_800_000_000_000 + i as i64 * 3_600_000,
+                    rating: 1500.0 + (i as f64 * 0.3).sin() * 200.0,
+                    deviation: 500.0 / (1.0 + i as f64).sqrt(),
+                })
+                .collect(),
+        }
+    }
+
+    fn pixel(buf: &[u8], x: u32, y: u32) -> [u8; 3] {
+        let i = ((y * CHART_WIDTH + x) * 3) as usize;
+        [buf[i], buf[i + 1], buf[i + 2]]
+    }
+
+    #[test]
+    fn the_chart_decodes_and_draws_the_line_the_band_and_texts() {
+        let chart = Chart {
+            title: "alice <&> \u{1b}".into(),
+            y_label: "Rating".into(),
+            empty: "No rated games yet".into(),
+            series: vec![series(200)],
+        };
+        let png = rating_chart(&chart);
+        assert_eq!(png, rating_chart(&chart), "deterministic");
+        let (info, buf) = decode(&png);
+        assert_eq!((info.width, info.height), (CHART_WIDTH, CHART_HEIGHT));
+        let count = |f: &dyn Fn([u8; 3]) -> bool| {
+            (0..CHART_HEIGHT)
+                .flat_map(|y| (0..CHART_WIDTH).map(move |x| (x, y)))
+                .filter(|&(x, y)| f(pixel(&buf, x, y)))
+                .count()
+        };
+        // The line in its colour, the band a pale tint of it, dark text.
+        let line = count(&|p| p == PALETTE[0]);
+        let band = count(&|p| u16::from(p[2]) > u16::from(p[0]) + 20 && p[0] > 150);
+        let dark = count(&|p| p[0] < 80 && p[1] < 80 && p[2] < 80);
+        assert!(line > 1000, "line pixels {line}");
+        assert!(band > 20_000, "band pixels {band}");
+        assert!(dark > 2000, "text pixels {dark}");
+        // The title's area has text; the bottom right corner is background.
+        assert!((LEFT as u32..LEFT as u32 + 150).any(|x| pixel(&buf, x, 28)[0] < 100));
+        assert_eq!(pixel(&buf, CHART_WIDTH - 2, CHART_HEIGHT - 2), BG);
+    }
+
+    #[test]
+    fn an_empty_chart_says_so_and_one_point_is_a_dot() {
+        let mut chart = Chart {
+            title: "bob".into(),
+            y_label: "Rating".into(),
+            empty: "No rated games yet".into(),
+            series: vec![],
+        };
+        let (_, empty) = decode(&rating_chart(&chart));
+        assert!(!empty.chunks(3).any(|p| p == PALETTE[0]));
+        chart.series = vec![series(1)];
+        let (_, one) = decode(&rating_chart(&chart));
+        assert!(one.chunks(3).filter(|p| *p == PALETTE[0]).count() > 20);
+    }
+
+    #[test]
+    fn dates_and_steps() {
+        assert_eq!(iso_date(0), "1970-01-01");
+        assert_eq!(iso_date(951_782_400_000), "2000-02-29");
+        assert_eq!(tick_step(1000.0, 5.0), 200.0);
+        assert_eq!(tick_step(120.0, 5.0), 25.0);
+        assert_eq!(tick_step(50.0, 5.0), 10.0);
+    }
+}

@@ -1,0 +1,191 @@
+//! The scheduler's events (migration 0007).
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{Columns, SqliteTx, from_db, to_db};
+use crate::store::{ClockEvents, EventKind, EventRow, EventScope, StoreError};
+
+/// An event; [`event_row`] reads the columns in this order.
+macro_rules! select_event {
+    () => {
+        "SELECT id, game_id, seq, kind, channel_id, due_at FROM clock_events"
+    };
+}
+
+fn event_row(row: &Row<'_>) -> rusqlite::Result<EventRow> {
+    let mut c = Columns::new(row);
+    Ok(EventRow {
+        id: c.get()?,
+        game_id: c.get()?,
+        seq: c.get()?,
+        kind: c.get()?,
+        channel: c.id()?,
+        due_at: c.get()?,
+    })
+}
+
+/// The channel bound as `?1` in the scope's condition (`All` binds 0, to a condition that
+/// always holds).
+fn scope_channel(scope: EventScope) -> i64 {
+    match scope {
+        EventScope::All => 0,
+        EventScope::Only(ch) | EventScope::Except(ch) => to_db(ch),
+    }
+}
+
+impl SqliteTx<'_> {
+    fn events(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(sql)?;
+        let rows = stmt.query_map(params, event_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+impl ClockEvents for SqliteTx<'_> {
+    fn schedule_event(
+        &self,
+        game_id: i64,
+        channel: u64,
+        seq: i64,
+        kind: EventKind,
+        due_at: i64,
+    ) -> Result<i64, StoreError> {
+        // A game in progress nearly always has its pending event: moved in place (one
+        // lookup in the one-pending-per-game index), else inserted.
+        let moved: Option<i64> = self
+            .tx
+            .prepare_cached(
+                "UPDATE clock_events SET seq = ?2, kind = ?3, due_at = ?4
+                 WHERE game_id = ?1 AND done_at IS NULL
+                 RETURNING id",
+            )?
+            .query_row(params![game_id, seq, kind, due_at], |r| r.get(0))
+            .optional()?;
+        if let Some(id) = moved {
+            return Ok(id);
+        }
+        Ok(self
+            .tx
+            .prepare_cached(
+                "INSERT INTO clock_events (game_id, seq, kind, channel_id, due_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 RETURNING id",
+            )?
+            .query_row(params![game_id, seq, kind, to_db(channel), due_at], |r| {
+                r.get(0)
+            })?)
+    }
+
+    fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
+        let sql = match scope {
+            EventScope::All => {
+                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND ?1 IS NOT NULL
+                 ORDER BY due_at LIMIT 1"
+            }
+            EventScope::Only(_) => {
+                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id = ?1
+                 ORDER BY due_at LIMIT 1"
+            }
+            EventScope::Except(_) => {
+                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id <> ?1
+                 ORDER BY due_at LIMIT 1"
+            }
+        };
+        let ch = scope_channel(scope);
+        Ok(self
+            .tx
+            .prepare_cached(sql)?
+            .query_row([ch], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn due_events(
+        &self,
+        scope: EventScope,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let ch = scope_channel(scope);
+        let sql = match scope {
+            EventScope::All => concat!(
+                select_event!(),
+                " WHERE done_at IS NULL AND ?1 IS NOT NULL AND due_at <= ?2
+                 ORDER BY due_at LIMIT ?3"
+            ),
+            EventScope::Only(_) => concat!(
+                select_event!(),
+                " WHERE done_at IS NULL AND channel_id = ?1 AND due_at <= ?2
+                 ORDER BY due_at LIMIT ?3"
+            ),
+            EventScope::Except(_) => concat!(
+                select_event!(),
+                " WHERE done_at IS NULL AND channel_id <> ?1 AND due_at <= ?2
+                 ORDER BY due_at LIMIT ?3"
+            ),
+        };
+        self.events(sql, params![ch, now, limit as i64])
+    }
+
+    fn finish_event(&self, id: i64, now: i64, to_post: bool) -> Result<bool, StoreError> {
+        let posted = if to_post { None } else { Some(now) };
+        let n = self
+            .tx
+            .prepare_cached(
+                "UPDATE clock_events SET done_at = ?2, posted_at = ?3
+                 WHERE id = ?1 AND done_at IS NULL",
+            )?
+            .execute(params![id, now, posted])?;
+        Ok(n == 1)
+    }
+
+    fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError> {
+        let ch = scope_channel(scope);
+        let sql = match scope {
+            EventScope::All => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND ?1 IS NOT NULL
+                 ORDER BY done_at LIMIT ?2"
+            ),
+            EventScope::Only(_) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = ?1
+                 ORDER BY done_at LIMIT ?2"
+            ),
+            EventScope::Except(_) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> ?1
+                 ORDER BY done_at LIMIT ?2"
+            ),
+        };
+        self.events(sql, params![ch, limit as i64])
+    }
+
+    fn mark_posted(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "UPDATE clock_events SET posted_at = ?2 WHERE id = ?1 AND posted_at IS NULL",
+            )?
+            .execute(params![id, now])?;
+        Ok(())
+    }
+
+    fn adopt_unclocked_games(
+        &self,
+        now: i64,
+        abandon_ms: i64,
+    ) -> Result<Vec<(i64, u64, i64)>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "UPDATE games SET clock_at = ?1, deadline = ?1 + ?2
+             WHERE status = 'active' AND clock_at IS NULL
+             RETURNING id, channel_id, seq",
+        )?;
+        let rows = stmt.query_map(params![now, abandon_ms], |r| {
+            Ok((r.get(0)?, from_db(r.get(1)?), r.get(2)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}

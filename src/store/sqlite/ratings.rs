@@ -1,0 +1,226 @@
+//! Ratings and their history (migration 0008).
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{Columns, SqliteTx, to_db};
+use crate::store::{GameRow, RatingChangeRow, RatingRow, Ratings, Speed, StoreError, UserRow};
+
+/// [`rating_row`] reads the columns in this order.
+const RATING_COLUMNS: &str =
+    "r.pool, r.speed, r.user_id, r.rating, r.deviation, r.volatility, r.games, r.rated_at";
+
+fn rating_row(row: &Row<'_>) -> rusqlite::Result<RatingRow> {
+    let mut c = Columns::new(row);
+    Ok(RatingRow {
+        pool: c.get()?,
+        speed: c.get()?,
+        user_id: c.id()?,
+        rating: c.get()?,
+        deviation: c.get()?,
+        volatility: c.get()?,
+        games: c.get()?,
+        rated_at: c.get()?,
+    })
+}
+
+/// [`change_row`] reads the columns in this order.
+macro_rules! select_change {
+    () => {
+        "SELECT game_id, pool, speed, user_id, colour, score, rating_before, deviation_before,
+             rating_after, deviation_after, volatility_after, at
+         FROM rating_history"
+    };
+}
+
+fn change_row(row: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
+    let mut c = Columns::new(row);
+    Ok(RatingChangeRow {
+        game_id: c.get()?,
+        pool: c.get()?,
+        speed: c.get()?,
+        user_id: c.id()?,
+        colour: c.get()?,
+        score: c.get()?,
+        rating_before: c.get()?,
+        deviation_before: c.get()?,
+        rating_after: c.get()?,
+        deviation_after: c.get()?,
+        volatility_after: c.get()?,
+        at: c.get()?,
+    })
+}
+
+impl Ratings for SqliteTx<'_> {
+    fn rating(&self, pool: i64, speed: Speed, user: u64) -> Result<Option<RatingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM ratings r
+             WHERE r.pool = ?1 AND r.speed = ?2 AND r.user_id = ?3"
+        );
+        Ok(self
+            .tx
+            .prepare_cached(&sql)?
+            .query_row(params![pool, speed, to_db(user)], rating_row)
+            .optional()?)
+    }
+
+    fn ratings_of(&self, pool: i64, user: u64) -> Result<Vec<RatingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM ratings r
+             WHERE r.pool = ?1 AND r.user_id = ?2 ORDER BY r.speed"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![pool, to_db(user)], rating_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO ratings (pool, speed, user_id, rating, deviation, volatility, games,
+                     rated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT (pool, speed, user_id) DO UPDATE SET rating = excluded.rating,
+                     deviation = excluded.deviation, volatility = excluded.volatility,
+                     games = excluded.games, rated_at = excluded.rated_at",
+            )?
+            .execute(params![
+                r.pool,
+                r.speed,
+                to_db(r.user_id),
+                r.rating,
+                r.deviation,
+                r.volatility,
+                r.games,
+                r.rated_at
+            ])?;
+        Ok(())
+    }
+
+    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError> {
+        let n = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO rating_history (game_id, pool, speed, user_id, colour, score,
+                     rating_before, deviation_before, rating_after, deviation_after,
+                     volatility_after, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                 ON CONFLICT (game_id, user_id) DO NOTHING",
+            )?
+            .execute(params![
+                c.game_id,
+                c.pool,
+                c.speed,
+                to_db(c.user_id),
+                c.colour,
+                c.score,
+                c.rating_before,
+                c.deviation_before,
+                c.rating_after,
+                c.deviation_after,
+                c.volatility_after,
+                c.at
+            ])?;
+        Ok(n == 1)
+    }
+
+    fn leaderboard(
+        &self,
+        pool: i64,
+        speed: Speed,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<(RatingRow, UserRow)>, StoreError> {
+        // The partial index's own conditions. `INDEXED BY`: without statistics, SQLite's
+        // planner would rather walk the primary key of the pool and read every row.
+        let sql = format!(
+            "SELECT {RATING_COLUMNS}, u.id, u.name, u.is_bot
+             FROM ratings r INDEXED BY ratings_leaderboard JOIN users u ON u.id = r.user_id
+             WHERE r.pool = ?1 AND r.speed = ?2 AND r.games >= 5 AND r.deviation < 110
+             ORDER BY r.rating DESC, r.user_id
+             LIMIT ?3 OFFSET ?4"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql)?;
+        let rows = stmt.query_map(
+            params![pool, speed, limit, offset.min(i64::MAX as u64) as i64],
+            |row| {
+                let r = rating_row(row)?;
+                let mut c = Columns::new(row);
+                c.next = 8;
+                Ok((r, c.user()?))
+            },
+        )?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError> {
+        // Two ranges of the leaderboard's covering index (an OR of both would not use it):
+        // the better ratings, and the same rating with a smaller id.
+        let mut n: i64 = 0;
+        for sql in [
+            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
+             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+                 AND rating > ?3 AND ?4 IS NOT NULL",
+            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
+             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+                 AND rating = ?3 AND user_id < ?4",
+        ] {
+            let part: i64 = self.tx.prepare_cached(sql)?.query_row(
+                params![r.pool, r.speed, r.rating, to_db(r.user_id)],
+                |row| row.get(0),
+            )?;
+            n += part;
+        }
+        Ok(n as u64)
+    }
+
+    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .tx
+            .prepare_cached(
+                "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
+                 WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110",
+            )?
+            .query_row(params![pool, speed], |row| row.get(0))?;
+        Ok(n as u64)
+    }
+
+    fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError> {
+        let v: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT MAX(id) FROM rating_history WHERE pool = ?1 AND speed = ?2")?
+            .query_row(params![pool, speed], |row| row.get(0))?;
+        Ok(v.unwrap_or(0))
+    }
+
+    fn rating_changes(
+        &self,
+        pool: i64,
+        speed: Speed,
+        user: u64,
+    ) -> Result<Vec<RatingChangeRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            select_change!(),
+            " WHERE pool = ?1 AND user_id = ?2 AND speed = ?3 ORDER BY at, id"
+        ))?;
+        let rows = stmt.query_map(params![pool, to_db(user), speed], change_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn game_rating_changes(&self, game_id: i64) -> Result<Vec<RatingChangeRow>, StoreError> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(concat!(select_change!(), " WHERE game_id = ?1 ORDER BY id"))?;
+        let rows = stmt.query_map([game_id], change_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn rated_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        self.finished_rated_games()
+    }
+
+    fn clear_ratings(&self) -> Result<(), StoreError> {
+        self.tx.execute("DELETE FROM rating_history", [])?;
+        self.tx.execute("DELETE FROM ratings", [])?;
+        Ok(())
+    }
+}

@@ -1,0 +1,638 @@
+//! Time controls through the game service, with virtual time (a `ManualClock` moved forward,
+//! scheduler rounds run by hand): timeouts, increments, draws on time, reminders, late moves,
+//! the first moves' grace, abandoned untimed games. Then the scheduler thread itself: its
+//! scope, its sleep and its early wake-up, and one real 1-second live clock running out.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use cajitas::game::{
+    ChallengeTerms, ChannelRef, Clock, ColourChoice, DAY_MS, EventScope, GameError, GameService,
+    GameView, Lang, ManualClock, NoticeKind, RecordingNotifier, Scheduler, ServiceOptions,
+    TimeControl, UserRef,
+};
+use cajitas::store::{ClockRow, NewGame, SqliteStore, StoreExt, TimeControlRow};
+use cajitas_rules::{Color, DrawReason, Outcome, Position, WinReason, san};
+
+const T0: i64 = 1_800_000_000_000;
+
+struct World {
+    svc: GameService,
+    clock: Arc<ManualClock>,
+    posts: Arc<RecordingNotifier>,
+    white: UserRef,
+    black: UserRef,
+    ch: ChannelRef,
+}
+
+fn world() -> World {
+    let clock = Arc::new(ManualClock::new(T0));
+    let posts = Arc::new(RecordingNotifier::default());
+    let opts = ServiceOptions {
+        notifier: posts.clone(),
+        ..ServiceOptions::with_clock(clock.clone())
+    };
+    World {
+        svc: GameService::open_in_memory(opts).unwrap(),
+        clock,
+        posts,
+        white: UserRef::new(11, "white", false),
+        black: UserRef::new(22, "black", false),
+        ch: ChannelRef {
+            guild: Some(1),
+            channel: 500,
+        },
+    }
+}
+
+impl World {
+    /// A casual game (takebacks allowed) from a challenge with `time`, white being the
+    /// challenger.
+    fn start(&self, time: &str) -> GameView {
+        let tc: TimeControl = time.parse().unwrap();
+        let terms = ChallengeTerms {
+            colour: ColourChoice::White,
+            time: tc,
+            rated: false,
+        };
+        let c = self
+            .svc
+            .challenge_with(&self.white, self.ch, Some(&self.black), terms)
+            .unwrap();
+        assert_eq!(c.time, tc);
+        let v = self.svc.accept(&self.black, self.ch).unwrap();
+        assert_eq!(v.clock.control, tc);
+        v
+    }
+
+    fn mv(&self, who: Color, text: &str) -> Result<GameView, GameError> {
+        let u = if who == Color::White {
+            &self.white
+        } else {
+            &self.black
+        };
+        self.svc
+            .play_move(u, self.ch, text, Lang::En, false)
+            .map(|r| r.view)
+    }
+
+    fn advance_ms(&self, ms: i64) {
+        self.clock.advance(Duration::from_millis(ms as u64));
+    }
+
+    fn round(&self) -> cajitas::game::Round {
+        self.svc.run_round(EventScope::All).unwrap()
+    }
+
+    fn board(&self) -> GameView {
+        self.svc.board(self.ch).unwrap()
+    }
+
+    fn kinds(&self) -> Vec<NoticeKind> {
+        self.posts.posts().iter().map(|n| n.kind.clone()).collect()
+    }
+}
+
+#[test]
+fn a_correspondence_game_times_out_after_its_days_per_move() {
+    let w = world();
+    let v = w.start("2d");
+    assert_eq!(v.clock.deadline, Some(T0 + 2 * DAY_MS));
+    w.advance_ms(DAY_MS);
+    w.mv(Color::White, "e4").unwrap();
+    w.advance_ms(DAY_MS);
+    let v = w.mv(Color::Black, "e5").unwrap();
+    // Each move resets the mover's allowance: white has the full 2 days again.
+    assert_eq!(v.clock.deadline, Some(T0 + 4 * DAY_MS));
+    assert_eq!(v.clock.white_ms, 2 * DAY_MS);
+    w.advance_ms(2 * DAY_MS - 1);
+    w.round();
+    assert!(!w.board().finished);
+    w.advance_ms(1);
+    let round = w.round();
+    assert_eq!(round.posted, 1, "{round:?}");
+    let v = w.board();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: WinReason::Timeout
+        })
+    );
+    // The post: the final board, both players mentioned, a nonce.
+    let posts = w.posts.posts();
+    let timeouts: Vec<_> = posts
+        .iter()
+        .filter(|n| n.kind == NoticeKind::TimedOut)
+        .collect();
+    assert_eq!(timeouts.len(), 1);
+    assert!(timeouts[0].game.finished);
+    assert_eq!(timeouts[0].mentions, vec![11, 22]);
+    assert!(timeouts[0].nonce.as_deref().unwrap().starts_with("cj"));
+    // Nothing happens twice.
+    w.advance_ms(DAY_MS);
+    assert_eq!(w.round(), cajitas::game::Round::default());
+    assert_eq!(w.posts.posts().len(), posts.len());
+}
+
+/// A long legal game that does not end by itself, from a seed.
+fn long_game(plies: usize) -> Vec<String> {
+    let mut rng = fastrand::Rng::with_seed(16);
+    let mut game = cajitas_rules::Game::new();
+    let mut out = Vec::new();
+    while out.len() < plies {
+        let pos = game.position().clone();
+        let legal = pos.legal_moves();
+        let mut tries: Vec<_> = legal.iter().copied().collect();
+        rng.shuffle(&mut tries);
+        let m = tries
+            .into_iter()
+            .find(|&m| {
+                let mut g = game.clone();
+                g.play(m);
+                g.outcome().is_none() && g.position().can_mate(Color::Black)
+            })
+            .expect("a move that keeps the game going");
+        out.push(san(&pos, m).to_string());
+        game.play(m);
+    }
+    out
+}
+
+#[test]
+fn a_live_clock_counts_increments_over_40_moves_and_times_out() {
+    let w = world();
+    w.start("3+2");
+    let script = long_game(80);
+    for (i, text) in script.iter().enumerate() {
+        let who = if i % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        // White thinks 3 s per move, black 1 s.
+        w.advance_ms(if who == Color::White { 3_000 } else { 1_000 });
+        let v = w.mv(who, text).unwrap();
+        assert!(!v.finished);
+    }
+    // Each side's first move is in its grace; the other 39 each use their time and earn 2 s.
+    let v = w.board();
+    assert_eq!(v.clock.white_ms, 180_000 + 39 * (2_000 - 3_000));
+    assert_eq!(v.clock.black_ms, 180_000 + 39 * (2_000 - 1_000));
+    assert_eq!(v.clock.deadline, Some(w.clock.now_ms() + 141_000));
+    // One millisecond short of white's deadline: nothing.
+    w.advance_ms(140_999);
+    assert_eq!(w.board().clock.white_ms, 1);
+    w.round();
+    assert!(!w.board().finished);
+    w.advance_ms(1);
+    w.round();
+    let v = w.board();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: WinReason::Timeout
+        }),
+        "{:?}",
+        v.outcome
+    );
+    assert_eq!(w.kinds(), vec![NoticeKind::TimedOut]);
+}
+
+fn start_from(w: &World, fen: &str, tc: TimeControl) -> GameView {
+    w.svc
+        .start_game_timed(
+            &w.white,
+            &w.black,
+            w.ch,
+            &Position::from_fen(fen).unwrap(),
+            tc,
+        )
+        .unwrap()
+}
+
+#[test]
+fn a_flag_against_a_lone_king_is_a_draw() {
+    let w = world();
+    let minute = TimeControl::Live {
+        base_secs: 60,
+        increment_secs: 0,
+    };
+    // Black has only its king: when white's flag falls, black cannot mate.
+    start_from(&w, "4k3/8/8/8/8/8/Q7/4K3 w - - 0 1", minute);
+    w.mv(Color::White, "Kd1").unwrap();
+    w.mv(Color::Black, "Kd8").unwrap();
+    w.advance_ms(60_000);
+    w.round();
+    assert_eq!(
+        w.board().outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::TimeoutVsInsufficientMaterial
+        })
+    );
+}
+
+#[test]
+fn a_flag_with_the_opponents_draw_offer_standing_is_a_draw() {
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    // Black offers a draw; white lets the clock run out.
+    w.svc.draw_offer(&w.black, w.ch, None).unwrap();
+    w.advance_ms(DAY_MS);
+    w.round();
+    assert_eq!(
+        w.board().outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Agreement
+        })
+    );
+    // White's own offer does not save white.
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.svc.draw_offer(&w.black, w.ch, None).unwrap();
+    w.mv(Color::White, "Nf3").unwrap();
+    w.mv(Color::Black, "Nc6").unwrap();
+    w.svc.draw_offer(&w.white, w.ch, None).unwrap();
+    w.advance_ms(DAY_MS);
+    w.round();
+    assert_eq!(
+        w.board().outcome,
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: WinReason::Timeout
+        })
+    );
+}
+
+#[test]
+fn the_80_percent_reminder_goes_out_once_and_only_after_both_moved() {
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    // Only white has moved: no reminder for black, however late.
+    w.advance_ms(DAY_MS * 9 / 10);
+    w.round();
+    assert!(w.posts.posts().is_empty());
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(DAY_MS * 8 / 10 - 1);
+    w.round();
+    assert!(w.posts.posts().is_empty());
+    w.advance_ms(1);
+    w.round();
+    w.round();
+    let posts = w.posts.posts();
+    assert_eq!(posts.len(), 1);
+    assert_eq!(posts[0].kind, NoticeKind::Reminder);
+    // Only the player to move is pinged.
+    assert_eq!(posts[0].mentions, vec![11]);
+    assert!(posts[0].nonce.as_deref().unwrap().starts_with("cj"));
+    // Once per move: a new move gets its own.
+    w.mv(Color::White, "Nf3").unwrap();
+    w.advance_ms(DAY_MS * 8 / 10);
+    w.round();
+    let posts = w.posts.posts();
+    assert_eq!(posts.len(), 2);
+    assert_eq!(posts[1].mentions, vec![22]);
+    assert_ne!(posts[0].nonce, posts[1].nonce);
+    // Then the timeout.
+    w.advance_ms(DAY_MS * 2 / 10);
+    w.round();
+    assert_eq!(
+        w.kinds(),
+        vec![
+            NoticeKind::Reminder,
+            NoticeKind::Reminder,
+            NoticeKind::TimedOut
+        ]
+    );
+}
+
+#[test]
+fn a_move_one_millisecond_after_the_deadline_is_refused_and_the_game_ends_on_time() {
+    let w = world();
+    w.start("5+3");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    // One millisecond before: accepted, with 3 s of increment.
+    w.advance_ms(300_000 - 1);
+    let v = w.mv(Color::White, "Nf3").unwrap();
+    assert_eq!(v.clock.white_ms, 1 + 3_000);
+    w.advance_ms(300_000 + 1);
+    assert!(matches!(
+        w.mv(Color::Black, "Nc6"),
+        Err(GameError::TimeRanOut)
+    ));
+    // The ending was committed in the move's transaction, before any scheduler round.
+    let v = w.board();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::White,
+            reason: WinReason::Timeout
+        })
+    );
+    assert_eq!(v.ply, 3);
+    // The scheduler posts it, once.
+    w.round();
+    w.round();
+    assert_eq!(w.kinds(), vec![NoticeKind::TimedOut]);
+}
+
+#[test]
+fn first_moves_have_a_grace_and_a_game_that_never_starts_is_aborted() {
+    // Live: 30 s for white's first move, then 30 s for black's; no clock used meanwhile.
+    let w = world();
+    let v = w.start("3+2");
+    assert!(v.clock.grace);
+    w.advance_ms(29_000);
+    let v = w.mv(Color::White, "e4").unwrap();
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (180_000, 180_000));
+    assert!(v.clock.grace);
+    w.advance_ms(30_000);
+    w.round();
+    let v = w.board();
+    assert!(v.aborted, "{:?}", v.outcome);
+    assert_eq!(v.outcome, None);
+    assert_eq!(w.kinds(), vec![NoticeKind::TimedOut]);
+    assert!(w.posts.posts()[0].game.aborted);
+
+    // Correspondence: the normal period, but a timeout before both moved aborts.
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.advance_ms(DAY_MS);
+    w.round();
+    assert!(w.board().aborted);
+}
+
+#[test]
+fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
+    let w = world();
+    w.start("untimed");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(6 * DAY_MS);
+    assert!(matches!(
+        w.svc.claim_abandoned(&w.black, w.ch, false),
+        Err(GameError::ClaimTooEarly { at_ms }) if at_ms == T0 + 7 * DAY_MS
+    ));
+    // The reminder at 80% of the 7 days went out, to white only.
+    w.round();
+    let posts = w.posts.posts();
+    assert_eq!(posts.len(), 1);
+    assert_eq!(posts[0].kind, NoticeKind::IdleReminder);
+    assert_eq!(posts[0].mentions, vec![11]);
+    w.advance_ms(DAY_MS);
+    assert!(matches!(
+        w.svc.claim_abandoned(&w.white, w.ch, false),
+        Err(GameError::ClaimOwnTurn)
+    ));
+    let v = w.svc.claim_abandoned(&w.black, w.ch, false).unwrap();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: WinReason::Timeout
+        })
+    );
+    w.round();
+    assert_eq!(w.posts.posts().len(), 1);
+
+    // Or a draw.
+    let w = world();
+    w.start("untimed");
+    w.mv(Color::White, "e4").unwrap();
+    w.advance_ms(3 * DAY_MS);
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(7 * DAY_MS);
+    let v = w.svc.claim_abandoned(&w.black, w.ch, true).unwrap();
+    assert!(matches!(v.outcome, Some(Outcome::Draw { .. })));
+
+    // A timed game is not claimed: it ends by itself.
+    let w = world();
+    w.start("1d");
+    assert!(matches!(
+        w.svc.claim_abandoned(&w.black, w.ch, false),
+        Err(GameError::ClaimNotUntimed)
+    ));
+}
+
+#[test]
+fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let mut store = SqliteStore::open_in_memory().unwrap();
+    store
+        .immediate(|tx| {
+            for (id, name) in [(11, "white"), (22, "black")] {
+                tx.upsert_user(
+                    &cajitas::store::UserRow {
+                        id,
+                        name: name.into(),
+                        is_bot: false,
+                    },
+                    T0,
+                )?;
+            }
+            tx.insert_game(&NewGame {
+                guild: Some(1),
+                channel: 500,
+                white: 11,
+                black: 22,
+                start_fen: &Position::new().fen(),
+                now: T0,
+                lang: "en",
+                thread: None,
+                rated: false,
+                tc: TimeControlRow::default(),
+                clock: ClockRow::default(),
+            })
+            .map(|_| ())
+        })
+        .unwrap();
+    // The upgrade ships a month after the game's last change.
+    clock.advance(Duration::from_millis(30 * DAY_MS as u64));
+    let upgrade = T0 + 30 * DAY_MS;
+    let svc = GameService::with_store(Box::new(store), ServiceOptions::with_clock(clock.clone()));
+    assert_eq!(svc.adopt_unclocked_games().unwrap(), 1);
+    assert_eq!(svc.adopt_unclocked_games().unwrap(), 0);
+    let ch = ChannelRef {
+        guild: Some(1),
+        channel: 500,
+    };
+    let v = svc.board(ch).unwrap();
+    assert_eq!(v.clock.control, TimeControl::Untimed);
+    assert_eq!(v.clock.deadline, Some(upgrade + 7 * DAY_MS));
+    // Its reminder is scheduled from the upgrade too.
+    assert_eq!(
+        svc.next_due(EventScope::All).unwrap(),
+        Some(upgrade + 7 * DAY_MS * 8 / 10)
+    );
+    let black = UserRef::new(22, "black", false);
+    clock.advance(Duration::from_millis(6 * DAY_MS as u64));
+    assert!(matches!(
+        svc.claim_abandoned(&black, ch, false),
+        Err(GameError::ClaimTooEarly { .. })
+    ));
+}
+
+#[test]
+fn a_move_and_a_timeout_racing_end_the_game_once() {
+    for _ in 0..20 {
+        let w = world();
+        w.start("3+2");
+        w.mv(Color::White, "e4").unwrap();
+        w.mv(Color::Black, "e5").unwrap();
+        w.advance_ms(180_000);
+        let svc = w.svc.clone();
+        let scheduler = std::thread::spawn(move || svc.run_round(EventScope::All).unwrap());
+        let mv = w.mv(Color::White, "Nf3");
+        scheduler.join().unwrap();
+        w.round();
+        // Whichever came first, the move is refused and the game ended on time, once.
+        assert!(
+            matches!(mv, Err(GameError::TimeRanOut | GameError::GameOver)),
+            "{mv:?}"
+        );
+        assert_eq!(w.board().ply, 2);
+        assert_eq!(w.kinds(), vec![NoticeKind::TimedOut]);
+    }
+}
+
+#[test]
+fn a_takeback_gives_the_game_a_new_seq_and_replaces_its_event() {
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    // Both moved: the next event is white's reminder.
+    let reminder = T0 + DAY_MS * 8 / 10;
+    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(reminder));
+    w.advance_ms(DAY_MS / 2);
+    w.svc.takeback_request(&w.black, w.ch, None).unwrap();
+    w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
+    // Black to move again, from now, before both moved: the next event is black's timeout
+    // (no reminder before both moved), and the reminder is gone.
+    let after = w.svc.next_due(EventScope::All).unwrap().unwrap();
+    assert_eq!(after, T0 + DAY_MS / 2 + DAY_MS);
+    w.advance_ms(DAY_MS * 4 / 10);
+    w.round();
+    assert!(w.posts.posts().is_empty());
+    assert_eq!(w.board().clock.deadline, Some(T0 + DAY_MS / 2 + DAY_MS));
+}
+
+#[test]
+fn the_scheduler_handles_only_its_scope() {
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.advance_ms(DAY_MS);
+    // `cajitas run` skips channel 500 (say, `local`): nothing happens.
+    assert_eq!(
+        w.svc.run_round(EventScope::Except(500)).unwrap(),
+        cajitas::game::Round::default()
+    );
+    assert!(!w.board().finished);
+    assert_eq!(w.svc.next_due(EventScope::Except(500)).unwrap(), None);
+    assert_eq!(w.svc.next_due(EventScope::Only(501)).unwrap(), None);
+    assert_eq!(
+        w.svc.next_due(EventScope::Only(500)).unwrap(),
+        Some(T0 + DAY_MS)
+    );
+    // `cajitas local` handles it.
+    let round = w.svc.run_round(EventScope::Only(500)).unwrap();
+    assert_eq!((round.claimed, round.posted), (1, 1));
+    assert!(w.board().aborted);
+}
+
+fn wait_for(what: &str, cond: impl Fn() -> bool) {
+    let start = std::time::Instant::now();
+    while !cond() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "waited for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
+    let w = world();
+    w.start("14d");
+    let scheduler = Scheduler::start(w.svc.clone(), EventScope::All);
+    wait_for("the plan", || scheduler.planned() == Some(T0 + 14 * DAY_MS));
+    let woke = scheduler.wakeups();
+    // Nothing is due: it does not wake.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(scheduler.wakeups(), woke);
+    // A live game in another channel: a deadline in 30 s wakes it to plan again.
+    let ch2 = ChannelRef {
+        guild: Some(1),
+        channel: 501,
+    };
+    let (c, d) = (UserRef::new(33, "c", false), UserRef::new(44, "d", false));
+    w.svc
+        .challenge_timed(&c, ch2, None, ColourChoice::White, "3+2".parse().unwrap())
+        .unwrap();
+    w.svc.accept(&d, ch2).unwrap();
+    wait_for("the new plan", || scheduler.planned() == Some(T0 + 30_000));
+    assert_eq!(scheduler.wakeups(), woke + 1);
+    // A later deadline does not wake it.
+    w.svc
+        .play_move(&w.white, w.ch, "e4", Lang::En, false)
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(scheduler.wakeups(), woke + 1);
+    // Virtual time passes; a poke runs the round that aborts the live game.
+    w.advance_ms(30_000);
+    scheduler.poke();
+    wait_for("the abort", || w.svc.board(ch2).unwrap().aborted);
+    wait_for("the post", || w.posts.posts().len() == 1);
+    scheduler.stop();
+}
+
+#[test]
+fn a_real_one_second_live_clock_runs_out() {
+    let posts = Arc::new(RecordingNotifier::default());
+    let opts = ServiceOptions {
+        notifier: posts.clone(),
+        ..ServiceOptions::default()
+    };
+    let svc = GameService::open_in_memory(opts).unwrap();
+    let (white, black) = (
+        UserRef::new(11, "white", false),
+        UserRef::new(22, "black", false),
+    );
+    let ch = ChannelRef {
+        guild: Some(1),
+        channel: 500,
+    };
+    let one_second = TimeControl::Live {
+        base_secs: 1,
+        increment_secs: 0,
+    };
+    let _scheduler = Scheduler::start(svc.clone(), EventScope::All);
+    svc.start_game_timed(&white, &black, ch, &Position::new(), one_second)
+        .unwrap();
+    let started = std::time::Instant::now();
+    svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
+    svc.play_move(&black, ch, "e5", Lang::En, false).unwrap();
+    // White's one second runs; nobody moves.
+    wait_for("the flag", || !posts.posts().is_empty());
+    let elapsed = started.elapsed();
+    assert!(elapsed >= Duration::from_millis(1_000), "{elapsed:?}");
+    let v = svc.board(ch).unwrap();
+    assert_eq!(
+        v.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: WinReason::Timeout
+        })
+    );
+    assert_eq!(posts.posts()[0].kind, NoticeKind::TimedOut);
+}

@@ -1,0 +1,680 @@
+//! End to end (issue 15): a thread per game, opened on the challenge message; two games in
+//! one channel that do not see each other; commands typed in the channel; the summary, the
+//! GIF and the Rematch button at the end; archived threads; the fallback without the
+//! permission; challenges in threads; and the fake's own refusals.
+
+mod support;
+
+use serde_json::json;
+use support::fake_discord::{Channel, FakeDiscord, FakeUser, Recorded};
+use support::world::{
+    CHANNEL, WHITE, World, alice, assert_public_board, assert_refused, bob, carol, field,
+};
+
+fn dave() -> FakeUser {
+    FakeUser::new(900_000_000_000_000_004, "dave")
+}
+
+fn erin() -> FakeUser {
+    FakeUser::new(900_000_000_000_000_005, "erin")
+}
+
+/// `white` challenges `black` in `ch`, playing white, a casual game (so that takebacks are
+/// allowed; ratings are tested in `discord_ratings.rs`).
+async fn challenge(w: &World, ch: &Channel, white: &FakeUser, black: &FakeUser) -> Recorded {
+    let payload = ch.command(
+        &w.fake,
+        white,
+        "en-US",
+        "challenge",
+        &[
+            ("opponent", json!(black.id.to_string())),
+            ("colour", json!(WHITE)),
+            ("rated", json!(false)),
+        ],
+        &[black],
+    );
+    w.fake.interact(&payload).await
+}
+
+/// `white` challenges `black` in the channel, `black` types /accept: the game's thread is
+/// opened on the challenge message and gets the first board. Returns the thread.
+async fn game_in_thread(w: &World, white: &FakeUser, black: &FakeUser) -> Channel {
+    let c = challenge(w, &w.parent(), white, black).await;
+    assert!(!c.is_ephemeral(), "{}", c.text());
+    let message = c.message_id.expect("the challenge is a message");
+    let from = w.fake.request_count();
+    let acc = w.cmd_in(&w.parent(), black, "en-US", "accept", &[]).await;
+    assert!(!acc.is_ephemeral(), "{}", acc.text());
+    assert!(
+        acc.text().contains(&format!("<#{message}>")),
+        "{}",
+        acc.text()
+    );
+    let thread = w
+        .fake
+        .thread(message)
+        .expect("a thread on the challenge message");
+    assert_eq!(thread.parent, CHANNEL);
+    assert!(
+        thread
+            .name
+            .starts_with(&format!("{} vs {} · ", white.name, black.name)),
+        "{}",
+        thread.name
+    );
+    assert_eq!(thread.auto_archive, 1440, "a day while playing");
+    let board = w.fake.post_to(message, from).await;
+    assert_public_board(&board);
+    assert!(board.text().contains(&white.mention()), "{}", board.text());
+    Channel::thread(message, CHANNEL)
+}
+
+/// `/move text` typed by `user` in `ch`.
+async fn mv(w: &World, ch: &Channel, user: &FakeUser, text: &str) -> Recorded {
+    w.cmd_in(ch, user, "en-US", "move", &[("move", json!(text))])
+        .await
+}
+
+/// The number of frames of a GIF, read by the `gif` crate's decoder.
+fn gif_frames(bytes: &[u8]) -> usize {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut d = opts.read_info(std::io::Cursor::new(bytes)).expect("a GIF");
+    let mut n = 0;
+    while d.read_next_frame().expect("a frame").is_some() {
+        n += 1;
+    }
+    n
+}
+
+/// The GIF attached to `r`, decoded: its frame count.
+#[track_caller]
+fn attached_gif_frames(r: &Recorded) -> usize {
+    let gif = r
+        .file("game.gif")
+        .unwrap_or_else(|| panic!("no game.gif in {:?}", r.attachments()));
+    assert!(gif.data.starts_with(b"GIF89a"), "not a GIF");
+    gif_frames(&gif.data)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_games_in_one_channel_each_in_its_thread_never_see_each_other() {
+    let w = World::start("two-games", vec![]).await;
+    let t1 = game_in_thread(&w, &alice(), &bob()).await;
+    // A second pair, at the same time, in the same channel.
+    let t2 = game_in_thread(&w, &carol(), &dave()).await;
+    assert_ne!(t1.id, t2.id);
+    for (ch, user, text) in [
+        (&t1, alice(), "e4"),
+        (&t2, carol(), "d4"),
+        (&t1, bob(), "e5"),
+        (&t2, dave(), "d5"),
+        (&t2, carol(), "c4"),
+    ] {
+        let r = mv(&w, ch, &user, text).await;
+        assert_public_board(&r);
+        assert!(r.text().contains(text), "{}", r.text());
+    }
+    // The wrong thread: not their game.
+    assert_refused(&mv(&w, &t2, &alice(), "Nf3").await, "not playing");
+
+    // Typed in the channel: the person's one game; the board goes to its thread, the answer
+    // is an ephemeral link.
+    let from = w.fake.request_count();
+    let routed = mv(&w, &w.parent(), &alice(), "Nf3").await;
+    assert!(routed.is_ephemeral(), "{}", routed.text());
+    assert!(
+        routed.text().contains(&format!("<#{}>", t1.id)),
+        "{}",
+        routed.text()
+    );
+    let board = w.fake.post_to(t1.id, from).await;
+    assert_public_board(&board);
+    assert_eq!(field(&board, "Last move").as_deref(), Some("Nf3"));
+    // /board typed in the channel by dave: his game, shown in his thread.
+    let from = w.fake.request_count();
+    let b = w.cmd_in(&w.parent(), &dave(), "en-US", "board", &[]).await;
+    assert!(b.is_ephemeral(), "{}", b.text());
+    let shown = w.fake.post_to(t2.id, from).await;
+    assert_eq!(field(&shown, "Last move").as_deref(), Some("c4"));
+    // Someone with no game there gets the links to the threads.
+    let none = mv(&w, &w.parent(), &erin(), "e4").await;
+    assert_refused(&none, &format!("<#{}>", t1.id));
+    assert!(
+        none.text().contains(&format!("<#{}>", t2.id)),
+        "{}",
+        none.text()
+    );
+
+    // Neither thread saw the other game: no message in one names the other pair.
+    for (thread, others) in [(&t1, [carol(), dave()]), (&t2, [alice(), bob()])] {
+        let posts = w.fake.posts_in(thread.id);
+        assert!(posts.len() >= 3, "{posts:?}");
+        for p in posts {
+            for o in &others {
+                assert!(
+                    !p.text().contains(&o.mention()),
+                    "{} in {}",
+                    o.name,
+                    p.text()
+                );
+            }
+        }
+    }
+    // The channel itself got no board: the challenges and the answers to /accept only.
+    for p in w.fake.posts_in(CHANNEL) {
+        assert!(p.file("board.png").is_none(), "{}", p.text());
+    }
+    assert!(
+        w.fake.unknown_requests().is_empty(),
+        "{:?}",
+        w.fake.unknown_requests()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_leaves_a_summary_a_gif_and_a_rematch_that_opens_a_new_thread() {
+    let w = World::start("end", vec![]).await;
+    let t = game_in_thread(&w, &alice(), &bob()).await;
+    let moves = [
+        (alice(), "e4"),
+        (bob(), "e5"),
+        (alice(), "Bc4"),
+        (bob(), "Nc6"),
+        (alice(), "Qh5"),
+        (bob(), "Nf6"),
+    ];
+    for (user, text) in moves {
+        assert_public_board(&mv(&w, &t, &user, text).await);
+    }
+    let from = w.fake.request_count();
+    let last = mv(&w, &t, &alice(), "Qxf7#").await;
+    assert_public_board(&last);
+    assert!(last.text().contains("Checkmate"), "{}", last.text());
+    // The final message: the analysis link, the Rematch button and the game as a GIF, one
+    // frame per position (7 plies + the start).
+    assert_eq!(last.link_urls().len(), 1, "{:?}", last.json);
+    let rematch = last
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("cj:rm:"))
+        .expect("a Rematch button");
+    assert_eq!(attached_gif_frames(&last), 8);
+
+    // The channel gets the one-line summary, with the thread's link; the thread then
+    // archives an hour after its last message.
+    let summary = w.fake.post_to(CHANNEL, from).await;
+    assert_eq!(
+        summary.content(),
+        format!(
+            "{} beat {} by checkmate in 4 moves: <#{}>",
+            alice().mention(),
+            bob().mention(),
+            t.id
+        )
+    );
+    assert_eq!(summary.message()["allowed_mentions"]["users"], json!([]));
+    w.fake
+        .wait_for(
+            "the thread's auto-archive at 60 min",
+            std::time::Duration::from_secs(20),
+            |f| (f.thread(t.id)?.auto_archive == 60).then_some(()),
+        )
+        .await;
+
+    // bob asks for a rematch: a new challenge, colours swapped, posted in the channel.
+    let from = w.fake.request_count();
+    let asked = w
+        .fake
+        .interact(&t.click(&w.fake, &bob(), "en-US", &last, &rematch))
+        .await;
+    assert!(asked.is_ephemeral(), "{}", asked.text());
+    assert!(
+        asked.text().contains(&format!("<#{CHANNEL}>")),
+        "{}",
+        asked.text()
+    );
+    let posted = w.fake.post_to(CHANNEL, from).await;
+    assert!(posted.text().contains("Rematch!"), "{}", posted.text());
+    assert!(
+        posted.text().contains(&alice().mention()),
+        "{}",
+        posted.text()
+    );
+    assert_eq!(
+        posted.message()["allowed_mentions"]["users"],
+        json!([alice().id.to_string()])
+    );
+    let ids = posted.custom_ids();
+    assert_eq!(ids.len(), 2, "Accept and Decline: {ids:?}");
+    // A second Rematch click while it waits: refused.
+    let again = w
+        .fake
+        .interact(&t.click(&w.fake, &bob(), "en-US", &last, &rematch))
+        .await;
+    assert!(again.is_ephemeral(), "{}", again.text());
+    assert_eq!(
+        w.fake
+            .posts_in(CHANNEL)
+            .iter()
+            .filter(|p| p.text().contains("Rematch!"))
+            .count(),
+        1
+    );
+
+    // alice accepts with the button: the new game's thread opens on that message, bob white.
+    let from = w.fake.request_count();
+    let accepted = w
+        .fake
+        .interact(
+            &w.parent()
+                .click(&w.fake, &alice(), "en-US", &posted, &ids[0]),
+        )
+        .await;
+    assert_eq!(accepted.callback_type(), Some(7), "{:?}", accepted.json);
+    let new_thread = posted.message_id.unwrap();
+    assert!(
+        accepted.text().contains(&format!("<#{new_thread}>")),
+        "{}",
+        accepted.text()
+    );
+    assert_eq!(w.fake.thread(new_thread).unwrap().parent, CHANNEL);
+    let board = w.fake.post_to(new_thread, from).await;
+    assert_public_board(&board);
+    assert_eq!(
+        field(&board, "White").as_deref(),
+        Some(bob().mention().as_str())
+    );
+    let t2 = Channel::thread(new_thread, CHANNEL);
+    assert_public_board(&mv(&w, &t2, &bob(), "d4").await);
+    assert!(
+        w.fake.unknown_requests().is_empty(),
+        "{:?}",
+        w.fake.unknown_requests()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archived_threads_are_reopened_and_the_last_game_stays_reachable_from_the_channel() {
+    let w = World::start("archived", vec![]).await;
+    let t = game_in_thread(&w, &alice(), &bob()).await;
+    assert_public_board(&mv(&w, &t, &alice(), "f3").await);
+    // Archived (by time, or by a moderator) during the game: the next post reopens it.
+    w.fake.archive_thread(t.id);
+    let from = w.fake.request_count();
+    let routed = mv(&w, &w.parent(), &bob(), "e5").await;
+    assert!(routed.is_ephemeral(), "{}", routed.text());
+    let board = w.fake.post_to(t.id, from).await;
+    assert_eq!(field(&board, "Last move").as_deref(), Some("e5"));
+    assert!(!w.fake.thread(t.id).unwrap().archived);
+    assert!(
+        w.fake
+            .find_request(from, |r| r.method == "PATCH"
+                && r.path == format!("/channels/{}", t.id)
+                && r.json.as_ref().is_some_and(|j| j["archived"] == false))
+            .is_some(),
+        "reopened with PATCH archived=false"
+    );
+    assert_public_board(&mv(&w, &t, &alice(), "g4").await);
+    let end = mv(&w, &t, &bob(), "Qh4#").await;
+    assert_eq!(attached_gif_frames(&end), 5);
+
+    // After the game the thread is archived: /pgn and /gif typed in the channel still
+    // reach the game.
+    w.fake.archive_thread(t.id);
+    let pgn = w.cmd_in(&w.parent(), &alice(), "en-US", "pgn", &[]).await;
+    let text = String::from_utf8(pgn.file("game.pgn").expect("game.pgn").data.clone()).unwrap();
+    assert!(text.contains("2. g4 Qh4#"), "{text}");
+    let gif = w.cmd_in(&w.parent(), &carol(), "en-US", "gif", &[]).await;
+    assert!(!gif.is_ephemeral(), "{}", gif.text());
+    assert_eq!(attached_gif_frames(&gif), 5);
+    // /gif in the thread too, and during a game: plies + 1 frames.
+    assert_eq!(
+        attached_gif_frames(&w.cmd_in(&t, &bob(), "en-US", "gif", &[]).await),
+        5
+    );
+    let t2 = game_in_thread(&w, &carol(), &dave()).await;
+    assert_public_board(&mv(&w, &t2, &carol(), "e4").await);
+    assert_eq!(
+        attached_gif_frames(&w.cmd_in(&t2, &carol(), "en-US", "gif", &[]).await),
+        2
+    );
+    // Nothing was posted into the archived thread.
+    assert!(w.fake.thread(t.id).unwrap().archived);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_in_a_thread_accepted_and_one_refused_as_stale() {
+    let w = World::start("thread-takeback", vec![]).await;
+    let t = game_in_thread(&w, &alice(), &bob()).await;
+    for (user, text) in [(alice(), "e4"), (bob(), "e5"), (alice(), "Nf3")] {
+        assert_public_board(&mv(&w, &t, &user, text).await);
+    }
+    let ask = w.cmd_in(&t, &alice(), "en-US", "takeback", &[]).await;
+    assert_public_board(&ask);
+    let ids = ask.custom_ids();
+    let accepted = w
+        .fake
+        .interact(&t.click(&w.fake, &bob(), "en-US", &ask, &ids[0]))
+        .await;
+    assert_eq!(accepted.callback_type(), Some(7), "{:?}", accepted.json);
+    assert!(
+        accepted.text().contains("one move taken back"),
+        "{}",
+        accepted.text()
+    );
+    assert_public_board(&mv(&w, &t, &alice(), "Nc3").await);
+    // bob asks, then moves instead: the request is stale.
+    let ask = w.cmd_in(&t, &bob(), "en-US", "takeback", &[]).await;
+    let ids = ask.custom_ids();
+    assert_public_board(&mv(&w, &t, &bob(), "Nc6").await);
+    let stale = w
+        .fake
+        .interact(&t.click(&w.fake, &alice(), "en-US", &ask, &ids[0]))
+        .await;
+    assert_refused(&stale, "expired");
+    let board = w.cmd_in(&t, &carol(), "en-US", "board", &[]).await;
+    assert_eq!(field(&board, "Last move").as_deref(), Some("Nc6"));
+    // Everything stayed in the thread.
+    assert!(
+        w.fake
+            .posts_in(CHANNEL)
+            .iter()
+            .all(|p| p.file("board.png").is_none())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_thread_permission_games_are_played_in_the_channel_said_once() {
+    let w = World::start("no-threads", vec![]).await;
+    w.fake.deny_threads(CHANNEL);
+    let ch = w.parent();
+    assert!(!challenge(&w, &ch, &alice(), &bob()).await.is_ephemeral());
+    let acc = w.cmd_in(&ch, &bob(), "en-US", "accept", &[]).await;
+    assert_public_board(&acc);
+    assert!(acc.text().contains("cannot open threads"), "{}", acc.text());
+    let refused = w
+        .fake
+        .find_request(0, |r| r.path.ends_with("/threads"))
+        .expect("the bot tried");
+    assert_eq!(refused.status, 403);
+    assert!(w.fake.threads().is_empty());
+    // The game is the channel's, as before threads.
+    assert_public_board(&mv(&w, &ch, &alice(), "e4").await);
+    let ended = w.cmd_in(&ch, &bob(), "en-US", "abort", &[]).await;
+    assert_public_board(&ended);
+    // The next game there: no explanation again.
+    assert!(!challenge(&w, &ch, &carol(), &dave()).await.is_ephemeral());
+    let acc = w.cmd_in(&ch, &dave(), "en-US", "accept", &[]).await;
+    assert_public_board(&acc);
+    assert!(
+        !acc.text().contains("cannot open threads"),
+        "{}",
+        acc.text()
+    );
+    // One game at a time in such a channel.
+    assert!(!challenge(&w, &ch, &alice(), &bob()).await.is_ephemeral());
+    assert_refused(
+        &w.cmd_in(&ch, &bob(), "en-US", "accept", &[]).await,
+        "already in progress",
+    );
+    // Without the permission in the interaction's app_permissions, the bot does not even
+    // try: in another channel, a game starts in the channel, explained.
+    let perms: u64 = "2248473465835073".parse::<u64>().unwrap() & !((1 << 35) | (1 << 38));
+    let other = Channel::new(CHANNEL + 7).with_permissions(perms);
+    let tries = w
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with("/threads"))
+        .count();
+    assert!(
+        !challenge(&w, &other, &erin(), &carol())
+            .await
+            .is_ephemeral()
+    );
+    let acc = w.cmd_in(&other, &carol(), "en-US", "accept", &[]).await;
+    assert_public_board(&acc);
+    assert!(acc.text().contains("cannot open threads"), "{}", acc.text());
+    assert_eq!(
+        w.fake
+            .requests()
+            .iter()
+            .filter(|r| r.path.ends_with("/threads"))
+            .count(),
+        tries
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_inside_threads() {
+    let w = World::start("in-threads", vec![]).await;
+    let t = game_in_thread(&w, &alice(), &bob()).await;
+    // In a game's thread: refused, with a link to the channel.
+    let r = challenge(&w, &t, &carol(), &dave()).await;
+    assert_refused(&r, &format!("<#{CHANNEL}>"));
+    // In another thread (not a game's): the game is played there, without a new thread.
+    let other = Channel::thread(1_350_000_000_000_000_001, CHANNEL);
+    let threads = w.fake.threads().len();
+    assert!(
+        !challenge(&w, &other, &carol(), &dave())
+            .await
+            .is_ephemeral()
+    );
+    let acc = w.cmd_in(&other, &dave(), "en-US", "accept", &[]).await;
+    assert_public_board(&acc);
+    assert_eq!(w.fake.threads().len(), threads);
+    assert_public_board(&mv(&w, &other, &carol(), "e4").await);
+    // Several pending challenges in one channel: one per challenger, the buttons say which.
+    let c1 = challenge(&w, &w.parent(), &alice(), &erin()).await;
+    let c2 = challenge(&w, &w.parent(), &bob(), &erin()).await;
+    assert!(!c1.is_ephemeral() && !c2.is_ephemeral());
+    assert_refused(
+        &challenge(&w, &w.parent(), &alice(), &carol()).await,
+        "already waiting",
+    );
+    assert_refused(
+        &w.cmd_in(&w.parent(), &erin(), "en-US", "accept", &[]).await,
+        "several challenges",
+    );
+    let from = w.fake.request_count();
+    let acc = w
+        .fake
+        .interact(
+            &w.parent()
+                .click(&w.fake, &erin(), "en-US", &c2, &c2.custom_ids()[0]),
+        )
+        .await;
+    assert!(
+        acc.text()
+            .contains(&format!("<#{}>", c2.message_id.unwrap())),
+        "{}",
+        acc.text()
+    );
+    assert_public_board(&w.fake.post_to(c2.message_id.unwrap(), from).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_and_foreign_names_give_a_valid_thread_name_and_a_gif() {
+    let w = World::start("names", vec![]).await;
+    // Names Discord allows (32 characters), the font lacks (CJK, emoji).
+    let a = FakeUser::new(
+        900_000_000_000_000_011,
+        "王小明王小明王小明王小明王小明王小明王小明王小明王小明王小明王小",
+    );
+    let b = FakeUser::new(
+        900_000_000_000_000_012,
+        "🐉🐉 dragon 🐉🐉 with a long long nam",
+    );
+    let t = game_in_thread(&w, &a, &b).await;
+    let name = w.fake.thread(t.id).unwrap().name;
+    assert!(name.chars().count() <= 100, "{name}");
+    for (user, text) in [(&a, "f3"), (&b, "e5"), (&a, "g4"), (&b, "Qh4#")] {
+        let r = mv(&w, &t, user, text).await;
+        assert_public_board(&r);
+        if text == "Qh4#" {
+            assert_eq!(attached_gif_frames(&r), 5);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_refuses_what_discord_refuses() {
+    use poise::serenity_prelude as serenity;
+    let fake = FakeDiscord::start(500).await;
+    let http = serenity::HttpBuilder::new("MTAw.fake00.fakefakefake")
+        .proxy(fake.base.as_str())
+        .ratelimiter_disabled(true)
+        .build();
+    let ch = serenity::ChannelId::new(CHANNEL);
+    let m = ch
+        .send_message(&http, serenity::CreateMessage::new().content("x"))
+        .await
+        .unwrap();
+    let code = |e: serenity::Error| match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            (r.status_code.as_u16(), r.error.code)
+        }
+        other => panic!("{other:?}"),
+    };
+    let long = "x".repeat(101);
+    let e = ch
+        .create_thread_from_message(&http, m.id, serenity::CreateThread::new(long))
+        .await
+        .unwrap_err();
+    assert_eq!(code(e), (400, 50035));
+    let t = ch
+        .create_thread_from_message(&http, m.id, serenity::CreateThread::new("a vs b"))
+        .await
+        .unwrap();
+    assert_eq!(t.id.get(), m.id.get(), "the thread's id is the message's");
+    let e = ch
+        .create_thread_from_message(&http, m.id, serenity::CreateThread::new("again"))
+        .await
+        .unwrap_err();
+    assert_eq!(code(e), (400, 160_004));
+    // An unknown message, a withdrawn permission.
+    let e = ch
+        .create_thread_from_message(&http, 42u64, serenity::CreateThread::new("x"))
+        .await
+        .unwrap_err();
+    assert_eq!(code(e), (404, 10008));
+    let m2 = ch
+        .send_message(&http, serenity::CreateMessage::new().content("y"))
+        .await
+        .unwrap();
+    fake.deny_threads(CHANNEL);
+    let e = ch
+        .create_thread_from_message(&http, m2.id, serenity::CreateThread::new("x"))
+        .await
+        .unwrap_err();
+    assert_eq!(code(e), (403, 50013));
+    // An archived thread refuses posts until it is reopened.
+    fake.archive_thread(t.id.get());
+    let e =
+        t.id.send_message(&http, serenity::CreateMessage::new().content("z"))
+            .await
+            .unwrap_err();
+    assert_eq!(code(e), (400, 50083));
+    t.id.edit_thread(&http, serenity::EditThread::new().archived(false))
+        .await
+        .unwrap();
+    t.id.send_message(&http, serenity::CreateMessage::new().content("z"))
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_notifier_posts_the_summary_winds_the_thread_down_and_attaches_the_gif() {
+    use cajitas::discord::DiscordNotifier;
+    use cajitas::game::{
+        ChannelRef, ColourChoice, GameService, Lang, Place, ServiceOptions, UserRef,
+    };
+    use poise::serenity_prelude as serenity;
+    use std::sync::Arc;
+
+    let fake = FakeDiscord::start(500).await;
+    let http = Arc::new(
+        serenity::HttpBuilder::new("MTAw.fake00.fakefakefake")
+            .proxy(fake.base.as_str())
+            .ratelimiter_disabled(true)
+            .build(),
+    );
+    // The challenge message and its thread, as the bot makes them.
+    let ch = serenity::ChannelId::new(CHANNEL);
+    let m = ch
+        .send_message(&http, serenity::CreateMessage::new().content("challenge"))
+        .await
+        .unwrap();
+    ch.create_thread_from_message(&http, m.id, serenity::CreateThread::new("alice vs bob"))
+        .await
+        .unwrap();
+    let thread = m.id.get();
+    let notifier = Arc::new(DiscordNotifier::new(
+        http,
+        cajitas::render::default_renderer(),
+        tokio::runtime::Handle::current(),
+    ));
+    let opts = ServiceOptions {
+        notifier,
+        ..ServiceOptions::default()
+    };
+    let home = ChannelRef::new(Some(support::fake_discord::GUILD_ID), CHANNEL);
+    let in_thread = ChannelRef::new(home.guild, thread);
+    let (a, b) = (
+        UserRef::new(alice().id, "alice", false),
+        UserRef::new(bob().id, "bob", false),
+    );
+    let from = fake.request_count();
+    tokio::task::spawn_blocking(move || {
+        let svc = GameService::open_in_memory(opts).unwrap();
+        let place = Place::with_threads(home);
+        svc.challenge(&a, place, Some(&b), ColourChoice::White)
+            .unwrap();
+        svc.accept_at(&b, place, None, Lang::En, Some(thread))
+            .unwrap();
+        for (who, mv) in [(&a, "f3"), (&b, "e5"), (&a, "g4"), (&b, "Qh4#")] {
+            svc.play_move(who, in_thread, mv, Lang::En, false).unwrap();
+        }
+        // A post no interaction caused: the final board with its GIF.
+        svc.announce(in_thread).unwrap();
+    })
+    .await
+    .unwrap();
+    let summary = fake.post_to(CHANNEL, from).await;
+    assert_eq!(
+        summary.content(),
+        format!(
+            "{} beat {} by checkmate in 2 moves: <#{thread}>",
+            bob().mention(),
+            alice().mention()
+        )
+    );
+    assert_eq!(fake.thread(thread).unwrap().auto_archive, 60);
+    let last = fake.post_to(thread, from).await;
+    assert_public_board(&last);
+    assert_eq!(attached_gif_frames(&last), 5);
+    assert!(last.custom_ids().iter().any(|id| id.starts_with("cj:rm:")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_threads_off_every_game_is_played_in_its_channel() {
+    let w = World::start("threads-off", vec![("CAJITAS_THREADS", "off".into())]).await;
+    w.start_game().await;
+    assert_eq!(w.channel().id, CHANNEL);
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    // One game at a time there, as before threads; nobody asked Discord for a thread.
+    assert_refused(
+        &challenge(&w, &w.parent(), &carol(), &dave()).await,
+        "already in progress",
+    );
+    assert!(w.fake.threads().is_empty());
+    assert!(
+        w.fake
+            .find_request(0, |r| r.path.ends_with("/threads"))
+            .is_none()
+    );
+    let end = w.cmd(&bob(), "en-US", "resign", &[]).await;
+    assert!(end.is_ephemeral(), "{}", end.text());
+}

@@ -1,0 +1,285 @@
+//! The engine room against a scripted fake UCI engine (`tests/fake_uci/fake_uci.rs`): a
+//! crash mid-search, a hang, an illegal move, a 1 MB line, two failures in a row, and a
+//! request left in the queue past its deadline. Each is recovered, and no game is stuck.
+
+#[path = "support/serial.rs"]
+mod serial;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cajitas::engine::{
+    EngineCommand, EngineError, EnginePlayer, Limits, Pool, PoolConfig, SearchRequest,
+};
+use cajitas::game::{
+    ChannelRef, ColourChoice, GameError, GameService, Lang, NoticeKind, RecordingNotifier,
+    ServiceOptions, UserRef,
+};
+use cajitas_rules::Position;
+
+const FAKE: &str = env!("CARGO_BIN_EXE_cajitas-fake-uci");
+
+/// A fresh script file in its own folder.
+fn script(tag: &str, lines: &[&str]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cajitas-fake-uci-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("script");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    path
+}
+
+fn pool(script: &std::path::Path, margin: Duration) -> Pool {
+    Pool::new(PoolConfig {
+        command: EngineCommand {
+            program: FAKE.into(),
+            args: vec![script.display().to_string()],
+            nice: true,
+        },
+        processes: 1,
+        hash_mb: 16,
+        threads: 1,
+        margin,
+    })
+}
+
+struct Setup {
+    service: GameService,
+    notes: Arc<RecordingNotifier>,
+    player: EnginePlayer,
+    pool: Pool,
+    human: UserRef,
+    ch: ChannelRef,
+}
+
+fn setup(tag: &str, lines: &[&str], retry_every: Duration) -> Setup {
+    let notes = Arc::new(RecordingNotifier::default());
+    let service = GameService::open_in_memory(ServiceOptions {
+        notifier: notes.clone(),
+        ..ServiceOptions::default()
+    })
+    .unwrap();
+    let pool = pool(&script(tag, lines), Duration::from_millis(400));
+    let player = EnginePlayer::start(service.clone(), pool.clone(), retry_every);
+    Setup {
+        service,
+        notes,
+        player,
+        pool,
+        human: UserRef::new(11, "Ana", false),
+        ch: ChannelRef {
+            guild: Some(1),
+            channel: 77,
+        },
+    }
+}
+
+/// Waits until game `id` reaches `ply` plies (the engine moved), at most `within`.
+fn wait_ply(s: &Setup, id: i64, ply: u32, within: Duration) -> bool {
+    let end = Instant::now() + within;
+    while Instant::now() < end {
+        if s.service.game(id).unwrap().ply >= ply {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// A game against level 4 (no random moves: every move is the engine's), the person
+/// White, after 1. e4: returns the game id.
+fn human_opens(s: &Setup) -> i64 {
+    let v = s
+        .service
+        .play_engine(&s.human, s.ch, 4, ColourChoice::White, Lang::En)
+        .unwrap();
+    s.service
+        .play_move(&s.human, s.ch, "e4", Lang::En, false)
+        .unwrap();
+    v.game_id
+}
+
+fn recovered_after_one_failure(tag: &str, first: &str) {
+    let _serial = serial::time_window();
+    let s = setup(tag, &[first, "ok"], Duration::from_secs(60));
+    let id = human_opens(&s);
+    assert!(
+        wait_ply(&s, id, 2, Duration::from_secs(10)),
+        "{first}: the engine never moved"
+    );
+    let stats = s.pool.stats();
+    assert_eq!(
+        stats.failures.load(std::sync::atomic::Ordering::Relaxed),
+        1,
+        "{first}"
+    );
+    assert_eq!(
+        stats.started.load(std::sync::atomic::Ordering::Relaxed),
+        2,
+        "{first}: restarted"
+    );
+    // The engine's move was posted, the game goes on, nothing waits.
+    let posts = s.notes.posts();
+    assert!(
+        posts
+            .iter()
+            .any(|n| n.kind == NoticeKind::GameState && n.game.ply == 2)
+    );
+    assert!(
+        posts
+            .iter()
+            .all(|n| n.kind != NoticeKind::EngineUnavailable)
+    );
+    assert!(!s.player.is_waiting(id));
+    s.service
+        .play_move(&s.human, s.ch, "d4", Lang::En, false)
+        .unwrap();
+    assert!(wait_ply(&s, id, 4, Duration::from_secs(10)));
+}
+
+#[test]
+fn a_crash_mid_search_is_restarted_and_retried() {
+    recovered_after_one_failure("crash", "crash");
+}
+
+#[test]
+fn a_hang_is_killed_after_the_budget_and_retried() {
+    let t0 = Instant::now();
+    recovered_after_one_failure("hang", "hang");
+    // Level 4 thinks 200 ms; the margin is 400 ms: the hang costs well under 10 s.
+    assert!(t0.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn an_illegal_move_counts_as_a_failure() {
+    recovered_after_one_failure("illegal", "illegal");
+    recovered_after_one_failure("garbage", "garbage");
+}
+
+#[test]
+fn a_megabyte_line_is_skipped_without_a_failure() {
+    let _serial = serial::time_window();
+    let s = setup("long", &["long", "long"], Duration::from_secs(60));
+    let id = human_opens(&s);
+    assert!(wait_ply(&s, id, 2, Duration::from_secs(10)));
+    assert_eq!(
+        s.pool
+            .stats()
+            .failures
+            .load(std::sync::atomic::Ordering::Relaxed),
+        0
+    );
+    s.service
+        .play_move(&s.human, s.ch, "d4", Lang::En, false)
+        .unwrap();
+    assert!(wait_ply(&s, id, 4, Duration::from_secs(10)));
+}
+
+#[test]
+fn after_two_failures_the_game_waits_announced_and_the_next_command_retries() {
+    let _serial = serial::time_window();
+    // Retries by the timer are far away: only the person's command can bring the move.
+    let s = setup(
+        "twice",
+        &["crash", "illegal", "ok"],
+        Duration::from_secs(3600),
+    );
+    let id = human_opens(&s);
+    let end = Instant::now() + Duration::from_secs(10);
+    while !s.player.is_waiting(id) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        s.player.is_waiting(id),
+        "the game should wait for the engine"
+    );
+    let posts = s.notes.posts();
+    let waits: Vec<_> = posts
+        .iter()
+        .filter(|n| n.kind == NoticeKind::EngineUnavailable)
+        .collect();
+    assert_eq!(waits.len(), 1, "announced once");
+    assert_eq!(
+        waits[0].mentions,
+        vec![11],
+        "the person is told, the engine is not pinged"
+    );
+    assert_eq!(
+        s.service.game(id).unwrap().ply,
+        1,
+        "the person's move stands"
+    );
+    // The person's next command (refused: not their turn) makes the engine try again.
+    let err = s
+        .service
+        .play_move(&s.human, s.ch, "d4", Lang::En, false)
+        .unwrap_err();
+    assert!(matches!(err, GameError::NotYourTurn), "{err:?}");
+    assert!(
+        wait_ply(&s, id, 2, Duration::from_secs(10)),
+        "the retry played"
+    );
+    assert!(!s.player.is_waiting(id));
+}
+
+#[test]
+fn a_waiting_game_is_retried_by_the_timer_and_can_be_resigned() {
+    let _serial = serial::time_window();
+    let s = setup(
+        "timer",
+        &["crash", "crash", "ok"],
+        Duration::from_millis(500),
+    );
+    let id = human_opens(&s);
+    assert!(
+        wait_ply(&s, id, 2, Duration::from_secs(10)),
+        "the timer's retry played"
+    );
+    // An engine that keeps failing never holds the person: they resign (or abort).
+    let s = setup("resign", &["crash"], Duration::from_secs(3600));
+    let id = human_opens(&s);
+    let end = Instant::now() + Duration::from_secs(10);
+    while !s.player.is_waiting(id) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(s.player.is_waiting(id));
+    let v = s.service.resign(&s.human, s.ch, None).unwrap();
+    assert!(v.finished);
+    assert_eq!(v.result, "0-1");
+}
+
+#[test]
+fn a_queued_request_past_its_deadline_gets_an_error_at_its_deadline() {
+    let _serial = serial::time_window();
+    let pool = pool(&script("deadline", &["hang", "ok"]), Duration::from_secs(3));
+    let req = |deadline: Duration| SearchRequest {
+        requester: 1,
+        start_fen: Position::new().fen(),
+        moves: Vec::new(),
+        position: Position::new(),
+        limits: Limits {
+            movetime: Duration::from_millis(100),
+            depth: None,
+            skill: None,
+        },
+        deadline: Instant::now() + deadline,
+    };
+    // The only process hangs on the first request for its budget (3.1 s) ...
+    let (tx, first) = std::sync::mpsc::channel();
+    pool.submit(req(Duration::from_secs(30)), move |r| {
+        let _ = tx.send(r);
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    // ... so a second request with a 300 ms deadline is answered with an error at once.
+    let t0 = Instant::now();
+    let r = pool.search(SearchRequest {
+        requester: 2,
+        ..req(Duration::from_millis(300))
+    });
+    assert_eq!(r, Err(EngineError::Expired));
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+    // The first request recovers (kill, restart, retry) and gets its move.
+    let got = first.recv_timeout(Duration::from_secs(15)).unwrap();
+    assert!(got.is_ok(), "{got:?}");
+}

@@ -1,0 +1,267 @@
+//! The real engine (Stockfish, found like the bot finds it): whole games against levels 1
+//! and 8 with a scripted person making random legal moves, and the analysis of a known game
+//! with a planted blunder. On a machine without an engine each test says it was skipped, and
+//! why, and passes.
+
+#[path = "support/serial.rs"]
+mod serial;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cajitas::config::EngineSettings;
+use cajitas::engine::analysis::Reason;
+use cajitas::engine::{Budget, EnginePlayer, Judgement, Pool, analyse, pool_from, report};
+use cajitas::game::{
+    ChannelRef, ColourChoice, GameService, Lang, NoticeKind, RecordingNotifier, ServiceOptions,
+    UserRef, engine_level_of,
+};
+use cajitas_rules::{Color, Game, Position, Uci};
+
+/// The engine pool, or `None` (with the reason printed) when this machine has no engine.
+fn engine(test: &str) -> Option<Pool> {
+    let settings = match EngineSettings::from_env() {
+        Ok(s) => s,
+        Err(e) => {
+            println!("SKIPPED {test}: the engine settings are not valid: {e}");
+            return None;
+        }
+    };
+    if settings.program.is_none() {
+        println!(
+            "SKIPPED {test}: no chess engine on this machine (CAJITAS_ENGINE unset, no `stockfish` \
+             on PATH, no /usr/games/stockfish); install one with `apt-get install stockfish`"
+        );
+        return None;
+    }
+    pool_from(&EngineSettings {
+        processes: 1,
+        ..settings
+    })
+}
+
+/// A game against `level`: the person plays random legal moves (seeded) until the game ends
+/// or 40 plies; every engine move is checked against the rules' legal moves.
+fn game_against(level: u8, colour: ColourChoice) {
+    let Some(pool) = engine(&format!("game_against_level_{level}")) else {
+        return;
+    };
+    let _serial = serial::time_window();
+    let notes = Arc::new(RecordingNotifier::default());
+    let service = GameService::open_in_memory(ServiceOptions {
+        notifier: notes.clone(),
+        ..ServiceOptions::default()
+    })
+    .unwrap();
+    let _player = EnginePlayer::start(service.clone(), pool, Duration::from_secs(60));
+    let human = UserRef::new(5, "Ana", false);
+    let ch = ChannelRef {
+        guild: None,
+        channel: 9,
+    };
+    let mut rng = fastrand::Rng::with_seed(u64::from(level));
+    let v = service
+        .play_engine(&human, ch, level, colour, Lang::En)
+        .unwrap();
+    let id = v.game_id;
+    let human_colour = if v.white.id == human.id {
+        Color::White
+    } else {
+        Color::Black
+    };
+    assert_eq!(v.player(!human_colour).engine_level(), Some(level));
+    loop {
+        let v = service.game(id).unwrap();
+        if v.finished || v.ply >= 40 {
+            break;
+        }
+        if v.to_move == human_colour {
+            let moves = v.position.legal_moves();
+            let m = moves[rng.usize(..moves.len())];
+            service
+                .play_move(&human, ch, &Uci::from_move(m).to_string(), Lang::En, false)
+                .unwrap();
+        } else {
+            // The engine's turn: it moves within its time plus a margin.
+            let end = Instant::now() + Duration::from_secs(20);
+            while service.game(id).unwrap().ply == v.ply {
+                assert!(
+                    Instant::now() < end,
+                    "level {level}: no engine move at ply {}",
+                    v.ply
+                );
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+    // Replay the stored game: every engine move was legal where it was played.
+    let mut pos = Position::new();
+    let engine_id = cajitas::game::engine_user_id(level);
+    let history = service.moves_uci(id).unwrap();
+    let mut engine_moves = 0;
+    for uci in &history {
+        let m = uci
+            .parse::<Uci>()
+            .unwrap()
+            .to_move(&pos)
+            .expect("a legal stored move");
+        assert!(pos.legal_moves().contains(&m));
+        if pos.turn() != human_colour {
+            engine_moves += 1;
+        }
+        pos.play(m);
+    }
+    assert!(
+        engine_moves >= 10 || service.game(id).unwrap().finished,
+        "{engine_moves}"
+    );
+    // Each engine move was posted (the last post may still be on its way).
+    let posted = || {
+        notes
+            .posts()
+            .iter()
+            .filter(|n| n.kind == NoticeKind::GameState)
+            .count()
+    };
+    let end = Instant::now() + Duration::from_secs(5);
+    while posted() < engine_moves && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        posted() >= engine_moves,
+        "{} posts for {engine_moves} moves",
+        posted()
+    );
+    assert!(engine_level_of(engine_id) == Some(level));
+    println!(
+        "level {level}: {} plies, {engine_moves} engine moves",
+        history.len()
+    );
+}
+
+#[test]
+fn a_whole_game_against_level_1() {
+    game_against(1, ColourChoice::White);
+}
+
+#[test]
+fn a_whole_game_against_level_8() {
+    game_against(8, ColourChoice::Black);
+}
+
+#[test]
+fn the_analysis_finds_the_planted_blunder() {
+    let Some(pool) = engine("the_analysis_finds_the_planted_blunder") else {
+        return;
+    };
+    let _serial = serial::time_window();
+    // A quiet opening, then Black's 6...Nxe4?? drops the knight to a pin (a blunder of
+    // about three pawns), and the game goes on.
+    let service = GameService::open_in_memory(ServiceOptions::default()).unwrap();
+    let (a, b) = (UserRef::new(1, "Ana", false), UserRef::new(2, "Bea", false));
+    let ch = ChannelRef {
+        guild: None,
+        channel: 3,
+    };
+    service.start_game(&a, &b, ch, &Position::new()).unwrap();
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O", "Re1",
+        "Nxe4", "dxe4",
+    ];
+    for (i, m) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { &a } else { &b };
+        service.play_move(who, ch, m, Lang::En, false).unwrap();
+    }
+    service.resign(&b, ch, None).unwrap();
+    let game = service.last_finished_game(ch).unwrap();
+    let mut seen = Vec::new();
+    let t0 = Instant::now();
+    let analysis = analyse(&pool, &game.game, Budget::default(), |d, t| {
+        seen.push((d, t))
+    })
+    .unwrap();
+    println!("{} positions in {:?}", moves.len() + 1, t0.elapsed());
+    assert_eq!(analysis.evals.len(), moves.len() + 1);
+    assert_eq!(seen.last(), Some(&(moves.len() + 1, moves.len() + 1)));
+    let worst = analysis.worst(3);
+    println!("{worst:?}");
+    assert_eq!(worst[0].ply, 13, "6...Nxe4 is the worst move: {worst:?}");
+    assert_eq!(worst[0].mover, Color::Black);
+    assert_eq!(worst[0].judgement, Judgement::Blunder);
+    assert_eq!(worst[0].reason, Reason::Chances);
+    assert!(analysis.counts(Color::Black)[2] >= 1);
+    // White's sound moves are not blunders.
+    assert_eq!(
+        analysis.counts(Color::White)[2],
+        0,
+        "{:?}",
+        analysis.advices
+    );
+    // The report names the move and the engine's better one, in each language.
+    let en = report::report(&analysis, "Ana", "Bea", "1-0", Lang::En);
+    assert!(
+        en.worst[0].contains("Nxe4") && en.worst[0].contains("blunder"),
+        "{en:?}"
+    );
+    let es = report::report(&analysis, "Ana", "Bea", "1-0", Lang::Es);
+    assert!(
+        es.worst[0].contains("Cxe4") && es.worst[0].contains("error grave"),
+        "{es:?}"
+    );
+    // And the chart is a PNG.
+    assert!(report::chart(&analysis).starts_with(b"\x89PNG"));
+    let _ = Game::new();
+}
+
+#[test]
+fn cajitas_analyse_prints_the_report_and_writes_the_chart() {
+    let dir = std::env::temp_dir().join(format!("cajitas-analyse-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("game.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Ana\x1b[31m\"]\n[Black \"Bea\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 \
+         4. c3 Nf6 5. d3 d6 6. O-O O-O 7. Re1 Nxe4 8. dxe4 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("chart.png");
+    let bin = env!("CARGO_BIN_EXE_cajitas");
+    // Without an engine: how to install one, exit 2.
+    let off = std::process::Command::new(bin)
+        .args(["analyse", pgn.to_str().unwrap()])
+        .env("CAJITAS_ENGINE", "off")
+        .output()
+        .unwrap();
+    assert_eq!(off.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&off.stderr).contains("apt install stockfish"));
+    if engine("cajitas_analyse_prints_the_report_and_writes_the_chart").is_none() {
+        return;
+    }
+    let _serial = serial::time_window();
+    let run = std::process::Command::new(bin)
+        .args([
+            "analyse",
+            pgn.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        text.contains("Black (Bea): 0 inaccuracies, 0 mistakes, 1 blunder"),
+        "{text}"
+    );
+    assert!(text.contains("7… Nxe4: blunder"), "{text}");
+    assert!(
+        !text.contains('\x1b'),
+        "no escape from a PGN tag reaches the terminal"
+    );
+    assert!(std::fs::read(&out).unwrap().starts_with(b"\x89PNG"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

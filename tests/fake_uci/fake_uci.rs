@@ -1,0 +1,117 @@
+//! A scripted fake UCI engine for the engine room's failure tests (`tests/engine_fake.rs`).
+//! Test-only: built as the binary `cajitas-fake-uci` so that integration tests find it as
+//! `CARGO_BIN_EXE_cajitas-fake-uci` (cargo builds a package's binaries before its tests),
+//! and it plays legal moves with the rules crate when it behaves.
+//!
+//! `cajitas-fake-uci SCRIPT` (or `CAJITAS_FAKE_UCI_SCRIPT=SCRIPT cajitas-fake-uci`, as the
+//! bot starts it through `CAJITAS_ENGINE`): SCRIPT is a file of behaviours, one per line, taken in turn by
+//! each `go` across restarts (a counter is kept in `SCRIPT.count`); after the last line, the
+//! last behaviour repeats. Behaviours:
+//! - `ok`: an `info` line, then the first legal move;
+//! - `crash`: an `info` line, then the process exits mid-search;
+//! - `hang`: never answers (and ignores `stop`);
+//! - `illegal`: answers `bestmove a1a1`;
+//! - `garbage`: answers `bestmove ???`;
+//! - `long`: prints a 1 MB line, then behaves like `ok`.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use cajitas_rules::{Position, Uci};
+
+fn next_behaviour(script: &std::path::Path) -> String {
+    let lines: Vec<String> = std::fs::read_to_string(script)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let counter = script.with_extension("count");
+    let n: usize = std::fs::read_to_string(&counter)
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(0);
+    let _ = std::fs::write(&counter, (n + 1).to_string());
+    lines
+        .get(n)
+        .or(lines.last())
+        .cloned()
+        .unwrap_or_else(|| "ok".into())
+}
+
+fn position_of(cmd: &str) -> Option<Position> {
+    let (head, moves) = match cmd.split_once(" moves ") {
+        Some((h, m)) => (h, m),
+        None => (cmd, ""),
+    };
+    let head = head.trim_start_matches("position").trim();
+    let mut pos = if head == "startpos" {
+        Position::new()
+    } else {
+        Position::from_fen(head.strip_prefix("fen")?.trim()).ok()?
+    };
+    for w in moves.split_whitespace() {
+        let m = w.parse::<Uci>().ok()?.to_move(&pos).ok()?;
+        pos.play(m);
+    }
+    Some(pos)
+}
+
+fn main() {
+    // The script from the command line, or (for the bot, which starts its engine without
+    // arguments) from CAJITAS_FAKE_UCI_SCRIPT.
+    let script = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .or_else(|| std::env::var("CAJITAS_FAKE_UCI_SCRIPT").ok())
+            .expect("usage: cajitas-fake-uci SCRIPT (or CAJITAS_FAKE_UCI_SCRIPT)"),
+    );
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut pos = Position::new();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let cmd = line.trim();
+        let say = |out: &mut std::io::Stdout, text: &str| {
+            let _ = writeln!(out, "{text}");
+            let _ = out.flush();
+        };
+        if cmd == "uci" {
+            say(&mut out, "id name CajitasFake");
+            say(&mut out, "uciok");
+        } else if cmd == "isready" {
+            say(&mut out, "readyok");
+        } else if cmd == "quit" {
+            return;
+        } else if cmd.starts_with("position") {
+            if let Some(p) = position_of(cmd) {
+                pos = p;
+            }
+        } else if cmd.starts_with("go") {
+            let behaviour = next_behaviour(&script);
+            let first = pos.legal_moves().first().copied();
+            let best = first.map_or("(none)".to_owned(), |m| Uci::from_move(m).to_string());
+            match behaviour.as_str() {
+                "crash" => {
+                    say(&mut out, "info depth 1 score cp 0");
+                    std::process::exit(3);
+                }
+                "hang" => loop {
+                    std::thread::sleep(std::time::Duration::from_secs(3600));
+                },
+                "illegal" => say(&mut out, "bestmove a1a1"),
+                "garbage" => say(&mut out, "bestmove ???"),
+                "long" => {
+                    let junk = "x".repeat(1 << 20);
+                    say(&mut out, &format!("info string {junk}"));
+                    say(&mut out, "info depth 1 score cp 7");
+                    say(&mut out, &format!("bestmove {best}"));
+                }
+                _ => {
+                    say(&mut out, "info depth 1 score cp 7");
+                    say(&mut out, &format!("bestmove {best}"));
+                }
+            }
+        }
+    }
+}
