@@ -170,12 +170,12 @@ async fn two_processes_hold_one_shard_each_and_a_game_survives_either_dying() {
 
     // A guild on each shard ((guild_id >> 22) % 2), a game in each, played at once.
     let ch0 = Channel {
-        id: 1_300_000_000_000_000_001,
         guild: Some(100 << 22),
+        ..in_channel(1_300_000_000_000_000_001)
     };
     let ch1 = Channel {
-        id: 1_300_000_000_000_000_002,
         guild: Some(101 << 22),
+        ..in_channel(1_300_000_000_000_000_002)
     };
     for ch in [&ch0, &ch1] {
         let c = cmd(
@@ -281,8 +281,8 @@ async fn one_process_runs_two_shards_identifying_in_turn() {
     assert!(ids[1].1.duration_since(ids[0].1) >= Duration::from_millis(4_900));
     for (n, guild) in [(1u64, 100u64 << 22), (2, 101 << 22)] {
         let ch = Channel {
-            id: 1_300_000_000_000_000_000 + n,
             guild: Some(guild),
+            ..in_channel(1_300_000_000_000_000_000 + n)
         };
         let c = cmd(
             &fake,
@@ -299,4 +299,12 @@ async fn one_process_runs_two_shards_identifying_in_turn() {
         assert_eq!(c.callback_type(), Some(4), "{:?}", c.json);
         assert_public_board(&cmd(&fake, &ch, &bob(), "accept", &[], &[]).await);
     }
+}
+
+/// A guild channel where the bot may not open threads: these tests are about processes, so
+/// their games stay in the channel, as before threads.
+fn in_channel(id: u64) -> Channel {
+    let no_threads: u64 = support::fake_discord::PERMISSIONS.parse::<u64>().unwrap()
+        & !((1 << 35) | (1 << 38));
+    Channel::new(id).with_permissions(no_threads)
 }

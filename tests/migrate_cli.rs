@@ -9,8 +9,12 @@ mod support;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use cajitas::game::{ChannelRef, ColourChoice, GameService, Lang, ServiceOptions, UserRef};
-use cajitas::store::{MoveRow, NewGame, SqliteStore, StoreError, StoreExt, UserRow};
+use cajitas::game::{
+    ChannelRef, ColourChoice, GameService, Lang, ServiceOptions, TimeControl, UserRef,
+};
+use cajitas::store::{
+    ClockRow, MoveRow, NewGame, SqliteStore, StoreError, StoreExt, TimeControlRow, UserRow,
+};
 use cajitas_rules::{Position, Uci};
 
 use support::bot::TempDir;
@@ -55,8 +59,8 @@ fn source(dir: &Path) -> std::path::PathBuf {
     let file = dir.join("cajitas.db");
     let svc = GameService::open(&file, ServiceOptions::default()).unwrap();
     let (a, b) = (user(1), user(2));
-    // Checkmate.
-    svc.challenge(&a, ch(1), Some(&b), ColourChoice::White)
+    // Checkmate, in a rated game (ratings and their history).
+    svc.challenge_rated(&a, ch(1), Some(&b), ColourChoice::White, true)
         .unwrap();
     svc.accept(&b, ch(1)).unwrap();
     for (who, m) in [(&b, "f3"), (&a, "e5"), (&b, "g4"), (&a, "Qh4#")]
@@ -88,9 +92,16 @@ fn source(dir: &Path) -> std::path::PathBuf {
     svc.play_move(&b, ch(3), "d4", Lang::En, false).unwrap();
     svc.draw_offer(&a, ch(3), None).unwrap();
     svc.draw_accept(&b, ch(3), None).unwrap();
+    // A correspondence game in progress (its clock and pending event).
     let (a, b) = (user(31), user(32));
-    svc.challenge(&a, ch(4), Some(&b), ColourChoice::White)
-        .unwrap();
+    svc.challenge_timed(
+        &a,
+        ch(4),
+        Some(&b),
+        ColourChoice::White,
+        TimeControl::Correspondence { days: 3 },
+    )
+    .unwrap();
     svc.accept(&b, ch(4)).unwrap();
     svc.play_move(&a, ch(4), "Nf3", Lang::En, false).unwrap();
     svc.draw_offer(&a, ch(4), None).unwrap();
@@ -104,6 +115,8 @@ fn source(dir: &Path) -> std::path::PathBuf {
         .immediate(|tx| {
             tx.set_setting("commands_hash", "abc", 1)?;
             tx.mark_interaction(99, 1)?;
+            // An engine as a player (its kind and level).
+            tx.upsert_engine(u64::MAX - 3, "Stockfish level 3", 3, 1)?;
             let ucis = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"];
             for g in 0..GAMES {
                 let (w, bl) = (1_000 + 2 * g, 1_001 + 2 * g);
@@ -123,6 +136,11 @@ fn source(dir: &Path) -> std::path::PathBuf {
                     start_fen: &Position::new().fen(),
                     now: 10,
                     lang: if g % 2 == 0 { "en" } else { "es" },
+                    // Every other game in a thread of its own.
+                    thread: (g % 2 == 1).then_some(20_000 + g),
+                    tc: TimeControlRow::default(),
+                    clock: ClockRow::default(),
+                    rated: false,
                 })?;
                 let mut pos = Position::new();
                 for (ply, uci) in ucis.iter().take((g % 5) as usize + 1).enumerate() {
@@ -136,7 +154,7 @@ fn source(dir: &Path) -> std::path::PathBuf {
                         user_id: if ply % 2 == 0 { w } else { bl },
                         played_at: 20 + ply as i64,
                     };
-                    assert!(tx.append_move(id, ply as u32, &m, &pos.fen())?);
+                    assert!(tx.append_move(id, ply as u32, &m, &pos.fen(), &ClockRow::default())?);
                 }
             }
             Ok::<_, StoreError>(())

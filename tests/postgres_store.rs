@@ -312,7 +312,10 @@ fn a_notification_wakes_the_other_processes_listening() {
 
 #[test]
 fn store_rows_round_trip_and_failures_leave_nothing() {
-    use cajitas::store::{Ending, GameStatus, MoveRow, NewGame, Side, StoreError, UserRow};
+    use cajitas::store::{
+        ClockKind, ClockRow, Ending, GameStatus, MoveRow, NewGame, Side, StoreError,
+        TimeControlRow, UserRow,
+    };
     let Some(pg) = server_or_skip("store_rows_round_trip_and_failures_leave_nothing") else {
         return;
     };
@@ -344,14 +347,40 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
                 start_fen: START,
                 now: 1,
                 lang: "es",
+                thread: Some(u64::MAX - 7),
+                tc: TimeControlRow {
+                    kind: ClockKind::Live,
+                    base_ms: 180_000,
+                    inc_ms: 2_000,
+                },
+                clock: ClockRow {
+                    white_ms: 180_000,
+                    black_ms: 180_000,
+                    clock_at: Some(1),
+                    deadline: Some(30_001),
+                    seq: 0,
+                },
+                rated: true,
             })
         })
         .unwrap();
-    let row = s.read(|tx| tx.active_game(u64::MAX - 5)).unwrap().unwrap();
+    // A thread's game is found by its thread, not by its channel.
+    assert_eq!(s.read(|tx| tx.active_game(u64::MAX - 5)).unwrap(), None);
+    let row = s.read(|tx| tx.active_game(u64::MAX - 7)).unwrap().unwrap();
     assert_eq!(
         (row.id, row.guild, row.white.clone()),
         (g, Some(u64::MAX), big.clone())
     );
+    assert_eq!(
+        (row.channel, row.thread, row.tc.kind, row.tc.inc_ms, row.rated),
+        (u64::MAX - 5, Some(u64::MAX - 7), ClockKind::Live, 2_000, true)
+    );
+    assert_eq!(
+        (row.clock.clock_at, row.clock.deadline, row.clock.seq),
+        (Some(1), Some(30_001), 0)
+    );
+    let in_threads = s.read(|tx| tx.active_thread_games(u64::MAX - 5)).unwrap();
+    assert_eq!(in_threads.len(), 1);
     assert_eq!(
         (row.status, row.ply, row.lang.as_str()),
         (GameStatus::Active, 0, "es")
@@ -364,9 +393,16 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
         user_id: u64::MAX - 1,
         played_at: 5,
     };
+    let clock = ClockRow {
+        white_ms: 179_000,
+        black_ms: 180_000,
+        clock_at: Some(5),
+        deadline: Some(180_005),
+        seq: 0,
+    };
     s.immediate(|tx| {
-        assert!(tx.append_move(g, 0, &m, "fen1")?);
-        assert!(!tx.append_move(g, 0, &m, "fen1")?, "stale ply");
+        assert!(tx.append_move(g, 0, &m, "fen1", &clock)?);
+        assert!(!tx.append_move(g, 0, &m, "fen1", &clock)?, "stale ply");
         tx.insert_draw_offer(g, Side::White, 1, 6)?;
         assert!(!tx.finish_game(g, 0, &ending())?, "stale ply");
         assert!(tx.finish_game(g, 1, &ending())?);
@@ -387,6 +423,11 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
     assert_eq!(
         (row.status, row.winner, row.finished_at),
         (GameStatus::Finished, Some(Side::Black), Some(9))
+    );
+    assert_eq!(
+        (row.clock.white_ms, row.clock.deadline, row.clock.seq),
+        (179_000, Some(180_005), 1),
+        "the move's clock, and seq grew"
     );
     assert_eq!(s.read(|tx| tx.open_draw_offer(g)).unwrap(), None, "lapsed");
     assert_eq!(s.read(|tx| tx.moves(g)).unwrap(), vec![m]);
@@ -414,6 +455,10 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
             start_fen: START,
             now: 0,
             lang: "en",
+            thread: None,
+            tc: TimeControlRow::default(),
+            clock: ClockRow::default(),
+            rated: false,
         })
     });
     assert!(matches!(r, Err(StoreError::Postgres(_))), "{r:?}");

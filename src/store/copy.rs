@@ -24,6 +24,8 @@ pub enum Col {
     I32,
     /// BOOLEAN (SQLite: 0 or 1).
     Bool,
+    /// DOUBLE PRECISION (SQLite: REAL).
+    F64,
     /// TEXT.
     Text,
 }
@@ -43,7 +45,7 @@ pub struct Table {
     pub identity: bool,
 }
 
-use Col::{Bool, I32, I64, Text};
+use Col::{Bool, F64, I32, I64, Text};
 
 /// Every table of the schema, parents before children (foreign keys).
 pub const TABLES: &[Table] = &[
@@ -54,6 +56,8 @@ pub const TABLES: &[Table] = &[
             ("name", Text),
             ("is_bot", Bool),
             ("updated_at", I64),
+            ("kind", Text),
+            ("engine_level", I32),
         ],
         key: &["id"],
         identity: false,
@@ -78,6 +82,16 @@ pub const TABLES: &[Table] = &[
             ("updated_at", I64),
             ("finished_at", I64),
             ("lang", Text),
+            ("thread_id", I64),
+            ("tc_kind", Text),
+            ("tc_base_ms", I64),
+            ("tc_inc_ms", I64),
+            ("white_ms", I64),
+            ("black_ms", I64),
+            ("clock_at", I64),
+            ("deadline", I64),
+            ("seq", I64),
+            ("rated", Bool),
         ],
         key: &["id"],
         identity: true,
@@ -110,6 +124,11 @@ pub const TABLES: &[Table] = &[
             ("resolved_at", I64),
             ("resolved_by", I64),
             ("game_id", I64),
+            ("message_id", I64),
+            ("tc_kind", Text),
+            ("tc_base_ms", I64),
+            ("tc_inc_ms", I64),
+            ("rated", Bool),
         ],
         key: &["id"],
         identity: true,
@@ -166,6 +185,56 @@ pub const TABLES: &[Table] = &[
         key: &[],
         identity: false,
     },
+    Table {
+        name: "clock_events",
+        columns: &[
+            ("id", I64),
+            ("game_id", I64),
+            ("seq", I64),
+            ("kind", Text),
+            ("channel_id", I64),
+            ("due_at", I64),
+            ("done_at", I64),
+            ("posted_at", I64),
+        ],
+        key: &["id"],
+        identity: true,
+    },
+    Table {
+        name: "ratings",
+        columns: &[
+            ("pool", I64),
+            ("speed", Text),
+            ("user_id", I64),
+            ("rating", F64),
+            ("deviation", F64),
+            ("volatility", F64),
+            ("games", I32),
+            ("rated_at", I64),
+        ],
+        key: &["pool", "speed", "user_id"],
+        identity: false,
+    },
+    Table {
+        name: "rating_history",
+        columns: &[
+            ("id", I64),
+            ("game_id", I64),
+            ("pool", I64),
+            ("speed", Text),
+            ("user_id", I64),
+            ("colour", Text),
+            ("score", F64),
+            ("rating_before", F64),
+            ("deviation_before", F64),
+            ("rating_after", F64),
+            ("deviation_after", F64),
+            ("volatility_after", F64),
+            ("at", I64),
+        ],
+        key: &["id"],
+        identity: true,
+    },
 ];
 
 /// Rows written per PostgreSQL transaction.
@@ -220,6 +289,9 @@ fn param(v: Value, col: Col, table: &str, name: &str) -> Result<Box<dyn ToSql + 
         (I32, Value::Null) => Box::new(None::<i32>),
         (Bool, Value::Integer(i)) => Box::new(i != 0),
         (Bool, Value::Null) => Box::new(None::<bool>),
+        (F64, Value::Real(f)) => Box::new(f),
+        (F64, Value::Integer(i)) => Box::new(i as f64),
+        (F64, Value::Null) => Box::new(None::<f64>),
         (Text, Value::Text(s)) => Box::new(s),
         (Text, Value::Null) => Box::new(None::<String>),
         _ => return Err(bad()),

@@ -9,7 +9,8 @@ use crate::store::{ChallengeRow, ChallengeStatus, Challenges, NewChallenge, Stor
 macro_rules! select_challenge {
     () => {
         "SELECT c.id, c.guild_id, c.channel_id, u.id, u.name, u.is_bot, o.id, o.name, o.is_bot,
-             c.colour, c.status, c.created_at, c.expires_at, c.game_id
+             c.colour, c.status, c.created_at, c.expires_at, c.game_id, c.message_id,
+             c.tc_kind, c.tc_base_ms, c.tc_inc_ms, c.rated
          FROM challenges c JOIN users u ON u.id = c.challenger_id
              LEFT JOIN users o ON o.id = c.opponent_id"
     };
@@ -28,6 +29,9 @@ fn challenge_row(row: &Row) -> Result<ChallengeRow, StoreError> {
         created_at: c.get()?,
         expires_at: c.get()?,
         game_id: c.get()?,
+        message: c.opt_id()?,
+        tc: c.tc()?,
+        rated: c.get()?,
     })
 }
 
@@ -37,12 +41,39 @@ impl Challenges for PgTx<'_> {
         self.query_opt(
             concat!(
                 select_challenge!(),
-                " WHERE c.channel_id = $1 AND c.status = 'pending'"
+                " WHERE c.channel_id = $1 AND c.status = 'pending' ORDER BY c.id LIMIT 1"
             ),
             &[&to_db(channel)],
         )?
         .map(|r| challenge_row(&r))
         .transpose()
+    }
+
+    fn pending_challenges(&self, channel: u64) -> Result<Vec<ChallengeRow>, StoreError> {
+        self.lock_channel(to_db(channel))?;
+        self.query(
+            concat!(
+                select_challenge!(),
+                " WHERE c.channel_id = $1 AND c.status = 'pending' ORDER BY c.id"
+            ),
+            &[&to_db(channel)],
+        )?
+        .iter()
+        .map(challenge_row)
+        .collect()
+    }
+
+    fn set_challenge_message(&self, id: i64, message: u64) -> Result<bool, StoreError> {
+        if let Some(row) =
+            self.query_opt("SELECT channel_id FROM challenges WHERE id = $1", &[&id])?
+        {
+            self.lock_channel(row.try_get(0)?)?;
+        }
+        let n = self.execute(
+            "UPDATE challenges SET message_id = $2 WHERE id = $1",
+            &[&id, &to_db(message)],
+        )?;
+        Ok(n == 1)
     }
 
     fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError> {
@@ -63,8 +94,8 @@ impl Challenges for PgTx<'_> {
         Ok(self
             .query_one(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour,
-                     status, created_at, expires_at)
-                 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)
+                     status, created_at, expires_at, tc_kind, tc_base_ms, tc_inc_ms, rated)
+                 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11)
                  RETURNING id",
                 &[
                     &c.guild.map(to_db),
@@ -74,6 +105,10 @@ impl Challenges for PgTx<'_> {
                     &c.colour.as_str(),
                     &c.now,
                     &c.expires_at,
+                    &c.tc.kind.as_str(),
+                    &c.tc.base_ms,
+                    &c.tc.inc_ms,
+                    &c.rated,
                 ],
             )?
             .try_get(0)?)

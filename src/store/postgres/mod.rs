@@ -22,8 +22,11 @@
 mod bookkeeping;
 mod challenges;
 mod coordination;
+mod engines;
+mod events;
 mod games;
 mod offers;
+mod ratings;
 mod takebacks;
 mod users;
 
@@ -36,6 +39,7 @@ use postgres::{IsolationLevel, NoTls, Row, Statement};
 use r2d2_postgres::PostgresConnectionManager;
 
 pub use self::coordination::PgCoordination;
+pub use self::events::DEADLINE_TOPIC;
 use super::{Coordination, Store, StoreError, Tx, TxKind, UserRow};
 
 /// The migrations, in order: (version, SQL). Append new files; never edit one that has
@@ -60,6 +64,22 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
     (
         5,
         include_str!("../../../migrations/postgres/0005_takebacks.sql"),
+    ),
+    (
+        6,
+        include_str!("../../../migrations/postgres/0006_threads.sql"),
+    ),
+    (
+        7,
+        include_str!("../../../migrations/postgres/0007_clocks.sql"),
+    ),
+    (
+        8,
+        include_str!("../../../migrations/postgres/0008_ratings.sql"),
+    ),
+    (
+        9,
+        include_str!("../../../migrations/postgres/0009_engine_players.sql"),
     ),
 ];
 
@@ -170,6 +190,15 @@ impl<'r> Columns<'r> {
             Some(s) => Ok(Some(s.parse()?)),
             None => Ok(None),
         }
+    }
+
+    /// A time control: kind, base, increment.
+    fn tc(&mut self) -> Result<super::TimeControlRow, StoreError> {
+        Ok(super::TimeControlRow {
+            kind: self.text()?,
+            base_ms: self.get()?,
+            inc_ms: self.get()?,
+        })
     }
 
     /// A user: id, name, is_bot.
@@ -405,6 +434,24 @@ impl PgTx<'_> {
             self.execute("SELECT pg_advisory_xact_lock($1)", &[&channel])?;
         }
         Ok(())
+    }
+}
+
+impl PgTx<'_> {
+    /// [`PgTx::lock_channel`] for a place (a channel, or a game's thread): a thread's games
+    /// are locked by their channel, the same key as every other operation on them.
+    fn lock_place(&self, place: i64) -> Result<(), StoreError> {
+        if !self.write {
+            return Ok(());
+        }
+        let channel = match self.query_opt(
+            "SELECT channel_id FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
+            &[&place],
+        )? {
+            Some(row) => row.try_get(0)?,
+            None => place,
+        };
+        self.lock_channel(channel)
     }
 }
 
