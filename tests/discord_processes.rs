@@ -304,7 +304,7 @@ async fn one_process_runs_two_shards_identifying_in_turn() {
 /// A guild channel where the bot may not open threads: these tests are about processes, so
 /// their games stay in the channel, as before threads.
 fn in_channel(id: u64) -> Channel {
-    let no_threads: u64 = support::fake_discord::PERMISSIONS.parse::<u64>().unwrap()
-        & !((1 << 35) | (1 << 38));
+    let no_threads: u64 =
+        support::fake_discord::PERMISSIONS.parse::<u64>().unwrap() & !((1 << 35) | (1 << 38));
     Channel::new(id).with_permissions(no_threads)
 }

@@ -154,7 +154,13 @@ fn source(dir: &Path) -> std::path::PathBuf {
                         user_id: if ply % 2 == 0 { w } else { bl },
                         played_at: 20 + ply as i64,
                     };
-                    assert!(tx.append_move(id, ply as u32, &m, &pos.fen(), &ClockRow::default())?);
+                    assert!(tx.append_move(
+                        id,
+                        ply as u32,
+                        &m,
+                        &pos.fen(),
+                        &ClockRow::default()
+                    )?);
                 }
             }
             Ok::<_, StoreError>(())

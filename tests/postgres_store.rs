@@ -372,8 +372,20 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
         (g, Some(u64::MAX), big.clone())
     );
     assert_eq!(
-        (row.channel, row.thread, row.tc.kind, row.tc.inc_ms, row.rated),
-        (u64::MAX - 5, Some(u64::MAX - 7), ClockKind::Live, 2_000, true)
+        (
+            row.channel,
+            row.thread,
+            row.tc.kind,
+            row.tc.inc_ms,
+            row.rated
+        ),
+        (
+            u64::MAX - 5,
+            Some(u64::MAX - 7),
+            ClockKind::Live,
+            2_000,
+            true
+        )
     );
     assert_eq!(
         (row.clock.clock_at, row.clock.deadline, row.clock.seq),
@@ -472,4 +484,149 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
         Err(StoreError::Corrupt(what)) => assert_eq!(what, r#"GameStatus "weird""#),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn two_schedulers_claim_each_due_event_once() {
+    use cajitas::game::{EventScope, ManualClock, RecordingNotifier, TimeControl};
+    let Some(pg) = server_or_skip("two_schedulers_claim_each_due_event_once") else {
+        return;
+    };
+    let db = pg.database("schedulers");
+    const T0: i64 = 1_800_000_000_000;
+    const GAMES: u64 = 30;
+    let clock = Arc::new(ManualClock::new(T0));
+    let process = || {
+        let posts = Arc::new(RecordingNotifier::default());
+        let opts = ServiceOptions {
+            notifier: posts.clone(),
+            ..ServiceOptions::with_clock(clock.clone())
+        };
+        let svc = GameService::open_db(&cajitas::store::Database::Postgres(db.url.clone()), opts)
+            .unwrap();
+        (svc, posts)
+    };
+    let (a, posts_a) = process();
+    let (b, posts_b) = process();
+    // A live game (3+2) in each channel, both sides have moved: the clock runs for white.
+    for n in 0..GAMES {
+        let ch = ChannelRef {
+            guild: Some(10),
+            channel: 1_000 + n,
+        };
+        // Other players in each game: the challenges of one pair are limited.
+        let (w, bl) = (
+            UserRef::new(100 + 2 * n, "w", false),
+            UserRef::new(101 + 2 * n, "b", false),
+        );
+        let live: TimeControl = "3+2".parse().unwrap();
+        a.challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
+            .unwrap();
+        a.accept(&bl, ch).unwrap();
+        a.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        b.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
+    }
+    clock.advance(Duration::from_secs(600));
+    // Both processes' schedulers run at once, several rounds each.
+    let barrier = Barrier::new(2);
+    let claimed: Vec<usize> = std::thread::scope(|s| {
+        [&a, &b]
+            .map(|svc| {
+                let barrier = &barrier;
+                s.spawn(move || {
+                    barrier.wait();
+                    (0..5)
+                        .map(|_| svc.run_round(EventScope::All).unwrap().claimed)
+                        .sum::<usize>()
+                })
+            })
+            .map(|h| h.join().unwrap())
+            .to_vec()
+    });
+    assert_eq!(
+        claimed.iter().sum::<usize>(),
+        GAMES as usize,
+        "each timeout claimed once: {claimed:?}"
+    );
+    let mut c = db.client();
+    let one =
+        |c: &mut postgres::Client, sql: &str| -> i64 { c.query_one(sql, &[]).unwrap().get(0) };
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM games WHERE status = 'finished' AND termination IS NOT NULL"
+        ),
+        GAMES as i64
+    );
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM clock_events WHERE kind = 'timeout' AND done_at IS NOT NULL"
+        ),
+        GAMES as i64
+    );
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM clock_events WHERE done_at IS NULL"
+        ),
+        0
+    );
+    // Every timeout was posted (a post two processes both sent carries the same nonce, which
+    // Discord keeps once) and marked posted.
+    let mut nonces: Vec<String> = posts_a
+        .posts()
+        .into_iter()
+        .chain(posts_b.posts())
+        .filter_map(|n| n.nonce)
+        .collect();
+    nonces.sort();
+    nonces.dedup();
+    assert_eq!(nonces.len(), GAMES as usize);
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM clock_events WHERE posted_at IS NULL"
+        ),
+        0
+    );
+}
+
+#[test]
+fn a_new_deadline_wakes_the_other_processes() {
+    use cajitas::game::TimeControl;
+    let Some(pg) = server_or_skip("a_new_deadline_wakes_the_other_processes") else {
+        return;
+    };
+    let db = pg.database("deadline");
+    let listener = PostgresStore::open(&db.url).unwrap();
+    let wakeups = listener
+        .coordination()
+        .unwrap()
+        .listen(cajitas::store::postgres::DEADLINE_TOPIC)
+        .unwrap();
+    let svc = GameService::open_db(
+        &cajitas::store::Database::Postgres(db.url.clone()),
+        ServiceOptions::default(),
+    )
+    .unwrap();
+    let live: TimeControl = "3+2".parse().unwrap();
+    svc.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+        .unwrap();
+    let v = svc.accept(&bob(), CH).unwrap();
+    // The game's first event, announced with its due time once the accept committed.
+    let payload = wakeups
+        .wait(Duration::from_secs(5))
+        .expect("a notification");
+    let due: i64 = payload.parse().unwrap();
+    assert!(due > 0, "{payload}");
+    let mut c = db.client();
+    let stored: i64 = c
+        .query_one(
+            "SELECT due_at FROM clock_events WHERE game_id = $1 AND done_at IS NULL",
+            &[&v.game_id],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(due, stored);
 }

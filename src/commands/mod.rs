@@ -1,8 +1,8 @@
 //! The logic of the `cajitas` subcommands other than `run`; `cli.rs` only parses and
 //! dispatches to these.
 
-pub mod migrate;
 pub mod analyse;
+pub mod migrate;
 pub mod perft;
 pub mod ratings;
 pub mod render;

@@ -177,3 +177,19 @@ impl Drop for TestDb {
         }
     }
 }
+
+/// A service for a suite written on an in-memory SQLite database: that, or in a test binary
+/// named `*_postgres` (`crate_name` is `env!("CARGO_CRATE_NAME")`) a service on a new
+/// database of the binary's PostgreSQL server, kept until the binary ends (its server is
+/// removed then, and the database with it).
+pub fn memory_or_postgres(crate_name: &str, opts: ServiceOptions) -> GameService {
+    match Backend::of_target(crate_name) {
+        Backend::Sqlite => GameService::open_in_memory(opts).unwrap(),
+        Backend::Postgres => {
+            let db = TestDb::new(Backend::Postgres, "suite");
+            let svc = db.open(opts);
+            std::mem::forget(db);
+            svc
+        }
+    }
+}
