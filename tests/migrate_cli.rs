@@ -70,10 +70,10 @@ fn source(dir: &Path) -> std::path::PathBuf {
     {
         svc.play_move(who, ch(1), m, Lang::En, false).unwrap();
     }
-    // Resignation after a takeback and a declined draw offer (other players: the pings of
-    // one pair are limited).
+    // Resignation after a takeback (a casual game) and a declined draw offer (other players:
+    // the pings of one pair are limited).
     let (a, b) = (user(11), user(12));
-    svc.challenge(&a, ch(2), Some(&b), ColourChoice::White)
+    svc.challenge_rated(&a, ch(2), Some(&b), ColourChoice::White, false)
         .unwrap();
     svc.accept(&b, ch(2)).unwrap();
     svc.play_move(&a, ch(2), "e4", Lang::En, false).unwrap();
@@ -190,6 +190,39 @@ fn migrate_copies_every_row_checks_it_and_is_idempotent() {
         "{out}"
     );
     assert!(!out.contains("DIFFERENT"), "{out}");
+
+    // The tables of threads, clocks, ratings and engines came along.
+    {
+        let mut c = db.client();
+        for (sql, want) in [
+            // The rated checkmate: both players' ratings and changes.
+            ("SELECT count(*) FROM ratings WHERE user_id IN (1, 2)", 2),
+            (
+                "SELECT count(*) FROM rating_history WHERE user_id IN (1, 2)",
+                2,
+            ),
+            (
+                "SELECT count(*) FROM users WHERE kind = 'engine' AND engine_level = 3",
+                1,
+            ),
+            (
+                "SELECT count(*) FROM games WHERE thread_id IS NOT NULL",
+                GAMES as i64 / 2,
+            ),
+            (
+                "SELECT count(*) FROM games WHERE tc_kind = 'correspondence' AND white_id = 31",
+                1,
+            ),
+        ] {
+            let n: i64 = c.query_one(sql, &[]).unwrap().get(0);
+            assert_eq!(n, want, "{sql}");
+        }
+        let n: i64 = c
+            .query_one("SELECT count(*) FROM clock_events", &[])
+            .unwrap()
+            .get(0);
+        assert!(n >= 1, "the correspondence game's event");
+    }
 
     // Run again: nothing is copied twice, the check passes again.
     let again = migrate(&file, &db.url, &[]);
