@@ -630,3 +630,54 @@ fn a_new_deadline_wakes_the_other_processes() {
         .get(0);
     assert_eq!(due, stored);
 }
+
+#[test]
+fn a_deadline_set_by_another_process_wakes_this_scheduler() {
+    use cajitas::game::{EventScope, Scheduler, TimeControl};
+    let Some(pg) = server_or_skip("a_deadline_set_by_another_process_wakes_this_scheduler") else {
+        return;
+    };
+    let db = pg.database("follow");
+    let open = || {
+        GameService::open_db(
+            &cajitas::store::Database::Postgres(db.url.clone()),
+            ServiceOptions::default(),
+        )
+        .unwrap()
+    };
+    let (a, b) = (open(), open());
+    // Process A's scheduler, with nothing to do, sleeps without a plan.
+    let sched = Scheduler::start(a, EventScope::All);
+    let listener = PostgresStore::open(&db.url).unwrap();
+    sched.follow(
+        listener
+            .coordination()
+            .unwrap()
+            .listen(cajitas::store::postgres::DEADLINE_TOPIC)
+            .unwrap(),
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !(sched.sleeping() && sched.planned().is_none()) {
+        assert!(std::time::Instant::now() < deadline, "A never went idle");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Process B starts a live game: A learns of its first deadline.
+    let live: TimeControl = "3+2".parse().unwrap();
+    b.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+        .unwrap();
+    b.accept(&bob(), CH).unwrap();
+    let mut c = db.client();
+    let due: i64 = c
+        .query_one("SELECT due_at FROM clock_events WHERE done_at IS NULL", &[])
+        .unwrap()
+        .get(0);
+    while sched.planned() != Some(due) {
+        assert!(
+            std::time::Instant::now() < deadline + Duration::from_secs(5),
+            "A's plan: {:?}, the deadline: {due}",
+            sched.planned()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    sched.stop();
+}

@@ -274,6 +274,16 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         crate::game::EventScope::Except(crate::console::local_channel().channel),
     );
 
+    // With PostgreSQL, a deadline another process sets wakes this one's scheduler too.
+    if let Some(coordination) = bookkeeping.coordination() {
+        match coordination.listen(crate::store::postgres::DEADLINE_TOPIC) {
+            Ok(wakeups) => scheduler.follow(wakeups),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for the other processes' deadlines")
+            }
+        }
+    }
+
     let message_moves = config.message_moves;
     let config_shards = config.shards;
     // Several processes share a PostgreSQL database: their IDENTIFYs take turns.
