@@ -9,8 +9,9 @@
 //! on the channel id, taken by the first statement that looks a game or a challenge up (by
 //! channel, or by id through its channel): from there on it reads the latest committed rows and
 //! nobody else writes them until it ends, which is what SQLite's `BEGIN IMMEDIATE` gives, per
-//! channel instead of per file. The ply-checked `UPDATE`s still refuse a stale move, the
-//! partial unique indexes still allow one game and one challenge per channel, and the handled
+//! channel instead of per file (a thread's games are locked by their channel). The
+//! ply-checked `UPDATE`s still refuse a stale move, the partial unique indexes still allow one
+//! active game per thread or channel and one pending challenge per challenger, and the handled
 //! interactions are deduplicated by their primary key (`ON CONFLICT DO NOTHING`, which waits
 //! for a concurrent insert of the same id to commit). See ARCHITECTURE.md.
 //!
