@@ -1,12 +1,12 @@
 //! The `cajitas` command line. `cajitas run` (the Discord bot) is what runs when no
 //! subcommand is given.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use crate::config::{self, BotConfig};
+use crate::store::Database;
 
 /// Cajitas: a chess bot for Discord.
 #[derive(Debug, Parser)]
@@ -30,6 +30,8 @@ pub enum Command {
     Replay(crate::commands::replay::ReplayArgs),
     /// Play in the terminal without Discord, through the same game service and database.
     Local(crate::console::LocalArgs),
+    /// Copy a SQLite database into PostgreSQL, then check the copy (safe to run again).
+    Migrate(crate::commands::migrate::MigrateArgs),
     /// Ratings: `cajitas ratings rebuild` recomputes them from the stored games.
     Ratings(crate::commands::ratings::RatingsArgs),
     /// Analyse a game (PGN) with the chess engine: mistakes, best moves, a chart as PNG.
@@ -48,10 +50,11 @@ pub struct RunArgs {
         value_name = "ID"
     )]
     pub guild_id: Option<String>,
-    /// The SQLite database file.
+    /// The database: a SQLite file, or a PostgreSQL URL (`postgres://…`) shared by several
+    /// bot processes.
     #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
-          value_parser = config::parse_db_path)]
-    pub db: PathBuf,
+          value_parser = config::parse_db)]
+    pub db: Database,
 }
 
 /// Runs the parsed command line and returns the process exit code.
@@ -62,6 +65,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Perft(args)) => crate::commands::perft::run(&args),
         Some(Command::Replay(args)) => crate::commands::replay::run(&args),
         Some(Command::Local(args)) => crate::console::main(args),
+        Some(Command::Migrate(args)) => crate::commands::migrate::run(&args),
         Some(Command::Ratings(args)) => crate::commands::ratings::run(&args),
         Some(Command::Analyse(args)) => crate::commands::analyse::run(&args),
         None => {
@@ -86,6 +90,18 @@ fn run_bot(args: RunArgs) -> ExitCode {
         }
     };
     cfg.log_summary();
+    // With SQLite, one bot process per database file (several shards may run in it).
+    let _one_process = match &cfg.db {
+        Database::Sqlite(path) => match crate::store::sqlite::lock_for_one_process(path) {
+            Ok(lock) => Some(lock),
+            Err(e) => {
+                tracing::error!(error = %e, "not starting");
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        Database::Postgres(_) => None,
+    };
     match crate::discord::run(cfg) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -7,6 +7,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::store::Database;
+
 /// The variable that holds the bot token.
 pub const TOKEN_VAR: &str = "DISCORD_TOKEN";
 /// The default database file, relative to the working directory.
@@ -79,6 +81,12 @@ pub enum ConfigError {
     /// `CAJITAS_CHALLENGE_TTL` is not a number of seconds in range.
     #[error("{CHALLENGE_TTL_VAR} must be a number of seconds from 1 to 604800, not {0:?}")]
     BadChallengeTtl(String),
+    /// `CAJITAS_SHARDS` is not `FIRST-LAST/TOTAL`.
+    #[error(
+        "{SHARDS_VAR} must be FIRST-LAST/TOTAL with FIRST <= LAST < TOTAL <= 65536 (e.g. 0-3/8: \
+         shards 0 to 3 of 8 in this process), or empty for one shard; got {0:?}"
+    )]
+    BadShards(String),
     /// `CAJITAS_THREADS` is neither `auto` nor `off`.
     #[error("{THREADS_VAR} must be auto or off, not {0:?}")]
     BadThreads(String),
@@ -118,6 +126,44 @@ pub fn abandon_after_from_env() -> Result<std::time::Duration, ConfigError> {
 pub const CHALLENGE_TTL_VAR: &str = "CAJITAS_CHALLENGE_TTL";
 /// The variable that turns on moves typed as plain messages.
 pub const MESSAGE_MOVES_VAR: &str = "CAJITAS_MESSAGE_MOVES";
+/// The variable naming the gateway shards this process runs.
+pub const SHARDS_VAR: &str = "CAJITAS_SHARDS";
+
+/// The gateway shards a process runs: `first` through `last` (inclusive) of `total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardRange {
+    /// The first shard id of this process.
+    pub first: u32,
+    /// The last shard id of this process (inclusive).
+    pub last: u32,
+    /// The bot's shard count, across every process.
+    pub total: u32,
+}
+
+impl ShardRange {
+    /// How many shards this process runs.
+    pub fn count(&self) -> u32 {
+        self.last - self.first + 1
+    }
+}
+
+/// Reads `CAJITAS_SHARDS` (`FIRST-LAST/TOTAL`, e.g. `0-3/8`): unset or blank is one shard,
+/// as before sharding.
+pub fn shards_from(raw: Option<&str>) -> Result<Option<ShardRange>, ConfigError> {
+    let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let bad = || ConfigError::BadShards(text.chars().take(40).collect());
+    let (range, total) = text.split_once('/').ok_or_else(bad)?;
+    let (first, last) = range.split_once('-').ok_or_else(bad)?;
+    let num = |s: &str| s.trim().parse::<u32>().map_err(|_| bad());
+    let (first, last, total) = (num(first)?, num(last)?, num(total)?);
+    if first > last || last >= total || total > 65_536 {
+        return Err(bad());
+    }
+    Ok(Some(ShardRange { first, last, total }))
+}
+
 /// The variable with the number of threads for the game service and rendering.
 pub const BLOCKING_THREADS_VAR: &str = "CAJITAS_BLOCKING_THREADS";
 /// Whether each game gets a thread of its own: `auto` (the default) or `off`.
@@ -313,6 +359,20 @@ pub fn parse_db_path(raw: &str) -> Result<PathBuf, std::convert::Infallible> {
     Ok(PathBuf::from(if raw.is_empty() { DEFAULT_DB } else { raw }))
 }
 
+/// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…` or `postgresql://…` is a
+/// PostgreSQL database; anything else a SQLite file, empty meaning [`DEFAULT_DB`].
+pub fn parse_db(raw: &str) -> Result<Database, std::convert::Infallible> {
+    Ok(Database::parse(raw, DEFAULT_DB))
+}
+
+/// The database for logs and messages: a file's path, or a URL without its password.
+pub fn describe_db(db: &Database) -> String {
+    match db {
+        Database::Sqlite(path) => path.display().to_string(),
+        Database::Postgres(url) => redact_url(url),
+    }
+}
+
 /// Everything `cajitas run` needs.
 #[derive(Debug, Clone)]
 pub struct BotConfig {
@@ -320,8 +380,8 @@ pub struct BotConfig {
     pub token: Secret,
     /// Register commands in this guild only (instant, for development).
     pub guild_id: Option<u64>,
-    /// The SQLite database file.
-    pub db_path: PathBuf,
+    /// The database: a SQLite file or a PostgreSQL URL (`CAJITAS_DB`).
+    pub db: Database,
     /// Where REST calls go instead of Discord: a test's fake Discord on loopback, or a
     /// trusted REST proxy. `None` in production.
     pub api_base: Option<ApiBase>,
@@ -334,6 +394,8 @@ pub struct BotConfig {
     /// Threads for the game service and rendering (`CAJITAS_BLOCKING_THREADS`, default:
     /// the machine's cores).
     pub blocking_threads: usize,
+    /// The gateway shards of this process (`CAJITAS_SHARDS`); `None`: one shard.
+    pub shards: Option<ShardRange>,
     /// Whether each game gets a Discord thread of its own where the bot may open one
     /// (`CAJITAS_THREADS=auto`, the default; `off`: every game in its channel).
     pub threads: bool,
@@ -347,12 +409,12 @@ pub struct BotConfig {
 impl BotConfig {
     /// The configuration from the environment (after `.env` was loaded) and the flags'
     /// values: every variable `cajitas run` reads is read here, once.
-    pub fn from_env(guild_id: Option<&str>, db_path: PathBuf) -> Result<BotConfig, ConfigError> {
+    pub fn from_env(guild_id: Option<&str>, db: Database) -> Result<BotConfig, ConfigError> {
         let var = |name: &str| std::env::var(name).ok();
         Ok(BotConfig {
             token: token_from_env()?,
             guild_id: guild_id_from(guild_id)?,
-            db_path,
+            db,
             api_base: api_base_from(
                 var(API_BASE_VAR).as_deref(),
                 var(API_BASE_TRUSTED_VAR).as_deref(),
@@ -361,6 +423,7 @@ impl BotConfig {
             pieces_dir: pieces_dir_from_env(),
             message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
             blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
+            shards: shards_from(var(SHARDS_VAR).as_deref())?,
             threads: threads_from(var(THREADS_VAR).as_deref())?,
             abandon_after: abandon_after_from(var(ABANDON_DAYS_VAR).as_deref())?,
             engine: EngineSettings::from_env()?,
@@ -371,8 +434,9 @@ impl BotConfig {
     pub fn log_summary(&self) {
         tracing::info!(
             guild_id = ?self.guild_id,
-            db = %self.db_path.display(),
+            db = %describe_db(&self.db),
             api_base = ?self.api_base.as_ref().map(ApiBase::redacted),
+            shards = ?self.shards.map(|s| format!("{}-{}/{}", s.first, s.last, s.total)),
             token = %self.token,
             "starting cajitas"
         );
@@ -425,12 +489,13 @@ mod tests {
         let cfg = BotConfig {
             token: Secret::new(token),
             guild_id: Some(7),
-            db_path: PathBuf::from("x.db"),
+            db: Database::Postgres("postgres://u:pa55w0rd@db.internal/cajitas".into()),
             api_base: None,
             challenge_ttl: crate::game::DEFAULT_CHALLENGE_TTL,
             pieces_dir: None,
             message_moves: false,
             blocking_threads: 2,
+            shards: None,
             threads: true,
             abandon_after: crate::game::DEFAULT_ABANDON_AFTER,
             engine: EngineSettings::default(),
@@ -439,6 +504,56 @@ mod tests {
         assert!(!debug.contains(token), "{debug}");
         assert!(!debug.contains("secret-token"), "{debug}");
         assert!(debug.contains("redacted"));
+        assert!(!debug.contains("pa55w0rd"), "{debug}");
+    }
+
+    #[test]
+    fn shards_are_first_last_of_total() {
+        assert_eq!(shards_from(None).unwrap(), None);
+        assert_eq!(shards_from(Some(" ")).unwrap(), None);
+        let r = shards_from(Some("0-3/8")).unwrap().unwrap();
+        assert_eq!((r.first, r.last, r.total, r.count()), (0, 3, 8, 4));
+        let r = shards_from(Some(" 1-1/2 ")).unwrap().unwrap();
+        assert_eq!((r.first, r.last, r.total, r.count()), (1, 1, 2, 1));
+        for bad in [
+            "3",
+            "0-3",
+            "4-3/8",
+            "0-8/8",
+            "a-b/c",
+            "0-1/0",
+            "-1-2/4",
+            "0-1/70000",
+        ] {
+            let e = shards_from(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains(SHARDS_VAR), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_database_is_a_postgres_url_or_a_sqlite_path() {
+        let pg = |u: &str| matches!(parse_db(u).unwrap(), Database::Postgres(_));
+        assert!(pg("postgres://cajitas@db/cajitas"));
+        assert!(pg("postgresql:///cajitas?host=/run/postgresql"));
+        assert!(pg(" POSTGRESQL://x/y"));
+        assert_eq!(
+            parse_db("").unwrap(),
+            Database::Sqlite(PathBuf::from(DEFAULT_DB))
+        );
+        assert_eq!(
+            parse_db("postgres.db").unwrap(),
+            Database::Sqlite(PathBuf::from("postgres.db"))
+        );
+        assert_eq!(
+            parse_db("./postgres://x").unwrap(),
+            Database::Sqlite(PathBuf::from("./postgres://x"))
+        );
+        let url = Database::Postgres(
+            "postgres://bot:s3cr3t@db.internal:5432/cajitas?sslmode=disable".into(),
+        );
+        let shown = describe_db(&url);
+        assert!(!shown.contains("s3cr3t"), "{shown}");
+        assert_eq!(shown, "postgres://[redacted]@db.internal:5432/cajitas");
     }
 
     #[test]
@@ -557,6 +672,7 @@ mod tests {
             MESSAGE_MOVES_VAR,
             BLOCKING_THREADS_VAR,
             PIECES_VAR,
+            SHARDS_VAR,
             THREADS_VAR,
             ABANDON_DAYS_VAR,
         ] {

@@ -3,6 +3,8 @@
 //! the first moves' grace, abandoned untimed games. Then the scheduler thread itself: its
 //! scope, its sleep and its early wake-up, and one real 1-second live clock running out.
 
+mod support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,7 +35,7 @@ fn world() -> World {
         ..ServiceOptions::with_clock(clock.clone())
     };
     World {
-        svc: GameService::open_in_memory(opts).unwrap(),
+        svc: support::db::memory_or_postgres(env!("CARGO_CRATE_NAME"), opts),
         clock,
         posts,
         white: UserRef::new(11, "white", false),
@@ -603,7 +605,7 @@ fn a_real_one_second_live_clock_runs_out() {
         notifier: posts.clone(),
         ..ServiceOptions::default()
     };
-    let svc = GameService::open_in_memory(opts).unwrap();
+    let svc = support::db::memory_or_postgres(env!("CARGO_CRATE_NAME"), opts);
     let (white, black) = (
         UserRef::new(11, "white", false),
         UserRef::new(22, "black", false),

@@ -3,6 +3,8 @@
 //! to the person's game, challenges in threads, the end-of-game summary and the rematch
 //! through the notifier, and games started before migration 0006.
 
+mod support;
+
 use std::sync::Arc;
 
 use cajitas::game::{
@@ -48,7 +50,10 @@ fn service() -> (GameService, Arc<RecordingNotifier>) {
         notifier: notes.clone(),
         ..ServiceOptions::default()
     };
-    (GameService::open_in_memory(opts).unwrap(), notes)
+    (
+        support::db::memory_or_postgres(env!("CARGO_CRATE_NAME"), opts),
+        notes,
+    )
 }
 
 /// `white` challenges `black` in `CH` (a channel with threads); `black` accepts, the front

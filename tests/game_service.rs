@@ -1,7 +1,10 @@
 //! The game service end to end: every ending, every refusal, persistence across a reopen, and
-//! racing moves. All through the public API, on real SQLite files (WAL + FULL).
+//! racing moves. All through the public API, on real databases: this file runs on SQLite files
+//! (WAL + FULL), and `tests/game_service_postgres.rs` runs the same tests on a real PostgreSQL
+//! server (the backend follows the test binary's name, see `support::db`).
 
-use std::path::{Path, PathBuf};
+mod support;
+
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
@@ -12,42 +15,22 @@ use cajitas::game::{
 };
 use cajitas_rules::{Color, DrawClaim, DrawReason, Outcome, Position, Uci, WinReason};
 
-/// A temporary folder holding a test's database, removed (with the database) on drop.
-struct TempDb {
-    dir: PathBuf,
-    file: PathBuf,
+use support::db::{Backend, TestDb};
+
+/// The backend of this test binary.
+fn backend() -> Backend {
+    Backend::of_target(env!("CARGO_CRATE_NAME"))
 }
 
-impl std::ops::Deref for TempDb {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.file
-    }
-}
-
-impl Drop for TempDb {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn temp_db(tag: &str) -> TempDb {
-    let dir = std::env::temp_dir().join(format!(
-        "cajitas-game-{tag}-{}-{}",
-        std::process::id(),
-        fastrand::u64(..)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    TempDb {
-        file: dir.join("games.db"),
-        dir,
-    }
+/// A test's own database (a SQLite file, or a PostgreSQL database), removed on drop.
+fn temp_db(tag: &str) -> TestDb {
+    TestDb::new(backend(), tag)
 }
 
 /// A service on its own temporary database, removed when the test is done with it.
 struct Svc {
     svc: GameService,
-    _db: TempDb,
+    _db: TestDb,
 }
 
 impl std::ops::Deref for Svc {
@@ -64,7 +47,7 @@ fn service(tag: &str) -> Svc {
 fn open_service(tag: &str, opts: ServiceOptions) -> Svc {
     let db = temp_db(tag);
     Svc {
-        svc: GameService::open(&db, opts).unwrap(),
+        svc: db.open(opts),
         _db: db,
     }
 }
@@ -726,13 +709,13 @@ fn material_balance() {
 fn a_game_survives_closing_and_reopening_the_database() {
     let path = temp_db("reopen");
     let id = {
-        let svc = GameService::open(&path, ServiceOptions::default()).unwrap();
+        let svc = path.open(ServiceOptions::default());
         let id = new_game(&svc);
         play(&svc, &["e4", "c5", "Nf3"]);
         svc.draw_offer(&alice(), CH, None).unwrap();
         id
     };
-    let svc = GameService::open(&path, ServiceOptions::default()).unwrap();
+    let svc = path.open(ServiceOptions::default());
     let v = svc.board(CH).unwrap();
     assert_eq!(v.game_id, id);
     assert_eq!(v.ply, 3);
@@ -910,8 +893,8 @@ fn two_services_on_one_database_stay_coherent() {
     // Like the bot and `cajitas local` open on the same file: each caches rebuilt games, and
     // neither may act on a stale copy.
     let path = temp_db("two");
-    let a = GameService::open(&path, ServiceOptions::default()).unwrap();
-    let b = GameService::open(&path, ServiceOptions::default()).unwrap();
+    let a = path.open(ServiceOptions::default());
+    let b = path.open(ServiceOptions::default());
     new_game(&a);
     a.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
     assert_eq!(b.board(CH).unwrap().ply, 1);
@@ -966,7 +949,7 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     let clock = Arc::new(ManualClock::new(1_000_000_000));
     let opts = ServiceOptions::with_clock(clock.clone());
     let db = temp_db("pings");
-    let svc = GameService::open(&db, opts.clone()).unwrap();
+    let svc = db.open(opts.clone());
     for _ in 0..3 {
         svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
             .unwrap();
@@ -975,7 +958,7 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     }
     // The count is stored: a reopened service (a restart) goes on counting.
     drop(svc);
-    let svc = GameService::open(&db, opts).unwrap();
+    let svc = db.open(opts);
     svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
     svc.cancel(&alice(), CH).unwrap();
@@ -1067,41 +1050,18 @@ fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction
 // ---- takebacks --------------------------------------------------------------------------
 
 /// Every row of every table, to check that a refusal changed nothing.
-fn dump(path: &Path) -> Vec<String> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    let mut out = Vec::new();
-    for t in tables {
-        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap();
-        let n = stmt.column_count();
-        let mut rows = stmt.query([]).unwrap();
-        while let Some(row) = rows.next().unwrap() {
-            let cols: Vec<String> = (0..n)
-                .map(|i| format!("{:?}", row.get::<_, rusqlite::types::Value>(i).unwrap()))
-                .collect();
-            out.push(format!("{t}: {}", cols.join(", ")));
-        }
-    }
-    out
+fn dump(db: &TestDb) -> Vec<String> {
+    db.dump()
 }
 
-fn count(path: &Path, sql: &str) -> i64 {
-    rusqlite::Connection::open(path)
-        .unwrap()
-        .query_row(sql, [], |r| r.get(0))
-        .unwrap()
+fn count(db: &TestDb, sql: &str) -> i64 {
+    db.count(sql)
 }
 
 #[test]
 fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     let db = temp_db("tb1");
-    let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
+    let svc = db.open(ServiceOptions::default());
     let id = new_game(&svc);
     play(&svc, &["e4", "e5", "Nf3"]);
     let asked = svc.takeback_request(&alice(), CH, None).unwrap();
@@ -1173,8 +1133,8 @@ fn a_rewound_game_is_never_served_from_a_cache() {
     // serve the moves it cached before the takeback.
     let path = temp_db("tbcache");
     let clock = Arc::new(ManualClock::new(1_000_000));
-    let a = GameService::open(&path, ServiceOptions::with_clock(clock.clone())).unwrap();
-    let b = GameService::open(&path, ServiceOptions::with_clock(clock)).unwrap();
+    let a = path.open(ServiceOptions::with_clock(clock.clone()));
+    let b = path.open(ServiceOptions::with_clock(clock));
     new_game(&a);
     play(&a, &["Nf3", "Nf6", "Nc3", "Nc6"]);
     assert_eq!(b.board(CH).unwrap().sans, ["Nf3", "Nf6", "Nc3", "Nc6"]);
@@ -1219,7 +1179,7 @@ fn a_declined_takeback_leaves_the_game_as_it_was() {
 #[test]
 fn takeback_refusals_leave_the_database_as_it_was() {
     let db = temp_db("tbrefuse");
-    let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
+    let svc = db.open(ServiceOptions::default());
     let id = new_game(&svc);
     let before = dump(&db);
     // Nobody has moved: nothing to take back.

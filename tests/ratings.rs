@@ -2,6 +2,8 @@
 //! redelivery and racing endings, provisional marks, the leaderboard's pages and stale
 //! buttons, stats, and a rebuild that equals the incremental result bit for bit.
 
+mod support;
+
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
@@ -17,7 +19,10 @@ const GUILD: u64 = 900;
 
 fn svc() -> (GameService, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::new(1_800_000_000_000));
-    let svc = GameService::open_in_memory(ServiceOptions::with_clock(clock.clone())).unwrap();
+    let svc = support::db::memory_or_postgres(
+        env!("CARGO_CRATE_NAME"),
+        ServiceOptions::with_clock(clock.clone()),
+    );
     (svc, clock)
 }
 

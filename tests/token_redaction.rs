@@ -1,9 +1,10 @@
-//! The token never reaches a log line.
+//! The token, and the database password, never reach a log line.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use cajitas::config::{ApiBase, BotConfig, Secret};
+use cajitas::store::Database;
 
 #[derive(Clone, Default)]
 struct Buf(Arc<Mutex<Vec<u8>>>);
@@ -20,6 +21,20 @@ impl Write for Buf {
 
 #[test]
 fn startup_log_never_contains_the_token() {
+    startup_log_with(Database::Sqlite("x.db".into()), "x.db");
+}
+
+#[test]
+fn startup_log_never_contains_the_database_password() {
+    startup_log_with(
+        Database::Postgres(
+            "postgres://cajitas:db-pa55word@db.internal:5432/cajitas?password=db-pa55word".into(),
+        ),
+        "postgres://[redacted]@db.internal:5432/cajitas",
+    );
+}
+
+fn startup_log_with(db: Database, shown: &str) {
     let token = "MTAwMDAw.very-secret.tokenvalue";
     let buf = Buf::default();
     let writer = buf.clone();
@@ -31,7 +46,7 @@ fn startup_log_never_contains_the_token() {
     let cfg = BotConfig {
         token: Secret::new(token),
         guild_id: Some(1),
-        db_path: "x.db".into(),
+        db,
         api_base: Some(ApiBase {
             url: "http://127.0.0.1:1".into(),
             trusted_proxy: false,
@@ -40,6 +55,7 @@ fn startup_log_never_contains_the_token() {
         pieces_dir: None,
         message_moves: false,
         blocking_threads: 2,
+        shards: None,
         threads: true,
         abandon_after: cajitas::game::DEFAULT_ABANDON_AFTER,
         engine: Default::default(),
@@ -51,7 +67,8 @@ fn startup_log_never_contains_the_token() {
     });
     let logged = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
     assert!(logged.contains("starting cajitas"), "{logged}");
-    assert!(logged.contains("x.db"), "{logged}");
+    assert!(logged.contains(shown), "{logged}");
+    assert!(!logged.contains("pa55word"), "{logged}");
     assert!(!logged.contains(token), "{logged}");
     assert!(!logged.contains("very-secret"), "{logged}");
 }

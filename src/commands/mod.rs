@@ -2,6 +2,7 @@
 //! dispatches to these.
 
 pub mod analyse;
+pub mod migrate;
 pub mod perft;
 pub mod ratings;
 pub mod render;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use crate::game::Clock;
-use crate::store::{SharedStore, StoreError, StoreExt};
+use crate::store::{Coordination, LockGuard, NamedLock, SharedStore, StoreError, StoreExt};
 
 /// How long the ids of handled interactions are kept (Discord redelivers only within a
 /// session, so a day is plenty).
@@ -24,6 +24,10 @@ pub struct Bookkeeping {
     settings: std::sync::Mutex<std::collections::HashMap<String, Option<String>>>,
     /// When the handled interactions were last pruned (Unix ms; 0 before the first time).
     last_prune: AtomicI64,
+    /// How the processes sharing the database coordinate (PostgreSQL); `None` when this
+    /// process owns it (SQLite). Settings are then not kept in memory: another process may
+    /// change them.
+    coordination: Option<Arc<dyn Coordination>>,
 }
 
 impl std::fmt::Debug for Bookkeeping {
@@ -39,12 +43,36 @@ fn ms(d: Duration) -> i64 {
 impl Bookkeeping {
     /// Bookkeeping on `store`, with time from `clock`.
     pub fn new(store: SharedStore, clock: Arc<dyn Clock>) -> Bookkeeping {
+        let coordination = store
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .coordination();
         Bookkeeping {
             store,
             clock,
             settings: std::sync::Mutex::default(),
             last_prune: AtomicI64::new(0),
+            coordination,
         }
+    }
+
+    /// Waits for a lock shared by every process of the deployment (blocking). `None` when
+    /// the database is this process's alone (SQLite): there is nobody to wait for.
+    pub fn lock(&self, lock: NamedLock) -> Result<Option<Box<dyn LockGuard>>, StoreError> {
+        self.coordination.as_ref().map(|c| c.lock(lock)).transpose()
+    }
+
+    /// How the processes sharing the database coordinate (`None`: this process owns it).
+    pub fn coordination(&self) -> Option<Arc<dyn Coordination>> {
+        self.coordination.clone()
+    }
+
+    /// A bot setting read from the database, never from memory.
+    pub fn fresh_setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+        let value = store.read(|tx| tx.setting(key))?;
+        self.remember(key, value.clone());
+        Ok(value)
     }
 
     fn with<T>(
@@ -94,6 +122,9 @@ impl Bookkeeping {
     /// The setting when it is already known in memory (no database access, never blocks
     /// on the store): `Some(value)`, or `None` when it must be read with [`Self::setting`].
     pub fn cached_setting(&self, key: &str) -> Option<Option<String>> {
+        if self.coordination.is_some() {
+            return None;
+        }
         let cache = self.settings.lock().unwrap_or_else(|p| p.into_inner());
         cache.get(key).cloned()
     }

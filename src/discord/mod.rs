@@ -11,6 +11,7 @@
 //! that server's `GET /api/v10/gateway`.
 
 mod bookkeeping;
+mod budget;
 mod buttons;
 mod challenge;
 mod clocks;
@@ -29,6 +30,7 @@ pub mod reply;
 mod resign;
 mod settings;
 mod setup;
+mod shards;
 mod takeback;
 mod threads;
 mod view;
@@ -187,6 +189,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         );
     }
     let http = http_client(&config);
+    // This process's share of the bot's global REST limit, unless a trusted proxy keeps it.
+    let trusted_proxy = config.api_base.as_ref().is_some_and(|b| b.trusted_proxy);
+    budget::install((!trusted_proxy).then(|| match config.shards {
+        Some(r) => budget::RestBudget::share(r.count(), r.total),
+        None => budget::RestBudget::share(1, 1),
+    }));
 
     // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
     // made once, before the first move needs them.
@@ -216,7 +224,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         tokio::runtime::Handle::current(),
     ));
     let game = {
-        let path = config.db_path.clone();
+        let db = config.db.clone();
         let opts = ServiceOptions {
             challenge_ttl: config.challenge_ttl,
             notifier,
@@ -226,8 +234,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         let clock = opts.clock.clone();
         let engine_settings = config.engine.clone();
         tokio::task::spawn_blocking(move || {
-            let game = GameService::open(&path, opts)
-                .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", path.display()))?;
+            let game = GameService::open_db(&db, opts).map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot open the database {}: {e}",
+                    crate::config::describe_db(&db)
+                )
+            })?;
             let books = Arc::new(Bookkeeping::new(game.shared_store(), clock));
             // The ids handled are also pruned hourly while the bot runs (see
             // `Bookkeeping::first_delivery`).
@@ -262,7 +274,24 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         crate::game::EventScope::Except(crate::console::local_channel().channel),
     );
 
+    // With PostgreSQL, a deadline another process sets wakes this one's scheduler too.
+    if let Some(coordination) = bookkeeping.coordination() {
+        match coordination.listen(crate::store::postgres::DEADLINE_TOPIC) {
+            Ok(wakeups) => scheduler.follow(wakeups),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for the other processes' deadlines")
+            }
+        }
+    }
+
     let message_moves = config.message_moves;
+    let config_shards = config.shards;
+    // Several processes share a PostgreSQL database: their IDENTIFYs take turns.
+    let coordination = if config_shards.is_some() {
+        bookkeeping.coordination()
+    } else {
+        None
+    };
     let books_for_gate = Arc::clone(&bookkeeping);
     let options = poise::FrameworkOptions {
         commands: commands(),
@@ -330,7 +359,7 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     });
 
     tokio::select! {
-        started = client.start() => started?,
+        started = shards::run(&mut client, config_shards, coordination) => started?,
         () = stopped.notified() => {}
     }
     // The gateway is closed; handlers that were still running get their bounded wait.

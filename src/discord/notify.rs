@@ -95,6 +95,8 @@ impl Notifier for DiscordNotifier {
         // to call from any thread, a runtime worker included (it never panics).
         let (tx, rx) = std::sync::mpsc::channel();
         self.runtime.spawn(async move {
+            // A post outside an interaction counts toward the bot's global REST limit.
+            super::budget::take().await;
             let sent = post_in(&http, channel, message).await;
             if let (Ok(_), Some(thread)) = (&sent, wind_down)
                 && let Err(e) = super::threads::wind_down(&http, thread).await

@@ -126,9 +126,27 @@ async fn register(
     let guild = data.config.guild_id.filter(|&g| g != 0);
     let hash = commands_hash(application_id, &json);
     let key = hash_key(guild);
+    // Processes sharing a PostgreSQL database register one at a time: the first registers,
+    // the others then find its hash (the lock is released when `_registering` is dropped).
+    let books = std::sync::Arc::clone(&data.bookkeeping);
+    let _registering = match tokio::task::spawn_blocking(move || {
+        books.lock(crate::store::NamedLock::CommandRegistration)
+    })
+    .await
+    {
+        Ok(Ok(guard)) => guard.map(Releaser),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "could not take the registration lock; registering anyway");
+            None
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "could not take the registration lock; registering anyway");
+            None
+        }
+    };
     let books = std::sync::Arc::clone(&data.bookkeeping);
     let lookup_key = key.clone();
-    let stored = tokio::task::spawn_blocking(move || books.setting(&lookup_key)).await;
+    let stored = tokio::task::spawn_blocking(move || books.fresh_setting(&lookup_key)).await;
     match stored {
         Ok(Ok(Some(h))) if h == hash => {
             tracing::info!(guild = ?guild, "slash commands unchanged since the last registration; not registering");
@@ -162,6 +180,23 @@ async fn register(
         }
     }
 }
+
+/// Releases a cross-process lock off the async runtime (the release is a database call).
+struct Releaser(Box<dyn crate::store::LockGuard>);
+
+impl Drop for Releaser {
+    fn drop(&mut self) {
+        let guard = std::mem::replace(&mut self.0, Box::new(NoGuard));
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => drop(rt.spawn_blocking(move || drop(guard))),
+            Err(_) => drop(guard),
+        }
+    }
+}
+
+struct NoGuard;
+
+impl crate::store::LockGuard for NoGuard {}
 
 #[cfg(test)]
 mod tests {

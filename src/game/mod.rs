@@ -56,7 +56,7 @@ pub use self::views::{
     Place, Status, TakebackView, UserRef,
 };
 pub use crate::store::EventScope;
-use crate::store::{SharedStore, SqliteStore, Store, StoreExt, Tx};
+use crate::store::{Database, SharedStore, SqliteStore, Store, StoreExt, Tx};
 
 /// The longest move text a player may type, in characters.
 pub const MAX_MOVE_CHARS: usize = 32;
@@ -167,6 +167,12 @@ impl GameService {
     /// Opens (creating it if needed) the database at `path` and applies the migrations.
     pub fn open(path: &Path, opts: ServiceOptions) -> Result<GameService, GameError> {
         Ok(Self::with_store(Box::new(SqliteStore::open(path)?), opts))
+    }
+
+    /// Opens (creating it if needed) the database `CAJITAS_DB` names, either backend, and
+    /// applies the migrations.
+    pub fn open_db(db: &Database, opts: ServiceOptions) -> Result<GameService, GameError> {
+        Ok(Self::with_store(db.open()?, opts))
     }
 
     /// A service over an in-memory database (tests and experiments; nothing is kept).

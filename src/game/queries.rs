@@ -50,6 +50,24 @@ impl GameService {
         })
     }
 
+    /// Replays a game by id from its start position and stored moves with the rules, never
+    /// from the cache, and checks that the position reached is the stored one. Returns its
+    /// PGN (`cajitas migrate` compares it on both databases).
+    pub fn replay(&self, game_id: i64) -> Result<String, GameError> {
+        self.read(|tx| {
+            let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
+            let stored = row.fen.clone();
+            let l = self.rebuild(tx, row)?;
+            let fen = l.game.position().fen();
+            if fen != stored {
+                return Err(GameError::Internal(format!(
+                    "game {game_id}: the moves lead to {fen}, the stored position is {stored}"
+                )));
+            }
+            Ok(pgn_of(&l, self.options().site))
+        })
+    }
+
     /// The moves of a game in UCI, as stored.
     pub fn moves_uci(&self, game_id: i64) -> Result<Vec<String>, GameError> {
         self.read(|tx| Ok(tx.moves(game_id)?.into_iter().map(|m| m.uci).collect()))

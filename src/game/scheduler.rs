@@ -190,6 +190,33 @@ impl Scheduler {
         self.bell.ring();
     }
 
+    /// Wakes this scheduler when another process announces a deadline (`wakeups` of the
+    /// store's `Coordination::listen`, PostgreSQL's `LISTEN cajitas_deadline`; the payload is
+    /// the due time, Unix ms) earlier than the one it sleeps until. An empty or unreadable
+    /// payload (a reconnection, which may have missed one) wakes it for a look. The listening
+    /// thread ends with the scheduler.
+    pub fn follow(&self, wakeups: Box<dyn crate::store::Wakeups>) {
+        let bell = Arc::clone(&self.bell);
+        let spawned = std::thread::Builder::new()
+            .name("cajitas-deadlines".into())
+            .spawn(move || {
+                loop {
+                    let payload = wakeups.wait(Duration::from_secs(1));
+                    if bell.lock().stop {
+                        return;
+                    }
+                    match payload.map(|p| p.trim().parse::<i64>()) {
+                        None => {}
+                        Some(Ok(due)) => bell.ring_if_before(due),
+                        Some(Err(_)) => bell.ring(),
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "scheduler: cannot follow the other processes' deadlines");
+        }
+    }
+
     /// Stops the thread and waits for it (a round in progress finishes first).
     pub fn stop(mut self) {
         self.halt();

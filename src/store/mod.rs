@@ -1,6 +1,7 @@
-//! The store: what the game service needs from storage, behind object-safe traits, and the
-//! SQLite implementation of them ([`sqlite`]), the only place in the crate (with
-//! `migrations/`) that contains SQL.
+//! The store: what the game service needs from storage, behind object-safe traits, and two
+//! implementations of them: SQLite ([`sqlite`], the embedded default) and PostgreSQL
+//! ([`postgres`], for several processes sharing one database), the only places in the crate
+//! (with `migrations/`) that contain SQL.
 //!
 //! A [`Store`] runs operations, each as ONE transaction ([`Store::transaction`]): the
 //! operation reads what it needs through a [`Tx`], decides, writes, and says whether to
@@ -16,9 +17,56 @@
 //!
 //! The store is blocking. Async code must call it through `tokio::task::spawn_blocking`.
 
+pub mod copy;
+pub mod postgres;
 pub mod sqlite;
 
+pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
+
+/// Where the data lives (`CAJITAS_DB`): a SQLite file (the embedded default) or a PostgreSQL
+/// database (`postgres://…` or `postgresql://…`), for several processes sharing it.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    /// A SQLite database file.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL URL. It may hold a password: its `Debug` never shows it, and logs show
+    /// it through `config::redact_url`.
+    Postgres(String),
+}
+
+impl Database {
+    /// Reads `CAJITAS_DB`'s value: a PostgreSQL URL, or else a SQLite path (`default` when
+    /// empty).
+    pub fn parse(raw: &str, default: &str) -> Database {
+        let raw = raw.trim();
+        if postgres::is_postgres_url(raw) {
+            Database::Postgres(raw.to_owned())
+        } else if raw.is_empty() {
+            Database::Sqlite(default.into())
+        } else {
+            Database::Sqlite(raw.into())
+        }
+    }
+
+    /// Opens it: the file is created if needed; the schema is brought up to date (under an
+    /// advisory lock with PostgreSQL).
+    pub fn open(&self) -> Result<Box<dyn Store>, StoreError> {
+        Ok(match self {
+            Database::Sqlite(path) => Box::new(SqliteStore::open(path)?),
+            Database::Postgres(url) => Box::new(PostgresStore::open(url)?),
+        })
+    }
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Sqlite(path) => f.debug_tuple("Sqlite").field(path).finish(),
+            Database::Postgres(_) => f.write_str("Postgres(\"[redacted]\")"),
+        }
+    }
+}
 
 /// Why a store operation failed (always unexpected: refusals are decided by the caller).
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +74,9 @@ pub enum StoreError {
     /// SQLite said no.
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
+    /// PostgreSQL said no (or could not be reached).
+    #[error("database error: {0}")]
+    Postgres(::postgres::Error),
     /// The schema could not be brought up to date.
     #[error("database migration failed: {0}")]
     Migration(#[from] rusqlite_migration::Error),
@@ -863,6 +914,50 @@ pub trait Store: Send {
 
     /// Applies the migrations again (a no-op when the schema is current).
     fn migrate(&mut self) -> Result<(), StoreError>;
+
+    /// How processes sharing this database coordinate, when several may (PostgreSQL's
+    /// advisory locks); `None` for a database one process owns (SQLite).
+    fn coordination(&self) -> Option<std::sync::Arc<dyn Coordination>> {
+        None
+    }
+}
+
+/// A lock shared by every process of a deployment (see [`Store::coordination`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedLock {
+    /// Held while the slash commands are compared with the last registration and registered.
+    CommandRegistration,
+    /// Held by a shard while it IDENTIFYs, and for the 5 s after, per rate-limit bucket
+    /// (`shard_id % max_concurrency`).
+    Identify(u32),
+}
+
+/// A held [`NamedLock`]; dropping it releases the lock (a process that dies releases it too).
+pub trait LockGuard: Send {}
+
+/// Cross-process coordination through the shared database.
+pub trait Coordination: Send + Sync {
+    /// Waits for `lock` (blocking), then holds it until the guard is dropped.
+    fn lock(&self, lock: NamedLock) -> Result<Box<dyn LockGuard>, StoreError>;
+
+    /// Takes `lock` if nobody holds it; `None` when another process does.
+    fn try_lock(&self, lock: NamedLock) -> Result<Option<Box<dyn LockGuard>>, StoreError>;
+
+    /// Wakes every process listening on `topic` (PostgreSQL `NOTIFY`), e.g. a scheduler
+    /// whose earliest deadline changed. `topic` is lowercase letters and `_`.
+    fn notify(&self, topic: &str, payload: &str) -> Result<(), StoreError>;
+
+    /// Starts listening on `topic` (PostgreSQL `LISTEN`, on a connection of its own that
+    /// reconnects by itself); see [`Wakeups`].
+    fn listen(&self, topic: &str) -> Result<Box<dyn Wakeups>, StoreError>;
+}
+
+/// The notifications of one topic, as they arrive. Dropping it stops listening.
+pub trait Wakeups: Send {
+    /// Waits at most `timeout` for the next notification: its payload, or `None` when none
+    /// came. After a lost connection it also returns (an empty payload): a notification may
+    /// have been missed, so the listener should look again at what it waits for.
+    fn wait(&self, timeout: std::time::Duration) -> Option<String>;
 }
 
 /// One store shared by the parts of a process that write the same database (the game

@@ -295,6 +295,10 @@ struct Inner {
     gateway_log: Mutex<Vec<(GatewayEvent, Instant)>>,
     bump: watch::Sender<u64>,
     gateway: Mutex<Option<mpsc::UnboundedSender<GwCmd>>>,
+    /// The connection of each shard that identified, by shard id (the latest one wins).
+    shard_gateways: Mutex<HashMap<u64, mpsc::UnboundedSender<GwCmd>>>,
+    /// The `shard` field `[id, total]` of every IDENTIFY, in order, with when it came.
+    identified: Mutex<Vec<([u64; 2], Instant)>>,
     seq: AtomicU64,
     sessions: AtomicU64,
     ids: AtomicU64,
@@ -390,6 +394,8 @@ impl FakeDiscord {
             gateway_log: Mutex::new(Vec::new()),
             bump,
             gateway: Mutex::new(None),
+            shard_gateways: Mutex::new(HashMap::new()),
+            identified: Mutex::new(Vec::new()),
             seq: AtomicU64::new(0),
             sessions: AtomicU64::new(0),
             ids: AtomicU64::new(1),
@@ -536,15 +542,42 @@ impl FakeDiscord {
         .await
     }
 
-    /// Sends a dispatch event on the current gateway connection.
+    /// Sends a dispatch event on the current gateway connection; when the bot identified
+    /// with more than one shard, an event of a guild goes to the shard Discord would route it
+    /// to, `(guild_id >> 22) % total`.
     pub fn dispatch(&self, t: &str, d: Value) {
         let s = self.inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let guild = d
+            .get("guild_id")
+            .and_then(Value::as_str)
+            .and_then(|g| g.parse::<u64>().ok());
         let frame = json!({"op": 0, "s": s, "t": t, "d": d}).to_string();
+        let total = self
+            .inner
+            .identified
+            .lock()
+            .unwrap()
+            .last()
+            .map_or(1, |(shard, _)| shard[1]);
+        if total > 1 {
+            let shard = guild.map_or(0, |g| (g >> 22) % total);
+            let gws = self.inner.shard_gateways.lock().unwrap();
+            gws.get(&shard)
+                .unwrap_or_else(|| panic!("no gateway connection for shard {shard}"))
+                .send(GwCmd::Send(frame))
+                .expect("gateway connection gone");
+            return;
+        }
         let gw = self.inner.gateway.lock().unwrap();
         gw.as_ref()
             .expect("no gateway connection")
             .send(GwCmd::Send(frame))
             .expect("gateway connection gone");
+    }
+
+    /// The `shard` field `[id, total]` of every IDENTIFY so far, in order, with when it came.
+    pub fn identified_shards(&self) -> Vec<([u64; 2], Instant)> {
+        self.inner.identified.lock().unwrap().clone()
     }
 
     /// Closes the gateway connection with this close code (4000: resumable).
@@ -1404,7 +1437,7 @@ async fn gateway(State(inner): State<Arc<Inner>>, ws: WebSocketUpgrade) -> Respo
 
 async fn gateway_conn(inner: Arc<Inner>, mut socket: WebSocket) {
     let (tx, mut rx) = mpsc::unbounded_channel();
-    *inner.gateway.lock().unwrap() = Some(tx);
+    *inner.gateway.lock().unwrap() = Some(tx.clone());
     inner.gw(GatewayEvent::Connected);
     let hello = json!({"op": 10, "d": {"heartbeat_interval": inner.heartbeat_ms}}).to_string();
     if socket.send(WsMessage::Text(hello.into())).await.is_err() {
@@ -1428,6 +1461,13 @@ async fn gateway_conn(inner: Arc<Inner>, mut socket: WebSocket) {
                         Some(json!({"op": 11}))
                     }
                     Some(2) => {
+                        let shard = v
+                            .pointer("/d/shard")
+                            .and_then(Value::as_array)
+                            .map(|a| [a.first().and_then(Value::as_u64).unwrap_or(0), a.get(1).and_then(Value::as_u64).unwrap_or(1)])
+                            .unwrap_or([0, 1]);
+                        inner.identified.lock().unwrap().push((shard, Instant::now()));
+                        inner.shard_gateways.lock().unwrap().insert(shard[0], tx.clone());
                         inner.gw(GatewayEvent::Identify);
                         let n = inner.sessions.fetch_add(1, Ordering::SeqCst) + 1;
                         let s = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
@@ -1436,7 +1476,7 @@ async fn gateway_conn(inner: Arc<Inner>, mut socket: WebSocket) {
                             "user": {"id": APP_ID.to_string(), "username": "cajitas", "bot": true},
                             "guilds": [], "session_id": format!("fake-session-{n}"),
                             "resume_gateway_url": format!("ws://127.0.0.1:{}/gw", inner.port),
-                            "shard": [0, 1],
+                            "shard": shard,
                             "application": {"id": APP_ID.to_string(), "flags": 0}}}))
                     }
                     Some(6) => {

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::bot::{Bot, BotOptions, TempDir};
+use super::db::{Backend, TestDb};
 use super::fake_discord::{Channel, FakeDiscord, FakeUser, Recorded};
 
 /// The heartbeat interval the fake announces.
@@ -49,6 +50,9 @@ pub struct World {
     /// Extra environment for the bot.
     pub env: Vec<(&'static str, String)>,
     starts: usize,
+    /// The PostgreSQL database, when the test binary runs on PostgreSQL (its name ends in
+    /// `_postgres`, see `support::db`); `None`: the SQLite file [`World::db`].
+    pub postgres: Option<TestDb>,
     /// Where the helpers play: the thread of the last game started, or the channel.
     playing: std::sync::Mutex<Option<Channel>>,
 }
@@ -58,12 +62,17 @@ impl World {
     pub async fn start(tag: &str, env: Vec<(&'static str, String)>) -> World {
         let fake = FakeDiscord::start(HEARTBEAT_MS).await;
         let dir = TempDir::new(tag);
+        let postgres = match Backend::of_target(env!("CARGO_CRATE_NAME")) {
+            Backend::Postgres => Some(TestDb::new(Backend::Postgres, tag)),
+            Backend::Sqlite => None,
+        };
         let mut w = World {
             fake,
             bot: None,
             dir,
             env,
             starts: 0,
+            postgres,
             playing: std::sync::Mutex::new(None),
         };
         w.restart().await;
@@ -83,10 +92,23 @@ impl World {
             api_base: &self.fake.base,
             db: &self.db(),
             log: self.dir.path().join(format!("bot-{}.log", self.starts)),
-            env: self.env.iter().map(|(k, v)| (*k, v.clone())).collect(),
+            env: self
+                .env
+                .iter()
+                .map(|(k, v)| (*k, v.clone()))
+                .chain(
+                    self.postgres
+                        .as_ref()
+                        .map(|db| ("CAJITAS_DB", db.env_value())),
+                )
+                .collect(),
         });
         self.bot = Some(bot);
         self.fake.wait_ready(self.starts).await;
+        if self.postgres.is_some() {
+            let log = self.bot().log_text();
+            assert!(log.contains("postgresql:///t_"), "not on PostgreSQL: {log}");
+        }
     }
 
     /// The running bot.

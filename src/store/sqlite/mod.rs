@@ -12,10 +12,13 @@ mod challenges;
 mod engines;
 mod events;
 mod games;
+mod lock;
 mod offers;
 mod ratings;
 mod takebacks;
 mod users;
+
+pub use self::lock::{ProcessLock, ProcessLockError, lock_for_one_process};
 
 use std::path::Path;
 use std::time::Duration;

@@ -1,0 +1,116 @@
+//! This process's share of Discord's global REST limit (about 50 requests per second per bot,
+//! whatever the number of processes): `50 × its shards ÷ the total shards`, as a token bucket
+//! that REST calls wait on. Interaction callbacks and followups are not counted: Discord does
+//! not bind interaction endpoints to the global limit, and they must answer within 3 s. Posts
+//! outside an interaction (the notifier) are. A trusted REST proxy
+//! (`CAJITAS_API_BASE_TRUSTED`) keeps the bot's limits itself: no budget then.
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Discord's global REST limit per bot, requests per second.
+pub const GLOBAL_PER_SEC: f64 = 50.0;
+
+/// A token bucket: `per_sec` tokens a second, at most one second's worth saved.
+#[derive(Debug)]
+pub struct RestBudget {
+    per_sec: f64,
+    state: tokio::sync::Mutex<(f64, Instant)>,
+}
+
+impl RestBudget {
+    /// A budget of `per_sec` requests a second (at least one a minute).
+    pub fn new(per_sec: f64) -> RestBudget {
+        let per_sec = per_sec.max(1.0 / 60.0);
+        RestBudget {
+            per_sec,
+            state: tokio::sync::Mutex::new((per_sec.max(1.0), Instant::now())),
+        }
+    }
+
+    /// The share of a process running `shards` of `total` shards.
+    pub fn share(shards: u32, total: u32) -> RestBudget {
+        RestBudget::new(GLOBAL_PER_SEC * f64::from(shards) / f64::from(total.max(1)))
+    }
+
+    /// Requests a second.
+    pub fn per_sec(&self) -> f64 {
+        self.per_sec
+    }
+
+    /// Waits until one request may be sent, and counts it.
+    pub async fn take(&self) {
+        let wait = {
+            let mut state = self.state.lock().await;
+            let (tokens, last) = &mut *state;
+            let now = Instant::now();
+            let capacity = self.per_sec.max(1.0);
+            *tokens =
+                (*tokens + now.duration_since(*last).as_secs_f64() * self.per_sec).min(capacity);
+            *last = now;
+            // Reserve the token now; a negative balance is the queue ahead.
+            *tokens -= 1.0;
+            if *tokens >= 0.0 {
+                None
+            } else {
+                Some(Duration::from_secs_f64(-*tokens / self.per_sec))
+            }
+        };
+        if let Some(wait) = wait {
+            tokio::time::sleep(wait).await;
+        }
+    }
+}
+
+static BUDGET: OnceLock<RestBudget> = OnceLock::new();
+
+/// Sets this process's budget (once, at start); `None`: no budget (a trusted proxy).
+pub fn install(budget: Option<RestBudget>) {
+    if let Some(b) = budget {
+        tracing::info!(
+            per_sec = b.per_sec(),
+            "REST budget of this process (posts outside interactions)"
+        );
+        let _ = BUDGET.set(b);
+    }
+}
+
+/// Waits for this process's budget, when it has one.
+pub async fn take() {
+    if let Some(b) = BUDGET.get() {
+        b.take().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_share_follows_the_shards() {
+        assert_eq!(RestBudget::share(1, 1).per_sec(), 50.0);
+        assert_eq!(RestBudget::share(4, 8).per_sec(), 25.0);
+        assert_eq!(RestBudget::share(1, 16).per_sec(), 3.125);
+    }
+
+    #[tokio::test]
+    async fn a_burst_past_one_second_of_budget_waits() {
+        let b = RestBudget::new(100.0);
+        let t0 = Instant::now();
+        for _ in 0..100 {
+            b.take().await;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_millis(300),
+            "the first second's worth is free"
+        );
+        for _ in 0..50 {
+            b.take().await;
+        }
+        assert!(
+            t0.elapsed() >= Duration::from_millis(480),
+            "50 more at 100/s take 0.5 s: {:?}",
+            t0.elapsed()
+        );
+    }
+}

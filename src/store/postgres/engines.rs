@@ -1,0 +1,50 @@
+//! Engines as players (migration 0009).
+
+use super::{PgTx, to_db};
+use crate::store::{Engines, StoreError};
+
+impl Engines for PgTx<'_> {
+    fn upsert_engine(&self, id: u64, name: &str, level: u8, now: i64) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO users (id, name, is_bot, updated_at, kind, engine_level)
+             VALUES ($1, $2, TRUE, $3, 'engine', $4)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = TRUE,
+                 kind = 'engine', engine_level = excluded.engine_level,
+                 updated_at = excluded.updated_at
+             WHERE users.name IS DISTINCT FROM excluded.name
+                 OR users.kind IS DISTINCT FROM 'engine'
+                 OR users.engine_level IS DISTINCT FROM excluded.engine_level",
+            &[&to_db(id), &name, &now, &i32::from(level)],
+        )?;
+        Ok(())
+    }
+
+    fn engine_level(&self, user: u64) -> Result<Option<u8>, StoreError> {
+        let Some(row) = self.query_opt(
+            "SELECT engine_level FROM users WHERE id = $1 AND kind = 'engine'",
+            &[&to_db(user)],
+        )?
+        else {
+            return Ok(None);
+        };
+        match row.try_get::<_, Option<i32>>(0)? {
+            None => Ok(None),
+            Some(level) => u8::try_from(level)
+                .map(Some)
+                .map_err(|_| StoreError::Corrupt(format!("engine level {level}"))),
+        }
+    }
+
+    fn active_engine_games(&self) -> Result<Vec<i64>, StoreError> {
+        self.query(
+            "SELECT g.id FROM games g
+             JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id
+             WHERE g.status = 'active' AND (w.kind = 'engine' OR b.kind = 'engine')
+             ORDER BY g.id",
+            &[],
+        )?
+        .iter()
+        .map(|r| r.try_get(0).map_err(StoreError::from))
+        .collect()
+    }
+}

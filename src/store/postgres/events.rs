@@ -1,0 +1,233 @@
+//! The scheduler's events (migration 0007), shared by every process of a deployment: a
+//! scheduler claims due events with `FOR UPDATE SKIP LOCKED`, so two processes never claim one
+//! event, and a new deadline is announced with `NOTIFY cajitas_deadline` (sent at commit).
+
+use postgres::Row;
+
+use super::{Columns, PgTx, from_db, to_db};
+use crate::store::{ClockEvents, EventKind, EventRow, EventScope, StoreError};
+
+/// The topic on which a scheduled event is announced (its payload: the due time, Unix ms).
+pub const DEADLINE_TOPIC: &str = "cajitas_deadline";
+
+/// An event; [`event_row`] reads the columns in this order.
+macro_rules! select_event {
+    () => {
+        "SELECT id, game_id, seq, kind, channel_id, due_at FROM clock_events"
+    };
+}
+
+fn event_row(row: &Row) -> Result<EventRow, StoreError> {
+    let mut c = Columns::new(row);
+    Ok(EventRow {
+        id: c.get()?,
+        game_id: c.get()?,
+        seq: c.get()?,
+        kind: c.text()?,
+        channel: c.id()?,
+        due_at: c.get()?,
+    })
+}
+
+/// The channel bound as `$1` in the scope's condition (`All` binds 0, to a condition that
+/// always holds).
+fn scope_channel(scope: EventScope) -> i64 {
+    match scope {
+        EventScope::All => 0,
+        EventScope::Only(ch) | EventScope::Except(ch) => to_db(ch),
+    }
+}
+
+impl PgTx<'_> {
+    fn events(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<EventRow>, StoreError> {
+        self.query(sql, params)?.iter().map(event_row).collect()
+    }
+}
+
+impl ClockEvents for PgTx<'_> {
+    fn schedule_event(
+        &self,
+        game_id: i64,
+        channel: u64,
+        seq: i64,
+        kind: EventKind,
+        due_at: i64,
+    ) -> Result<i64, StoreError> {
+        // A game in progress nearly always has its pending event: moved in place, else
+        // inserted.
+        let moved = self.query_opt(
+            "UPDATE clock_events SET seq = $2, kind = $3, due_at = $4
+             WHERE game_id = $1 AND done_at IS NULL
+             RETURNING id",
+            &[&game_id, &seq, &kind.as_str(), &due_at],
+        )?;
+        let id: i64 = match moved {
+            Some(row) => row.try_get(0)?,
+            None => self
+                .query_one(
+                    "INSERT INTO clock_events (game_id, seq, kind, channel_id, due_at)
+                     VALUES ($1, $2, $3, $4, $5)
+                     RETURNING id",
+                    &[&game_id, &seq, &kind.as_str(), &to_db(channel), &due_at],
+                )?
+                .try_get(0)?,
+        };
+        // Delivered when (and only if) the transaction commits: every process's scheduler
+        // looks again at its next event.
+        self.execute(
+            "SELECT pg_notify('cajitas_deadline', $1::BIGINT::TEXT)",
+            &[&due_at],
+        )?;
+        Ok(id)
+    }
+
+    fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
+        let sql = match scope {
+            EventScope::All => {
+                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND $1::BIGINT IS NOT NULL
+                 ORDER BY due_at LIMIT 1"
+            }
+            EventScope::Only(_) => {
+                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id = $1
+                 ORDER BY due_at LIMIT 1"
+            }
+            EventScope::Except(_) => {
+                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id <> $1
+                 ORDER BY due_at LIMIT 1"
+            }
+        };
+        self.query_opt(sql, &[&scope_channel(scope)])?
+            .map(|r| r.try_get(0).map_err(StoreError::from))
+            .transpose()
+    }
+
+    fn due_events(
+        &self,
+        scope: EventScope,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let ch = scope_channel(scope);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        // Rows another process has claimed are skipped, not waited for.
+        let sql = match (scope, self.write) {
+            (_, false) => {
+                return Err(StoreError::Backend(
+                    "due events are claimed in a write transaction".into(),
+                ));
+            }
+            (EventScope::All, true) => concat!(
+                select_event!(),
+                " WHERE done_at IS NULL AND $1::BIGINT IS NOT NULL AND due_at <= $2
+                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED"
+            ),
+            (EventScope::Only(_), true) => concat!(
+                select_event!(),
+                " WHERE done_at IS NULL AND channel_id = $1 AND due_at <= $2
+                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED"
+            ),
+            (EventScope::Except(_), true) => concat!(
+                select_event!(),
+                " WHERE done_at IS NULL AND channel_id <> $1 AND due_at <= $2
+                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED"
+            ),
+        };
+        let claimed = self.events(sql, &[&ch, &now, &limit])?;
+        // The scheduler then works on each event's game under its channel's lock. A channel
+        // whose lock another transaction holds (a move there, which may be rescheduling this
+        // very event) is left for the next round: waiting for it while holding the event's
+        // row lock, which that move waits for, would be a deadlock.
+        let mut mine = Vec::with_capacity(claimed.len());
+        for ev in claimed {
+            let got: bool = self
+                .query_one(
+                    "SELECT pg_try_advisory_xact_lock($1)",
+                    &[&to_db(ev.channel)],
+                )?
+                .try_get(0)?;
+            if got {
+                mine.push(ev);
+            }
+        }
+        Ok(mine)
+    }
+
+    fn finish_event(&self, id: i64, now: i64, to_post: bool) -> Result<bool, StoreError> {
+        let posted = if to_post { None } else { Some(now) };
+        let n = self.execute(
+            "UPDATE clock_events SET done_at = $2, posted_at = $3
+             WHERE id = $1 AND done_at IS NULL",
+            &[&id, &now, &posted],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError> {
+        let ch = scope_channel(scope);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        // In a write transaction the rows are claimed (skipping those another process is
+        // posting); a read-only transaction cannot lock rows, and its posts are deduplicated
+        // by their nonce.
+        let sql = match (scope, self.write) {
+            (EventScope::All, true) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND $1::BIGINT IS NOT NULL
+                 ORDER BY done_at LIMIT $2 FOR UPDATE SKIP LOCKED"
+            ),
+            (EventScope::Only(_), true) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = $1
+                 ORDER BY done_at LIMIT $2 FOR UPDATE SKIP LOCKED"
+            ),
+            (EventScope::Except(_), true) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> $1
+                 ORDER BY done_at LIMIT $2 FOR UPDATE SKIP LOCKED"
+            ),
+            (EventScope::All, false) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND $1::BIGINT IS NOT NULL
+                 ORDER BY done_at LIMIT $2"
+            ),
+            (EventScope::Only(_), false) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = $1
+                 ORDER BY done_at LIMIT $2"
+            ),
+            (EventScope::Except(_), false) => concat!(
+                select_event!(),
+                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> $1
+                 ORDER BY done_at LIMIT $2"
+            ),
+        };
+        self.events(sql, &[&ch, &limit])
+    }
+
+    fn mark_posted(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE clock_events SET posted_at = $2 WHERE id = $1 AND posted_at IS NULL",
+            &[&id, &now],
+        )?;
+        Ok(())
+    }
+
+    fn adopt_unclocked_games(
+        &self,
+        now: i64,
+        abandon_ms: i64,
+    ) -> Result<Vec<(i64, u64, i64)>, StoreError> {
+        self.query(
+            "UPDATE games SET clock_at = $1, deadline = $1 + $2
+             WHERE status = 'active' AND clock_at IS NULL
+             RETURNING id, channel_id, seq",
+            &[&now, &abandon_ms],
+        )?
+        .iter()
+        .map(|r| Ok((r.try_get(0)?, from_db(r.try_get(1)?), r.try_get(2)?)))
+        .collect()
+    }
+}

@@ -1,0 +1,507 @@
+//! The PostgreSQL implementation of the [store](super), for a deployment of several bot
+//! processes sharing one database server: opening (a pool of connections), migrations under
+//! an advisory lock, and transactions here; the SQL of each kind of record in its own file,
+//! as in [`super::sqlite`].
+//!
+//! **Isolation.** A read runs in `REPEATABLE READ READ ONLY` (one snapshot for all its
+//! statements, like SQLite's deferred transaction). A write runs in `READ COMMITTED`, and
+//! serialises with every other write of the same channel by a transaction-scoped advisory lock
+//! on the channel id, taken by the first statement that looks a game or a challenge up (by
+//! channel, or by id through its channel): from there on it reads the latest committed rows and
+//! nobody else writes them until it ends, which is what SQLite's `BEGIN IMMEDIATE` gives, per
+//! channel instead of per file (a thread's games are locked by their channel). The
+//! ply-checked `UPDATE`s still refuse a stale move, the partial unique indexes still allow one
+//! active game per thread or channel and one pending challenge per challenger, and the handled
+//! interactions are deduplicated by their primary key (`ON CONFLICT DO NOTHING`, which waits
+//! for a concurrent insert of the same id to commit). See ARCHITECTURE.md.
+//!
+//! **Migrations** are the numbered files of `migrations/postgres/`, embedded, applied at open
+//! in one transaction that first takes an advisory lock, so two processes starting at once
+//! never both migrate: the second waits, then finds the schema current. Applied versions are
+//! rows of `schema_migrations`.
+
+mod bookkeeping;
+mod challenges;
+mod coordination;
+mod engines;
+mod events;
+mod games;
+mod offers;
+mod ratings;
+mod takebacks;
+mod users;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::time::Duration;
+
+use postgres::types::{FromSql, ToSql};
+use postgres::{IsolationLevel, NoTls, Row, Statement};
+use r2d2_postgres::PostgresConnectionManager;
+
+pub use self::coordination::PgCoordination;
+pub use self::events::DEADLINE_TOPIC;
+use super::{Coordination, Store, StoreError, Tx, TxKind, UserRow};
+
+/// The migrations, in order: (version, SQL). Append new files; never edit one that has
+/// shipped. Each file is the PostgreSQL twin of the SQLite migration with the same number.
+const MIGRATION_FILES: &[(i32, &str)] = &[
+    (
+        1,
+        include_str!("../../../migrations/postgres/0001_initial.sql"),
+    ),
+    (
+        2,
+        include_str!("../../../migrations/postgres/0002_bot_settings.sql"),
+    ),
+    (
+        3,
+        include_str!("../../../migrations/postgres/0003_pings.sql"),
+    ),
+    (
+        4,
+        include_str!("../../../migrations/postgres/0004_game_language.sql"),
+    ),
+    (
+        5,
+        include_str!("../../../migrations/postgres/0005_takebacks.sql"),
+    ),
+    (
+        6,
+        include_str!("../../../migrations/postgres/0006_threads.sql"),
+    ),
+    (
+        7,
+        include_str!("../../../migrations/postgres/0007_clocks.sql"),
+    ),
+    (
+        8,
+        include_str!("../../../migrations/postgres/0008_ratings.sql"),
+    ),
+    (
+        9,
+        include_str!("../../../migrations/postgres/0009_engine_players.sql"),
+    ),
+];
+
+/// The schema version the migrations bring a database to.
+pub fn latest_schema_version() -> usize {
+    MIGRATION_FILES.len()
+}
+
+/// How long a statement waits for a lock (a row, or another process's advisory lock) before
+/// failing: SQLite's busy timeout.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The advisory locks of the crate that are not channels. Channels use the one-`bigint` key
+/// space (their id); these use the two-`int` space, which PostgreSQL keeps apart, with
+/// [`locks::CLASS`] as the first key.
+pub mod locks {
+    /// The first key of every named lock of Cajitas ("Cj").
+    pub const CLASS: i32 = 0x436A;
+    /// Held while the migrations are applied.
+    pub const MIGRATIONS: i32 = 1;
+    /// Held while the slash commands are registered with Discord.
+    pub const COMMAND_REGISTRATION: i32 = 2;
+    /// The first key of the lock under which the pings of one pair of users are counted (the
+    /// second key is a hash of the pair).
+    pub const PINGS_CLASS: i32 = 0x436B;
+    /// IDENTIFY bucket `n` of the gateway is `IDENTIFY_BASE + n`.
+    pub const IDENTIFY_BASE: i32 = 1000;
+}
+
+/// Whether `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than
+/// a SQLite file.
+pub fn is_postgres_url(db: &str) -> bool {
+    let lower = db.trim_start().to_ascii_lowercase();
+    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> Self {
+        StoreError::Postgres(e)
+    }
+}
+
+impl From<r2d2::Error> for StoreError {
+    fn from(e: r2d2::Error) -> Self {
+        StoreError::Backend(format!("no PostgreSQL connection: {e}"))
+    }
+}
+
+/// A Discord id (or a local user's id) as stored: the BIGINT with the same bits.
+fn to_db(id: u64) -> i64 {
+    id as i64
+}
+
+fn from_db(id: i64) -> u64 {
+    id as u64
+}
+
+/// A ply or a count as stored (INTEGER).
+fn ply_to_db(ply: u32) -> i32 {
+    i32::try_from(ply).unwrap_or(i32::MAX)
+}
+
+/// Reads the columns of a row in the order they are selected, each decoded to its type (the
+/// decoders read their fields in the order of their `SELECT` lists, as in the SQLite backend).
+struct Columns<'r> {
+    row: &'r Row,
+    next: usize,
+}
+
+impl<'r> Columns<'r> {
+    fn new(row: &'r Row) -> Self {
+        Columns { row, next: 0 }
+    }
+
+    fn get<T: FromSql<'r>>(&mut self) -> Result<T, StoreError> {
+        let v = self.row.try_get(self.next)?;
+        self.next += 1;
+        Ok(v)
+    }
+
+    /// A Discord id.
+    fn id(&mut self) -> Result<u64, StoreError> {
+        self.get::<i64>().map(from_db)
+    }
+
+    /// A Discord id that may be absent.
+    fn opt_id(&mut self) -> Result<Option<u64>, StoreError> {
+        Ok(self.get::<Option<i64>>()?.map(from_db))
+    }
+
+    /// A ply or a count.
+    fn ply(&mut self) -> Result<u32, StoreError> {
+        let v: i32 = self.get()?;
+        u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("negative ply {v}")))
+    }
+
+    /// One of the stored enums, from its text.
+    fn text<T: std::str::FromStr<Err = super::UnknownValue>>(&mut self) -> Result<T, StoreError> {
+        let s: &str = self.get()?;
+        Ok(s.parse()?)
+    }
+
+    /// One of the stored enums that may be absent.
+    fn opt_text<T: std::str::FromStr<Err = super::UnknownValue>>(
+        &mut self,
+    ) -> Result<Option<T>, StoreError> {
+        match self.get::<Option<&str>>()? {
+            Some(s) => Ok(Some(s.parse()?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A time control: kind, base, increment.
+    fn tc(&mut self) -> Result<super::TimeControlRow, StoreError> {
+        Ok(super::TimeControlRow {
+            kind: self.text()?,
+            base_ms: self.get()?,
+            inc_ms: self.get()?,
+        })
+    }
+
+    /// A user: id, name, is_bot.
+    fn user(&mut self) -> Result<UserRow, StoreError> {
+        Ok(UserRow {
+            id: self.id()?,
+            name: self.get()?,
+            is_bot: self.get()?,
+        })
+    }
+
+    /// A user of a LEFT JOIN: id, name, is_bot, or `None` when the id is NULL.
+    fn opt_user(&mut self) -> Result<Option<UserRow>, StoreError> {
+        let start = self.next;
+        if self.opt_id()?.is_none() {
+            self.next = start + 3;
+            return Ok(None);
+        }
+        self.next = start;
+        self.user().map(Some)
+    }
+}
+
+/// A pooled connection with its prepared statements (prepared once per connection, by SQL).
+pub struct Conn {
+    client: postgres::Client,
+    statements: HashMap<&'static str, Statement>,
+    /// Set when the session may hold a lock it could not release: the pool closes it.
+    poisoned: bool,
+}
+
+impl Conn {
+    /// The client, for statements outside the store's transactions (the `migrate` command,
+    /// the coordination locks).
+    pub fn client(&mut self) -> &mut postgres::Client {
+        &mut self.client
+    }
+}
+
+/// The pool's connection manager: r2d2_postgres's, plus the session settings and the
+/// statement cache of each connection.
+#[derive(Debug)]
+pub struct Manager(PostgresConnectionManager<NoTls>);
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Conn;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> Result<Conn, postgres::Error> {
+        let mut client = self.0.connect()?;
+        // An acknowledged commit is on the server's disk (the server's default, stated here
+        // so that a server configured otherwise does not weaken it); a lock waits 5 s at most.
+        client.batch_execute(&format!(
+            "SET synchronous_commit = on; SET lock_timeout = '{}ms'",
+            LOCK_TIMEOUT.as_millis()
+        ))?;
+        Ok(Conn {
+            client,
+            statements: HashMap::new(),
+            poisoned: false,
+        })
+    }
+
+    fn is_valid(&self, conn: &mut Conn) -> Result<(), postgres::Error> {
+        self.0.is_valid(&mut conn.client)
+    }
+
+    fn has_broken(&self, conn: &mut Conn) -> bool {
+        conn.poisoned || self.0.has_broken(&mut conn.client)
+    }
+}
+
+/// A pool of connections to one PostgreSQL database.
+pub type Pool = r2d2::Pool<Manager>;
+
+/// The connections a store's pool keeps at most. The game service runs one operation at a
+/// time per store (it holds the store behind a lock), so a few are enough: the rest serve
+/// the coordination work of the bot (locks held while identifying or registering).
+const POOL_SIZE: u32 = 4;
+
+/// The database: a pool of PostgreSQL connections.
+pub struct PostgresStore {
+    pool: Pool,
+    /// The connection settings (for the listening connections of [`Coordination`]).
+    config: postgres::Config,
+}
+
+impl std::fmt::Debug for PostgresStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresStore").finish_non_exhaustive()
+    }
+}
+
+/// Opens a pool on `url` (`postgres://…` or `postgresql://…`, any form the `postgres` crate
+/// reads; a Unix socket directory as `host=/dir`), without TLS.
+pub fn pool(url: &str, size: u32) -> Result<Pool, StoreError> {
+    let config: postgres::Config = url.parse()?;
+    let manager = Manager(PostgresConnectionManager::new(config, NoTls));
+    Ok(r2d2::Pool::builder()
+        .max_size(size)
+        .min_idle(Some(1))
+        .connection_timeout(Duration::from_secs(10))
+        .build(manager)?)
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` and brings its schema up to date (under the
+    /// migrations' advisory lock).
+    pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
+        let store = PostgresStore {
+            pool: pool(url, POOL_SIZE)?,
+            config: url.parse()?,
+        };
+        migrate(store.pool.get()?.client())?;
+        Ok(store)
+    }
+
+    /// The pool, for work outside the store's transactions (coordination locks, `migrate`).
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+}
+
+/// Applies the migrations not applied yet, in one transaction holding the migrations'
+/// advisory lock: a second process starting at the same time waits for the first, then finds
+/// nothing to do. Returns how many were applied.
+pub fn migrate(client: &mut postgres::Client) -> Result<usize, StoreError> {
+    let mut tx = client.transaction()?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock($1, $2)",
+        &[&locks::CLASS, &locks::MIGRATIONS],
+    )?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version     INTEGER PRIMARY KEY,
+             applied_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+         )",
+    )?;
+    let current: i32 = tx
+        .query_one(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations",
+            &[],
+        )?
+        .get(0);
+    let mut applied = 0;
+    for (version, sql) in MIGRATION_FILES.iter().filter(|(v, _)| *v > current) {
+        tx.batch_execute(sql).map_err(|e| {
+            StoreError::Backend(format!("PostgreSQL migration {version} failed: {e}"))
+        })?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version) VALUES ($1)",
+            &[version],
+        )?;
+        applied += 1;
+    }
+    tx.commit()?;
+    Ok(applied)
+}
+
+/// The number of migrations applied to the database.
+pub fn schema_version(client: &mut postgres::Client) -> Result<usize, StoreError> {
+    let exists: bool = client
+        .query_one("SELECT to_regclass('schema_migrations') IS NOT NULL", &[])?
+        .get(0);
+    if !exists {
+        return Ok(0);
+    }
+    let n: i64 = client
+        .query_one("SELECT count(*) FROM schema_migrations", &[])?
+        .get(0);
+    Ok(n as usize)
+}
+
+/// An open PostgreSQL transaction; the record traits are implemented in this module's files.
+struct PgTx<'c> {
+    tx: RefCell<postgres::Transaction<'c>>,
+    statements: RefCell<&'c mut HashMap<&'static str, Statement>>,
+    /// A write transaction takes the channel locks (see the module documentation).
+    write: bool,
+}
+
+impl PgTx<'_> {
+    /// The prepared statement for `sql` (prepared on this connection the first time).
+    fn stmt(&self, sql: &'static str) -> Result<Statement, StoreError> {
+        if let Some(s) = self.statements.borrow().get(sql) {
+            return Ok(s.clone());
+        }
+        let s = self.tx.borrow_mut().prepare(sql)?;
+        self.statements.borrow_mut().insert(sql, s.clone());
+        Ok(s)
+    }
+
+    fn query(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let s = self.stmt(sql)?;
+        Ok(self.tx.borrow_mut().query(&s, params)?)
+    }
+
+    fn query_opt(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<Row>, StoreError> {
+        let s = self.stmt(sql)?;
+        Ok(self.tx.borrow_mut().query_opt(&s, params)?)
+    }
+
+    fn query_one(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Row, StoreError> {
+        let s = self.stmt(sql)?;
+        Ok(self.tx.borrow_mut().query_one(&s, params)?)
+    }
+
+    fn execute(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64, StoreError> {
+        let s = self.stmt(sql)?;
+        Ok(self.tx.borrow_mut().execute(&s, params)?)
+    }
+
+    /// In a write transaction, waits for the channel's lock, held until the transaction ends:
+    /// the operation then reads the latest rows of the channel and nobody else writes them.
+    fn lock_channel(&self, channel: i64) -> Result<(), StoreError> {
+        if self.write {
+            self.execute("SELECT pg_advisory_xact_lock($1)", &[&channel])?;
+        }
+        Ok(())
+    }
+}
+
+impl PgTx<'_> {
+    /// [`PgTx::lock_channel`] for a place (a channel, or a game's thread): a thread's games
+    /// are locked by their channel, the same key as every other operation on them.
+    fn lock_place(&self, place: i64) -> Result<(), StoreError> {
+        if !self.write {
+            return Ok(());
+        }
+        let channel = match self.query_opt(
+            "SELECT channel_id FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
+            &[&place],
+        )? {
+            Some(row) => row.try_get(0)?,
+            None => place,
+        };
+        self.lock_channel(channel)
+    }
+}
+
+impl Store for PostgresStore {
+    fn transaction(
+        &mut self,
+        kind: TxKind,
+        op: &mut dyn FnMut(&dyn Tx) -> bool,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.pool.get()?;
+        let Conn {
+            client, statements, ..
+        } = &mut *conn;
+        let builder = client.build_transaction();
+        let builder = match kind {
+            TxKind::Write => builder.isolation_level(IsolationLevel::ReadCommitted),
+            TxKind::Read => builder
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true),
+        };
+        let tx = PgTx {
+            tx: RefCell::new(builder.start()?),
+            statements: RefCell::new(statements),
+            write: kind == TxKind::Write,
+        };
+        // A failed operation drops `tx`, which rolls it back.
+        if op(&tx) {
+            let inner = tx.tx.into_inner();
+            match kind {
+                TxKind::Write => inner.commit()?,
+                TxKind::Read => inner.rollback()?,
+            }
+        }
+        Ok(())
+    }
+
+    fn schema_version(&self) -> Result<usize, StoreError> {
+        schema_version(self.pool.get()?.client())
+    }
+
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        migrate(self.pool.get()?.client())?;
+        Ok(())
+    }
+
+    fn coordination(&self) -> Option<std::sync::Arc<dyn Coordination>> {
+        Some(std::sync::Arc::new(PgCoordination::new(
+            self.pool.clone(),
+            self.config.clone(),
+        )))
+    }
+}

@@ -1,0 +1,242 @@
+//! Ratings and their history (migration 0008).
+
+use postgres::Row;
+
+use super::{Columns, PgTx, to_db};
+use crate::store::{GameRow, RatingChangeRow, RatingRow, Ratings, Speed, StoreError, UserRow};
+
+/// [`rating_row`] reads the columns in this order.
+macro_rules! rating_columns {
+    () => {
+        "r.pool, r.speed, r.user_id, r.rating, r.deviation, r.volatility, r.games, r.rated_at"
+    };
+}
+
+fn rating_row(c: &mut Columns<'_>) -> Result<RatingRow, StoreError> {
+    Ok(RatingRow {
+        pool: c.get()?,
+        speed: c.text()?,
+        user_id: c.id()?,
+        rating: c.get()?,
+        deviation: c.get()?,
+        volatility: c.get()?,
+        games: c.ply()?,
+        rated_at: c.get()?,
+    })
+}
+
+/// [`change_row`] reads the columns in this order.
+macro_rules! select_change {
+    () => {
+        "SELECT game_id, pool, speed, user_id, colour, score, rating_before, deviation_before,
+             rating_after, deviation_after, volatility_after, at
+         FROM rating_history"
+    };
+}
+
+fn change_row(row: &Row) -> Result<RatingChangeRow, StoreError> {
+    let mut c = Columns::new(row);
+    Ok(RatingChangeRow {
+        game_id: c.get()?,
+        pool: c.get()?,
+        speed: c.text()?,
+        user_id: c.id()?,
+        colour: c.text()?,
+        score: c.get()?,
+        rating_before: c.get()?,
+        deviation_before: c.get()?,
+        rating_after: c.get()?,
+        deviation_after: c.get()?,
+        volatility_after: c.get()?,
+        at: c.get()?,
+    })
+}
+
+/// The leaderboard's conditions (those of the partial index `ratings_leaderboard`).
+macro_rules! ranked {
+    () => {
+        "pool = $1 AND speed = $2 AND games >= 5 AND deviation < 110"
+    };
+}
+
+impl Ratings for PgTx<'_> {
+    fn rating(&self, pool: i64, speed: Speed, user: u64) -> Result<Option<RatingRow>, StoreError> {
+        self.query_opt(
+            concat!(
+                "SELECT ",
+                rating_columns!(),
+                " FROM ratings r WHERE r.pool = $1 AND r.speed = $2 AND r.user_id = $3"
+            ),
+            &[&pool, &speed.as_str(), &to_db(user)],
+        )?
+        .map(|r| rating_row(&mut Columns::new(&r)))
+        .transpose()
+    }
+
+    fn ratings_of(&self, pool: i64, user: u64) -> Result<Vec<RatingRow>, StoreError> {
+        self.query(
+            concat!(
+                "SELECT ",
+                rating_columns!(),
+                " FROM ratings r WHERE r.pool = $1 AND r.user_id = $2 ORDER BY r.speed"
+            ),
+            &[&pool, &to_db(user)],
+        )?
+        .iter()
+        .map(|r| rating_row(&mut Columns::new(r)))
+        .collect()
+    }
+
+    fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError> {
+        let games = i32::try_from(r.games).unwrap_or(i32::MAX);
+        self.execute(
+            "INSERT INTO ratings (pool, speed, user_id, rating, deviation, volatility, games,
+                 rated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (pool, speed, user_id) DO UPDATE SET rating = excluded.rating,
+                 deviation = excluded.deviation, volatility = excluded.volatility,
+                 games = excluded.games, rated_at = excluded.rated_at",
+            &[
+                &r.pool,
+                &r.speed.as_str(),
+                &to_db(r.user_id),
+                &r.rating,
+                &r.deviation,
+                &r.volatility,
+                &games,
+                &r.rated_at,
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError> {
+        let n = self.execute(
+            "INSERT INTO rating_history (game_id, pool, speed, user_id, colour, score,
+                 rating_before, deviation_before, rating_after, deviation_after,
+                 volatility_after, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+             ON CONFLICT (game_id, user_id) DO NOTHING",
+            &[
+                &c.game_id,
+                &c.pool,
+                &c.speed.as_str(),
+                &to_db(c.user_id),
+                &c.colour.as_str(),
+                &c.score,
+                &c.rating_before,
+                &c.deviation_before,
+                &c.rating_after,
+                &c.deviation_after,
+                &c.volatility_after,
+                &c.at,
+            ],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn leaderboard(
+        &self,
+        pool: i64,
+        speed: Speed,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<(RatingRow, UserRow)>, StoreError> {
+        let offset = offset.min(i64::MAX as u64) as i64;
+        self.query(
+            concat!(
+                "SELECT ",
+                rating_columns!(),
+                ", u.id, u.name, u.is_bot
+                 FROM ratings r JOIN users u ON u.id = r.user_id
+                 WHERE r.pool = $1 AND r.speed = $2 AND r.games >= 5 AND r.deviation < 110
+                 ORDER BY r.rating DESC, r.user_id
+                 LIMIT $3 OFFSET $4"
+            ),
+            &[&pool, &speed.as_str(), &i64::from(limit), &offset],
+        )?
+        .iter()
+        .map(|row| {
+            let mut c = Columns::new(row);
+            Ok((rating_row(&mut c)?, c.user()?))
+        })
+        .collect()
+    }
+
+    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError> {
+        // Two ranges of the leaderboard's index: the better ratings, and the same rating with
+        // a smaller id.
+        let n: i64 = self
+            .query_one(
+                concat!(
+                    "SELECT (SELECT count(*) FROM ratings WHERE ",
+                    ranked!(),
+                    " AND rating > $3)
+                     + (SELECT count(*) FROM ratings WHERE ",
+                    ranked!(),
+                    " AND rating = $3 AND user_id < $4)"
+                ),
+                &[&r.pool, &r.speed.as_str(), &r.rating, &to_db(r.user_id)],
+            )?
+            .try_get(0)?;
+        Ok(n as u64)
+    }
+
+    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .query_one(
+                concat!("SELECT count(*) FROM ratings WHERE ", ranked!()),
+                &[&pool, &speed.as_str()],
+            )?
+            .try_get(0)?;
+        Ok(n as u64)
+    }
+
+    fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError> {
+        let v: Option<i64> = self
+            .query_one(
+                "SELECT max(id) FROM rating_history WHERE pool = $1 AND speed = $2",
+                &[&pool, &speed.as_str()],
+            )?
+            .try_get(0)?;
+        Ok(v.unwrap_or(0))
+    }
+
+    fn rating_changes(
+        &self,
+        pool: i64,
+        speed: Speed,
+        user: u64,
+    ) -> Result<Vec<RatingChangeRow>, StoreError> {
+        self.query(
+            concat!(
+                select_change!(),
+                " WHERE pool = $1 AND user_id = $2 AND speed = $3 ORDER BY at, id"
+            ),
+            &[&pool, &to_db(user), &speed.as_str()],
+        )?
+        .iter()
+        .map(change_row)
+        .collect()
+    }
+
+    fn game_rating_changes(&self, game_id: i64) -> Result<Vec<RatingChangeRow>, StoreError> {
+        self.query(
+            concat!(select_change!(), " WHERE game_id = $1 ORDER BY id"),
+            &[&game_id],
+        )?
+        .iter()
+        .map(change_row)
+        .collect()
+    }
+
+    fn rated_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        self.finished_rated_games()
+    }
+
+    fn clear_ratings(&self) -> Result<(), StoreError> {
+        self.execute("DELETE FROM rating_history", &[])?;
+        self.execute("DELETE FROM ratings", &[])?;
+        Ok(())
+    }
+}

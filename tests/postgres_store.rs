@@ -1,0 +1,683 @@
+//! What only PostgreSQL needs testing for: migrations under an advisory lock, several
+//! processes (here: several stores, each with its own connections, as separate processes
+//! have) racing on one game and one interaction id. Every test runs on the real server of
+//! `tests/support/postgres.rs`, or says it was skipped.
+
+mod support;
+
+use std::sync::{Arc, Barrier};
+use std::time::Duration;
+
+use cajitas::game::{
+    ChannelRef, ColourChoice, GameError, GameService, Lang, ServiceOptions, UserRef,
+};
+use cajitas::store::postgres::{latest_schema_version, locks};
+use cajitas::store::{PostgresStore, Store, StoreExt};
+
+use support::postgres::{server_or_skip, timing_lock};
+
+const CH: ChannelRef = ChannelRef {
+    guild: Some(10),
+    channel: 20,
+};
+
+fn alice() -> UserRef {
+    UserRef::new(1, "alice", false)
+}
+fn bob() -> UserRef {
+    UserRef::new(2, "bob", false)
+}
+
+#[test]
+fn a_process_starting_while_another_migrates_waits_for_it() {
+    let Some(pg) = server_or_skip("a_process_starting_while_another_migrates_waits_for_it") else {
+        return;
+    };
+    let _quiet = timing_lock();
+    let db = pg.database("migrate-lock");
+    // Another process holds the migrations' lock (as while it migrates).
+    let mut other = db.client();
+    other
+        .execute(
+            "SELECT pg_advisory_lock($1, $2)",
+            &[&locks::CLASS, &locks::MIGRATIONS],
+        )
+        .unwrap();
+    let url = db.url.clone();
+    let opening = std::thread::spawn(move || PostgresStore::open(&url).map(|s| s.schema_version()));
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!opening.is_finished(), "it must wait for the lock");
+    let tables: i64 = other
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = 'games'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0, "nothing migrated while the lock is held");
+    other
+        .execute(
+            "SELECT pg_advisory_unlock($1, $2)",
+            &[&locks::CLASS, &locks::MIGRATIONS],
+        )
+        .unwrap();
+    let version = opening.join().unwrap().unwrap().unwrap();
+    assert_eq!(version, latest_schema_version());
+}
+
+#[test]
+fn processes_starting_at_once_migrate_once() {
+    let Some(pg) = server_or_skip("processes_starting_at_once_migrate_once") else {
+        return;
+    };
+    let db = pg.database("migrate-once");
+    let barrier = Arc::new(Barrier::new(4));
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let url = db.url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                PostgresStore::open(&url).map(|s| s.schema_version().unwrap())
+            })
+        })
+        .collect();
+    for h in handles {
+        // Without the lock, all but one would fail on "relation already exists".
+        assert_eq!(h.join().unwrap().unwrap(), latest_schema_version());
+    }
+    let mut c = db.client();
+    let rows: i64 = c
+        .query_one("SELECT count(*) FROM schema_migrations", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(rows as usize, latest_schema_version());
+    // Opening again applies nothing.
+    let mut s = PostgresStore::open(&db.url).unwrap();
+    s.migrate().unwrap();
+    assert_eq!(s.schema_version().unwrap(), latest_schema_version());
+}
+
+#[test]
+fn racing_moves_from_two_processes_on_one_game_land_once() {
+    let Some(pg) = server_or_skip("racing_moves_from_two_processes_on_one_game_land_once") else {
+        return;
+    };
+    let db = pg.database("race-processes");
+    let open = || {
+        GameService::with_store(
+            Box::new(PostgresStore::open(&db.url).unwrap()),
+            ServiceOptions::default(),
+        )
+    };
+    let (a, b) = (open(), open());
+    a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        .unwrap();
+    a.accept(&bob(), CH).unwrap();
+    // Ten rounds: at each ply both processes send the move of the player to move at once.
+    for round in 0..10u32 {
+        let mover = if round % 2 == 0 { alice() } else { bob() };
+        let text = ["Nf3", "Nf6", "Ng1", "Ng8"][(round % 4) as usize];
+        let moves = [text, text];
+        let barrier = Arc::new(Barrier::new(2));
+        let results: Vec<Result<_, GameError>> = [(a.clone(), moves[0]), (b.clone(), moves[1])]
+            .into_iter()
+            .map(|(svc, text)| {
+                let barrier = barrier.clone();
+                let mover = mover.clone();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    svc.play_move_at(&mover, CH, text, Lang::En, false, Some(round))
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect();
+        let landed = results.iter().filter(|r| r.is_ok()).count();
+        assert_eq!(landed, 1, "round {round}: {results:?}");
+        for r in &results {
+            if let Err(e) = r {
+                // Its ply is gone: refused by the ply check, or as no longer its turn.
+                assert!(
+                    matches!(e, GameError::PositionChanged | GameError::NotYourTurn),
+                    "{e:?}"
+                );
+            }
+        }
+        assert_eq!(a.board(CH).unwrap().ply, round + 1);
+        assert_eq!(b.board(CH).unwrap().ply, round + 1);
+    }
+    let moves: i64 = db
+        .client()
+        .query_one("SELECT count(*) FROM moves", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(moves, 10);
+}
+
+#[test]
+fn an_interaction_is_handled_by_one_process_only() {
+    let Some(pg) = server_or_skip("an_interaction_is_handled_by_one_process_only") else {
+        return;
+    };
+    let db = pg.database("interactions");
+    for id in 0..20u64 {
+        let barrier = Arc::new(Barrier::new(3));
+        let firsts: usize = (0..3)
+            .map(|_| {
+                let url = db.url.clone();
+                let barrier = barrier.clone();
+                std::thread::spawn(move || {
+                    let mut s = PostgresStore::open(&url).unwrap();
+                    barrier.wait();
+                    s.immediate(|tx| tx.mark_interaction(1_000 + id, 5))
+                        .unwrap()
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| usize::from(h.join().unwrap()))
+            .sum();
+        assert_eq!(firsts, 1, "interaction {id}");
+    }
+}
+
+#[test]
+fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
+    // Two processes challenge in the same channel at once: the channel's lock makes the second
+    // see the first's challenge and refuse it as SQLite would, instead of failing on the
+    // unique index.
+    let Some(pg) = server_or_skip("a_challenge_race_in_one_channel_is_a_clean_refusal") else {
+        return;
+    };
+    let db = pg.database("challenge-race");
+    let open = || {
+        GameService::with_store(
+            Box::new(PostgresStore::open(&db.url).unwrap()),
+            ServiceOptions::default(),
+        )
+    };
+    let (a, b) = (open(), open());
+    for round in 0..10 {
+        let barrier = Arc::new(Barrier::new(2));
+        let results: Vec<_> = [(a.clone(), alice()), (b.clone(), bob())]
+            .into_iter()
+            .map(|(svc, who)| {
+                let barrier = barrier.clone();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    svc.challenge(&who, CH, None, ColourChoice::Random)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect();
+        assert_eq!(
+            results.iter().filter(|r| r.is_ok()).count(),
+            1,
+            "round {round}: {results:?}"
+        );
+        for r in &results {
+            if let Err(e) = r {
+                assert!(!matches!(e, GameError::Internal(_)), "{e:?}");
+            }
+        }
+        // Whoever made it withdraws it.
+        if a.cancel(&alice(), CH).is_err() {
+            b.cancel(&bob(), CH).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_postgres_schema_has_every_table_and_column_of_sqlite() {
+    // `store::copy::TABLES` is checked against the SQLite schema by a unit test; this checks
+    // it against the PostgreSQL migrations, so both schemas stay twins.
+    let Some(pg) = server_or_skip("the_postgres_schema_has_every_table_and_column_of_sqlite")
+    else {
+        return;
+    };
+    let db = pg.database("schema");
+    drop(PostgresStore::open(&db.url).unwrap());
+    let mut c = db.client();
+    for t in cajitas::store::copy::TABLES {
+        let mut columns: Vec<String> = c
+            .query(
+                "SELECT column_name::text FROM information_schema.columns
+                 WHERE table_schema = 'public' AND table_name = $1",
+                &[&t.name],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let mut listed: Vec<String> = t.columns.iter().map(|(n, _)| (*n).to_owned()).collect();
+        columns.sort();
+        listed.sort();
+        assert_eq!(columns, listed, "table {}", t.name);
+    }
+}
+
+#[test]
+fn a_notification_wakes_the_other_processes_listening() {
+    let Some(pg) = server_or_skip("a_notification_wakes_the_other_processes_listening") else {
+        return;
+    };
+    let db = pg.database("notify");
+    let a = PostgresStore::open(&db.url).unwrap();
+    let b = PostgresStore::open(&db.url).unwrap();
+    let wakeups = b
+        .coordination()
+        .unwrap()
+        .listen("cajitas_deadline")
+        .unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_millis(100)),
+        None,
+        "nothing yet"
+    );
+    let coord = a.coordination().unwrap();
+    coord.notify("cajitas_deadline", "game 7").unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_secs(5)).as_deref(),
+        Some("game 7")
+    );
+    // Other topics do not wake it; a topic is a plain name.
+    coord.notify("cajitas_other", "x").unwrap();
+    assert_eq!(wakeups.wait(Duration::from_millis(300)), None);
+    assert!(coord.notify("bad topic; DROP TABLE games", "x").is_err());
+    assert!(b.coordination().unwrap().listen("Bad").is_err());
+    // A NOTIFY inside a transaction arrives when it commits, never when it rolls back.
+    let mut c = db.client();
+    let mut tx = c.transaction().unwrap();
+    tx.execute("SELECT pg_notify('cajitas_deadline', 'rolled back')", &[])
+        .unwrap();
+    tx.rollback().unwrap();
+    let mut tx = c.transaction().unwrap();
+    tx.execute("SELECT pg_notify('cajitas_deadline', 'committed')", &[])
+        .unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_millis(300)),
+        None,
+        "not before the commit"
+    );
+    tx.commit().unwrap();
+    assert_eq!(
+        wakeups.wait(Duration::from_secs(5)).as_deref(),
+        Some("committed")
+    );
+}
+
+#[test]
+fn store_rows_round_trip_and_failures_leave_nothing() {
+    use cajitas::store::{
+        ClockKind, ClockRow, Ending, GameStatus, MoveRow, NewGame, Side, StoreError,
+        TimeControlRow, UserRow,
+    };
+    let Some(pg) = server_or_skip("store_rows_round_trip_and_failures_leave_nothing") else {
+        return;
+    };
+    let db = pg.database("rows");
+    let mut s = PostgresStore::open(&db.url).unwrap();
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // Ids above 2^63 (Discord snowflakes are u64) come back as they went in.
+    let big = UserRow {
+        id: u64::MAX - 1,
+        name: "alice".into(),
+        is_bot: true,
+    };
+    let g = s
+        .immediate(|tx| {
+            tx.upsert_user(&big, 1)?;
+            tx.upsert_user(
+                &UserRow {
+                    id: 2,
+                    name: "bob".into(),
+                    is_bot: false,
+                },
+                1,
+            )?;
+            tx.insert_game(&NewGame {
+                guild: Some(u64::MAX),
+                channel: u64::MAX - 5,
+                white: u64::MAX - 1,
+                black: 2,
+                start_fen: START,
+                now: 1,
+                lang: "es",
+                thread: Some(u64::MAX - 7),
+                tc: TimeControlRow {
+                    kind: ClockKind::Live,
+                    base_ms: 180_000,
+                    inc_ms: 2_000,
+                },
+                clock: ClockRow {
+                    white_ms: 180_000,
+                    black_ms: 180_000,
+                    clock_at: Some(1),
+                    deadline: Some(30_001),
+                    seq: 0,
+                },
+                rated: true,
+            })
+        })
+        .unwrap();
+    // A thread's game is found by its thread, not by its channel.
+    assert_eq!(s.read(|tx| tx.active_game(u64::MAX - 5)).unwrap(), None);
+    let row = s.read(|tx| tx.active_game(u64::MAX - 7)).unwrap().unwrap();
+    assert_eq!(
+        (row.id, row.guild, row.white.clone()),
+        (g, Some(u64::MAX), big.clone())
+    );
+    assert_eq!(
+        (
+            row.channel,
+            row.thread,
+            row.tc.kind,
+            row.tc.inc_ms,
+            row.rated
+        ),
+        (
+            u64::MAX - 5,
+            Some(u64::MAX - 7),
+            ClockKind::Live,
+            2_000,
+            true
+        )
+    );
+    assert_eq!(
+        (row.clock.clock_at, row.clock.deadline, row.clock.seq),
+        (Some(1), Some(30_001), 0)
+    );
+    let in_threads = s.read(|tx| tx.active_thread_games(u64::MAX - 5)).unwrap();
+    assert_eq!(in_threads.len(), 1);
+    assert_eq!(
+        (row.status, row.ply, row.lang.as_str()),
+        (GameStatus::Active, 0, "es")
+    );
+    // The ply check, and a finished game's ending.
+    let m = MoveRow {
+        ply: 0,
+        uci: "e2e4".into(),
+        san: "e4".into(),
+        user_id: u64::MAX - 1,
+        played_at: 5,
+    };
+    let clock = ClockRow {
+        white_ms: 179_000,
+        black_ms: 180_000,
+        clock_at: Some(5),
+        deadline: Some(180_005),
+        seq: 0,
+    };
+    s.immediate(|tx| {
+        assert!(tx.append_move(g, 0, &m, "fen1", &clock)?);
+        assert!(!tx.append_move(g, 0, &m, "fen1", &clock)?, "stale ply");
+        tx.insert_draw_offer(g, Side::White, 1, 6)?;
+        assert!(!tx.finish_game(g, 0, &ending())?, "stale ply");
+        assert!(tx.finish_game(g, 1, &ending())?);
+        Ok::<_, StoreError>(())
+    })
+    .unwrap();
+    fn ending() -> Ending<'static> {
+        Ending {
+            status: GameStatus::Finished,
+            result: "0-1",
+            winner: Some(Side::Black),
+            termination: "resignation",
+            claim_move: None,
+            now: 9,
+        }
+    }
+    let row = s.read(|tx| tx.game(g)).unwrap().unwrap();
+    assert_eq!(
+        (row.status, row.winner, row.finished_at),
+        (GameStatus::Finished, Some(Side::Black), Some(9))
+    );
+    assert_eq!(
+        (row.clock.white_ms, row.clock.deadline, row.clock.seq),
+        (179_000, Some(180_005), 1),
+        "the move's clock, and seq grew"
+    );
+    assert_eq!(s.read(|tx| tx.open_draw_offer(g)).unwrap(), None, "lapsed");
+    assert_eq!(s.read(|tx| tx.moves(g)).unwrap(), vec![m]);
+    // A failed operation leaves the database as it was.
+    let r: Result<(), StoreError> = s.immediate(|tx| {
+        tx.upsert_user(
+            &UserRow {
+                id: 77,
+                name: "x".into(),
+                is_bot: false,
+            },
+            0,
+        )?;
+        Err(StoreError::Corrupt("the caller refused".into()))
+    });
+    assert!(r.is_err());
+    assert_eq!(s.read(|tx| tx.user(77)).unwrap(), None);
+    // Foreign keys hold.
+    let r = s.immediate(|tx| {
+        tx.insert_game(&NewGame {
+            guild: None,
+            channel: 1,
+            white: 100,
+            black: 101,
+            start_fen: START,
+            now: 0,
+            lang: "en",
+            thread: None,
+            tc: TimeControlRow::default(),
+            clock: ClockRow::default(),
+            rated: false,
+        })
+    });
+    assert!(matches!(r, Err(StoreError::Postgres(_))), "{r:?}");
+    // A stored text this program does not write is a corrupt row, not a panic.
+    let mut c = db.client();
+    c.batch_execute("ALTER TABLE games DROP CONSTRAINT games_status_check")
+        .unwrap();
+    c.execute("UPDATE games SET status = 'weird' WHERE id = $1", &[&g])
+        .unwrap();
+    match s.read(|tx| tx.game(g)) {
+        Err(StoreError::Corrupt(what)) => assert_eq!(what, r#"GameStatus "weird""#),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn two_schedulers_claim_each_due_event_once() {
+    use cajitas::game::{EventScope, ManualClock, RecordingNotifier, TimeControl};
+    let Some(pg) = server_or_skip("two_schedulers_claim_each_due_event_once") else {
+        return;
+    };
+    let db = pg.database("schedulers");
+    const T0: i64 = 1_800_000_000_000;
+    const GAMES: u64 = 30;
+    let clock = Arc::new(ManualClock::new(T0));
+    let process = || {
+        let posts = Arc::new(RecordingNotifier::default());
+        let opts = ServiceOptions {
+            notifier: posts.clone(),
+            ..ServiceOptions::with_clock(clock.clone())
+        };
+        let svc = GameService::open_db(&cajitas::store::Database::Postgres(db.url.clone()), opts)
+            .unwrap();
+        (svc, posts)
+    };
+    let (a, posts_a) = process();
+    let (b, posts_b) = process();
+    // A live game (3+2) in each channel, both sides have moved: the clock runs for white.
+    for n in 0..GAMES {
+        let ch = ChannelRef {
+            guild: Some(10),
+            channel: 1_000 + n,
+        };
+        // Other players in each game: the challenges of one pair are limited.
+        let (w, bl) = (
+            UserRef::new(100 + 2 * n, "w", false),
+            UserRef::new(101 + 2 * n, "b", false),
+        );
+        let live: TimeControl = "3+2".parse().unwrap();
+        a.challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
+            .unwrap();
+        a.accept(&bl, ch).unwrap();
+        a.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        b.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
+    }
+    clock.advance(Duration::from_secs(600));
+    // Both processes' schedulers run at once, several rounds each.
+    let barrier = Barrier::new(2);
+    let claimed: Vec<usize> = std::thread::scope(|s| {
+        [&a, &b]
+            .map(|svc| {
+                let barrier = &barrier;
+                s.spawn(move || {
+                    barrier.wait();
+                    (0..5)
+                        .map(|_| svc.run_round(EventScope::All).unwrap().claimed)
+                        .sum::<usize>()
+                })
+            })
+            .map(|h| h.join().unwrap())
+            .to_vec()
+    });
+    assert_eq!(
+        claimed.iter().sum::<usize>(),
+        GAMES as usize,
+        "each timeout claimed once: {claimed:?}"
+    );
+    let mut c = db.client();
+    let one =
+        |c: &mut postgres::Client, sql: &str| -> i64 { c.query_one(sql, &[]).unwrap().get(0) };
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM games WHERE status = 'finished' AND termination IS NOT NULL"
+        ),
+        GAMES as i64
+    );
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM clock_events WHERE kind = 'timeout' AND done_at IS NOT NULL"
+        ),
+        GAMES as i64
+    );
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM clock_events WHERE done_at IS NULL"
+        ),
+        0
+    );
+    // Every timeout was posted (a post two processes both sent carries the same nonce, which
+    // Discord keeps once) and marked posted.
+    let mut nonces: Vec<String> = posts_a
+        .posts()
+        .into_iter()
+        .chain(posts_b.posts())
+        .filter_map(|n| n.nonce)
+        .collect();
+    nonces.sort();
+    nonces.dedup();
+    assert_eq!(nonces.len(), GAMES as usize);
+    assert_eq!(
+        one(
+            &mut c,
+            "SELECT count(*) FROM clock_events WHERE posted_at IS NULL"
+        ),
+        0
+    );
+}
+
+#[test]
+fn a_new_deadline_wakes_the_other_processes() {
+    use cajitas::game::TimeControl;
+    let Some(pg) = server_or_skip("a_new_deadline_wakes_the_other_processes") else {
+        return;
+    };
+    let db = pg.database("deadline");
+    let listener = PostgresStore::open(&db.url).unwrap();
+    let wakeups = listener
+        .coordination()
+        .unwrap()
+        .listen(cajitas::store::postgres::DEADLINE_TOPIC)
+        .unwrap();
+    let svc = GameService::open_db(
+        &cajitas::store::Database::Postgres(db.url.clone()),
+        ServiceOptions::default(),
+    )
+    .unwrap();
+    let live: TimeControl = "3+2".parse().unwrap();
+    svc.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+        .unwrap();
+    let v = svc.accept(&bob(), CH).unwrap();
+    // The game's first event, announced with its due time once the accept committed.
+    let payload = wakeups
+        .wait(Duration::from_secs(5))
+        .expect("a notification");
+    let due: i64 = payload.parse().unwrap();
+    assert!(due > 0, "{payload}");
+    let mut c = db.client();
+    let stored: i64 = c
+        .query_one(
+            "SELECT due_at FROM clock_events WHERE game_id = $1 AND done_at IS NULL",
+            &[&v.game_id],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(due, stored);
+}
+
+#[test]
+fn a_deadline_set_by_another_process_wakes_this_scheduler() {
+    use cajitas::game::{EventScope, Scheduler, TimeControl};
+    let Some(pg) = server_or_skip("a_deadline_set_by_another_process_wakes_this_scheduler") else {
+        return;
+    };
+    let db = pg.database("follow");
+    let open = || {
+        GameService::open_db(
+            &cajitas::store::Database::Postgres(db.url.clone()),
+            ServiceOptions::default(),
+        )
+        .unwrap()
+    };
+    let (a, b) = (open(), open());
+    // Process A's scheduler, with nothing to do, sleeps without a plan.
+    let sched = Scheduler::start(a, EventScope::All);
+    let listener = PostgresStore::open(&db.url).unwrap();
+    sched.follow(
+        listener
+            .coordination()
+            .unwrap()
+            .listen(cajitas::store::postgres::DEADLINE_TOPIC)
+            .unwrap(),
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !(sched.sleeping() && sched.planned().is_none()) {
+        assert!(std::time::Instant::now() < deadline, "A never went idle");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Process B starts a live game: A learns of its first deadline.
+    let live: TimeControl = "3+2".parse().unwrap();
+    b.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+        .unwrap();
+    b.accept(&bob(), CH).unwrap();
+    let mut c = db.client();
+    let due: i64 = c
+        .query_one("SELECT due_at FROM clock_events WHERE done_at IS NULL", &[])
+        .unwrap()
+        .get(0);
+    while sched.planned() != Some(due) {
+        assert!(
+            std::time::Instant::now() < deadline + Duration::from_secs(5),
+            "A's plan: {:?}, the deadline: {due}",
+            sched.planned()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    sched.stop();
+}
