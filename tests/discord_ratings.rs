@@ -118,10 +118,13 @@ async fn a_rated_game_then_the_leaderboard_and_stats() {
         t.contains(&format!("Won against {} · 1742? (+242)", bob().mention())),
         "{t}"
     );
+    // The recent game links to its thread (where the helpers played it), not the channel.
+    let thread = w.channel();
+    assert_ne!(thread.id, ch.id);
     assert!(
         t.contains(&format!(
             "https://discord.com/channels/{GUILD_ID}/{}",
-            ch.id
+            thread.id
         )),
         "{t}"
     );

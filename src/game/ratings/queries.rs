@@ -132,7 +132,7 @@ pub struct SpeedStats {
 pub struct RecentGame {
     /// The game.
     pub game_id: i64,
-    /// Where it was played.
+    /// Where it was played: its thread, or its channel when it had none.
     pub place: ChannelRef,
     /// The opponent.
     pub opponent: UserRef,
@@ -309,9 +309,10 @@ impl GameService {
                 };
                 recent.push(RecentGame {
                     game_id: g.id,
+                    // Its thread when it had one (where its moves are), else its channel.
                     place: ChannelRef {
                         guild: g.guild,
-                        channel: g.channel,
+                        channel: g.thread.unwrap_or(g.channel),
                     },
                     opponent: opponent.clone().into(),
                     colour: match c.colour {
