@@ -50,7 +50,8 @@ async fn a_signal_before_the_gateway_connected_stops_the_bot() {
     for sig in ["TERM", "INT"] {
         let dir = TempDir::new("early-signal");
         let bot = start_unreachable(&dir, vec![]);
-        wait_log(&bot, "starting cajitas").await;
+        // Signals are listened for from here on, before anything slow.
+        wait_log(&bot, "listening for SIGTERM and SIGINT").await;
         // Let it try (and fail) to reach the gateway for a moment.
         tokio::time::sleep(Duration::from_millis(500)).await;
         bot.signal(sig);

@@ -180,6 +180,11 @@ fn http_client(config: &BotConfig) -> serenity::Http {
 }
 
 async fn run_async(config: BotConfig) -> anyhow::Result<()> {
+    // Listen for SIGTERM/SIGINT before anything slow (the renderer, the database, the
+    // gateway): a signal that arrives while the bot starts is kept for the shutdown task
+    // below instead of killing the process with the default action.
+    let mut signals = Signals::listen();
+    tracing::debug!("listening for SIGTERM and SIGINT");
     if let Some(base) = config.api_base.as_ref().filter(|b| b.trusted_proxy) {
         tracing::warn!(
             api_base = %base.redacted(),
@@ -337,12 +342,12 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     let stopped = Arc::new(tokio::sync::Notify::new());
     let stop = Arc::clone(&stopped);
     tokio::spawn(async move {
-        let signal = wait_for_signal().await;
+        let signal = signals.next().await;
         tracing::info!(%signal, "shutting down: no new interactions, finishing the ones in flight");
         signal_tracker.close();
         // A second signal ends the process at once, whatever is still running.
-        tokio::spawn(async {
-            let signal = wait_for_signal().await;
+        tokio::spawn(async move {
+            let signal = signals.next().await;
             tracing::warn!(%signal, "second signal: stopping now");
             std::process::exit(if signal == "SIGINT" { 130 } else { 143 });
         });
@@ -372,24 +377,57 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn wait_for_signal() -> &'static str {
+/// The process's termination signals, registered once: a signal received after
+/// [`Signals::listen`] waits for [`Signals::next`], however late that is called.
+struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => tokio::select! {
-                _ = tokio::signal::ctrl_c() => "SIGINT",
-                _ = term.recv() => "SIGTERM",
-            },
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                "SIGINT"
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    int: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn listen() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let term = signal(SignalKind::terminate());
+            let int = signal(SignalKind::interrupt());
+            if let Err(e) = term.as_ref().and(int.as_ref()) {
+                tracing::warn!(error = %e, "cannot listen for a termination signal");
+            }
+            Signals {
+                term: term.ok(),
+                int: int.ok(),
             }
         }
+        #[cfg(not(unix))]
+        {
+            Signals {}
+        }
     }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-        "SIGINT"
+
+    /// The name of the next signal received.
+    async fn next(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            async fn recv(s: &mut Option<tokio::signal::unix::Signal>) {
+                match s {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending().await,
+                }
+            }
+            tokio::select! {
+                () = recv(&mut self.int) => "SIGINT",
+                () = recv(&mut self.term) => "SIGTERM",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "SIGINT"
+        }
     }
 }
