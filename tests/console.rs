@@ -2,36 +2,17 @@
 
 #[path = "support/bot.rs"]
 mod bot;
+#[path = "support/console.rs"]
+mod console;
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+use console::local;
 
 /// A fresh temporary folder, removed on drop.
 fn temp_dir(tag: &str) -> bot::TempDir {
     bot::TempDir::new(&format!("console-{tag}"))
-}
-
-fn local(dir: &Path, args: &[&str], script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
-        .arg("local")
-        .args(args)
-        .current_dir(dir)
-        .env("CAJITAS_DB", dir.join("local.db"))
-        .env_remove("CAJITAS_CHALLENGE_TTL")
-        .env_remove("DISCORD_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 const SCHOLARS_MATE: &str = "\

@@ -4,32 +4,12 @@
 
 #[path = "support/bot.rs"]
 mod bot;
+#[path = "support/console.rs"]
+mod console;
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
-fn local(dir: &Path, args: &[&str], script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
-        .arg("local")
-        .args(args)
-        .current_dir(dir)
-        .env("CAJITAS_DB", dir.join("local.db"))
-        .env_remove("CAJITAS_CHALLENGE_TTL")
-        .env_remove("DISCORD_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use console::local;
 
 /// alice (white) mates bob with the scholar's mate.
 const RATED_GAME: &str = "\
