@@ -367,10 +367,12 @@ async fn run_async(
     } else {
         serenity::GatewayIntents::GUILDS
     };
-    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
-        .framework(gate)
-        .event_handler(telemetry::RateLimits)
-        .await?;
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents).framework(gate);
+    if metrics.is_some() {
+        // serenity hands its ratelimiter's reports to the client's event handlers only.
+        client = client.event_handler(telemetry::RateLimits);
+    }
+    let mut client = client.await?;
     if let Some(server) = &metrics {
         let (game, pool) = sampled;
         server.set_refresh(telemetry::refresh(
