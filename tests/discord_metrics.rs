@@ -461,3 +461,105 @@ async fn the_scheduler_lag_of_an_overdue_timeout_is_seen() {
     assert!(reminder > lag, "{reminder} {lag}");
     drop(bot);
 }
+
+/// Scrapes `addr` until `ready` holds for the samples (at most 20 s); returns them.
+async fn scrape_until(
+    addr: SocketAddr,
+    ready: impl Fn(&[(Series, f64)]) -> bool,
+) -> Vec<(Series, f64)> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (status, _, body) = get(addr, "/metrics").await;
+        assert_eq!(status, 200, "{body}");
+        let samples = parse(&body);
+        if ready(&samples) {
+            return samples;
+        }
+        assert!(Instant::now() < deadline, "never ready:\n{body}");
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_s_moves_are_counted_apart() {
+    // The scripted fake engine of the tests: it plays legal moves at once.
+    let dir = support::bot::TempDir::new("metrics-uci");
+    let script = dir.path().join("script");
+    std::fs::write(&script, "ok\n").unwrap();
+    let w = World::start(
+        "metrics-engine",
+        vec![
+            ("CAJITAS_FAKE_UCI_SCRIPT", script.display().to_string()),
+            ("CAJITAS_METRICS", "127.0.0.1:0".into()),
+            (
+                "CAJITAS_ENGINE",
+                env!("CARGO_BIN_EXE_cajitas-fake-uci").into(),
+            ),
+            ("CAJITAS_ENGINE_PROCESSES", "1".into()),
+        ],
+    )
+    .await;
+    let addr = metrics_addr(&w).await;
+    let r = w
+        .cmd(
+            &alice(),
+            "en-US",
+            "play",
+            &[("level", json!(5)), ("colour", json!(0))],
+        )
+        .await;
+    assert!(!r.is_ephemeral(), "{}", r.text());
+    assert!(!w.mv(&alice(), "en-US", "e4").await.is_ephemeral());
+    let samples = scrape_until(addr, |s| {
+        value(s, "cajitas_moves_total", &[("by", "engine")]).is_some()
+    })
+    .await;
+    assert_eq!(
+        value(&samples, "cajitas_moves_total", &[("by", "engine")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        value(&samples, "cajitas_moves_total", &[("by", "player")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        value(
+            &samples,
+            "cajitas_interactions_total",
+            &[("command", "play"), ("outcome", "ok")]
+        ),
+        Some(1.0)
+    );
+    assert_eq!(value(&samples, "cajitas_active_games", &[]), Some(1.0));
+    assert_eq!(
+        value(&samples, "cajitas_engine_queue_depth", &[]),
+        Some(0.0)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_shard_has_its_gateway_latency() {
+    let w = World::start(
+        "metrics-shards",
+        vec![
+            ("CAJITAS_METRICS", "127.0.0.1:0".into()),
+            ("CAJITAS_ENGINE", "off".into()),
+            ("CAJITAS_SHARDS", "0-1/2".into()),
+        ],
+    )
+    .await;
+    let addr = metrics_addr(&w).await;
+    let latency = |s: &[(Series, f64)], shard: &str| {
+        value(s, "cajitas_gateway_latency_seconds", &[("shard", shard)])
+    };
+    let samples = scrape_until(addr, |s| {
+        latency(s, "0").is_some() && latency(s, "1").is_some()
+    })
+    .await;
+    let shards: Vec<&str> = samples
+        .iter()
+        .filter(|((n, _), _)| n == "cajitas_gateway_latency_seconds")
+        .map(|((_, l), _)| l["shard"].as_str())
+        .collect();
+    assert_eq!(shards.len(), 2, "{shards:?}");
+}
