@@ -102,7 +102,24 @@ fn run_bot(args: RunArgs) -> ExitCode {
         },
         Database::Postgres(_) => None,
     };
-    match crate::discord::run(cfg) {
+    // The metrics endpoint is bound before anything connects, so a taken port stops here.
+    let metrics = match cfg
+        .metrics
+        .map(crate::telemetry::Endpoint::bind)
+        .transpose()
+    {
+        Ok(m) => m,
+        Err(e) => {
+            let addr = cfg.metrics.map(|a| a.to_string()).unwrap_or_default();
+            tracing::error!(error = %e, %addr, "not starting: cannot serve the metrics");
+            eprintln!(
+                "error: cannot serve the metrics on {addr} ({}): {e}",
+                crate::config::METRICS_VAR
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match crate::discord::run(cfg, metrics) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %format!("{e:#}"), "the bot stopped with an error");

@@ -99,6 +99,31 @@ pub enum ConfigError {
     /// One of the engine's settings is not valid (the text says which and why).
     #[error("{0}")]
     BadEngine(String),
+    /// `CAJITAS_METRICS` is not an address to serve the metrics on.
+    #[error(
+        "{METRICS_VAR} must be the address to serve Prometheus metrics on: IP:PORT such as \
+         127.0.0.1:9100 (or [::1]:9100, or 0.0.0.0:9100 to serve every interface), or a bare \
+         PORT for 127.0.0.1:PORT, or empty for no metrics; got {0:?}"
+    )]
+    BadMetrics(String),
+}
+
+/// The variable with the address of the Prometheus metrics endpoint.
+pub const METRICS_VAR: &str = "CAJITAS_METRICS";
+
+/// Reads `CAJITAS_METRICS`: unset or blank is no metrics (the default); `IP:PORT` is that
+/// socket, any interface written out explicitly (e.g. `0.0.0.0:9100`); a bare `PORT` is
+/// `127.0.0.1:PORT`. A host name is refused: the address served is the one written.
+pub fn metrics_from(raw: Option<&str>) -> Result<Option<std::net::SocketAddr>, ConfigError> {
+    let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(Some(std::net::SocketAddr::from(([127, 0, 0, 1], port))));
+    }
+    text.parse::<std::net::SocketAddr>()
+        .map(Some)
+        .map_err(|_| ConfigError::BadMetrics(text.chars().take(60).collect()))
 }
 
 /// The variable with the days an untimed game waits for a move before the waiting player
@@ -404,6 +429,8 @@ pub struct BotConfig {
     pub abandon_after: std::time::Duration,
     /// The chess engine (`CAJITAS_ENGINE`, `CAJITAS_ENGINE_PROCESSES`, `_HASH`, `_THREADS`).
     pub engine: EngineSettings,
+    /// Where the Prometheus metrics are served (`CAJITAS_METRICS`); `None`: nowhere.
+    pub metrics: Option<std::net::SocketAddr>,
 }
 
 impl BotConfig {
@@ -427,6 +454,7 @@ impl BotConfig {
             threads: threads_from(var(THREADS_VAR).as_deref())?,
             abandon_after: abandon_after_from(var(ABANDON_DAYS_VAR).as_deref())?,
             engine: EngineSettings::from_env()?,
+            metrics: metrics_from(var(METRICS_VAR).as_deref())?,
         })
     }
 
@@ -437,6 +465,7 @@ impl BotConfig {
             db = %describe_db(&self.db),
             api_base = ?self.api_base.as_ref().map(ApiBase::redacted),
             shards = ?self.shards.map(|s| format!("{}-{}/{}", s.first, s.last, s.total)),
+            metrics = ?self.metrics,
             token = %self.token,
             "starting cajitas"
         );
@@ -499,6 +528,7 @@ mod tests {
             threads: true,
             abandon_after: crate::game::DEFAULT_ABANDON_AFTER,
             engine: EngineSettings::default(),
+            metrics: None,
         };
         let debug = format!("{cfg:?} {cfg:#?} {}", cfg.token);
         assert!(!debug.contains(token), "{debug}");
@@ -675,11 +705,35 @@ mod tests {
             SHARDS_VAR,
             THREADS_VAR,
             ABANDON_DAYS_VAR,
+            METRICS_VAR,
         ] {
             assert!(
                 example.lines().any(|l| l.starts_with(&format!("{var}="))),
                 "{var} is not in .env.example"
             );
+        }
+    }
+
+    #[test]
+    fn the_metrics_address_is_explicit() {
+        assert_eq!(metrics_from(None).unwrap(), None);
+        assert_eq!(metrics_from(Some("  ")).unwrap(), None);
+        let addr = |s: &str| metrics_from(Some(s)).unwrap().unwrap().to_string();
+        assert_eq!(addr("127.0.0.1:9100"), "127.0.0.1:9100");
+        assert_eq!(addr(" 9100 "), "127.0.0.1:9100");
+        assert_eq!(addr("[::1]:9100"), "[::1]:9100");
+        assert_eq!(addr("0.0.0.0:9100"), "0.0.0.0:9100");
+        assert_eq!(addr("10.1.2.3:80"), "10.1.2.3:80");
+        for bad in [
+            "localhost:9100",
+            "127.0.0.1",
+            "127.0.0.1:99999",
+            ":9100",
+            "x",
+            "-1",
+        ] {
+            let e = metrics_from(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains(METRICS_VAR) && e.contains(bad), "{bad}: {e}");
         }
     }
 

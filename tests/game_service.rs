@@ -1262,3 +1262,20 @@ fn takeback_requests_count_toward_the_ping_limit() {
         Err(GameError::TooManyPings { .. })
     ));
 }
+
+#[test]
+fn active_games_are_counted_in_every_place() {
+    let svc = service("activecount");
+    assert_eq!(svc.active_game_count().unwrap(), 0);
+    new_game(&svc);
+    assert_eq!(svc.active_game_count().unwrap(), 1);
+    let other = ChannelRef {
+        guild: Some(10),
+        channel: 101,
+    };
+    svc.start_game(&alice(), &carol(), other, &Position::new())
+        .unwrap();
+    assert_eq!(svc.active_game_count().unwrap(), 2);
+    svc.resign(&alice(), CH, None).unwrap();
+    assert_eq!(svc.active_game_count().unwrap(), 1);
+}

@@ -59,6 +59,7 @@ fn startup_log_with(db: Database, shown: &str) {
         threads: true,
         abandon_after: cajitas::game::DEFAULT_ABANDON_AFTER,
         engine: Default::default(),
+        metrics: None,
     };
     tracing::subscriber::with_default(subscriber, || {
         cfg.log_summary();

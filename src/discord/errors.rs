@@ -141,6 +141,10 @@ pub fn apology(lang: Lang, id: serenity::InteractionId) -> String {
 
 /// Answers `error` on `responder`: ephemeral refusal, or apology + log.
 pub async fn report(responder: &Responder<'_>, error: &Error) {
+    super::telemetry::mark(match error {
+        Error::Game(_) | Error::Refused(_) => super::telemetry::Outcome::Refused,
+        Error::Failed(_) => super::telemetry::Outcome::Failed,
+    });
     let reply = match error {
         Error::Game(_) | Error::Refused(_) => {
             tracing::debug!(interaction = %responder.id(), reason = %error, "refused");

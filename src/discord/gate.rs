@@ -13,6 +13,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 
 use super::Bookkeeping;
+use super::telemetry::{self, Outcome};
 use super::{Data, Error};
 
 /// Counts the interactions being handled; `close` stops new ones.
@@ -110,9 +111,13 @@ async fn refuse_while_restarting(ctx: &serenity::Context, interaction: &serenity
         }
         _ => Ok(()),
     };
-    if let Err(e) = sent {
-        tracing::warn!(interaction = %interaction.id(), error = %super::reply::scrubbed(&e),
-            "could not answer an interaction during shutdown");
+    match sent {
+        Ok(()) => telemetry::first_callback(),
+        Err(e) => {
+            telemetry::rest_error("callback", &e);
+            tracing::warn!(interaction = %interaction.id(), error = %super::reply::scrubbed(&e),
+                "could not answer an interaction during shutdown");
+        }
     }
 }
 
@@ -184,19 +189,31 @@ impl serenity::Framework for Gate {
         };
         // Counted even while closing, so the drain also waits for the "restarting" answer.
         let (_guard, closing) = self.tracker.enter();
+        let received = std::time::Instant::now();
+        let command = telemetry::command_label(interaction);
         if closing {
             tracing::info!(
                 interaction = %interaction.id(),
                 "shutting down: interaction not taken"
             );
             // Nothing is applied (nor recorded as handled): the user is told to try again.
-            refuse_while_restarting(&ctx, interaction).await;
+            telemetry::follow(command, received, Outcome::Restarting, async {
+                refuse_while_restarting(&ctx, interaction).await;
+            })
+            .await;
             return;
         }
         if !self.first_delivery(interaction).await {
             tracing::info!(interaction = %interaction.id(), "redelivered interaction ignored");
+            telemetry::follow(command, received, Outcome::Redelivered, async {}).await;
             return;
         }
-        self.inner.dispatch(ctx, event).await;
+        telemetry::follow(
+            command,
+            received,
+            Outcome::Ok,
+            self.inner.dispatch(ctx, event),
+        )
+        .await;
     }
 }

@@ -48,6 +48,7 @@ pub async fn on_message(
         // game's language.
         let lang = view.lang;
         let result = game.play_move(&actor, ch, &text, lang, false).ok()?;
+        super::telemetry::move_played();
         let shown = super::view::show_with(renderer, result.view.clone());
         Some((result.san, shown, lang))
     })

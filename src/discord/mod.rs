@@ -32,6 +32,7 @@ mod settings;
 mod setup;
 mod shards;
 mod takeback;
+mod telemetry;
 mod threads;
 mod view;
 mod who;
@@ -123,8 +124,9 @@ impl Data {
 /// How long a shutdown waits for the interactions in flight.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
-/// Runs the bot until SIGINT/SIGTERM. Blocks the calling thread.
-pub fn run(config: BotConfig) -> anyhow::Result<()> {
+/// Runs the bot until SIGINT/SIGTERM, serving its metrics on `metrics` when given
+/// (`CAJITAS_METRICS`). Blocks the calling thread.
+pub fn run(config: BotConfig, metrics: Option<crate::telemetry::Endpoint>) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // The game service and rendering (tokio's blocking pool). The service serialises on
@@ -134,7 +136,7 @@ pub fn run(config: BotConfig) -> anyhow::Result<()> {
         .max_blocking_threads(config.blocking_threads)
         .thread_name("cajitas")
         .build()?;
-    runtime.block_on(run_async(config))
+    runtime.block_on(run_async(config, metrics))
 }
 
 /// All the slash commands, in the order `/help` lists them.
@@ -175,16 +177,45 @@ fn http_client(config: &BotConfig) -> serenity::Http {
         // serenity 0.12's ratelimiter builds its requests without the proxy (they would go
         // to discord.com), so a base URL only takes effect with it off.
         http = http.proxy(base.url.as_str()).ratelimiter_disabled(true);
+    } else {
+        // The ratelimiter's reports (429s it retries, buckets it waits out) are counted for
+        // the metrics. serenity's client replaces this callback on its own HTTP with one
+        // that calls its event handlers (see `telemetry::RateLimits`); the notifier's keeps it.
+        let client = reqwest::Client::builder()
+            .use_rustls_tls()
+            .build()
+            .unwrap_or_default();
+        let mut limiter =
+            serenity::Ratelimiter::new(client.clone(), format!("Bot {}", config.token.expose()));
+        limiter.set_ratelimit_callback(Box::new(|info| telemetry::rate_limited(&info)));
+        http = http.client(client).ratelimiter(limiter);
     }
     http.build()
 }
 
-async fn run_async(config: BotConfig) -> anyhow::Result<()> {
+async fn run_async(
+    config: BotConfig,
+    metrics: Option<crate::telemetry::Endpoint>,
+) -> anyhow::Result<()> {
     // Listen for SIGTERM/SIGINT before anything slow (the renderer, the database, the
     // gateway): a signal that arrives while the bot starts is kept for the shutdown task
     // below instead of killing the process with the default action.
     let mut signals = Signals::listen();
     tracing::debug!("listening for SIGTERM and SIGINT");
+    let metrics = match metrics {
+        Some(endpoint) => {
+            let addr = endpoint.local_addr()?;
+            let server = endpoint.serve(crate::telemetry::install()?)?;
+            if addr.ip().is_loopback() {
+                tracing::info!(%addr, "metrics served at http://{addr}/metrics");
+            } else {
+                tracing::info!(%addr, "metrics served at http://{addr}/metrics, beyond this machine \
+                    (an address written in {}): keep it behind a firewall", crate::config::METRICS_VAR);
+            }
+            Some(server)
+        }
+        None => None,
+    };
     if let Some(base) = config.api_base.as_ref().filter(|b| b.trusted_proxy) {
         tracing::warn!(
             api_base = %base.redacted(),
@@ -266,6 +297,14 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
         .await??
     };
     let (game, bookkeeping, engine) = game;
+    if metrics.is_some() {
+        game.observe_events(Arc::new(|kind, lag_ms| {
+            ::metrics::histogram!(crate::telemetry::SCHEDULER_LAG, "kind" => kind.as_str())
+                .record(lag_ms as f64 / 1000.0);
+        }));
+    }
+    // What a scrape reads fresh (set once the client's shard manager exists).
+    let sampled = (game.clone(), engine.as_ref().map(|e| e.pool.clone()));
     match &config.engine.program {
         Some(p) => {
             tracing::info!(engine = %p.display(), processes = config.engine.processes, "chess engine found")
@@ -333,9 +372,20 @@ async fn run_async(config: BotConfig) -> anyhow::Result<()> {
     } else {
         serenity::GatewayIntents::GUILDS
     };
-    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
-        .framework(gate)
-        .await?;
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents).framework(gate);
+    if metrics.is_some() {
+        // serenity hands its ratelimiter's reports to the client's event handlers only.
+        client = client.event_handler(telemetry::RateLimits);
+    }
+    let mut client = client.await?;
+    if let Some(server) = &metrics {
+        let (game, pool) = sampled;
+        server.set_refresh(telemetry::refresh(
+            game,
+            pool,
+            Arc::clone(&client.shard_manager),
+        ));
+    }
 
     let shard_manager = Arc::clone(&client.shard_manager);
     let signal_tracker = tracker.clone();

@@ -44,6 +44,7 @@ pub async fn move_(
         .data()
         .blocking(&r, Defer::Message, move |g| {
             let result = g.play_move(&actor, ch, &text, lang, claim)?;
+            super::telemetry::move_played();
             let shown = g.show(result.view.clone())?;
             Ok((result, shown))
         })

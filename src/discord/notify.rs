@@ -98,6 +98,9 @@ impl Notifier for DiscordNotifier {
             // A post outside an interaction counts toward the bot's global REST limit.
             super::budget::take().await;
             let sent = post_in(&http, channel, message).await;
+            if let Err(e) = &sent {
+                super::telemetry::rest_error("post", e);
+            }
             if let (Ok(_), Some(thread)) = (&sent, wind_down)
                 && let Err(e) = super::threads::wind_down(&http, thread).await
             {

@@ -224,7 +224,11 @@ impl<'a> Responder<'a> {
             for a in &reply.attachments {
                 edit = edit.new_attachment(a.clone());
             }
-            edit.execute(self.http, self.token).await.map(|_| ())
+            let edited = edit.execute(self.http, self.token).await.map(|_| ());
+            if let Err(e) = &edited {
+                super::telemetry::rest_error("edit", e);
+            }
+            edited
         } else {
             self.callback(serenity::CreateInteractionResponse::UpdateMessage(
                 reply.message(),
@@ -255,11 +259,15 @@ impl<'a> Responder<'a> {
     }
 
     async fn followup(&self, reply: Reply) -> Result<(), serenity::Error> {
-        reply
+        let sent = reply
             .followup()
             .execute(self.http, (None, self.token))
             .await
-            .map(|_| ())
+            .map(|_| ());
+        if let Err(e) = &sent {
+            super::telemetry::rest_error("followup", e);
+        }
+        sent
     }
 
     /// The first callback, retried within Discord's 3 s window: once after a 5xx or a timeout,
@@ -282,14 +290,21 @@ impl<'a> Responder<'a> {
                 resp.clone().execute(self.http, (self.id, self.token)),
             )
             .await;
+            if let Ok(Err(e)) = &result {
+                super::telemetry::rest_error("callback", e);
+            } else if result.is_err() {
+                super::telemetry::rest_failure("callback", "timeout");
+            }
             let retry_reason = match result {
                 Ok(Ok(())) => {
                     self.sent.store(true, Ordering::SeqCst);
+                    super::telemetry::first_callback();
                     return Ok(());
                 }
                 Ok(Err(e)) => match classify(&e) {
                     Failure::AlreadyAnswered if attempt > 1 => {
                         self.sent.store(true, Ordering::SeqCst);
+                        super::telemetry::first_callback();
                         return Ok(());
                     }
                     Failure::Server if !retried_5xx => {

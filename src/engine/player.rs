@@ -217,6 +217,7 @@ impl Driver {
     fn play(&mut self, id: i64, ply: u32, mv: Move) {
         match self.service.engine_move(id, ply, mv) {
             Ok(view) => {
+                metrics::counter!(crate::telemetry::MOVES, "by" => "engine").increment(1);
                 self.waiting().remove(&id);
                 self.announced.remove(&id);
                 let place = match self.service.game_place(id) {

@@ -20,6 +20,7 @@ mod engine;
 mod error;
 mod load;
 mod notify;
+mod observe;
 mod play;
 mod queries;
 pub mod ratings;
@@ -45,6 +46,7 @@ pub use self::engine::{
 pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
+pub use self::observe::EventObserver;
 pub use self::play::Seen;
 pub use self::scheduler::{Round, Scheduler, nonce};
 pub use self::time_control::{
@@ -147,6 +149,8 @@ struct Inner {
     bell: Arc<scheduler::Doorbell>,
     /// Whoever drives the engines (see [`GameService::set_engine_turns`]).
     engine_turns: OnceLock<Weak<dyn EngineTurns>>,
+    /// Whoever watches the scheduler's events (see [`GameService::observe_events`]).
+    event_observer: OnceLock<EventObserver>,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -192,6 +196,7 @@ impl GameService {
                 opts,
                 bell: Arc::new(scheduler::Doorbell::default()),
                 engine_turns: OnceLock::new(),
+                event_observer: OnceLock::new(),
             }),
         }
     }

@@ -5,6 +5,12 @@ use super::{ChannelRef, GameError, GameService, GameView, HistoryEntry, Site, Us
 use crate::store::Tx;
 
 impl GameService {
+    /// How many games are in progress, in every place (a count on the store's indexes of
+    /// active games: cheap, for a metrics gauge).
+    pub fn active_game_count(&self) -> Result<u64, GameError> {
+        self.read(|tx| Ok(tx.active_game_count()?))
+    }
+
     /// The channel's game in progress, or its last game when none is.
     pub fn board(&self, ch: ChannelRef) -> Result<GameView, GameError> {
         let v = self.read(|tx| self.view(self.current_or_last(tx, ch, None)?))?;

@@ -376,6 +376,7 @@ impl GameService {
     }
 
     fn handle_event(&self, tx: &dyn Tx, ev: &EventRow, now: i64) -> Result<(), GameError> {
+        self.event_handled(ev, now);
         let row = match tx.game(ev.game_id)? {
             Some(row) if row.status == GameStatus::Active && row.clock.seq == ev.seq => row,
             // The game moved on or ended: nothing to do or post.

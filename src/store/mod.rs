@@ -599,6 +599,11 @@ pub trait Games {
         now: i64,
         clock: &ClockRow,
     ) -> Result<bool, StoreError>;
+
+    /// How many games are in progress, every place together (the `cajitas_active_games`
+    /// metric): counted on the two partial indexes of active games (in a thread; in a
+    /// channel), never by reading the games table.
+    fn active_game_count(&self) -> Result<u64, StoreError>;
 }
 
 /// The scheduler's events (migration 0007): timeouts and reminders, claimed and marked done

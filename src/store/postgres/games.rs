@@ -330,4 +330,18 @@ impl Games for PgTx<'_> {
         self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, now)?;
         Ok(true)
     }
+
+    fn active_game_count(&self) -> Result<u64, StoreError> {
+        // Each half matches one partial index's predicate (migration 0006).
+        let n: i64 = self
+            .query_one(
+                "SELECT (SELECT count(*) FROM games
+                          WHERE status = 'active' AND thread_id IS NOT NULL)
+                      + (SELECT count(*) FROM games
+                          WHERE status = 'active' AND thread_id IS NULL)",
+                &[],
+            )?
+            .try_get(0)?;
+        Ok(n.max(0) as u64)
+    }
 }

@@ -309,4 +309,19 @@ impl Games for SqliteTx<'_> {
         self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, now)?;
         Ok(true)
     }
+
+    fn active_game_count(&self) -> Result<u64, StoreError> {
+        // Each half matches one partial index's WHERE (migration 0006), so each is a count
+        // of that index's entries.
+        let n: i64 = self
+            .tx
+            .prepare_cached(
+                "SELECT (SELECT COUNT(*) FROM games INDEXED BY games_one_active_per_thread
+                          WHERE status = 'active' AND thread_id IS NOT NULL)
+                      + (SELECT COUNT(*) FROM games INDEXED BY games_one_active_in_channel
+                          WHERE status = 'active' AND thread_id IS NULL)",
+            )?
+            .query_row([], |r| r.get(0))?;
+        Ok(n.max(0) as u64)
+    }
 }
