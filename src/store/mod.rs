@@ -816,8 +816,9 @@ pub trait Ratings {
     /// How many players are ranked in a pool and speed.
     fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError>;
 
-    /// [`Ratings::ranked_count`] and, for `r`, [`Ratings::players_above`], from one pass over
-    /// the leaderboard's index (the page count and the caller's rank of `/leaderboard`).
+    /// [`Ratings::ranked_count`] and, for a ranked `r`, [`Ratings::players_above`] (the page
+    /// count and the caller's rank of `/leaderboard`): the index is split at `r`, so each of
+    /// its entries is counted once rather than twice.
     fn ranked_count_and_above(
         &self,
         pool: i64,

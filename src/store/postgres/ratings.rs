@@ -279,18 +279,27 @@ impl Ratings for PgTx<'_> {
         let Some(r) = r else {
             return Ok((self.ranked_count(pool, speed)?, None));
         };
-        // One walk over the pool's part of the index: every entry, and those above `r`.
+        // Split at `r`: the entries above it and the others, two ranges of the index each,
+        // so every entry is counted once and no row is tested by an expression.
         let row = self.query_one(
             concat!(
-                "SELECT count(*), count(*) FILTER (WHERE rating > $3
-                     OR (rating = $3 AND user_id < $4))
-                 FROM ratings WHERE ",
-                ranked!()
+                "SELECT (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating > $3)
+                     + (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating = $3 AND user_id < $4),
+                 (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating < $3)
+                     + (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating = $3 AND user_id >= $4)"
             ),
             &[&pool, &speed.as_str(), &r.rating, &to_db(r.user_id)],
         )?;
-        let (total, above): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
-        Ok((total as u64, Some(above as u64)))
+        let (above, rest): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+        Ok(((above + rest) as u64, Some(above as u64)))
     }
 
     fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError> {

@@ -263,19 +263,27 @@ impl Ratings for SqliteTx<'_> {
         let Some(r) = r else {
             return Ok((self.ranked_count(pool, speed)?, None));
         };
-        // One walk over the pool's part of the covering index, counting every entry and,
-        // among them, those above `r` (a better rating, or the same with a smaller id).
-        let (total, above): (i64, i64) = self
-            .tx
-            .prepare_cached(
-                "SELECT COUNT(*), IFNULL(SUM(rating > ?3 OR (rating = ?3 AND user_id < ?4)), 0)
-                 FROM ratings INDEXED BY ratings_leaderboard
-                 WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110",
-            )?
-            .query_row(params![pool, speed, r.rating, to_db(r.user_id)], |row| {
-                Ok((row.get(0)?, row.get(1)?))
-            })?;
-        Ok((total as u64, Some(above as u64)))
+        // Split at `r`: the entries above it and the others, two ranges of the covering index
+        // each, so every entry is stepped over once and no row is tested by an expression.
+        let above = self.players_above(r)?;
+        let mut rest: i64 = 0;
+        for sql in [
+            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
+             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+                 AND rating < ?3 AND ?4 IS NOT NULL",
+            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
+             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+                 AND rating = ?3 AND user_id >= ?4",
+        ] {
+            let part: i64 = self
+                .tx
+                .prepare_cached(sql)?
+                .query_row(params![pool, speed, r.rating, to_db(r.user_id)], |row| {
+                    row.get(0)
+                })?;
+            rest += part;
+        }
+        Ok((above + rest as u64, Some(above)))
     }
 
     fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError> {
