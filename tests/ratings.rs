@@ -368,6 +368,57 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     assert!(g.leaderboard(c, Speed::Live, 1, 1, Some(v)).is_ok());
 }
 
+#[test]
+fn the_callers_rank_is_their_place_in_the_list_with_ties_by_id() {
+    let (g, _) = svc();
+    let c = ch(11);
+    let pool = pool_of(c.guild, c.channel);
+    // 13 ranked players with ties (three at 2000, two at 1500), and two unranked ones rated
+    // among them.
+    let ratings = [
+        2400.0, 2000.0, 2000.0, 2000.0, 1900.0, 1700.0, 1500.0, 1500.0, 1400.0, 1300.0, 1200.0,
+        1100.0, 1000.0,
+    ];
+    // Ids not in rating order, so that the ties are broken by id, not by insertion.
+    for (i, r) in ratings.iter().enumerate() {
+        put(
+            &g,
+            pool,
+            Speed::Live,
+            300 + (i as u64 * 7) % 13,
+            *r,
+            60.0,
+            5,
+        );
+    }
+    put(&g, pool, Speed::Live, 400, 2000.0, 60.0, 4);
+    put(&g, pool, Speed::Live, 401, 2000.0, 110.0, 9);
+    let mut listed = Vec::new();
+    for p in 0..2 {
+        let lb = g.leaderboard(c, Speed::Live, p, 400, None).unwrap();
+        assert_eq!(lb.total, 13);
+        listed.extend(lb.entries.iter().map(|e| (e.rank, e.user.id)));
+    }
+    assert_eq!(listed.len(), 13);
+    for (place, (rank, id)) in listed.iter().enumerate() {
+        assert_eq!(*rank, place as u64 + 1);
+        let lb = g.leaderboard(c, Speed::Live, 0, *id, None).unwrap();
+        assert_eq!(
+            lb.me,
+            MyStanding::Ranked {
+                rank: *rank,
+                shown: lb.me_shown()
+            },
+            "player {id}"
+        );
+    }
+    // Within a tie, the smaller id first.
+    let tied: Vec<u64> = listed[1..4].iter().map(|(_, id)| *id).collect();
+    let mut sorted = tied.clone();
+    sorted.sort();
+    assert_eq!(tied, sorted);
+}
+
 trait MeShown {
     fn me_shown(&self) -> cajitas::game::ratings::Shown;
 }

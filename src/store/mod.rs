@@ -784,9 +784,24 @@ pub trait Ratings {
     /// Stores a player's rating (new, or replacing the old one).
     fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError>;
 
-    /// Records a change. Returns false, writing nothing, when the player's change for that
-    /// game is already recorded.
-    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError>;
+    /// Both players' ratings in a pool and speed, read at once: `[a, b]`'s rows, in the order
+    /// of `users` (`None` for a player not rated there yet).
+    fn rating_pair(
+        &self,
+        pool: i64,
+        speed: Speed,
+        users: [u64; 2],
+    ) -> Result<[Option<RatingRow>; 2], StoreError>;
+
+    /// Records a rated game: both players' changes (one history row each, in one statement)
+    /// and their new ratings (new or replacing the old ones, in one statement). Returns false
+    /// when a change of that game for either player is already recorded: the result was
+    /// counted, and the caller's transaction must roll back (what it wrote is not kept).
+    fn record_rating_changes(
+        &self,
+        changes: &[RatingChangeRow; 2],
+        ratings: &[RatingRow; 2],
+    ) -> Result<bool, StoreError>;
 
     /// A page of the leaderboard of a pool and speed: `limit` ranked players (see
     /// [`RANKED_MIN_GAMES`], [`RANKED_MAX_DEVIATION`]) from `offset`, best first (ties by
@@ -805,6 +820,16 @@ pub trait Ratings {
 
     /// How many players are ranked in a pool and speed.
     fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError>;
+
+    /// [`Ratings::ranked_count`] and, for a ranked `r`, [`Ratings::players_above`] (the page
+    /// count and the caller's rank of `/leaderboard`): the index is split at `r`, so each of
+    /// its entries is counted once rather than twice.
+    fn ranked_count_and_above(
+        &self,
+        pool: i64,
+        speed: Speed,
+        r: Option<&RatingRow>,
+    ) -> Result<(u64, Option<u64>), StoreError>;
 
     /// The id of the latest change in a pool and speed (0 when none): it moves whenever the
     /// leaderboard may have changed.

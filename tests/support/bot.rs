@@ -69,12 +69,17 @@ pub struct BotOptions<'a> {
 impl Bot {
     /// Starts `cajitas run` with a fake token against the fake Discord.
     pub fn start(o: BotOptions<'_>) -> Bot {
+        Bot::start_program(Path::new(env!("CARGO_BIN_EXE_cajitas")), o)
+    }
+
+    /// [`Bot::start`] with another `cajitas` binary (a bench compares builds).
+    pub fn start_program(program: &Path, o: BotOptions<'_>) -> Bot {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&o.log)
             .unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cajitas"));
+        let mut cmd = Command::new(program);
         cmd.arg("run")
             .env("DISCORD_TOKEN", "MTAw.fake00.fakefakefake")
             .env("DISCORD_API_BASE", o.api_base)

@@ -192,43 +192,30 @@ impl GameService {
             Some(Side::Black) => 0.0,
             None => 0.5,
         };
-        let current = |u: &UserRow| -> Result<(Glicko, u32), GameError> {
-            Ok(match tx.rating(pool, speed, u.id)? {
-                Some(r) => {
-                    let stored = Glicko {
-                        rating: r.rating,
-                        deviation: r.deviation,
-                        volatility: r.volatility,
-                    };
-                    let deviation = PARAMS.decayed_after_ms(stored, now - r.rated_at);
-                    (
-                        Glicko {
-                            deviation,
-                            ..stored
-                        },
-                        r.games,
-                    )
-                }
-                None => (PARAMS.start, 0),
-            })
-        };
-        let (w, w_games) = current(&game.white)?;
-        let (b, b_games) = current(&game.black)?;
+        // Both ratings in one read, both history rows and both ratings in one write each.
+        let rows = tx.rating_pair(pool, speed, [game.white.id, game.black.id])?;
+        let [(w, w_games), (b, b_games)] = rows.map(|row| match row {
+            Some(r) => {
+                let stored = Glicko {
+                    rating: r.rating,
+                    deviation: r.deviation,
+                    volatility: r.volatility,
+                };
+                let deviation = PARAMS.decayed_after_ms(stored, now - r.rated_at);
+                (
+                    Glicko {
+                        deviation,
+                        ..stored
+                    },
+                    r.games,
+                )
+            }
+            None => (PARAMS.start, 0),
+        });
         let w_new = PARAMS.rate_game(w, b, white_score);
         let b_new = PARAMS.rate_game(b, w, 1.0 - white_score);
-        let mut changes = Vec::with_capacity(2);
-        for (user, colour, before, after, games, score) in [
-            (&game.white, Side::White, w, w_new, w_games, white_score),
-            (
-                &game.black,
-                Side::Black,
-                b,
-                b_new,
-                b_games,
-                1.0 - white_score,
-            ),
-        ] {
-            let change = RatingChangeRow {
+        let change =
+            |user: &UserRow, colour, before: Glicko, after: Glicko, score| RatingChangeRow {
                 game_id: game.id,
                 pool,
                 speed,
@@ -242,25 +229,34 @@ impl GameService {
                 volatility_after: after.volatility,
                 at: now,
             };
-            if !tx.insert_rating_change(&change)? {
-                return Err(GameError::Internal(format!(
-                    "game {}: its result was already counted for user {}",
-                    game.id, user.id
-                )));
-            }
-            tx.put_rating(&RatingRow {
-                pool,
-                speed,
-                user_id: user.id,
-                rating: after.rating,
-                deviation: after.deviation,
-                volatility: after.volatility,
-                games: games + 1,
-                rated_at: now,
-            })?;
-            changes.push(RatingChange::from_row(&change, user));
+        let rating = |user: &UserRow, after: Glicko, games: u32| RatingRow {
+            pool,
+            speed,
+            user_id: user.id,
+            rating: after.rating,
+            deviation: after.deviation,
+            volatility: after.volatility,
+            games: games + 1,
+            rated_at: now,
+        };
+        let changes = [
+            change(&game.white, Side::White, w, w_new, white_score),
+            change(&game.black, Side::Black, b, b_new, 1.0 - white_score),
+        ];
+        let ratings = [
+            rating(&game.white, w_new, w_games),
+            rating(&game.black, b_new, b_games),
+        ];
+        if !tx.record_rating_changes(&changes, &ratings)? {
+            return Err(GameError::Internal(format!(
+                "game {}: its result was already counted",
+                game.id
+            )));
         }
-        Ok(changes)
+        Ok(vec![
+            RatingChange::from_row(&changes[0], &game.white),
+            RatingChange::from_row(&changes[1], &game.black),
+        ])
     }
 
     /// The rating changes a game caused (empty for an unrated game).

@@ -4,7 +4,7 @@ use cajitas_rules::Color;
 
 use super::{Glicko, PARAMS, RatingChange, Shown, Speed, pool_of};
 use crate::game::{ChannelRef, GameError, GameService, UserRef};
-use crate::store::{RatingChangeRow, RatingRow, Side, Tx};
+use crate::store::{RatingChangeRow, RatingRow, Side};
 
 /// Players per leaderboard page.
 pub const LEADERBOARD_PAGE: u32 = 10;
@@ -229,7 +229,10 @@ impl GameService {
             if version.is_some_and(|v| v != current) {
                 return Err(GameError::PositionChanged);
             }
-            let total = tx.ranked_count(pool, speed)?;
+            // The page count and the viewer's rank from one pass over the index.
+            let mine = tx.rating(pool, speed, viewer)?;
+            let (total, above) =
+                tx.ranked_count_and_above(pool, speed, mine.as_ref().filter(|r| ranked(r)))?;
             let pages = total.div_ceil(u64::from(LEADERBOARD_PAGE)).max(1);
             let page = u64::from(page).min(pages - 1);
             let offset = page * u64::from(LEADERBOARD_PAGE);
@@ -244,7 +247,20 @@ impl GameService {
                     user: u.into(),
                 })
                 .collect();
-            let me = Self::standing(tx, pool, speed, viewer, now)?;
+            let me = match (mine, above) {
+                (Some(r), Some(above)) => MyStanding::Ranked {
+                    rank: above + 1,
+                    shown: shown_now(&r, now),
+                },
+                (Some(r), None) => MyStanding::Unranked {
+                    games: r.games,
+                    shown: Some(shown_now(&r, now)),
+                },
+                (None, _) => MyStanding::Unranked {
+                    games: 0,
+                    shown: None,
+                },
+            };
             Ok(LeaderboardView {
                 speed,
                 page: page as u32,
@@ -254,29 +270,6 @@ impl GameService {
                 entries,
                 me,
             })
-        })
-    }
-
-    fn standing(
-        tx: &dyn Tx,
-        pool: i64,
-        speed: Speed,
-        viewer: u64,
-        now: i64,
-    ) -> Result<MyStanding, GameError> {
-        Ok(match tx.rating(pool, speed, viewer)? {
-            Some(r) if ranked(&r) => MyStanding::Ranked {
-                rank: tx.players_above(&r)? + 1,
-                shown: shown_now(&r, now),
-            },
-            Some(r) => MyStanding::Unranked {
-                games: r.games,
-                shown: Some(shown_now(&r, now)),
-            },
-            None => MyStanding::Unranked {
-                games: 0,
-                shown: None,
-            },
         })
     }
 

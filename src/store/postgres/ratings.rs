@@ -110,29 +110,107 @@ impl Ratings for PgTx<'_> {
         Ok(())
     }
 
-    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError> {
-        let n = self.execute(
-            "INSERT INTO rating_history (game_id, pool, speed, user_id, colour, score,
-                 rating_before, deviation_before, rating_after, deviation_after,
-                 volatility_after, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-             ON CONFLICT (game_id, user_id) DO NOTHING",
-            &[
-                &c.game_id,
-                &c.pool,
-                &c.speed.as_str(),
-                &to_db(c.user_id),
-                &c.colour.as_str(),
-                &c.score,
-                &c.rating_before,
-                &c.deviation_before,
-                &c.rating_after,
-                &c.deviation_after,
-                &c.volatility_after,
-                &c.at,
-            ],
+    fn rating_pair(
+        &self,
+        pool: i64,
+        speed: Speed,
+        users: [u64; 2],
+    ) -> Result<[Option<RatingRow>; 2], StoreError> {
+        let rows = self.query(
+            concat!(
+                "SELECT ",
+                rating_columns!(),
+                " FROM ratings r WHERE r.pool = $1 AND r.speed = $2 AND r.user_id IN ($3, $4)"
+            ),
+            &[&pool, &speed.as_str(), &to_db(users[0]), &to_db(users[1])],
         )?;
-        Ok(n == 1)
+        let mut pair = [None, None];
+        for row in &rows {
+            let r = rating_row(&mut Columns::new(row))?;
+            let i = usize::from(r.user_id != users[0]);
+            pair[i] = Some(r);
+        }
+        Ok(pair)
+    }
+
+    fn record_rating_changes(
+        &self,
+        changes: &[RatingChangeRow; 2],
+        ratings: &[RatingRow; 2],
+    ) -> Result<bool, StoreError> {
+        // One round trip: both history rows and both ratings (PostgreSQL runs every
+        // data-modifying WITH to completion). When a history row was already there, the
+        // ratings were written all the same, and the caller rolls back.
+        let [a, b] = changes;
+        let [ra, rb] = ratings;
+        let games = |r: &RatingRow| i32::try_from(r.games).unwrap_or(i32::MAX);
+        let (ga, gb) = (games(ra), games(rb));
+        let n: i64 = self
+            .query_one(
+                "WITH h AS (
+                     INSERT INTO rating_history (game_id, pool, speed, user_id, colour, score,
+                         rating_before, deviation_before, rating_after, deviation_after,
+                         volatility_after, at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12),
+                         ($13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+                     ON CONFLICT (game_id, user_id) DO NOTHING
+                     RETURNING 1
+                 ), r AS (
+                     INSERT INTO ratings (pool, speed, user_id, rating, deviation, volatility,
+                         games, rated_at)
+                     VALUES ($25, $26, $27, $28, $29, $30, $31, $32),
+                         ($33, $34, $35, $36, $37, $38, $39, $40)
+                     ON CONFLICT (pool, speed, user_id) DO UPDATE SET rating = excluded.rating,
+                         deviation = excluded.deviation, volatility = excluded.volatility,
+                         games = excluded.games, rated_at = excluded.rated_at
+                     RETURNING 1
+                 )
+                 SELECT count(*) FROM h",
+                &[
+                    &a.game_id,
+                    &a.pool,
+                    &a.speed.as_str(),
+                    &to_db(a.user_id),
+                    &a.colour.as_str(),
+                    &a.score,
+                    &a.rating_before,
+                    &a.deviation_before,
+                    &a.rating_after,
+                    &a.deviation_after,
+                    &a.volatility_after,
+                    &a.at,
+                    &b.game_id,
+                    &b.pool,
+                    &b.speed.as_str(),
+                    &to_db(b.user_id),
+                    &b.colour.as_str(),
+                    &b.score,
+                    &b.rating_before,
+                    &b.deviation_before,
+                    &b.rating_after,
+                    &b.deviation_after,
+                    &b.volatility_after,
+                    &b.at,
+                    &ra.pool,
+                    &ra.speed.as_str(),
+                    &to_db(ra.user_id),
+                    &ra.rating,
+                    &ra.deviation,
+                    &ra.volatility,
+                    &ga,
+                    &ra.rated_at,
+                    &rb.pool,
+                    &rb.speed.as_str(),
+                    &to_db(rb.user_id),
+                    &rb.rating,
+                    &rb.deviation,
+                    &rb.volatility,
+                    &gb,
+                    &rb.rated_at,
+                ],
+            )?
+            .try_get(0)?;
+        Ok(n == 2)
     }
 
     fn leaderboard(
@@ -190,6 +268,38 @@ impl Ratings for PgTx<'_> {
             )?
             .try_get(0)?;
         Ok(n as u64)
+    }
+
+    fn ranked_count_and_above(
+        &self,
+        pool: i64,
+        speed: Speed,
+        r: Option<&RatingRow>,
+    ) -> Result<(u64, Option<u64>), StoreError> {
+        let Some(r) = r else {
+            return Ok((self.ranked_count(pool, speed)?, None));
+        };
+        // Split at `r`: the entries above it and the others, two ranges of the index each,
+        // so every entry is counted once and no row is tested by an expression.
+        let row = self.query_one(
+            concat!(
+                "SELECT (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating > $3)
+                     + (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating = $3 AND user_id < $4),
+                 (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating < $3)
+                     + (SELECT count(*) FROM ratings WHERE ",
+                ranked!(),
+                " AND rating = $3 AND user_id >= $4)"
+            ),
+            &[&pool, &speed.as_str(), &r.rating, &to_db(r.user_id)],
+        )?;
+        let (above, rest): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+        Ok(((above + rest) as u64, Some(above as u64)))
     }
 
     fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError> {

@@ -96,31 +96,101 @@ impl Ratings for SqliteTx<'_> {
         Ok(())
     }
 
-    fn insert_rating_change(&self, c: &RatingChangeRow) -> Result<bool, StoreError> {
+    fn rating_pair(
+        &self,
+        pool: i64,
+        speed: Speed,
+        users: [u64; 2],
+    ) -> Result<[Option<RatingRow>; 2], StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM ratings r
+             WHERE r.pool = ?1 AND r.speed = ?2 AND r.user_id IN (?3, ?4)"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql)?;
+        let mut rows = stmt.query(params![pool, speed, to_db(users[0]), to_db(users[1])])?;
+        let mut pair = [None, None];
+        while let Some(row) = rows.next()? {
+            let r = rating_row(row)?;
+            let i = usize::from(r.user_id != users[0]);
+            pair[i] = Some(r);
+        }
+        Ok(pair)
+    }
+
+    fn record_rating_changes(
+        &self,
+        changes: &[RatingChangeRow; 2],
+        ratings: &[RatingRow; 2],
+    ) -> Result<bool, StoreError> {
+        let [a, b] = changes;
         let n = self
             .tx
             .prepare_cached(
                 "INSERT INTO rating_history (game_id, pool, speed, user_id, colour, score,
                      rating_before, deviation_before, rating_after, deviation_after,
                      volatility_after, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12),
+                     (?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
                  ON CONFLICT (game_id, user_id) DO NOTHING",
             )?
             .execute(params![
-                c.game_id,
-                c.pool,
-                c.speed,
-                to_db(c.user_id),
-                c.colour,
-                c.score,
-                c.rating_before,
-                c.deviation_before,
-                c.rating_after,
-                c.deviation_after,
-                c.volatility_after,
-                c.at
+                a.game_id,
+                a.pool,
+                a.speed,
+                to_db(a.user_id),
+                a.colour,
+                a.score,
+                a.rating_before,
+                a.deviation_before,
+                a.rating_after,
+                a.deviation_after,
+                a.volatility_after,
+                a.at,
+                b.game_id,
+                b.pool,
+                b.speed,
+                to_db(b.user_id),
+                b.colour,
+                b.score,
+                b.rating_before,
+                b.deviation_before,
+                b.rating_after,
+                b.deviation_after,
+                b.volatility_after,
+                b.at
             ])?;
-        Ok(n == 1)
+        if n != 2 {
+            return Ok(false);
+        }
+        let [a, b] = ratings;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO ratings (pool, speed, user_id, rating, deviation, volatility, games,
+                     rated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8), (?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                 ON CONFLICT (pool, speed, user_id) DO UPDATE SET rating = excluded.rating,
+                     deviation = excluded.deviation, volatility = excluded.volatility,
+                     games = excluded.games, rated_at = excluded.rated_at",
+            )?
+            .execute(params![
+                a.pool,
+                a.speed,
+                to_db(a.user_id),
+                a.rating,
+                a.deviation,
+                a.volatility,
+                a.games,
+                a.rated_at,
+                b.pool,
+                b.speed,
+                to_db(b.user_id),
+                b.rating,
+                b.deviation,
+                b.volatility,
+                b.games,
+                b.rated_at
+            ])?;
+        Ok(true)
     }
 
     fn leaderboard(
@@ -182,6 +252,38 @@ impl Ratings for SqliteTx<'_> {
             )?
             .query_row(params![pool, speed], |row| row.get(0))?;
         Ok(n as u64)
+    }
+
+    fn ranked_count_and_above(
+        &self,
+        pool: i64,
+        speed: Speed,
+        r: Option<&RatingRow>,
+    ) -> Result<(u64, Option<u64>), StoreError> {
+        let Some(r) = r else {
+            return Ok((self.ranked_count(pool, speed)?, None));
+        };
+        // Split at `r`: the entries above it and the others, two ranges of the covering index
+        // each, so every entry is stepped over once and no row is tested by an expression.
+        let above = self.players_above(r)?;
+        let mut rest: i64 = 0;
+        for sql in [
+            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
+             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+                 AND rating < ?3 AND ?4 IS NOT NULL",
+            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
+             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+                 AND rating = ?3 AND user_id >= ?4",
+        ] {
+            let part: i64 = self
+                .tx
+                .prepare_cached(sql)?
+                .query_row(params![pool, speed, r.rating, to_db(r.user_id)], |row| {
+                    row.get(0)
+                })?;
+            rest += part;
+        }
+        Ok((above + rest as u64, Some(above)))
     }
 
     fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError> {
