@@ -2,9 +2,8 @@
 --
 -- Until now it was a row of clock_events, moved on every move: one more table row and three
 -- index entries (the UNIQUE (game_id, seq, kind) and both due-time indexes) written beside the
--- games row each move already writes, which cost a move about 60% more than before clocks.
--- Now a move sets two more columns of the games row it writes anyway, and only the two
--- due-time indexes below change. clock_events keeps the events the scheduler (or a late move)
+-- games row each move already writes. Now a move sets two more columns of the games row it
+-- writes anyway, and only the two due-time indexes below change. clock_events keeps the events the scheduler (or a late move)
 -- claimed: a row is inserted, done, when its event is claimed, and keeps its id for the
 -- post's nonce and its posted_at; its seq is the game's seq at the time.
 ALTER TABLE games ADD COLUMN event_kind TEXT
