@@ -3,7 +3,7 @@
 //! - 100,000 games with deadlines spread over two weeks, stored on a real SQLite file (WAL,
 //!   `synchronous=FULL`).
 //! - The next event: the time of one `next_due` at 1,000, 10,000 and 100,000 pending events
-//!   (flat: one walk down the `clock_events_due` index, O(log n)), with SQLite's query plan.
+//!   (flat: one walk down the `games_event_due` index, O(log n)), with SQLite's query plan.
 //! - Idle: the scheduler thread over those 100,000 games with nothing due for the next hour:
 //!   its wake-ups per second and the process's CPU time while it sleeps.
 //! - 10,000 timeouts due at once: every game ended in the database and its post (the real
@@ -148,15 +148,15 @@ fn query_plans(db: &Path) {
     for (label, sql) in [
         (
             "every channel",
-            "SELECT due_at FROM clock_events WHERE done_at IS NULL AND 0 IS NOT NULL ORDER BY due_at LIMIT 1",
+            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND 0 IS NOT NULL ORDER BY event_due LIMIT 1",
         ),
         (
             "all but one channel (cajitas run)",
-            "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id <> 7 ORDER BY due_at LIMIT 1",
+            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id <> 7 ORDER BY event_due LIMIT 1",
         ),
         (
             "one channel (cajitas local)",
-            "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id = 7 ORDER BY due_at LIMIT 1",
+            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = 7 ORDER BY event_due LIMIT 1",
         ),
     ] {
         let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();

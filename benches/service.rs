@@ -3,7 +3,14 @@
 //!
 //! `cargo bench --bench service` (add `-- --quick` for a short run). Each figure is the median
 //! of several rounds. Every move is one durable transaction (an fsync), so the raw commit rate
-//! of the disk is the ceiling; the ratio says how much of it the service keeps.
+//! of the disk is the ceiling; the ratio says how much of it the service keeps. The sequential
+//! game also reports its thread's CPU time per move, which a busy shared machine does not
+//! inflate: the figure to compare builds with (`-- --ram` or `-- --disk` runs one half).
+//!
+//! The move's cost before clocks and since, measured side by side (CPU time per move in RAM,
+//! 2026-11-30; the README's "Clocks at scale" has the table): 24.4 µs before clocks (3ec2b2e),
+//! 41.0 µs with clocks (370f8a0), 32.4 µs with the pending event in the games row and 256
+//! prepared statements (migration 0010).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -131,14 +138,35 @@ fn raw_commits_per_s(path: &Path, n: u64) -> f64 {
     n as f64 / t0.elapsed().as_secs_f64()
 }
 
-fn sequential_moves_per_s(svc: &GameService, channel: u64, n: usize, seed: u64) -> f64 {
+/// This thread's CPU time so far (Linux: `/proc/thread-self/schedstat`, nanoseconds on a
+/// CPU); `None` where the file does not exist. The kernel updates it at scheduler events, so
+/// only a long stretch of work is timed by it.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// One game after another in one thread: (moves per second of the moves' wall time, CPU
+/// time per move in µs). The CPU time is the thread's over the whole run, so it includes the
+/// game starts and resignations (one every ~60 moves): it leaves out what the wall time
+/// holds of other processes on a shared machine and of waiting for the disk.
+fn sequential_moves(svc: &GameService, channel: u64, n: usize, seed: u64) -> (f64, f64) {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut table = Table::new(svc, channel, &mut rng);
     let mut total = Duration::ZERO;
+    let cpu0 = thread_cpu();
     for _ in 0..n {
         total += table.step(svc);
     }
-    n as f64 / total.as_secs_f64()
+    let cpu = match (cpu0, thread_cpu()) {
+        (Some(a), Some(b)) => b.saturating_sub(a),
+        _ => total,
+    };
+    (
+        n as f64 / total.as_secs_f64(),
+        cpu.as_secs_f64() * 1e6 / n as f64,
+    )
 }
 
 fn parallel_moves_per_s(svc: &GameService, games: usize, threads: usize, per_game: usize) -> f64 {
@@ -177,35 +205,31 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Medians of (raw commits/s, sequential moves/s, parallel moves/s) with the files in `base`.
-fn measure(base: &Path, quick: bool) -> (f64, f64, f64) {
-    let (rounds, raw_n, seq_n, per_game) = if quick {
-        (3, 300, 300, 3)
-    } else {
-        (5, 1000, 1000, 10)
-    };
+/// Medians of (raw commits/s, sequential moves/s, sequential CPU µs per move, parallel
+/// moves/s) with the files in `base`; `seq_n` moves per sequential round.
+fn measure(base: &Path, quick: bool, seq_n: usize) -> (f64, f64, f64, f64) {
+    let (rounds, raw_n, per_game) = if quick { (3, 300, 3) } else { (5, 1000, 10) };
+    let seq_n = if quick { seq_n / 3 } else { seq_n };
     let dir = fresh_dir(base, "service");
     let svc = GameService::open(&dir.join("service.db"), ServiceOptions::default()).unwrap();
     let mut raw = Vec::new();
     let mut seq = Vec::new();
+    let mut cpu = Vec::new();
     let mut par = Vec::new();
     for round in 0..rounds {
         // Interleaved, so that a noisy moment of the shared machine hits all three alike.
         raw.push(raw_commits_per_s(&dir.join("raw.db"), raw_n));
-        seq.push(sequential_moves_per_s(
-            &svc,
-            1 + round as u64,
-            seq_n,
-            round as u64,
-        ));
+        let (rate, us) = sequential_moves(&svc, 1 + round as u64, seq_n, round as u64);
+        seq.push(rate);
+        cpu.push(us);
         par.push(parallel_moves_per_s(&svc, 100, 2, per_game));
     }
     drop(svc);
     let _ = std::fs::remove_dir_all(&dir);
-    (median(raw), median(seq), median(par))
+    (median(raw), median(seq), median(cpu), median(par))
 }
 
-fn report(label: &str, (raw, seq, par): (f64, f64, f64)) {
+fn report(label: &str, (raw, seq, cpu, par): (f64, f64, f64, f64)) {
     println!("{label}");
     println!(
         "  {:<46} {:>9.0} commits/s   (peer: 100%)",
@@ -216,6 +240,12 @@ fn report(label: &str, (raw, seq, par): (f64, f64, f64)) {
         "service: one game, sequential",
         seq,
         100.0 * seq / raw
+    );
+    println!(
+        "  {:<46} {:>9.1} µs CPU   ({:.1} µs wall)",
+        "  the same, per move",
+        cpu,
+        1e6 / seq
     );
     println!(
         "  {:<46} {:>9.0} moves/s     ({:.0}% of raw)",
@@ -234,16 +264,22 @@ fn main() {
     let disk = std::env::var_os("CAJITAS_BENCH_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
-    report(
-        &format!("on disk ({}):", disk.display()),
-        measure(&disk, quick),
-    );
+    // `--ram` or `--disk` runs only one half (to alternate builds side by side).
+    let only_ram = std::env::args().any(|a| a == "--ram");
+    let only_disk = std::env::args().any(|a| a == "--disk");
+    if !only_ram {
+        report(
+            &format!("on disk ({}):", disk.display()),
+            measure(&disk, quick, 1000),
+        );
+    }
     // The same on a RAM file system, where fsync costs nothing: the service's own CPU cost.
+    // Ten times the moves, for the CPU clock's coarse steps.
     let shm = Path::new("/dev/shm");
-    if shm.is_dir() {
+    if shm.is_dir() && !only_disk {
         report(
             "in RAM (/dev/shm, fsync is free: the service's CPU ceiling):",
-            measure(shm, quick),
+            measure(shm, quick, 10_000),
         );
     }
     println!("target: >= 2000 moves/s and >= 50% of the raw commit rate (on disk)");

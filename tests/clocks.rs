@@ -483,6 +483,103 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
 }
 
 #[test]
+fn pending_events_from_before_migration_0010_move_into_their_games() {
+    let dir = std::env::temp_dir().join(format!(
+        "cajitas-clocks-0010-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("old.db");
+    let day = DAY_MS;
+    let reminder_at = T0 + day * 8 / 10;
+    {
+        // The schema as it was (migrations 0001 to 0009): a 1-day game after 1. e4 e5 with its
+        // pending reminder as a row of clock_events, and a finished game whose timeout was
+        // recorded done but not posted yet.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        for sql in [
+            include_str!("../migrations/0001_initial.sql"),
+            include_str!("../migrations/0002_bot_settings.sql"),
+            include_str!("../migrations/0003_pings.sql"),
+            include_str!("../migrations/0004_game_language.sql"),
+            include_str!("../migrations/0005_takebacks.sql"),
+            include_str!("../migrations/0006_threads.sql"),
+            include_str!("../migrations/0007_clocks.sql"),
+            include_str!("../migrations/0008_ratings.sql"),
+            include_str!("../migrations/0009_engine_players.sql"),
+        ] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 9).unwrap();
+        let start = Position::new().fen();
+        let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
+        conn.execute_batch(&format!(
+            "INSERT INTO users (id, name, is_bot, updated_at)
+                 VALUES (11, 'white', 0, 0), (22, 'black', 0, 0);
+             INSERT INTO games (id, guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
+                 created_at, updated_at, tc_kind, tc_base_ms, white_ms, black_ms, clock_at,
+                 deadline, seq)
+             VALUES (1, 1, 500, 11, 22, '{start}', '{after}', 2, {T0}, {T0}, 'correspondence',
+                 {day}, {day}, {day}, {T0}, {T0} + {day}, 2);
+             INSERT INTO moves (game_id, ply, uci, san, user_id, played_at)
+                 VALUES (1, 0, 'e2e4', 'e4', 11, {T0}), (1, 1, 'e7e5', 'e5', 22, {T0});
+             INSERT INTO clock_events (id, game_id, seq, kind, channel_id, due_at)
+                 VALUES (7, 1, 2, 'reminder', 500, {reminder_at});
+             INSERT INTO games (id, guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
+                 status, result, winner, termination, created_at, updated_at, finished_at,
+                 tc_kind, tc_base_ms, seq)
+             VALUES (2, 1, 600, 11, 22, '{start}', '{start}', 0, 'aborted', '*', NULL,
+                 'aborted', {T0}, {T0}, {T0}, 'correspondence', {day}, 0);
+             INSERT INTO clock_events (id, game_id, seq, kind, channel_id, due_at, done_at)
+                 VALUES (8, 2, 0, 'timeout', 600, {T0}, {T0});"
+        ))
+        .unwrap();
+    }
+    let clock = Arc::new(ManualClock::new(T0));
+    let posts = Arc::new(RecordingNotifier::default());
+    let opts = ServiceOptions {
+        notifier: posts.clone(),
+        ..ServiceOptions::with_clock(clock.clone())
+    };
+    let svc = GameService::open(&db, opts).unwrap();
+    // The reminder is the game's pending event now, found by the index on the due time ...
+    assert_eq!(svc.next_due(EventScope::All).unwrap(), Some(reminder_at));
+    assert_eq!(
+        svc.next_due(EventScope::Only(500)).unwrap(),
+        Some(reminder_at)
+    );
+    assert_eq!(svc.next_due(EventScope::Except(500)).unwrap(), None);
+    // ... and the done event still waits for its post, with its nonce.
+    let round = svc.run_round(EventScope::All).unwrap();
+    assert_eq!((round.claimed, round.posted), (0, 1), "{round:?}");
+    assert_eq!(posts.posts()[0].nonce.as_deref(), Some("cj8"));
+    // The reminder goes out when due, once, under a new id; then the timeout.
+    clock.advance(Duration::from_millis((day * 8 / 10) as u64));
+    let round = svc.run_round(EventScope::All).unwrap();
+    assert_eq!((round.claimed, round.posted), (1, 1), "{round:?}");
+    assert_eq!(svc.run_round(EventScope::All).unwrap().posted, 0);
+    let reminder = posts.posts()[1].clone();
+    assert_eq!(reminder.kind, NoticeKind::Reminder);
+    assert_eq!(reminder.mentions, vec![11]);
+    assert_eq!(reminder.nonce.as_deref(), Some("cj9"));
+    assert_eq!(svc.next_due(EventScope::All).unwrap(), Some(T0 + day));
+    clock.advance(Duration::from_millis((day * 2 / 10) as u64));
+    svc.run_round(EventScope::All).unwrap();
+    let ch = ChannelRef {
+        guild: Some(1),
+        channel: 500,
+    };
+    let v = svc.board(ch).unwrap();
+    assert!(v.finished);
+    assert_eq!(v.ply, 2);
+    assert_eq!(posts.posts()[2].kind, NoticeKind::TimedOut);
+    assert_eq!(svc.next_due(EventScope::All).unwrap(), None);
+    drop(svc);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_move_and_a_timeout_racing_end_the_game_once() {
     for _ in 0..20 {
         let w = world();

@@ -568,7 +568,7 @@ fn two_schedulers_claim_each_due_event_once() {
     assert_eq!(
         one(
             &mut c,
-            "SELECT count(*) FROM clock_events WHERE done_at IS NULL"
+            "SELECT count(*) FROM games WHERE event_due IS NOT NULL"
         ),
         0
     );
@@ -622,10 +622,7 @@ fn a_new_deadline_wakes_the_other_processes() {
     assert!(due > 0, "{payload}");
     let mut c = db.client();
     let stored: i64 = c
-        .query_one(
-            "SELECT due_at FROM clock_events WHERE game_id = $1 AND done_at IS NULL",
-            &[&v.game_id],
-        )
+        .query_one("SELECT event_due FROM games WHERE id = $1", &[&v.game_id])
         .unwrap()
         .get(0);
     assert_eq!(due, stored);
@@ -668,7 +665,10 @@ fn a_deadline_set_by_another_process_wakes_this_scheduler() {
     b.accept(&bob(), CH).unwrap();
     let mut c = db.client();
     let due: i64 = c
-        .query_one("SELECT due_at FROM clock_events WHERE done_at IS NULL", &[])
+        .query_one(
+            "SELECT event_due FROM games WHERE event_due IS NOT NULL",
+            &[],
+        )
         .unwrap()
         .get(0);
     while sched.planned() != Some(due) {

@@ -166,8 +166,8 @@ impl GameService {
             _ => return Ok(Ok(l)),
         };
         let (id, channel, seq) = (l.row.id, l.row.channel, l.row.clock.seq);
-        let event = tx.schedule_event(id, channel, seq, EventKind::Timeout, deadline)?;
-        tx.finish_event(event, now, true)?;
+        // The game's pending event goes with the ending (`Games::finish_game`).
+        tx.record_event(id, channel, seq, EventKind::Timeout, deadline, now)?;
         self.flag(tx, l, now).map(Err)
     }
 

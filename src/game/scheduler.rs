@@ -6,10 +6,13 @@
 //! posts, all blocking) and nothing of it is Discord's: `cajitas run` and `cajitas local`
 //! start the same code, each for its own games ([`EventScope`]).
 //!
-//! - **Events** are rows `(game, seq, kind)` (see [`crate::store::ClockEvents`]); each game
-//!   has at most one pending, replaced by every move and takeback.
-//! - **A round** ([`GameService::run_round`]) claims the due events in batches, each claimed
-//!   and marked done in the transaction that acts on it (a timeout ends the game there), then
+//! - **Events** are `(game, seq, kind)` (see [`crate::store::ClockEvents`]); each game has at
+//!   most one pending, kept in the game's own row (its kind and due time, indexed on the due
+//!   time) and replaced by every move and takeback in the write the move makes anyway.
+//! - **A round** ([`GameService::run_round`]) claims the due events in batches, each taken
+//!   off its game (only while it is still the game's pending event) and recorded done, as a
+//!   row of `clock_events` with its id, in the transaction that acts on it (a timeout ends the
+//!   game there), then
 //!   posts the done events with the nonce `cj` + the event's id in base 36 (Discord drops a
 //!   repeat), then marks them posted. A crash between the post and the mark repeats the post
 //!   with the same nonce.
@@ -377,28 +380,28 @@ impl GameService {
 
     fn handle_event(&self, tx: &dyn Tx, ev: &EventRow, now: i64) -> Result<(), GameError> {
         self.event_handled(ev, now);
-        let row = match tx.game(ev.game_id)? {
-            Some(row) if row.status == GameStatus::Active && row.clock.seq == ev.seq => row,
-            // The game moved on or ended: nothing to do or post.
-            _ => {
-                tx.finish_event(ev.id, now, false)?;
-                return Ok(());
-            }
+        // Taken off its game only when it is still the game's pending event (same seq, kind
+        // and due time): a game that moved on or ended has nothing to do or post.
+        if !tx.claim_event(ev)? {
+            return Ok(());
+        }
+        let Some(row) = tx.game(ev.game_id)? else {
+            return Ok(());
         };
         let tc = TimeControl::from_row(row.tc);
+        let record = || tx.record_event(row.id, row.channel, ev.seq, ev.kind, ev.due_at, now);
         match ev.kind {
             EventKind::Timeout => {
                 let late = tc.is_timed() && row.clock.deadline.is_some_and(|d| now >= d);
                 if !late {
-                    tx.finish_event(ev.id, now, false)?;
                     return Ok(());
                 }
-                tx.finish_event(ev.id, now, true)?;
+                record()?;
                 let l = self.load(tx, row)?;
                 self.flag(tx, l, now)?;
             }
             EventKind::Reminder => {
-                tx.finish_event(ev.id, now, true)?;
+                record()?;
                 if let Some(deadline) = row.clock.deadline {
                     tx.schedule_event(
                         row.id,
@@ -410,7 +413,7 @@ impl GameService {
                 }
             }
             EventKind::IdleReminder => {
-                tx.finish_event(ev.id, now, true)?;
+                record()?;
             }
         }
         Ok(())

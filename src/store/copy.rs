@@ -92,6 +92,8 @@ pub const TABLES: &[Table] = &[
             ("deadline", I64),
             ("seq", I64),
             ("rated", Bool),
+            ("event_kind", Text),
+            ("event_due", I64),
         ],
         key: &["id"],
         identity: true,

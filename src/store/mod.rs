@@ -251,10 +251,11 @@ pub struct ClockRow {
     pub seq: i64,
 }
 
-/// A scheduler event (migration 0007).
+/// A scheduler event (migrations 0007 and 0010).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventRow {
-    /// Its id (the post's nonce is `cj` and this id in base 36).
+    /// Its id once recorded done (the post's nonce is `cj` and this id in base 36); 0 while
+    /// pending.
     pub id: i64,
     /// The game.
     pub game_id: i64,
@@ -606,10 +607,13 @@ pub trait Games {
     fn active_game_count(&self) -> Result<u64, StoreError>;
 }
 
-/// The scheduler's events (migration 0007): timeouts and reminders, claimed and marked done
-/// in the transaction that acts on them, then posted, then marked posted.
+/// The scheduler's events (migrations 0007 and 0010): timeouts and reminders. A game's one
+/// pending event is part of its row (set in the transaction of the move that schedules it);
+/// an event is claimed, recorded done and acted on in one transaction, then posted, then
+/// marked posted.
 pub trait ClockEvents {
-    /// Sets the game's pending event (replacing the one it had, if any) and returns its id.
+    /// Sets the game's pending event, replacing the one it had. `seq` is the game's current
+    /// `seq` (the pending event always belongs to the game as it stands).
     fn schedule_event(
         &self,
         game_id: i64,
@@ -617,12 +621,13 @@ pub trait ClockEvents {
         seq: i64,
         kind: EventKind,
         due_at: i64,
-    ) -> Result<i64, StoreError>;
+    ) -> Result<(), StoreError>;
 
     /// When the earliest pending event of `scope` falls due (one index walk).
     fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError>;
 
-    /// The pending events of `scope` due at `now`, earliest first, at most `limit`.
+    /// The pending events of `scope` due at `now`, earliest first, at most `limit`. A pending
+    /// event has no id yet (`id` is 0): it gets one when it is recorded done.
     fn due_events(
         &self,
         scope: EventScope,
@@ -630,9 +635,21 @@ pub trait ClockEvents {
         limit: usize,
     ) -> Result<Vec<EventRow>, StoreError>;
 
-    /// Marks a pending event done at `now`; with `to_post` false also posted (it has
-    /// nothing to post). Returns false when it was not pending any more.
-    fn finish_event(&self, id: i64, now: i64, to_post: bool) -> Result<bool, StoreError>;
+    /// Takes `ev` (from [`due_events`](Self::due_events)) off its game when it is still the
+    /// game's pending event (same `seq`, kind and due time). Returns false when it is not
+    /// (the game moved on or ended, or another scheduler claimed it).
+    fn claim_event(&self, ev: &EventRow) -> Result<bool, StoreError>;
+
+    /// Records an event done at `now`, to be posted, and returns its id (the post's nonce).
+    fn record_event(
+        &self,
+        game_id: i64,
+        channel: u64,
+        seq: i64,
+        kind: EventKind,
+        due_at: i64,
+        now: i64,
+    ) -> Result<i64, StoreError>;
 
     /// Events of `scope` done but not posted yet, oldest first, at most `limit`.
     fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError>;

@@ -1,6 +1,8 @@
-//! The scheduler's events (migration 0007), shared by every process of a deployment: a
-//! scheduler claims due events with `FOR UPDATE SKIP LOCKED`, so two processes never claim one
-//! event, and a new deadline is announced with `NOTIFY cajitas_deadline` (sent at commit).
+//! The scheduler's events (migrations 0007 and 0010), shared by every process of a
+//! deployment: a game's pending event is two columns of its row; a scheduler picks due ones
+//! with `FOR UPDATE SKIP LOCKED` and claims each with a conditional update, so two processes
+//! never claim one event, and a new deadline is announced with `NOTIFY cajitas_deadline`
+//! (sent at commit).
 
 use postgres::Row;
 
@@ -14,6 +16,13 @@ pub const DEADLINE_TOPIC: &str = "cajitas_deadline";
 macro_rules! select_event {
     () => {
         "SELECT id, game_id, seq, kind, channel_id, due_at FROM clock_events"
+    };
+}
+
+/// A game's pending event, read in [`event_row`]'s order (no id yet: 0).
+macro_rules! select_pending {
+    () => {
+        "SELECT 0::BIGINT, id, seq, event_kind, channel_id, event_due FROM games"
     };
 }
 
@@ -52,52 +61,44 @@ impl ClockEvents for PgTx<'_> {
     fn schedule_event(
         &self,
         game_id: i64,
-        channel: u64,
+        _channel: u64,
         seq: i64,
         kind: EventKind,
         due_at: i64,
-    ) -> Result<i64, StoreError> {
-        // A game in progress nearly always has its pending event: moved in place, else
-        // inserted.
-        let moved = self.query_opt(
-            "UPDATE clock_events SET seq = $2, kind = $3, due_at = $4
-             WHERE game_id = $1 AND done_at IS NULL
-             RETURNING id",
+    ) -> Result<(), StoreError> {
+        // The games row the operation already wrote (migration 0010).
+        let n = self.execute(
+            "UPDATE games SET event_kind = $3, event_due = $4
+             WHERE id = $1 AND seq = $2 AND status = 'active'",
             &[&game_id, &seq, &kind.as_str(), &due_at],
         )?;
-        let id: i64 = match moved {
-            Some(row) => row.try_get(0)?,
-            None => self
-                .query_one(
-                    "INSERT INTO clock_events (game_id, seq, kind, channel_id, due_at)
-                     VALUES ($1, $2, $3, $4, $5)
-                     RETURNING id",
-                    &[&game_id, &seq, &kind.as_str(), &to_db(channel), &due_at],
-                )?
-                .try_get(0)?,
-        };
+        if n != 1 {
+            return Err(StoreError::Backend(format!(
+                "game {game_id}: no active game at seq {seq} to schedule an event for"
+            )));
+        }
         // Delivered when (and only if) the transaction commits: every process's scheduler
         // looks again at its next event.
         self.execute(
             "SELECT pg_notify('cajitas_deadline', $1::BIGINT::TEXT)",
             &[&due_at],
         )?;
-        Ok(id)
+        Ok(())
     }
 
     fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
         let sql = match scope {
             EventScope::All => {
-                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND $1::BIGINT IS NOT NULL
-                 ORDER BY due_at LIMIT 1"
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND $1::BIGINT IS NOT NULL
+                 ORDER BY event_due LIMIT 1"
             }
             EventScope::Only(_) => {
-                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id = $1
-                 ORDER BY due_at LIMIT 1"
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = $1
+                 ORDER BY event_due LIMIT 1"
             }
             EventScope::Except(_) => {
-                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id <> $1
-                 ORDER BY due_at LIMIT 1"
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id <> $1
+                 ORDER BY event_due LIMIT 1"
             }
         };
         self.query_opt(sql, &[&scope_channel(scope)])?
@@ -113,7 +114,7 @@ impl ClockEvents for PgTx<'_> {
     ) -> Result<Vec<EventRow>, StoreError> {
         let ch = scope_channel(scope);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        // Rows another process has claimed are skipped, not waited for.
+        // Games whose event another process is claiming are skipped, not waited for.
         let sql = match (scope, self.write) {
             (_, false) => {
                 return Err(StoreError::Backend(
@@ -121,25 +122,25 @@ impl ClockEvents for PgTx<'_> {
                 ));
             }
             (EventScope::All, true) => concat!(
-                select_event!(),
-                " WHERE done_at IS NULL AND $1::BIGINT IS NOT NULL AND due_at <= $2
-                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED"
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND $1::BIGINT IS NOT NULL AND event_due <= $2
+                 ORDER BY event_due LIMIT $3 FOR UPDATE SKIP LOCKED"
             ),
             (EventScope::Only(_), true) => concat!(
-                select_event!(),
-                " WHERE done_at IS NULL AND channel_id = $1 AND due_at <= $2
-                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED"
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND channel_id = $1 AND event_due <= $2
+                 ORDER BY event_due LIMIT $3 FOR UPDATE SKIP LOCKED"
             ),
             (EventScope::Except(_), true) => concat!(
-                select_event!(),
-                " WHERE done_at IS NULL AND channel_id <> $1 AND due_at <= $2
-                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED"
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND channel_id <> $1 AND event_due <= $2
+                 ORDER BY event_due LIMIT $3 FOR UPDATE SKIP LOCKED"
             ),
         };
         let claimed = self.events(sql, &[&ch, &now, &limit])?;
         // The scheduler then works on each event's game under its channel's lock. A channel
         // whose lock another transaction holds (a move there, which may be rescheduling this
-        // very event) is left for the next round: waiting for it while holding the event's
+        // very event) is left for the next round: waiting for it while holding the game's
         // row lock, which that move waits for, would be a deadlock.
         let mut mine = Vec::with_capacity(claimed.len());
         for ev in claimed {
@@ -156,14 +157,39 @@ impl ClockEvents for PgTx<'_> {
         Ok(mine)
     }
 
-    fn finish_event(&self, id: i64, now: i64, to_post: bool) -> Result<bool, StoreError> {
-        let posted = if to_post { None } else { Some(now) };
+    fn claim_event(&self, ev: &EventRow) -> Result<bool, StoreError> {
         let n = self.execute(
-            "UPDATE clock_events SET done_at = $2, posted_at = $3
-             WHERE id = $1 AND done_at IS NULL",
-            &[&id, &now, &posted],
+            "UPDATE games SET event_kind = NULL, event_due = NULL
+             WHERE id = $1 AND seq = $2 AND event_kind = $3 AND event_due = $4",
+            &[&ev.game_id, &ev.seq, &ev.kind.as_str(), &ev.due_at],
         )?;
         Ok(n == 1)
+    }
+
+    fn record_event(
+        &self,
+        game_id: i64,
+        channel: u64,
+        seq: i64,
+        kind: EventKind,
+        due_at: i64,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        Ok(self
+            .query_one(
+                "INSERT INTO clock_events (game_id, seq, kind, channel_id, due_at, done_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 RETURNING id",
+                &[
+                    &game_id,
+                    &seq,
+                    &kind.as_str(),
+                    &to_db(channel),
+                    &due_at,
+                    &now,
+                ],
+            )?
+            .try_get(0)?)
     }
 
     fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError> {

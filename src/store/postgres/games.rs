@@ -268,7 +268,8 @@ impl Games for PgTx<'_> {
     fn finish_game(&self, game_id: i64, ply: u32, e: &Ending<'_>) -> Result<bool, StoreError> {
         let n = self.execute(
             "UPDATE games SET status = $3, result = $4, winner = $5, termination = $6,
-                 claim_move = $7, updated_at = $8, finished_at = $8
+                 claim_move = $7, updated_at = $8, finished_at = $8,
+                 event_kind = NULL, event_due = NULL
              WHERE id = $1 AND ply = $2 AND status = 'active'",
             &[
                 &game_id,
@@ -285,10 +286,6 @@ impl Games for PgTx<'_> {
             return Ok(false);
         }
         self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, e.now)?;
-        self.execute(
-            "DELETE FROM clock_events WHERE game_id = $1 AND done_at IS NULL",
-            &[&game_id],
-        )?;
         Ok(true)
     }
 

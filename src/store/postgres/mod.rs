@@ -82,6 +82,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         9,
         include_str!("../../../migrations/postgres/0009_engine_players.sql"),
     ),
+    (
+        10,
+        include_str!("../../../migrations/postgres/0010_pending_events_in_games.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.

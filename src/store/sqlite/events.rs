@@ -1,4 +1,6 @@
-//! The scheduler's events (migration 0007).
+//! The scheduler's events (migrations 0007 and 0010): a game's pending event is two columns
+//! of its row (`event_kind`, `event_due`, indexed on the due time); `clock_events` holds the
+//! events recorded done, until and after they are posted.
 
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -9,6 +11,13 @@ use crate::store::{ClockEvents, EventKind, EventRow, EventScope, StoreError};
 macro_rules! select_event {
     () => {
         "SELECT id, game_id, seq, kind, channel_id, due_at FROM clock_events"
+    };
+}
+
+/// A game's pending event, read in [`event_row`]'s order (no id yet: 0).
+macro_rules! select_pending {
+    () => {
+        "SELECT 0, id, seq, event_kind, channel_id, event_due FROM games"
     };
 }
 
@@ -49,50 +58,41 @@ impl ClockEvents for SqliteTx<'_> {
     fn schedule_event(
         &self,
         game_id: i64,
-        channel: u64,
+        _channel: u64,
         seq: i64,
         kind: EventKind,
         due_at: i64,
-    ) -> Result<i64, StoreError> {
-        // A game in progress nearly always has its pending event: moved in place (one
-        // lookup in the one-pending-per-game index), else inserted.
-        let moved: Option<i64> = self
+    ) -> Result<(), StoreError> {
+        // The games row the operation already wrote: no other table, and of its indexes only
+        // the two on the due time change.
+        let n = self
             .tx
             .prepare_cached(
-                "UPDATE clock_events SET seq = ?2, kind = ?3, due_at = ?4
-                 WHERE game_id = ?1 AND done_at IS NULL
-                 RETURNING id",
+                "UPDATE games SET event_kind = ?3, event_due = ?4
+                 WHERE id = ?1 AND seq = ?2 AND status = 'active'",
             )?
-            .query_row(params![game_id, seq, kind, due_at], |r| r.get(0))
-            .optional()?;
-        if let Some(id) = moved {
-            return Ok(id);
+            .execute(params![game_id, seq, kind, due_at])?;
+        if n != 1 {
+            return Err(StoreError::Backend(format!(
+                "game {game_id}: no active game at seq {seq} to schedule an event for"
+            )));
         }
-        Ok(self
-            .tx
-            .prepare_cached(
-                "INSERT INTO clock_events (game_id, seq, kind, channel_id, due_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 RETURNING id",
-            )?
-            .query_row(params![game_id, seq, kind, to_db(channel), due_at], |r| {
-                r.get(0)
-            })?)
+        Ok(())
     }
 
     fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
         let sql = match scope {
             EventScope::All => {
-                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND ?1 IS NOT NULL
-                 ORDER BY due_at LIMIT 1"
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND ?1 IS NOT NULL
+                 ORDER BY event_due LIMIT 1"
             }
             EventScope::Only(_) => {
-                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id = ?1
-                 ORDER BY due_at LIMIT 1"
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = ?1
+                 ORDER BY event_due LIMIT 1"
             }
             EventScope::Except(_) => {
-                "SELECT due_at FROM clock_events WHERE done_at IS NULL AND channel_id <> ?1
-                 ORDER BY due_at LIMIT 1"
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id <> ?1
+                 ORDER BY event_due LIMIT 1"
             }
         };
         let ch = scope_channel(scope);
@@ -112,34 +112,55 @@ impl ClockEvents for SqliteTx<'_> {
         let ch = scope_channel(scope);
         let sql = match scope {
             EventScope::All => concat!(
-                select_event!(),
-                " WHERE done_at IS NULL AND ?1 IS NOT NULL AND due_at <= ?2
-                 ORDER BY due_at LIMIT ?3"
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND ?1 IS NOT NULL AND event_due <= ?2
+                 ORDER BY event_due LIMIT ?3"
             ),
             EventScope::Only(_) => concat!(
-                select_event!(),
-                " WHERE done_at IS NULL AND channel_id = ?1 AND due_at <= ?2
-                 ORDER BY due_at LIMIT ?3"
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND channel_id = ?1 AND event_due <= ?2
+                 ORDER BY event_due LIMIT ?3"
             ),
             EventScope::Except(_) => concat!(
-                select_event!(),
-                " WHERE done_at IS NULL AND channel_id <> ?1 AND due_at <= ?2
-                 ORDER BY due_at LIMIT ?3"
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND channel_id <> ?1 AND event_due <= ?2
+                 ORDER BY event_due LIMIT ?3"
             ),
         };
         self.events(sql, params![ch, now, limit as i64])
     }
 
-    fn finish_event(&self, id: i64, now: i64, to_post: bool) -> Result<bool, StoreError> {
-        let posted = if to_post { None } else { Some(now) };
+    fn claim_event(&self, ev: &EventRow) -> Result<bool, StoreError> {
         let n = self
             .tx
             .prepare_cached(
-                "UPDATE clock_events SET done_at = ?2, posted_at = ?3
-                 WHERE id = ?1 AND done_at IS NULL",
+                "UPDATE games SET event_kind = NULL, event_due = NULL
+                 WHERE id = ?1 AND seq = ?2 AND event_kind = ?3 AND event_due = ?4",
             )?
-            .execute(params![id, now, posted])?;
+            .execute(params![ev.game_id, ev.seq, ev.kind, ev.due_at])?;
         Ok(n == 1)
+    }
+
+    fn record_event(
+        &self,
+        game_id: i64,
+        channel: u64,
+        seq: i64,
+        kind: EventKind,
+        due_at: i64,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "INSERT INTO clock_events (game_id, seq, kind, channel_id, due_at, done_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 RETURNING id",
+            )?
+            .query_row(
+                params![game_id, seq, kind, to_db(channel), due_at, now],
+                |r| r.get(0),
+            )?)
     }
 
     fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError> {

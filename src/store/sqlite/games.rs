@@ -247,7 +247,8 @@ impl Games for SqliteTx<'_> {
             .tx
             .prepare_cached(
                 "UPDATE games SET status = ?3, result = ?4, winner = ?5, termination = ?6,
-                     claim_move = ?7, updated_at = ?8, finished_at = ?8
+                     claim_move = ?7, updated_at = ?8, finished_at = ?8,
+                     event_kind = NULL, event_due = NULL
                  WHERE id = ?1 AND ply = ?2 AND status = 'active'",
             )?
             .execute(params![
@@ -264,9 +265,6 @@ impl Games for SqliteTx<'_> {
             return Ok(false);
         }
         self.resolve_draw_offer(game_id, None, OfferStatus::Lapsed, e.now)?;
-        self.tx
-            .prepare_cached("DELETE FROM clock_events WHERE game_id = ?1 AND done_at IS NULL")?
-            .execute([game_id])?;
         Ok(true)
     }
 
