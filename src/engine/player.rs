@@ -1,6 +1,7 @@
 //! The computer as a player: when a game against it needs its move, the pool searches (or a
 //! low level plays its random move), and the move is played through the game service like
-//! anyone's, then posted through the service's notifier.
+//! anyone's, then posted through the service's notifier where the game is played (its
+//! thread, or its channel).
 //!
 //! One thread of its own decides and plays (never the async runtime's, never the service's
 //! blocking pool); the searches run on the pool's threads. The service tells it which games
@@ -219,11 +220,8 @@ impl Driver {
             Ok(view) => {
                 self.waiting().remove(&id);
                 self.announced.remove(&id);
-                let place = match self.service.game_place(id) {
-                    Some(p) => p,
-                    None => return,
-                };
-                if let Err(e) = self.service.post(place, view, NoticeKind::GameState) {
+                // Where the game is played: its thread, or its channel.
+                if let Err(e) = self.service.post(view.place(), view, NoticeKind::GameState) {
                     tracing::warn!(game = id, error = %e, "could not post the engine's move");
                 }
             }
@@ -245,14 +243,11 @@ impl Driver {
     }
 
     fn announce_wait(&self, id: i64) {
-        let Some(place) = self.service.game_place(id) else {
-            return;
-        };
         match self.service.game(id) {
             Ok(view) => {
                 if let Err(e) = self
                     .service
-                    .post(place, view, NoticeKind::EngineUnavailable)
+                    .post(view.place(), view, NoticeKind::EngineUnavailable)
                 {
                     tracing::warn!(game = id, error = %e, "could not say that the engine is unavailable");
                 }
