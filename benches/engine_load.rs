@@ -193,7 +193,11 @@ fn stat_ticks(path: &str) -> u64 {
         return 0;
     };
     let f: Vec<&str> = rest.split_whitespace().collect();
-    let n = |i: usize| f.get(i - 3).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let n = |i: usize| {
+        f.get(i - 3)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
     n(14) + n(15)
 }
 
@@ -278,7 +282,9 @@ fn cpu_pressure() -> String {
         .ok()
         .and_then(|t| {
             let line = t.lines().next()?.to_owned();
-            let v = line.split_whitespace().find_map(|w| w.strip_prefix("avg10="))?;
+            let v = line
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("avg10="))?;
             Some(format!("{v}%"))
         })
         .unwrap_or_else(|| "?".into())

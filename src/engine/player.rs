@@ -20,7 +20,7 @@ use cajitas_rules::Move;
 
 use super::levels::Level;
 use super::pool::{EngineError, Pool, SearchRequest, SearchResult};
-use crate::game::{EngineTurns, GameError, GameService, NoticeKind};
+use crate::game::{EngineTurns, EventScope, GameError, GameService, NoticeKind};
 
 /// How long a move request may wait in the pool's queue before it counts as a failure.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
@@ -68,6 +68,18 @@ impl EnginePlayer {
     /// every active game against the engine at once (after a restart, an engine whose turn
     /// it is moves now).
     pub fn start(service: GameService, pool: Pool, retry_every: Duration) -> EnginePlayer {
+        Self::start_in(service, pool, retry_every, EventScope::All)
+    }
+
+    /// [`EnginePlayer::start`] for the games of `scope` only (by the channel or thread
+    /// where they are played): `cajitas local` plays the engine's moves in its own channel,
+    /// and a bot on the same database in every other.
+    pub fn start_in(
+        service: GameService,
+        pool: Pool,
+        retry_every: Duration,
+        scope: EventScope,
+    ) -> EnginePlayer {
         let (tx, rx) = channel();
         let waiting = Arc::new(Mutex::new(HashSet::new()));
         let inner = Arc::new(Inner {
@@ -84,6 +96,7 @@ impl EnginePlayer {
             announced: HashSet::new(),
             waiting,
             retry_every,
+            scope,
         };
         std::thread::Builder::new()
             .name("cajitas-engine-player".into())
@@ -120,6 +133,17 @@ struct Driver {
     announced: HashSet<i64>,
     waiting: Arc<Mutex<HashSet<i64>>>,
     retry_every: Duration,
+    /// The games this player plays in.
+    scope: EventScope,
+}
+
+/// Whether a game played at `place` (its thread or channel) is in `scope`.
+fn in_scope(scope: EventScope, place: u64) -> bool {
+    match scope {
+        EventScope::All => true,
+        EventScope::Only(ch) => place == ch,
+        EventScope::Except(ch) => place != ch,
+    }
 }
 
 impl Driver {
@@ -171,6 +195,10 @@ impl Driver {
                 return;
             }
         };
+        if !in_scope(self.scope, turn.place.channel) {
+            // Another front end's game (the console's, or the bot's): its own player moves.
+            return;
+        }
         let level = Level::get(turn.level);
         if let Some(m) = level.random_move(id as u64, turn.ply, &turn.position) {
             self.play(id, turn.ply, m);

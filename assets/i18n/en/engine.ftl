@@ -48,3 +48,9 @@ analyse-no-engine = No chess engine found. Install one with `apt install stockfi
 play-opening = { $who } plays the computer ({ $engine }): the game opens in a thread of its own.
 # ... and the same answer once the game began there.
 play-in-thread = { $who } plays the computer ({ $engine }) in { $thread }. Good luck!
+# The console: a game against the computer begins, and the computer's move.
+console-play-started = Game { $id } begins: { $who } plays the computer ({ $engine }) as { $colour ->
+        [white] White
+       *[black] Black
+    }. Unrated and untimed; `takeback` needs no asking.
+console-engine-moved = { $engine } plays { $san }.

@@ -48,3 +48,9 @@ analyse-no-engine = No se encontró ningún motor de ajedrez. Instala uno con `a
 play-opening = { $who } juega contra la computadora ({ $engine }): la partida se abre en un hilo propio.
 # ... y la misma respuesta una vez que la partida empezó allí.
 play-in-thread = { $who } juega contra la computadora ({ $engine }) en { $thread }. ¡Suerte!
+# La consola: empieza una partida contra la computadora, y la jugada de la computadora.
+console-play-started = Empieza la partida { $id }: { $who } juega contra la computadora ({ $engine }) con { $colour ->
+        [white] blancas
+       *[black] negras
+    }. Sin puntuación ni reloj; `takeback` no necesita permiso.
+console-engine-moved = { $engine } juega { $san }.
