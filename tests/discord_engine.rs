@@ -1,18 +1,24 @@
-//! End to end through the fake Discord: `/play` against the real engine (its moves posted in
-//! the channel, takebacks without asking, a restart while it is the engine's turn),
-//! `/analysis` with its deferred, edited reply and chart, and both commands on a bot without
-//! an engine. Tests that need the engine say they were skipped, and why, where there is none.
+//! End to end through the fake Discord: `/play` against the real engine (its game in a thread
+//! of its own, opened on `/play`'s answer, its moves posted there, takebacks without asking,
+//! a restart while it is the engine's turn), the fallback to the channel without the thread
+//! permission, the summary in the channel at the end, `/analysis` (typed in the thread or in
+//! the channel) with its deferred, edited reply and chart, the engine's failures announced
+//! and retried in the thread (on the next command, and by the timed retry), and both
+//! commands on a bot without an engine. Tests that need the real engine say they were
+//! skipped, and why, where there is none; the others use the scripted fake engine.
 
 #[path = "support/serial.rs"]
 mod serial;
 mod support;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::Method;
+use poise::serenity_prelude as serenity;
 use serde_json::json;
-use support::fake_discord::{APP_ID, Recorded};
-use support::world::{World, alice, assert_public_board, assert_refused, bob, field};
+use support::fake_discord::{APP_ID, Channel, GUILD_ID, Recorded};
+use support::world::{CHANNEL, World, alice, assert_public_board, assert_refused, bob, field};
 
 fn have_engine(test: &str) -> bool {
     match cajitas::config::EngineSettings::from_env() {
@@ -35,6 +41,70 @@ async fn channel_post(w: &World, from: usize) -> Recorded {
             r.method == Method::POST && r.path == path
         })
         .await
+}
+
+/// The fake engine, following `script` (one behaviour per search, see `tests/fake_uci`), in
+/// a directory of its own: the bot's environment for it.
+fn fake_engine(tag: &str, script: &str) -> (std::path::PathBuf, Vec<(&'static str, String)>) {
+    let dir =
+        std::env::temp_dir().join(format!("cajitas-e2e-fake-uci-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("script");
+    std::fs::write(&path, script).unwrap();
+    let env = vec![
+        (
+            "CAJITAS_ENGINE",
+            env!("CARGO_BIN_EXE_cajitas-fake-uci").into(),
+        ),
+        ("CAJITAS_FAKE_UCI_SCRIPT", path.display().to_string()),
+    ];
+    (dir, env)
+}
+
+/// `/play` typed by alice in the helpers' channel, where games get threads: the answer
+/// links to the game's thread, opened on the answer itself, and the thread gets the first
+/// board. The helpers then play in the thread. Returns the first board and the index of the
+/// first request after it.
+async fn play_in_thread(w: &World, options: &[(&str, serde_json::Value)]) -> (Recorded, usize) {
+    let payload = w
+        .parent()
+        .command(&w.fake, &alice(), "en-US", "play", options, &[]);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let from = w.fake.request_count();
+    let answer = w.fake.interact(&payload).await;
+    assert!(!answer.is_ephemeral(), "{}", answer.text());
+    let message = answer.message_id.expect("the answer is a message");
+    let board = w.fake.post_to(message, from).await;
+    assert_public_board(&board);
+    let thread = w.fake.thread(message).expect("a thread on /play's answer");
+    assert_eq!(thread.parent, CHANNEL);
+    assert!(
+        thread.name.starts_with("alice vs Stockfish, level "),
+        "{}",
+        thread.name
+    );
+    assert_eq!(thread.auto_archive, 1440, "a day while playing");
+    // The answer, edited once the game began, links to the thread.
+    let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
+    let edited = w
+        .fake
+        .wait_request("the answer linking the thread", from, |r| {
+            r.method == Method::PATCH && r.path == edit
+        })
+        .await;
+    let linked = edited.json.as_ref().unwrap()["content"].to_string();
+    assert!(linked.contains(&format!("<#{message}>")), "{linked}");
+    assert!(
+        w.fake
+            .posts_in(CHANNEL)
+            .iter()
+            .all(|r| r.file("board.png").is_none()),
+        "no board in the channel"
+    );
+    w.play_in(Channel::thread(message, CHANNEL));
+    let after = w.fake.request_count().max(board.n + 1);
+    (board, after)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -60,23 +130,15 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
         &w.cmd(&alice(), "en-US", "analysis", &[]).await,
         "nothing to analyse",
     );
-    let r = w
-        .cmd(
-            &alice(),
-            "en-US",
-            "play",
-            &[("level", json!(4)), ("colour", json!(0))],
-        )
-        .await;
-    assert_public_board(&r);
+    let (r, _) = play_in_thread(&w, &[("level", json!(4)), ("colour", json!(0))]).await;
     let black = field(&r, "Black").unwrap();
     assert!(
         black.contains("Stockfish") && black.contains("level 4"),
         "{black}"
     );
-    assert!(r.content().contains("Unrated"), "{}", r.content());
+    assert!(r.text().contains("Unrated"), "{}", r.text());
 
-    // The person moves; the engine answers with a post in the channel.
+    // The person moves; the engine answers with a post in the game's thread.
     let n = w.fake.request_count();
     let m = w.mv(&alice(), "en-US", "e4").await;
     assert_public_board(&m);
@@ -150,22 +212,15 @@ async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
     let _serial = serial::time_window();
     let mut w = World::start("restart", vec![("CAJITAS_ENGINE_PROCESSES", "1".into())]).await;
     // Level 8 thinks a second: the bot is killed while the engine, White, thinks.
-    let r = w
-        .cmd(
-            &alice(),
-            "en-US",
-            "play",
-            &[("level", json!(8)), ("colour", json!(1))],
-        )
-        .await;
-    assert_public_board(&r);
+    let (_, after_board) = play_in_thread(&w, &[("level", json!(8)), ("colour", json!(1))]).await;
     w.bot().signal("KILL");
     w.bot_mut().wait_exit(Duration::from_secs(10));
     w.bot = None;
     let before = w.fake.request_count();
+    let thread = w.channel().id;
     let posted_before = w
         .fake
-        .find_request(0, |r| {
+        .find_request(after_board, |r| {
             r.method == Method::POST && r.path.ends_with("/messages")
         })
         .is_some();
@@ -174,42 +229,27 @@ async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
         println!("the engine moved before the kill; the restart has nothing to do");
         return;
     }
-    let post = channel_post(&w, before).await;
+    // The catch-up move goes to the game's thread.
+    let post = w.fake.post_to(thread, before).await;
     assert!(post.file("board.png").is_some());
+    let footer = post.json.as_ref().unwrap()["embeds"][0]["footer"]["text"].to_string();
+    assert!(
+        footer.contains("ply 1"),
+        "the engine's first move: {footer}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_that_fails_twice_is_announced_in_the_embed_and_retried_on_the_next_command() {
     let _serial = serial::time_window();
     // The fake engine crashes on its first two searches, then plays.
-    let dir = std::env::temp_dir().join(format!("cajitas-e2e-fake-uci-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("script");
-    std::fs::write(&script, "crash\ncrash\nok\n").unwrap();
-    let w = World::start(
-        "engine-fails",
-        vec![
-            (
-                "CAJITAS_ENGINE",
-                env!("CARGO_BIN_EXE_cajitas-fake-uci").into(),
-            ),
-            ("CAJITAS_FAKE_UCI_SCRIPT", script.display().to_string()),
-        ],
-    )
-    .await;
-    let r = w
-        .cmd(
-            &alice(),
-            "en-US",
-            "play",
-            &[("level", json!(5)), ("colour", json!(0))],
-        )
-        .await;
-    assert_public_board(&r);
+    let (dir, env) = fake_engine("fails", "crash\ncrash\nok\n");
+    let w = World::start("engine-fails", env).await;
+    play_in_thread(&w, &[("level", json!(5)), ("colour", json!(0))]).await;
     let n = w.fake.request_count();
     w.mv(&alice(), "en-US", "e4").await;
-    // The wait is announced: in the embed, to the person, with the board.
+    // The wait is announced in the game's thread: in the embed, to the person, with the
+    // board.
     let post = channel_post(&w, n).await;
     let json = post.json.clone().unwrap();
     let description = json["embeds"][0]["description"]
@@ -223,11 +263,23 @@ async fn an_engine_that_fails_twice_is_announced_in_the_embed_and_retried_on_the
         json!([alice().id.to_string()]),
         "{json}"
     );
-    // The person's next command (any, here /board) makes the engine try again: it plays.
+    // The person's next command (any, here /board, typed in the channel: it is answered
+    // in the thread) makes the engine try again: it plays, in the thread.
     let n = w.fake.request_count();
-    let b = w.cmd(&alice(), "en-US", "board", &[]).await;
-    assert_public_board(&b);
-    let moved = channel_post(&w, n).await;
+    let b = w.cmd_in(&w.parent(), &alice(), "en-US", "board", &[]).await;
+    assert!(b.is_ephemeral(), "{}", b.text());
+    let moved = w
+        .fake
+        .wait_request("the engine's move in the thread", n, |r| {
+            r.method == Method::POST
+                && r.path == format!("/channels/{}/messages", w.channel().id)
+                && r.json.as_ref().is_some_and(|j| {
+                    j["embeds"][0]["footer"]["text"]
+                        .as_str()
+                        .is_some_and(|f| f.ends_with("ply 2"))
+                })
+        })
+        .await;
     let footer = moved.json.as_ref().unwrap()["embeds"][0]["footer"]["text"].to_string();
     assert!(
         footer.contains('2'),
@@ -313,4 +365,259 @@ async fn the_analysis_reply_shows_its_progress_at_most_every_two_seconds() {
         embed["description"].as_str().unwrap().contains("Blancas"),
         "{embed}"
     );
+}
+
+/// `/analysis` typed by bob in `ch`: the final answer's embed (the analysis found a game).
+async fn analysis_in(w: &World, ch: &Channel) -> serde_json::Value {
+    let payload = ch.command(&w.fake, &bob(), "en-US", "analysis", &[], &[]);
+    let token = payload["token"].as_str().unwrap().to_string();
+    let n = w.fake.request_count();
+    let callback = w.fake.send_interaction(&payload);
+    let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
+    let done = w
+        .fake
+        .wait_for("the analysis", Duration::from_secs(60), |f| {
+            f.requests().into_iter().skip(n).find(|r| {
+                r.method == Method::PATCH
+                    && r.path == edit
+                    && r.files.iter().any(|f| f.filename == "analysis.png")
+            })
+        })
+        .await;
+    assert_eq!(callback.await.unwrap().callback_type(), Some(5));
+    done.json.as_ref().unwrap()["embeds"][0].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_is_played_in_its_thread_and_ends_with_the_summary() {
+    let _serial = serial::time_window();
+    let (dir, env) = fake_engine("thread", "ok\n");
+    let w = World::start("engine-thread", env).await;
+    play_in_thread(&w, &[("level", json!(5)), ("colour", json!(0))]).await;
+    let thread = w.channel();
+
+    // A move in the thread: the engine answers there.
+    let n = w.fake.request_count();
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    let reply = w.fake.post_to(thread.id, n).await;
+    assert!(reply.file("board.png").is_some());
+    let footer = reply.json.as_ref().unwrap()["embeds"][0]["footer"]["text"].to_string();
+    assert!(footer.contains("ply 2"), "{footer}");
+
+    // A move typed in the channel: the person's one game, answered in its thread, where
+    // the engine answers too.
+    let n = w.fake.request_count();
+    let routed = w
+        .cmd_in(
+            &w.parent(),
+            &alice(),
+            "en-US",
+            "move",
+            &[("move", json!("d4"))],
+        )
+        .await;
+    assert!(routed.is_ephemeral(), "{}", routed.text());
+    assert!(
+        routed.text().contains(&format!("<#{}>", thread.id)),
+        "{}",
+        routed.text()
+    );
+    let engine_reply = w
+        .fake
+        .wait_request("the engine's second move", n, |r| {
+            r.method == Method::POST
+                && r.path == format!("/channels/{}/messages", thread.id)
+                && r.json.as_ref().is_some_and(|j| {
+                    j["embeds"][0]["footer"]["text"]
+                        .as_str()
+                        .is_some_and(|f| f.ends_with("ply 4"))
+                })
+        })
+        .await;
+    assert!(engine_reply.file("board.png").is_some());
+    assert!(
+        w.fake
+            .posts_in(CHANNEL)
+            .iter()
+            .all(|r| r.file("board.png").is_none()),
+        "no board in the channel"
+    );
+
+    // The person resigns in the thread: the channel gets the one-line summary with the
+    // link, and the thread archives an hour after its last message.
+    let n = w.fake.request_count();
+    let ask = w.cmd(&alice(), "en-US", "resign", &[]).await;
+    let resigned = w.click(&alice(), &ask, &ask.custom_ids()[0]).await;
+    assert!(resigned.text().contains("resigned"), "{}", resigned.text());
+    let summary = w.fake.post_to(CHANNEL, n).await;
+    let text = summary.json.as_ref().unwrap()["content"].to_string();
+    assert!(
+        text.contains("Stockfish") && text.contains(&format!("<#{}>", thread.id)),
+        "{text}"
+    );
+    w.fake
+        .wait_for(
+            "the thread's shorter archiving",
+            Duration::from_secs(10),
+            |f| f.thread(thread.id).filter(|t| t.auto_archive == 60),
+        )
+        .await;
+
+    // /analysis finds the game, typed in its thread or in the channel.
+    for ch in [thread.clone(), w.parent()] {
+        let embed = analysis_in(&w, &ch).await;
+        let title = embed["title"].as_str().unwrap();
+        assert!(
+            title.contains("alice") && title.contains("Stockfish"),
+            "{title} (typed in {})",
+            ch.id
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_thread_permission_a_game_against_the_computer_is_played_in_the_channel() {
+    let _serial = serial::time_window();
+    let (dir, env) = fake_engine("no-thread", "ok\n");
+    let w = World::start("engine-no-thread", env).await;
+    w.fake.deny_threads(CHANNEL);
+    let payload = w.parent().command(
+        &w.fake,
+        &alice(),
+        "en-US",
+        "play",
+        &[("level", json!(2)), ("colour", json!(0))],
+        &[],
+    );
+    let token = payload["token"].as_str().unwrap().to_string();
+    let from = w.fake.request_count();
+    w.fake.interact(&payload).await;
+    // The answer becomes the game's first board, saying why it is played here.
+    let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
+    let board = w
+        .fake
+        .wait_request("the first board", from, |r| {
+            r.method == Method::PATCH && r.path == edit
+        })
+        .await;
+    assert!(board.file("board.png").is_some(), "{:?}", board.json);
+    let content = board.json.as_ref().unwrap()["content"].to_string();
+    assert!(content.contains("cannot open threads"), "{content}");
+    assert!(w.fake.threads().is_empty());
+    // The engine answers in the channel.
+    let n = w.fake.request_count();
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    let reply = channel_post(&w, n).await;
+    assert!(reply.file("board.png").is_some());
+    // A second game here: refused, and the answer announcing it goes.
+    let again = w
+        .parent()
+        .command(&w.fake, &alice(), "en-US", "play", &[], &[]);
+    let again_token = again["token"].as_str().unwrap().to_string();
+    let n = w.fake.request_count();
+    w.fake.interact(&again).await;
+    w.fake
+        .wait_request("the opening answer deleted", n, |r| {
+            r.method == Method::DELETE
+                && r.path == format!("/webhooks/{APP_ID}/{again_token}/messages/@original")
+        })
+        .await;
+    let refusal = w.fake.followup(&again_token, n).await;
+    let json = refusal.json.clone().unwrap();
+    assert_eq!(json["flags"], json!(64), "ephemeral: {json}");
+    assert!(
+        json["content"].as_str().unwrap().contains("in progress"),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread() {
+    use cajitas::engine::{EngineCommand, EnginePlayer, Pool, PoolConfig};
+    use cajitas::game::{ChannelRef, ColourChoice, GameService, Lang, Place, ServiceOptions};
+
+    let _serial = serial::time_window();
+    const THREAD: u64 = 1_200_000_000_000_000_777;
+    // Two failed searches (the game waits, announced), two more at the first retry (still
+    // waiting, not announced again), then a move at the next.
+    let (dir, env) = fake_engine("retry", "crash\ncrash\ncrash\ncrash\nok\n");
+    let fake = support::fake_discord::FakeDiscord::start(5_000).await;
+    let http = serenity::HttpBuilder::new("MTAw.fake00.fakefakefake")
+        .proxy(fake.base.as_str())
+        .ratelimiter_disabled(true)
+        .build();
+    let notifier = cajitas::discord::DiscordNotifier::new(
+        Arc::new(http),
+        cajitas::render::default_renderer(),
+        tokio::runtime::Handle::current(),
+    );
+    let db = dir.join("cajitas.db");
+    let svc = GameService::open(
+        &db,
+        ServiceOptions {
+            notifier: Arc::new(notifier),
+            ..ServiceOptions::default()
+        },
+    )
+    .unwrap();
+    let pool = Pool::new(PoolConfig {
+        command: EngineCommand {
+            program: env[0].1.clone().into(),
+            args: vec![env[1].1.clone()],
+            nice: false,
+        },
+        processes: 1,
+        hash_mb: 16,
+        threads: 1,
+        margin: Duration::from_secs(2),
+    });
+    let player = EnginePlayer::start(svc.clone(), pool, Duration::from_millis(300));
+    let ana = cajitas::game::UserRef::new(alice().id, "alice", false);
+    let (s, a) = (svc.clone(), ana.clone());
+    let id = tokio::task::spawn_blocking(move || {
+        let channel = ChannelRef::new(Some(GUILD_ID), CHANNEL);
+        let v = s
+            .play_engine_at(
+                &a,
+                Place::with_threads(channel),
+                5,
+                ColourChoice::White,
+                Lang::En,
+                Some(THREAD),
+            )
+            .unwrap();
+        assert_eq!((v.thread, v.channel), (Some(THREAD), CHANNEL));
+        s.play_move(
+            &a,
+            ChannelRef::new(Some(GUILD_ID), THREAD),
+            "e4",
+            Lang::En,
+            false,
+        )
+        .unwrap();
+        v.game_id
+    })
+    .await
+    .unwrap();
+    let waits = fake.post_to(THREAD, 0).await;
+    let description = waits.json.as_ref().unwrap()["embeds"][0]["description"].to_string();
+    assert!(
+        description.contains("engine is unavailable"),
+        "{description}"
+    );
+    let moved = fake.post_to(THREAD, waits.n + 1).await;
+    let footer = moved.json.as_ref().unwrap()["embeds"][0]["footer"]["text"].to_string();
+    assert!(
+        footer.ends_with("ply 2\""),
+        "one announcement, then the move: {footer}"
+    );
+    assert!(fake.posts_in(CHANNEL).is_empty(), "nothing in the channel");
+    assert!(!player.is_waiting(id));
+    let ply = tokio::task::spawn_blocking(move || svc.game(id).unwrap().ply)
+        .await
+        .unwrap();
+    assert_eq!(ply, 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }

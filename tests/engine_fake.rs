@@ -283,3 +283,80 @@ fn a_queued_request_past_its_deadline_gets_an_error_at_its_deadline() {
     let got = first.recv_timeout(Duration::from_secs(15)).unwrap();
     assert!(got.is_ok(), "{got:?}");
 }
+
+/// Fields of `/proc/PID/stat` after the command name: (nice, scheduling policy).
+fn nice_and_policy(pid: u32) -> (i64, u32) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let rest: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    // Field 19 is the nice value, field 41 the policy (the state, field 3, is rest[0]).
+    (rest[19 - 3].parse().unwrap(), rest[41 - 3].parse().unwrap())
+}
+
+#[test]
+fn an_engine_runs_at_the_lowest_priority_in_a_session_of_its_own() {
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        println!("SKIPPED an_engine_runs_at_the_lowest_priority_in_a_session_of_its_own: no /proc");
+        return;
+    }
+    let path = script("priority", &["ok"]);
+    let before = std::fs::read_to_string("/proc/self/autogroup").ok();
+    let p = cajitas::engine::uci::Process::start(
+        &EngineCommand {
+            program: FAKE.into(),
+            args: vec![path.display().to_string()],
+            nice: true,
+        },
+        &[],
+    )
+    .unwrap();
+    let pid = p.pid();
+    let (nice, policy) = nice_and_policy(pid);
+    assert_eq!(nice, 19, "nice -n 19");
+    const SCHED_IDLE: u32 = 5;
+    let chrt = std::process::Command::new("chrt").arg("--help").output();
+    if chrt.is_ok() {
+        assert_eq!(policy, SCHED_IDLE, "chrt --idle 0");
+    }
+    // A session of its own (setsid), so an autogroup of its own, at nice 19; never the
+    // test's own autogroup.
+    let sid = |pid: &str| -> String {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        stat.rsplit_once(')')
+            .unwrap()
+            .1
+            .split_whitespace()
+            .nth(3)
+            .unwrap()
+            .to_owned()
+    };
+    let setsid = std::process::Command::new("setsid").arg("--help").output();
+    if setsid.is_ok() {
+        assert_eq!(
+            sid(&pid.to_string()),
+            pid.to_string(),
+            "it leads its session"
+        );
+    }
+    let mine = std::fs::read_to_string("/proc/self/autogroup");
+    match (
+        mine,
+        std::fs::read_to_string(format!("/proc/{pid}/autogroup")),
+    ) {
+        (Ok(mine), Ok(theirs)) if setsid.is_ok() => {
+            assert_ne!(
+                mine.split_whitespace().next(),
+                theirs.split_whitespace().next()
+            );
+            assert!(theirs.trim_end().ends_with("nice 19"), "{theirs}");
+            assert_eq!(Some(mine), before, "ours untouched");
+        }
+        _ => println!("no autogroups here (or no setsid): only nice and SCHED_IDLE checked"),
+    }
+    drop(p);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

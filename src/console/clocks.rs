@@ -27,7 +27,8 @@ pub(super) fn clock_lines(v: &GameView, lang: Lang) -> Vec<String> {
     if let Some(line) = clock::clock_line(lang, &v.clock) {
         lines.push(line);
     }
-    if let Some(deadline) = v.clock.deadline {
+    // Against the computer nobody claims an abandoned game: no deadline to show.
+    if let Some(deadline) = v.clock.deadline.filter(|_| v.engine().is_none()) {
         let who = v.player_to_move().name.clone();
         lines.push(clock::deadline_line(
             lang,

@@ -59,6 +59,14 @@ pub enum Command {
         /// A draw instead of the win.
         draw: bool,
     },
+    /// `play [1-8] [white|black|random]`: a game against the computer (level 1 and a
+    /// random colour by default).
+    Play {
+        /// The engine's level, 1–8.
+        level: u8,
+        /// The person's colour.
+        colour: ColourChoice,
+    },
     /// `accept`.
     Accept,
     /// `decline`.
@@ -146,6 +154,9 @@ fn colour_of(s: &str) -> Option<ColourChoice> {
     }
 }
 
+/// How `play` is written.
+const PLAY_USAGE: &str = "play [1-8] [white|black|random]";
+
 /// How `challenge` is written.
 const CHALLENGE_USAGE: &str = "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed] [rated:true|false]";
 
@@ -222,6 +233,20 @@ impl Command {
                 ["draw"] => Command::ClaimWin { draw: true },
                 _ => return Err(CommandError::Usage("claim-win [draw]")),
             },
+            "play" => {
+                let (mut level, mut colour) = (None, None);
+                for a in &args {
+                    match (a.parse::<u8>(), colour_of(a)) {
+                        (Ok(n), _) if (1..=8).contains(&n) && level.is_none() => level = Some(n),
+                        (_, Some(c)) if colour.is_none() => colour = Some(c),
+                        _ => return Err(CommandError::Usage(PLAY_USAGE)),
+                    }
+                }
+                Command::Play {
+                    level: level.unwrap_or(1),
+                    colour: colour.unwrap_or_default(),
+                }
+            }
             "accept" => Command::Accept,
             "decline" => Command::Decline,
             "cancel" => Command::Cancel,
@@ -283,6 +308,24 @@ mod tests {
         assert_eq!(p(""), Ok(None));
         assert_eq!(p("   "), Ok(None));
         assert_eq!(p("# a comment"), Ok(None));
+    }
+
+    #[test]
+    fn play_arguments() {
+        let play = |level, colour| Ok(Some(Command::Play { level, colour }));
+        assert_eq!(p("play"), play(1, ColourChoice::Random));
+        assert_eq!(p("play 8"), play(8, ColourChoice::Random));
+        assert_eq!(p("play 3 black"), play(3, ColourChoice::Black));
+        assert_eq!(p("PLAY blancas 5"), play(5, ColourChoice::White));
+        for bad in [
+            "play 0",
+            "play 9",
+            "play 2 3",
+            "play white black",
+            "play hard",
+        ] {
+            assert_eq!(p(bad), Err(CommandError::Usage(PLAY_USAGE)), "{bad}");
+        }
     }
 
     #[test]

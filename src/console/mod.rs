@@ -17,6 +17,7 @@
 
 mod clocks;
 mod command;
+mod engine;
 mod notify;
 mod ratings;
 mod terminal;
@@ -157,10 +158,27 @@ pub fn main(args: LocalArgs) -> ExitCode {
         service.clone(),
         crate::game::EventScope::Only(local_channel().channel),
     );
+    // The computer, when there is an engine: it plays in the console's channel only.
+    let engine = match config::EngineSettings::from_env() {
+        Ok(settings) => crate::engine::pool_from(&settings).map(|pool| {
+            Arc::new(crate::engine::EnginePlayer::start_in(
+                service.clone(),
+                pool,
+                crate::engine::player::RETRY_EVERY,
+                crate::game::EventScope::Only(local_channel().channel),
+            ))
+        }),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut session = Session::with_lang(service, &args.as_user, lang);
     session.boards = boards;
-    let stdout = io::stdout();
-    match session.run(stdin.lock(), stdout.lock(), interactive) {
+    session.engine = engine;
+    // Not locked for the whole session: the notifier prints from other threads (the
+    // scheduler's notices, the engine's failures) between the session's lines.
+    match session.run(stdin.lock(), io::stdout(), interactive) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed stdout (e.g. piped into `head`) is not worth a failure status.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -201,6 +219,8 @@ pub struct Session {
     ch: ChannelRef,
     /// Where to write a PNG of the board after each move (none: no PNG).
     pub boards: Option<PathBuf>,
+    /// The computer as a player, when there is an engine (`play`).
+    pub engine: Option<Arc<crate::engine::EnginePlayer>>,
 }
 
 /// What one input line asks for.
@@ -224,6 +244,7 @@ impl Session {
             lang,
             ch: local_channel(),
             boards: None,
+            engine: None,
         }
     }
 
@@ -332,6 +353,7 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
+            Command::Play { level, colour } => self.play_computer(level, colour, out)?,
             Command::Accept => match svc.accept(&me, ch) {
                 Ok(v) => {
                     let begins = tr!(
@@ -384,6 +406,7 @@ impl Session {
                     show_game(out, &r.view, lang)?;
                     ratings::print_changes(out, &r.view, lang)?;
                     self.show_png(out, &r.view, lang)?;
+                    self.await_engine(&r.view, out)?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
@@ -415,9 +438,15 @@ impl Session {
                 let result = match action {
                     TakebackAction::Request => svc.takeback_request(&me, ch, None).map(|t| {
                         let opponent = t.game.player(!t.by).name.clone();
+                        // Against the computer it is granted at once.
+                        let key = if t.granted {
+                            "takeback-granted"
+                        } else {
+                            "takeback-asks"
+                        };
                         let what = tr!(
                             lang,
-                            "takeback-asks",
+                            key,
                             who = who(),
                             opponent = opponent,
                             plies = crate::i18n::num(t.plies)
@@ -440,7 +469,7 @@ impl Session {
                 match result {
                     Ok((t, what)) => {
                         writeln!(out, "{what}")?;
-                        if action == TakebackAction::Accept {
+                        if action == TakebackAction::Accept || t.granted {
                             show_game(out, &t.game, lang)?;
                             self.show_png(out, &t.game, lang)?;
                         } else {

@@ -1,7 +1,11 @@
 //! `/play` (a game against the computer) and `/analysis` (the channel's last finished game,
 //! analysed by the engine). Without an engine both answer, ephemerally, how to add one.
 //!
-//! The engine's moves are posted by the engine room through the service's notifier; the
+//! Where games get threads (`CAJITAS_THREADS=auto` and the permissions), a game against the
+//! computer gets one too, as an accepted challenge does: opened on `/play`'s answer, with
+//! the same fallback to the channel; its end leaves the same summary in the channel.
+//! The engine's moves are posted by the engine room through the service's notifier, in the
+//! game's thread (or channel); the
 //! analysis runs on a thread of its own (never the runtime's, never the blocking pool),
 //! while this handler edits the deferred reply with its progress at most every 2 s.
 
@@ -12,7 +16,8 @@ use poise::serenity_prelude as serenity;
 
 use super::challenge::Colour;
 use super::errors::responder;
-use super::reply::{Reply, cap_chars};
+use super::reply::{Reply, cap_chars, channel_message};
+use super::threads::{self, Opened};
 use super::view::game_reply;
 use super::who::{channel_ref, mention, player_in, user_ref};
 use super::{Context, Defer, Error};
@@ -49,41 +54,146 @@ pub async fn play(
         return Ok(());
     };
     let r = responder(&actx);
-    if ctx.data().engine.is_none() {
+    let data = ctx.data();
+    if data.engine.is_none() {
         r.send(Reply::ephemeral(tr!(r.lang(), "engine-missing")))
             .await?;
         return Ok(());
     }
     let actor = user_ref(ctx.author());
     let who = mention(&actor);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
+    let i = &actx.interaction;
+    let w = threads::where_of(
+        data,
+        i.guild_id,
+        i.channel_id,
+        i.channel.as_ref(),
+        i.app_permissions,
+    );
+    let lang = data.langs(w.place.at.guild, ctx.locale()).await.public;
     let level = level.unwrap_or(1).clamp(1, 8);
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
     let me = actor.id;
-    let shown = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let view = g.play_engine(&actor, ch, level, colour, lang)?;
-            Ok(g.show(view)?)
+    let engine = UserRef::new(engine_user_id(level), crate::game::ENGINE_NAME, true);
+    let http = &ctx.serenity_context().http;
+    let mut place = w.place;
+    let mut explain = w.lacks_permission;
+    let mut thread = None;
+    if place.threads {
+        // Refusals first (read only): a thread is opened only for a game that can start.
+        let (a, p) = (actor.clone(), place);
+        data.blocking(&r, Defer::Message, move |g| Ok(g.engine_playable(&a, p)?))
+            .await?;
+        // The answer is the message the game's thread is opened on, as a challenge's is.
+        let opening = tr!(
+            lang,
+            "play-opening",
+            who = who.clone(),
+            engine = player_in(&engine, lang)
+        );
+        r.send(Reply {
+            mentions: vec![me],
+            ..Reply::text(opening)
         })
         .await?;
+        let opened = match r.original_message().await {
+            Ok(message) => {
+                let now = data.game.options().clock.now_ms();
+                let name = threads::thread_name(&actor.name, &player_in(&engine, lang), now, lang);
+                tokio::time::timeout(
+                    OPEN_TIMEOUT,
+                    threads::open(http, place.at.channel, message, &name),
+                )
+                .await
+                .unwrap_or(Opened::Failed)
+            }
+            Err(e) => {
+                tracing::warn!(error = %super::reply::scrubbed(&e), "could not read /play's answer");
+                Opened::Failed
+            }
+        };
+        match opened {
+            Opened::Thread(t) => thread = Some(t),
+            Opened::Refused => {
+                place.threads = false;
+                explain = true;
+            }
+            Opened::Failed => place.threads = false,
+        }
+    }
+    let started = data
+        .blocking(&r, Defer::Message, move |g| {
+            let view = g.play_engine_at(&actor, place, level, colour, lang, thread)?;
+            Ok(g.show(view)?)
+        })
+        .await;
+    let shown = match started {
+        Ok(shown) => shown,
+        Err(e) => {
+            // The opening answer announced a game that did not start: it goes, and the
+            // refusal comes ephemerally (poise's error hook).
+            if w.place.threads
+                && let Err(d) = r.delete_original().await
+            {
+                tracing::warn!(error = %super::reply::scrubbed(&d), "could not delete /play's answer");
+            }
+            return Err(e);
+        }
+    };
     let human = if shown.view.white.id == me {
         cajitas_rules::Color::White
     } else {
         cajitas_rules::Color::Black
     };
-    let engine = UserRef::new(engine_user_id(level), crate::game::ENGINE_NAME, true);
     let content = tr!(
         lang,
         "play-started",
-        who = who,
+        who = who.clone(),
         engine = player_in(&engine, lang),
         colour = colour_key(human)
     );
-    r.send(game_reply(content, &shown, lang)).await?;
+    match shown.view.thread {
+        Some(t) if shown.view.elsewhere_than(w.place.at) => {
+            // The game's thread gets the first board; the answer links to it.
+            let board = game_reply(content, &shown, lang);
+            if let Err(e) = threads::post_in(http, t, channel_message(board)).await {
+                tracing::warn!(thread = t, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
+            }
+            r.update(Reply {
+                mentions: vec![me],
+                ..Reply::text(tr!(
+                    lang,
+                    "play-in-thread",
+                    who = who,
+                    engine = player_in(&engine, lang),
+                    thread = threads::link(t)
+                ))
+            })
+            .await?;
+        }
+        _ => {
+            // Played here: in a thread where it was typed, in a channel without threads, or
+            // in the channel where the thread could not be opened (said once per channel
+            // when for want of permissions).
+            let explain = explain && threads::explain_once(data, place.at.channel).await;
+            let content = if explain {
+                format!("{}\n{content}", tr!(lang, "threads-fallback"))
+            } else {
+                content
+            };
+            let reply = game_reply(content, &shown, lang);
+            if r.has_responded() {
+                r.update(reply).await?;
+            } else {
+                r.send(reply).await?;
+            }
+        }
+    }
     Ok(())
 }
+
+/// How long opening a game's thread may take.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Analyse this channel's last finished game with the engine
 #[poise::command(slash_command)]

@@ -285,10 +285,12 @@ async fn run_async(
             // The engine's processes start with their first search; the player looks at the
             // games against it now (an engine whose turn it is moves at once).
             let engine = crate::engine::pool_from(&engine_settings).map(|pool| engine::Engine {
-                player: Arc::new(crate::engine::EnginePlayer::start(
+                // The console's games (`cajitas local` on the same database) are its own.
+                player: Arc::new(crate::engine::EnginePlayer::start_in(
                     game.clone(),
                     pool.clone(),
                     crate::engine::player::RETRY_EVERY,
+                    crate::game::EventScope::Except(crate::console::local_channel().channel),
                 )),
                 pool,
             });

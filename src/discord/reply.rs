@@ -237,6 +237,14 @@ impl<'a> Responder<'a> {
         }
     }
 
+    /// Deletes the message that answered the interaction (an answer made before the
+    /// operation it announced failed).
+    pub async fn delete_original(&self) -> Result<(), serenity::Error> {
+        self.http
+            .delete_original_interaction_response(self.token)
+            .await
+    }
+
     /// Tells Discord the answer will take a while (a loading state, public or ephemeral).
     pub async fn defer(&self, ephemeral: bool) -> Result<(), serenity::Error> {
         if self.has_responded() {

@@ -1,6 +1,7 @@
 //! The computer as a player: when a game against it needs its move, the pool searches (or a
 //! low level plays its random move), and the move is played through the game service like
-//! anyone's, then posted through the service's notifier.
+//! anyone's, then posted through the service's notifier where the game is played (its
+//! thread, or its channel).
 //!
 //! One thread of its own decides and plays (never the async runtime's, never the service's
 //! blocking pool); the searches run on the pool's threads. The service tells it which games
@@ -19,7 +20,7 @@ use cajitas_rules::Move;
 
 use super::levels::Level;
 use super::pool::{EngineError, Pool, SearchRequest, SearchResult};
-use crate::game::{EngineTurns, GameError, GameService, NoticeKind};
+use crate::game::{EngineTurns, EventScope, GameError, GameService, NoticeKind};
 
 /// How long a move request may wait in the pool's queue before it counts as a failure.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
@@ -67,6 +68,18 @@ impl EnginePlayer {
     /// every active game against the engine at once (after a restart, an engine whose turn
     /// it is moves now).
     pub fn start(service: GameService, pool: Pool, retry_every: Duration) -> EnginePlayer {
+        Self::start_in(service, pool, retry_every, EventScope::All)
+    }
+
+    /// [`EnginePlayer::start`] for the games of `scope` only (by the channel or thread
+    /// where they are played): `cajitas local` plays the engine's moves in its own channel,
+    /// and a bot on the same database in every other.
+    pub fn start_in(
+        service: GameService,
+        pool: Pool,
+        retry_every: Duration,
+        scope: EventScope,
+    ) -> EnginePlayer {
         let (tx, rx) = channel();
         let waiting = Arc::new(Mutex::new(HashSet::new()));
         let inner = Arc::new(Inner {
@@ -83,6 +96,7 @@ impl EnginePlayer {
             announced: HashSet::new(),
             waiting,
             retry_every,
+            scope,
         };
         std::thread::Builder::new()
             .name("cajitas-engine-player".into())
@@ -119,6 +133,17 @@ struct Driver {
     announced: HashSet<i64>,
     waiting: Arc<Mutex<HashSet<i64>>>,
     retry_every: Duration,
+    /// The games this player plays in.
+    scope: EventScope,
+}
+
+/// Whether a game played at `place` (its thread or channel) is in `scope`.
+fn in_scope(scope: EventScope, place: u64) -> bool {
+    match scope {
+        EventScope::All => true,
+        EventScope::Only(ch) => place == ch,
+        EventScope::Except(ch) => place != ch,
+    }
 }
 
 impl Driver {
@@ -170,6 +195,10 @@ impl Driver {
                 return;
             }
         };
+        if !in_scope(self.scope, turn.place.channel) {
+            // Another front end's game (the console's, or the bot's): its own player moves.
+            return;
+        }
         let level = Level::get(turn.level);
         if let Some(m) = level.random_move(id as u64, turn.ply, &turn.position) {
             self.play(id, turn.ply, m);
@@ -220,11 +249,8 @@ impl Driver {
                 metrics::counter!(crate::telemetry::MOVES, "by" => "engine").increment(1);
                 self.waiting().remove(&id);
                 self.announced.remove(&id);
-                let place = match self.service.game_place(id) {
-                    Some(p) => p,
-                    None => return,
-                };
-                if let Err(e) = self.service.post(place, view, NoticeKind::GameState) {
+                // Where the game is played: its thread, or its channel.
+                if let Err(e) = self.service.post(view.place(), view, NoticeKind::GameState) {
                     tracing::warn!(game = id, error = %e, "could not post the engine's move");
                 }
             }
@@ -246,14 +272,11 @@ impl Driver {
     }
 
     fn announce_wait(&self, id: i64) {
-        let Some(place) = self.service.game_place(id) else {
-            return;
-        };
         match self.service.game(id) {
             Ok(view) => {
                 if let Err(e) = self
                     .service
-                    .post(place, view, NoticeKind::EngineUnavailable)
+                    .post(view.place(), view, NoticeKind::EngineUnavailable)
                 {
                     tracing::warn!(game = id, error = %e, "could not say that the engine is unavailable");
                 }

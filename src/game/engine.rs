@@ -15,10 +15,10 @@ use super::load::{Loaded, side};
 use super::play::Turn;
 use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, ColourChoice, GameError, GameService, GameView, Notice, NoticeKind, TakebackView,
-    TimeControl, UserRef,
+    ChannelRef, ColourChoice, GameError, GameService, GameView, Notice, NoticeKind, Place,
+    TakebackView, TimeControl, UserRef,
 };
-use crate::store::{MoveRow, NewGame, OfferStatus};
+use crate::store::{MoveRow, NewGame, OfferStatus, Tx, UserRow};
 
 /// The engines' levels (lichess's AI levels).
 pub const ENGINE_LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
@@ -72,7 +72,7 @@ pub trait EngineTurns: Send + Sync {
 pub struct EngineTurn {
     /// The game.
     pub game_id: i64,
-    /// Where it is played.
+    /// Where it is played: its thread, or its channel.
     pub place: ChannelRef,
     /// The game's ply (the move to play is at this ply).
     pub ply: u32,
@@ -136,10 +136,73 @@ impl GameService {
         colour: ColourChoice,
         lang: Lang,
     ) -> Result<GameView, GameError> {
+        self.play_engine_at(human, Place::plain(ch), level, colour, lang, None)
+    }
+
+    /// Whether `human` may start a game against the engine at `at` (read only, so that a
+    /// front end opens the game's thread only for a game that can start): what
+    /// [`GameService::play_engine_at`] checks before it writes.
+    pub fn engine_playable(&self, human: &UserRef, at: impl Into<Place>) -> Result<(), GameError> {
+        let at = at.into();
         let me = human.capped();
+        let now = self.now();
+        self.read(|tx| Self::may_play_engine(tx, &me, at, None, now))
+    }
+
+    /// The checks of a new game against the engine at `at`, played in `thread` when the
+    /// front end opened one: no bots (nor the engine itself); in a thread, not in a game's
+    /// thread (those belong to their game) and not beside an active game; in a channel
+    /// where games get no thread, one game and no pending challenge at a time.
+    fn may_play_engine(
+        tx: &dyn Tx,
+        me: &UserRow,
+        at: Place,
+        thread: Option<u64>,
+        now: i64,
+    ) -> Result<(), GameError> {
         if me.is_bot || engine_level_of(me.id).is_some() {
             return Err(GameError::BotCannotPlay);
         }
+        let ch = at.at.channel;
+        if let Some(parent) = at.parent {
+            if tx.last_game(ch)?.is_some_and(|g| g.thread == Some(ch)) {
+                return Err(GameError::InGameThread { parent });
+            }
+            if tx.active_game(ch)?.is_some() {
+                return Err(GameError::GameInProgress);
+            }
+            return Ok(());
+        }
+        if at.threads || thread.is_some() {
+            // A thread of its own: nothing else in the channel is in its way.
+            return Ok(());
+        }
+        if tx.active_game(ch)?.is_some() {
+            return Err(GameError::GameInProgress);
+        }
+        if let Some(p) = tx.pending_challenge(ch)?
+            && p.expires_at > now
+        {
+            return Err(GameError::ChallengePending);
+        }
+        Ok(())
+    }
+
+    /// `human` starts a game against the engine at `level` (1–8) at `at`, playing `colour`:
+    /// in the thread `at` is, when it is one; else in `thread`, the game's own thread that
+    /// the front end opened for it; else in the channel itself, where one game at a time is
+    /// played. Unrated and untimed; the engine room is told at once (it may be White).
+    pub fn play_engine_at(
+        &self,
+        human: &UserRef,
+        at: impl Into<Place>,
+        level: u8,
+        colour: ColourChoice,
+        lang: Lang,
+        thread: Option<u64>,
+    ) -> Result<GameView, GameError> {
+        let at = at.into();
+        let me = human.capped();
         let level = level.clamp(*ENGINE_LEVELS.start(), *ENGINE_LEVELS.end());
         let engine = engine_user_id(level);
         let human_white = match colour {
@@ -152,21 +215,18 @@ impl GameService {
         } else {
             (engine, me.id)
         };
+        let ch = at.at;
+        let (home, thread) = match at.parent {
+            Some(parent) => (parent, Some(ch.channel)),
+            None => (ch.channel, thread),
+        };
         let start = Position::new().fen();
         let view = self.write(|tx, now| {
-            if tx.active_game(ch.channel)?.is_some() {
-                return Err(GameError::GameInProgress);
-            }
-            if let Some(p) = tx.pending_challenge(ch.channel)?
-                && p.expires_at > now
-            {
-                return Err(GameError::ChallengePending);
-            }
+            Self::may_play_engine(tx, &me, at, thread, now)?;
             tx.upsert_user(&me, now)?;
             tx.upsert_engine(engine, ENGINE_NAME, level, now)?;
-            // Engine games are untimed and unrated, played where `/play` was typed. They
-            // schedule no events: no reminder pings the engine, and a waiting engine is
-            // retried by the engine room.
+            // Engine games are untimed and unrated. They schedule no events: no reminder
+            // pings the engine, and a waiting engine is retried by the engine room.
             let clock = time_control::start(
                 TimeControl::Untimed,
                 now,
@@ -176,13 +236,13 @@ impl GameService {
             );
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
-                channel: ch.channel,
+                channel: home,
                 white,
                 black,
                 start_fen: &start,
                 now,
                 lang: lang.code(),
-                thread: None,
+                thread,
                 rated: false,
                 tc: TimeControl::Untimed.to_row(),
                 clock: clock.to_row(),
@@ -216,7 +276,7 @@ impl GameService {
                 game_id,
                 place: ChannelRef {
                     guild: l.row.guild,
-                    channel: l.row.channel,
+                    channel: l.row.thread.unwrap_or(l.row.channel),
                 },
                 ply: l.row.ply,
                 level,
@@ -294,8 +354,9 @@ impl GameService {
         self.read(|tx| Ok(tx.active_engine_games()?))
     }
 
-    /// Posts `game` in its channel through the notifier (an engine's move, or that the
-    /// engine is unavailable), pinging its person.
+    /// Posts `game` at `place` (the game's own, [`GameView::place`]: its thread, or its
+    /// channel) through the notifier (an engine's move, or that the engine is unavailable),
+    /// pinging its person.
     pub fn post(
         &self,
         place: ChannelRef,
@@ -321,12 +382,12 @@ impl GameService {
             .map_err(|e| GameError::Internal(e.to_string()))
     }
 
-    /// Where game `game_id` is played.
+    /// Where game `game_id` is played: its thread, or its channel.
     pub fn game_place(&self, game_id: i64) -> Option<ChannelRef> {
         self.read(|tx| {
             Ok(tx.game(game_id)?.map(|r| ChannelRef {
                 guild: r.guild,
-                channel: r.channel,
+                channel: r.thread.unwrap_or(r.channel),
             }))
         })
         .ok()
@@ -336,10 +397,13 @@ impl GameService {
     /// The channel's last finished game, replayed, for analysis.
     pub fn last_finished_game(&self, ch: ChannelRef) -> Result<FinishedGame, GameError> {
         self.read(|tx| {
-            // The thread's game when it is over (`ch` is then the thread), else the
-            // channel's last finished game.
+            // In a game's thread, its game once finished; in a channel, its last finished
+            // game, played in the channel or in one of its threads (whichever ended last
+            // began last: ids grow).
             let row = match tx.last_game(ch.channel)? {
-                Some(g) if g.status != crate::store::GameStatus::Active => Some(g),
+                Some(g) if g.thread == Some(ch.channel) => {
+                    Some(g).filter(|g| g.status == crate::store::GameStatus::Finished)
+                }
                 _ => tx.finished_games(ch.channel, 1)?.into_iter().next(),
             }
             .ok_or(GameError::NoFinishedGame)?;
@@ -443,6 +507,51 @@ mod tests {
             s.play_engine(&bot, other, 1, ColourChoice::Black, Lang::En),
             Err(GameError::BotCannotPlay)
         ));
+    }
+
+    #[test]
+    fn a_game_against_the_engine_in_a_thread_and_the_analysis_of_the_channel() {
+        let s = service();
+        let ana = UserRef::new(1, "Ana", false);
+        let bea = UserRef::new(2, "Bea", false);
+        let thread = ChannelRef {
+            guild: None,
+            channel: 50,
+        };
+        // A game in the channel itself, finished first.
+        s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+        s.resign(&bea, CH, None).unwrap();
+        // Where games get threads, nothing in the channel is in the way of a new one.
+        s.engine_playable(&ana, Place::with_threads(CH)).unwrap();
+        let v = s
+            .play_engine_at(
+                &ana,
+                Place::with_threads(CH),
+                2,
+                ColourChoice::White,
+                Lang::En,
+                Some(50),
+            )
+            .unwrap();
+        assert_eq!((v.channel, v.thread), (5, Some(50)));
+        assert_eq!(s.game_place(v.game_id), Some(thread));
+        // The game's thread is its game's: no second game there, from the thread itself.
+        assert!(matches!(
+            s.engine_playable(&ana, Place::thread(thread, 5)),
+            Err(GameError::InGameThread { parent: 5 })
+        ));
+        s.play_move(&ana, thread, "e4", Lang::En, false).unwrap();
+        let turn = s.engine_turn(v.game_id).unwrap().unwrap();
+        assert_eq!(turn.place, thread, "the engine's posts go to the thread");
+        // While it is played, the thread has nothing finished; the channel its own game.
+        assert!(matches!(
+            s.last_finished_game(thread),
+            Err(GameError::NoFinishedGame)
+        ));
+        s.resign(&ana, thread, None).unwrap();
+        // Now both find the game of the thread, the channel's last finished game.
+        assert_eq!(s.last_finished_game(thread).unwrap().game_id, v.game_id);
+        assert_eq!(s.last_finished_game(CH).unwrap().game_id, v.game_id);
     }
 
     #[test]

@@ -12,7 +12,11 @@
 //! - `hang`: never answers (and ignores `stop`);
 //! - `illegal`: answers `bestmove a1a1`;
 //! - `garbage`: answers `bestmove ???`;
-//! - `long`: prints a 1 MB line, then behaves like `ok`.
+//! - `long`: prints a 1 MB line, then behaves like `ok`;
+//! - `think`: like a real engine without its work: an `info` line per depth spread over the
+//!   `go` command's `movetime` (asleep meanwhile, using no CPU), then the first legal move
+//!   (for `benches/engine_load.rs`, to tell the bot's own engine handling from the
+//!   engine's CPU).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -100,6 +104,26 @@ fn main() {
                     std::thread::sleep(std::time::Duration::from_secs(3600));
                 },
                 "illegal" => say(&mut out, "bestmove a1a1"),
+                "think" => {
+                    let ms: u64 = cmd
+                        .split_whitespace()
+                        .skip_while(|w| *w != "movetime")
+                        .nth(1)
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(1000);
+                    const DEPTHS: u64 = 20;
+                    for depth in 1..=DEPTHS {
+                        std::thread::sleep(std::time::Duration::from_millis(ms / DEPTHS));
+                        say(
+                            &mut out,
+                            &format!(
+                                "info depth {depth} seldepth {depth} multipv 1 score cp 20 nodes 1000 nps 100000 time {} pv {best}",
+                                ms * depth / DEPTHS
+                            ),
+                        );
+                    }
+                    say(&mut out, &format!("bestmove {best}"));
+                }
                 "garbage" => say(&mut out, "bestmove ???"),
                 "long" => {
                     let junk = "x".repeat(1 << 20);

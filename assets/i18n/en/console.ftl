@@ -68,6 +68,8 @@ console-help =
                                     3+2 5+3 10+5 15+10 30+20 (live), untimed;
                                     rated unless rated:false
       accept | decline | cancel     answer or withdraw the challenge
+      play [1-8] [white|black|random]
+                                    play the computer (a chess engine) at that level, 1 by default
       move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
                                     `claim` claims a draw together with the move
       draw offer|accept|decline|claim

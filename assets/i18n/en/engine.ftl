@@ -44,3 +44,13 @@ analysis-none = No inaccuracies, mistakes or blunders: well played.
 analysis-chart = Evaluation over the game (White up, Black down, ±10 pawns)
 analyse-done = { $positions } positions analysed in { $seconds } s; chart written to { $path }
 analyse-no-engine = No chess engine found. Install one with `apt install stockfish`, or name any UCI engine with CAJITAS_ENGINE=/path/to/engine.
+# /play where games get threads: the answer, on which the game's thread is opened...
+play-opening = { $who } plays the computer ({ $engine }): the game opens in a thread of its own.
+# ... and the same answer once the game began there.
+play-in-thread = { $who } plays the computer ({ $engine }) in { $thread }. Good luck!
+# The console: a game against the computer begins, and the computer's move.
+console-play-started = Game { $id } begins: { $who } plays the computer ({ $engine }) as { $colour ->
+        [white] White
+       *[black] Black
+    }. Unrated and untimed; `takeback` needs no asking.
+console-engine-moved = { $engine } plays { $san }.

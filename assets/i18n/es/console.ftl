@@ -66,6 +66,8 @@ console-help =
                                     3+2 5+3 10+5 15+10 30+20 (en vivo), untimed (sin reloj);
                                     puntuada salvo con rated:false
       accept | decline | cancel     acepta o rechaza el desafío, o retira el tuyo
+      play [1-8] [white|black|random]
+                                    juega contra la computadora (un motor de ajedrez) a ese nivel, 1 si no eliges
       move JUGADA [claim]           juega: e4, Cf3, Nf3 (inglés), e2e4, O-O, ♘f3...;
                                     `claim` reclama tablas junto con la jugada
       draw offer|accept|decline|claim

@@ -44,3 +44,13 @@ analysis-none = Ni imprecisiones, ni errores, ni errores graves: bien jugado.
 analysis-chart = Evaluación a lo largo de la partida (blancas arriba, negras abajo, ±10 peones)
 analyse-done = { $positions } posiciones analizadas en { $seconds } s; gráfico escrito en { $path }
 analyse-no-engine = No se encontró ningún motor de ajedrez. Instala uno con `apt install stockfish`, o indica cualquier motor UCI con CAJITAS_ENGINE=/ruta/al/motor.
+# /play donde las partidas tienen hilo: la respuesta sobre la que se abre el hilo de la partida...
+play-opening = { $who } juega contra la computadora ({ $engine }): la partida se abre en un hilo propio.
+# ... y la misma respuesta una vez que la partida empezó allí.
+play-in-thread = { $who } juega contra la computadora ({ $engine }) en { $thread }. ¡Suerte!
+# La consola: empieza una partida contra la computadora, y la jugada de la computadora.
+console-play-started = Empieza la partida { $id }: { $who } juega contra la computadora ({ $engine }) con { $colour ->
+        [white] blancas
+       *[black] negras
+    }. Sin puntuación ni reloj; `takeback` no necesita permiso.
+console-engine-moved = { $engine } juega { $san }.
