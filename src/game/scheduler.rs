@@ -10,9 +10,11 @@
 //!   has at most one pending, replaced by every move and takeback.
 //! - **A round** ([`GameService::run_round`]) claims the due events in batches, each claimed
 //!   and marked done in the transaction that acts on it (a timeout ends the game there), then
-//!   posts the done events with the nonce `cj` + the event's id in base 36 (Discord drops a
-//!   repeat), then marks them posted. A crash between the post and the mark repeats the post
-//!   with the same nonce.
+//!   claims the done events' posts (a lease of [`POST_LEASE`], in a short transaction: with
+//!   PostgreSQL another process's scheduler skips them), posts them with the nonce `cj` + the
+//!   event's id in base 36 (Discord drops a repeat), then marks them posted. A crash between
+//!   the claim and the mark leaves the claim to lapse: then any scheduler posts the event
+//!   again, with the same nonce.
 //! - **Sleeping**: between rounds the thread waits on a condition variable until the earliest
 //!   pending event (one index walk, O(log n)); nothing wakes it while nothing is due. An
 //!   operation that schedules an earlier event rings its [`Doorbell`].
@@ -35,6 +37,10 @@ const BATCH: usize = 256;
 const POST_THREADS: usize = 4;
 /// How soon a failed post (or a failed round) is tried again.
 const RETRY: Duration = Duration::from_secs(30);
+/// How long a claim on a post holds (see [`crate::store::ClockEvents::claim_posts`]): the
+/// claimant posts and marks it posted well within it; if it dies first, another scheduler
+/// posts the event once the claim lapses (with the same nonce).
+pub const POST_LEASE: Duration = Duration::from_secs(60);
 /// The longest single wait: a guard against a wall clock set back, never reached while the
 /// deadlines are nearer (a thread with nothing due wakes at most once an hour).
 const MAX_WAIT: Duration = Duration::from_secs(3600);
@@ -258,7 +264,7 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
                 if round.claimed + round.posted + round.failed > 0 {
                     tracing::info!(?round, "scheduler round");
                 }
-                let next = svc.next_due(scope).unwrap_or_else(|e| {
+                let next = svc.next_wake(scope).unwrap_or_else(|e| {
                     tracing::warn!(error = %e, "scheduler: next event");
                     Some(svc.now() + RETRY.as_millis() as i64)
                 });
@@ -344,6 +350,19 @@ impl GameService {
         self.read(|tx| Ok(tx.next_event_due(scope)?))
     }
 
+    /// When the scheduler of `scope` has work next: the earliest pending event, or a post
+    /// left unposted (a failed post's retry, a dead process's lapsing claim).
+    fn next_wake(&self, scope: EventScope) -> Result<Option<i64>, GameError> {
+        self.read(|tx| {
+            let due = tx.next_event_due(scope)?;
+            let post = tx.next_post_due(scope)?;
+            Ok(match (due, post) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            })
+        })
+    }
+
     /// Gives the active games from before clocks (untimed) their abandonment period from
     /// now, with their reminder. Returns how many.
     pub fn adopt_unclocked_games(&self) -> Result<usize, GameError> {
@@ -415,20 +434,27 @@ impl GameService {
         Ok(())
     }
 
-    /// Posts at most `limit` done events of `scope` and marks the delivered ones posted.
-    /// Returns (delivered, failed, looked at).
+    /// Claims at most `limit` done events of `scope` to post (a short transaction of its
+    /// own), posts them, and marks the delivered ones posted (the others are tried again
+    /// after [`RETRY`], by whichever scheduler claims them). Returns (delivered, failed,
+    /// claimed).
     fn post_done(
         &self,
         scope: EventScope,
         limit: usize,
     ) -> Result<(usize, usize, usize), GameError> {
-        let (events, notices) = self.read(|tx| {
-            let events = tx.events_to_post(scope, limit)?;
+        let lease = POST_LEASE.as_millis() as i64;
+        let events = self
+            .write(|tx, now| Ok(tx.claim_posts(scope, now, now.saturating_add(lease), limit)?))?;
+        if events.is_empty() {
+            return Ok((0, 0, 0));
+        }
+        let notices = self.read(|tx| {
             let mut notices = Vec::with_capacity(events.len());
             for ev in &events {
                 notices.push(self.notice_for(tx, ev)?);
             }
-            Ok((events, notices))
+            Ok(notices)
         })?;
         let notifier = &self.inner.opts.notifier;
         let results: Vec<bool> = std::thread::scope(|s| {
@@ -463,14 +489,17 @@ impl GameService {
             .filter(|(_, ok)| **ok)
             .map(|(e, _)| e.id)
             .collect();
-        if !delivered.is_empty() {
-            self.write(|tx, now| {
-                for &id in &delivered {
-                    tx.mark_posted(id, now)?;
+        let retry = RETRY.as_millis() as i64;
+        self.write(|tx, now| {
+            for (ev, ok) in events.iter().zip(&results) {
+                if *ok {
+                    tx.mark_posted(ev.id, now)?;
+                } else {
+                    tx.retry_post(ev.id, now.saturating_add(retry))?;
                 }
-                Ok(())
-            })?;
-        }
+            }
+            Ok(())
+        })?;
         let posted = notices
             .iter()
             .zip(&results)

@@ -82,6 +82,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         9,
         include_str!("../../../migrations/postgres/0009_engine_players.sql"),
     ),
+    (
+        12,
+        include_str!("../../../migrations/postgres/0012_post_claims.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.

@@ -43,6 +43,7 @@ const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0007_clocks.sql"),
     include_str!("../../../migrations/0008_ratings.sql"),
     include_str!("../../../migrations/0009_engine_players.sql"),
+    include_str!("../../../migrations/0012_post_claims.sql"),
 ];
 
 /// How long a connection waits for another process's write lock before giving up.
