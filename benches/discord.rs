@@ -14,102 +14,14 @@
 //! Run with `cargo bench --bench discord`. The bot is the `cajitas` binary of the bench
 //! profile (LTO), its database a temporary file (WAL, synchronous=FULL).
 
-#[path = "../tests/support/bot.rs"]
-mod bot;
-#[path = "../tests/support/fake_discord.rs"]
-mod fake_discord;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::time::{Duration, Instant};
 
-use bot::{Bot, BotOptions, TempDir};
-use fake_discord::{Channel, FakeDiscord, FakeUser};
-use serde_json::json;
-
-const GAMES: u64 = 100;
-/// The `colour` option's value for white (poise sends choices as their index).
-const WHITE: u64 = 0;
-
-/// 40 plies without a repetition, an ending or an ambiguous SAN: pawns one step, then one more,
-/// then knights and rooks.
-const LINE: [&str; 40] = [
-    "a3", "a6", "b3", "b6", "c3", "c6", "d3", "d6", "e3", "e6", "f3", "f6", "g3", "g6", "h3", "h6",
-    "a4", "a5", "b4", "b5", "c4", "c5", "d4", "d5", "e4", "e5", "f4", "f5", "g4", "g5", "h4", "h5",
-    "Nc3", "Nc6", "Nf3", "Nf6", "Ne2", "Ne7", "Ra2", "Ra7",
-];
-
-struct Game {
-    ch: Channel,
-    white: FakeUser,
-    black: FakeUser,
-    ply: usize,
-}
-
-fn games() -> Vec<Game> {
-    (0..GAMES)
-        .map(|i| Game {
-            ch: Channel::new(1_250_000_000_000_000_000 + i),
-            white: FakeUser::new(950_000_000_000_000_000 + 2 * i, &format!("w{i}")),
-            black: FakeUser::new(950_000_000_000_000_001 + 2 * i, &format!("b{i}")),
-            ply: 0,
-        })
-        .collect()
-}
-
-async fn setup(fake: &FakeDiscord, games: &mut [Game]) {
-    for g in games {
-        let c = g.ch.command(
-            fake,
-            &g.white,
-            "en-US",
-            "challenge",
-            &[
-                ("opponent", json!(g.black.id.to_string())),
-                ("colour", json!(WHITE)),
-            ],
-            &[&g.black],
-        );
-        let challenge = fake.interact(&c).await;
-        let from = fake.request_count();
-        let a = g.ch.command(fake, &g.black, "en-US", "accept", &[], &[]);
-        let r = fake.interact(&a).await;
-        // Each game in its thread (opened on the challenge message), which gets the board.
-        match challenge.message_id.and_then(|m| fake.thread(m)) {
-            Some(t) => {
-                let board = fake.post_to(t.id, from).await;
-                assert!(board.file("board.png").is_some(), "game started");
-                g.ch = Channel::thread(t.id, g.ch.id);
-            }
-            None => assert!(r.file("board.png").is_some(), "game started"),
-        }
-    }
-}
-
-fn move_payload(fake: &FakeDiscord, g: &Game) -> serde_json::Value {
-    let user = if g.ply.is_multiple_of(2) {
-        &g.white
-    } else {
-        &g.black
-    };
-    g.ch.command(
-        fake,
-        user,
-        "en-US",
-        "move",
-        &[("move", json!(LINE[g.ply]))],
-        &[],
-    )
-}
-
-fn check_move(r: &fake_discord::Recorded) {
-    assert_eq!(r.callback_type(), Some(4), "{}", r.text());
-    assert!(!r.is_ephemeral(), "refused: {}", r.text());
-    assert!(r.files.iter().any(|f| f.data.starts_with(b"\x89PNG")));
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i]
-}
+use support::bot::{Bot, BotOptions, TempDir};
+use support::fake_discord::FakeDiscord;
+use support::{GAMES, LINE, check_move, games, move_payload, percentile, setup};
 
 fn peak_rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -153,37 +65,16 @@ async fn start(log: LogSetting) -> (FakeDiscord, Bot, TempDir) {
 
 async fn open_loop(log: LogSetting, rate_per_s: u64, seconds: u64) -> (Vec<Duration>, Option<u64>) {
     let (fake, bot, _dir) = start(log).await;
-    let mut games = games();
+    let mut games = games(&[]);
     setup(&fake, &mut games).await;
-    let total = rate_per_s * seconds;
-    let interval = Duration::from_nanos(1_000_000_000 / rate_per_s);
-    let t0 = tokio::time::Instant::now();
-    let mut pending = Vec::new();
-    for k in 0..total {
-        tokio::time::sleep_until(t0 + interval * k as u32).await;
-        let g = &mut games[(k % GAMES) as usize];
-        let payload = move_payload(&fake, g);
-        g.ply += 1;
-        let sent = Instant::now();
-        let rx = fake.send_interaction(&payload);
-        pending.push(tokio::spawn(async move {
-            let r = rx.await.expect("answered");
-            check_move(&r);
-            r.at.duration_since(sent)
-        }));
-    }
-    let mut lat = Vec::new();
-    for p in pending {
-        lat.push(p.await.unwrap());
-    }
-    lat.sort();
+    let lat = support::open_loop(&fake, &mut games, rate_per_s, seconds).await;
     let rss = peak_rss_kib(bot.pid());
     (lat, rss)
 }
 
 async fn closed_loop(log: LogSetting, moves_per_game: usize) -> (f64, usize, Option<u64>) {
     let (fake, bot, _dir) = start(log).await;
-    let mut games = games();
+    let mut games = games(&[]);
     setup(&fake, &mut games).await;
     let t0 = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();

@@ -1,7 +1,11 @@
 //! Moves per second through the game service on PostgreSQL, with 1 and 2 "processes" (each its
 //! own service and store, so its own connections, as separate processes have), 100 games,
 //! beside `pgbench -N` (simple updates) with the same number of clients on the same server in
-//! the same run; and the same service on SQLite in one process, as the baseline.
+//! the same run; and the same service on SQLite in one process, as the baseline. Then the real
+//! bot through the fake Discord, open loop (100 moves/s over 100 games, interaction sent →
+//! callback received, p50 and p99; targets 5 ms and 25 ms with two processes): one process on
+//! SQLite, one on PostgreSQL, and two on PostgreSQL holding shards `0-0/2` and `1-1/2`, the
+//! games' guilds spread over both.
 //!
 //! `cargo bench --bench postgres` (add `-- --quick` for a short run). The server is a
 //! throwaway one started from the machine's PostgreSQL binaries (`fsync` on), as in the tests.
@@ -9,108 +13,20 @@
 #[path = "../tests/support/postgres.rs"]
 mod pg;
 
-use std::sync::{Arc, Barrier};
-use std::time::Instant;
+#[path = "support/mod.rs"]
+mod support;
 
-use cajitas::game::{ChannelRef, ColourChoice, GameService, Lang, ServiceOptions, UserRef};
+use std::time::Duration;
+
+use cajitas::game::{GameService, ServiceOptions};
 use cajitas::store::{Database, PostgresStore};
-use cajitas_rules::{Position, san};
-
-fn random_script(rng: &mut fastrand::Rng, max_plies: usize) -> Vec<String> {
-    let mut pos = Position::new();
-    let mut out = Vec::new();
-    while out.len() < max_plies {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = legal[rng.usize(..legal.len())];
-        out.push(san(&pos, m).to_string());
-        pos.play(m);
-    }
-    out
-}
-
-fn players() -> (UserRef, UserRef) {
-    (
-        UserRef::new(1, "alice", false),
-        UserRef::new(2, "bob", false),
-    )
-}
-
-fn start(svc: &GameService, ch: ChannelRef) {
-    let (a, b) = players();
-    svc.challenge(&a, ch, None, ColourChoice::White).unwrap();
-    svc.accept(&b, ch).unwrap();
-}
-
-struct Table {
-    ch: ChannelRef,
-    script: Vec<String>,
-    next: usize,
-}
-
-impl Table {
-    fn new(svc: &GameService, channel: u64, rng: &mut fastrand::Rng) -> Table {
-        let ch = ChannelRef {
-            guild: Some(1),
-            channel,
-        };
-        start(svc, ch);
-        Table {
-            ch,
-            script: random_script(rng, 120),
-            next: 0,
-        }
-    }
-
-    fn step(&mut self, svc: &GameService) {
-        let (a, b) = players();
-        let who = if self.next.is_multiple_of(2) { &a } else { &b };
-        let r = svc
-            .play_move(who, self.ch, &self.script[self.next], Lang::En, false)
-            .unwrap_or_else(|e| panic!("{}: {e}", self.script[self.next]));
-        self.next += 1;
-        if r.view.finished || self.next == self.script.len() {
-            if !r.view.finished {
-                svc.resign(&a, self.ch, None).unwrap();
-            }
-            start(svc, self.ch);
-            self.next = 0;
-        }
-    }
-}
+use support::bot::{Bot, BotOptions, TempDir};
+use support::fake_discord::FakeDiscord;
+use support::{median, ms, parallel_moves_per_s, percentile};
 
 /// Moves per second with `services` services (one thread each) sharing `games` games.
 fn moves_per_s(services: &[GameService], games: usize, per_game: usize, base: u64) -> f64 {
-    let mut rng = fastrand::Rng::with_seed(7);
-    let n = services.len();
-    let mut tables: Vec<Vec<Table>> = (0..n).map(|_| Vec::new()).collect();
-    for g in 0..games {
-        tables[g % n].push(Table::new(&services[g % n], base + g as u64, &mut rng));
-    }
-    let barrier = Arc::new(Barrier::new(n + 1));
-    let handles: Vec<_> = tables
-        .into_iter()
-        .zip(services.iter().cloned())
-        .map(|(mut mine, svc)| {
-            let barrier = barrier.clone();
-            std::thread::spawn(move || {
-                barrier.wait();
-                for _ in 0..per_game {
-                    for t in mine.iter_mut() {
-                        t.step(&svc);
-                    }
-                }
-            })
-        })
-        .collect();
-    barrier.wait();
-    let t0 = Instant::now();
-    for h in handles {
-        h.join().unwrap();
-    }
-    (games * per_game) as f64 / t0.elapsed().as_secs_f64()
+    parallel_moves_per_s(services, games, per_game, base)
 }
 
 /// `pgbench -N` (simple updates: one row updated, one inserted, per durable transaction)
@@ -144,9 +60,72 @@ fn pgbench(server: &pg::PgServer, db: &str, clients: usize, secs: u32) -> f64 {
         .unwrap_or_else(|| panic!("no tps in pgbench's output:\n{text}"))
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+/// A deployment of the bot for the open loop.
+#[derive(Clone, Copy)]
+enum Deployment {
+    /// One process on a SQLite file (the default).
+    Sqlite,
+    /// One process on PostgreSQL.
+    Postgres,
+    /// Two processes on PostgreSQL, shards `0-0/2` and `1-1/2`, the games' guilds on both.
+    PostgresTwoShards,
+}
+
+impl Deployment {
+    fn label(self) -> &'static str {
+        match self {
+            Deployment::Sqlite => "SQLite, 1 process",
+            Deployment::Postgres => "PostgreSQL, 1 process",
+            Deployment::PostgresTwoShards => "PostgreSQL, 2 processes",
+        }
+    }
+}
+
+/// The open-loop latencies (100 moves/s over [`GAMES`] games, `seconds`) of the real bot
+/// through the fake Discord, deployed as `d` with the shipped log filter.
+async fn open_loop(server: &'static pg::PgServer, d: Deployment, seconds: u64) -> Vec<Duration> {
+    let fake = FakeDiscord::start(5_000).await;
+    fake.keep_files(false);
+    let dir = TempDir::new("pg-open-loop");
+    let db = server.database("openloop");
+    let bot = |n: usize, env: Vec<(&'static str, String)>| {
+        let mut env = env;
+        // An empty value removes the variable: the bot runs with its shipped default.
+        env.push(("RUST_LOG", String::new()));
+        Bot::start(BotOptions {
+            api_base: &fake.base,
+            db: &dir.path().join("cajitas.db"),
+            log: dir.path().join(format!("bot-{n}.log")),
+            env,
+        })
+    };
+    let (bots, guilds): (Vec<Bot>, Vec<u64>) = match d {
+        Deployment::Sqlite => (vec![bot(0, vec![])], vec![]),
+        Deployment::Postgres => (vec![bot(0, vec![("CAJITAS_DB", db.url.clone())])], vec![]),
+        Deployment::PostgresTwoShards => (
+            ["0-0/2", "1-1/2"]
+                .iter()
+                .enumerate()
+                .map(|(n, shards)| {
+                    bot(
+                        n,
+                        vec![
+                            ("CAJITAS_DB", db.url.clone()),
+                            ("CAJITAS_SHARDS", (*shards).to_owned()),
+                        ],
+                    )
+                })
+                .collect(),
+            // A guild on each shard ((guild_id >> 22) % 2).
+            vec![100 << 22, 101 << 22],
+        ),
+    };
+    fake.wait_ready(bots.len()).await;
+    let mut games = support::games(&guilds);
+    support::setup(&fake, &mut games).await;
+    let lat = support::open_loop(&fake, &mut games, 100, seconds).await;
+    drop(bots);
+    lat
 }
 
 fn main() {
@@ -225,4 +204,46 @@ fn main() {
         "-",
         "-"
     );
+
+    // The bot itself, through the fake Discord: open-loop latency of each deployment.
+    let seconds = if quick { 5 } else { 10 };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let deployments = [
+        Deployment::Sqlite,
+        Deployment::Postgres,
+        Deployment::PostgresTwoShards,
+    ];
+    let lats: Vec<Vec<Duration>> = deployments
+        .iter()
+        .map(|&d| rt.block_on(open_loop(server, d, seconds)))
+        .collect();
+    println!();
+    println!(
+        "the bot through the fake Discord, open loop: 100 moves/s over {GAMES} games for {seconds} s \
+         (interaction sent -> callback received)"
+    );
+    println!(
+        "{:<24} {:>22} {:>22} {:>24}",
+        "",
+        deployments[0].label(),
+        deployments[1].label(),
+        deployments[2].label()
+    );
+    for (label, p) in [
+        ("p50 (target <= 5 ms)", 0.5),
+        ("p99 (target <= 25 ms)", 0.99),
+        ("max", 1.0),
+    ] {
+        println!(
+            "{:<24} {:>22} {:>22} {:>24}",
+            label,
+            ms(percentile(&lats[0], p)),
+            ms(percentile(&lats[1], p)),
+            ms(percentile(&lats[2], p)),
+        );
+    }
 }

@@ -12,85 +12,14 @@
 //! 41.0 µs with clocks (370f8a0), 32.4 µs with the pending event in the games row and 256
 //! prepared statements (migration 0010).
 
+#[path = "support/mod.rs"]
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cajitas::game::{ChannelRef, ColourChoice, GameService, Lang, ServiceOptions, UserRef};
-use cajitas_rules::{Position, san};
-
-/// A random legal game, as SAN texts (stops before the position has no legal move).
-fn random_script(rng: &mut fastrand::Rng, max_plies: usize) -> Vec<String> {
-    let mut pos = Position::new();
-    let mut out = Vec::new();
-    while out.len() < max_plies {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = legal[rng.usize(..legal.len())];
-        out.push(san(&pos, m).to_string());
-        pos.play(m);
-    }
-    out
-}
-
-fn players() -> (UserRef, UserRef) {
-    (
-        UserRef::new(1, "alice", false),
-        UserRef::new(2, "bob", false),
-    )
-}
-
-/// Starts a game between the two players. The challenge is open: a named one pings the
-/// opponent, and the ping limit (5 per 10 minutes) would refuse the sixth game.
-fn start(svc: &GameService, ch: ChannelRef) {
-    let (a, b) = players();
-    svc.challenge(&a, ch, None, ColourChoice::White).unwrap();
-    svc.accept(&b, ch).unwrap();
-}
-
-/// Plays the next move of a channel's script; starts a new game when the game or the
-/// script ends. Returns the time of the move itself.
-struct Table {
-    ch: ChannelRef,
-    script: Vec<String>,
-    next: usize,
-}
-
-impl Table {
-    fn new(svc: &GameService, channel: u64, rng: &mut fastrand::Rng) -> Table {
-        let ch = ChannelRef {
-            guild: Some(1),
-            channel,
-        };
-        start(svc, ch);
-        Table {
-            ch,
-            script: random_script(rng, 120),
-            next: 0,
-        }
-    }
-
-    fn step(&mut self, svc: &GameService) -> Duration {
-        let (a, b) = players();
-        let who = if self.next.is_multiple_of(2) { &a } else { &b };
-        let t0 = Instant::now();
-        let r = svc
-            .play_move(who, self.ch, &self.script[self.next], Lang::En, false)
-            .unwrap_or_else(|e| panic!("{}: {e}", self.script[self.next]));
-        let dt = t0.elapsed();
-        self.next += 1;
-        if r.view.finished || self.next == self.script.len() {
-            if !r.view.finished {
-                svc.resign(&a, self.ch, None).unwrap();
-            }
-            start(svc, self.ch);
-            self.next = 0;
-        }
-        dt
-    }
-}
+use cajitas::game::{GameService, ServiceOptions};
+use support::{Table, median};
 
 fn fresh_dir(base: &Path, tag: &str) -> PathBuf {
     let dir = base.join(format!("cajitas-bench-{tag}-{}", std::process::id()));
@@ -169,40 +98,10 @@ fn sequential_moves(svc: &GameService, channel: u64, n: usize, seed: u64) -> (f6
     )
 }
 
-fn parallel_moves_per_s(svc: &GameService, games: usize, threads: usize, per_game: usize) -> f64 {
-    let mut rng = fastrand::Rng::with_seed(7);
+fn parallel_moves_per_s(svc: &GameService, games: usize, per_game: usize) -> f64 {
     let base = 1_000_000 + fastrand::u64(..1_000_000) * 1000;
-    let mut tables: Vec<Vec<Table>> = (0..threads).map(|_| Vec::new()).collect();
-    for g in 0..games {
-        tables[g % threads].push(Table::new(svc, base + g as u64, &mut rng));
-    }
-    let barrier = Arc::new(std::sync::Barrier::new(threads + 1));
-    let handles: Vec<_> = tables
-        .into_iter()
-        .map(|mut mine| {
-            let svc = svc.clone();
-            let barrier = barrier.clone();
-            std::thread::spawn(move || {
-                barrier.wait();
-                for _ in 0..per_game {
-                    for t in mine.iter_mut() {
-                        t.step(&svc);
-                    }
-                }
-            })
-        })
-        .collect();
-    barrier.wait();
-    let t0 = Instant::now();
-    for h in handles {
-        h.join().unwrap();
-    }
-    (games * per_game) as f64 / t0.elapsed().as_secs_f64()
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
+    // Two worker threads on one service.
+    support::parallel_moves_per_s(&[svc.clone(), svc.clone()], games, per_game, base)
 }
 
 /// Medians of (raw commits/s, sequential moves/s, sequential CPU µs per move, parallel
@@ -222,7 +121,7 @@ fn measure(base: &Path, quick: bool, seq_n: usize) -> (f64, f64, f64, f64) {
         let (rate, us) = sequential_moves(&svc, 1 + round as u64, seq_n, round as u64);
         seq.push(rate);
         cpu.push(us);
-        par.push(parallel_moves_per_s(&svc, 100, 2, per_game));
+        par.push(parallel_moves_per_s(&svc, 100, per_game));
     }
     drop(svc);
     let _ = std::fs::remove_dir_all(&dir);

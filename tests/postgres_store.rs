@@ -572,8 +572,8 @@ fn two_schedulers_claim_each_due_event_once() {
         ),
         0
     );
-    // Every timeout was posted (a post two processes both sent carries the same nonce, which
-    // Discord keeps once) and marked posted.
+    // Every timeout was posted, by one process only (each post is claimed), and marked
+    // posted.
     let mut nonces: Vec<String> = posts_a
         .posts()
         .into_iter()
@@ -581,7 +581,9 @@ fn two_schedulers_claim_each_due_event_once() {
         .filter_map(|n| n.nonce)
         .collect();
     nonces.sort();
+    let posted = nonces.len();
     nonces.dedup();
+    assert_eq!(posted, nonces.len(), "a timeout was posted twice");
     assert_eq!(nonces.len(), GAMES as usize);
     assert_eq!(
         one(
@@ -680,4 +682,164 @@ fn a_deadline_set_by_another_process_wakes_this_scheduler() {
         std::thread::sleep(Duration::from_millis(20));
     }
     sched.stop();
+}
+
+/// Records the posts, slowly (a post is a request to Discord): two schedulers claiming at the
+/// same time overlap.
+#[derive(Debug, Default)]
+struct SlowPosts(cajitas::game::RecordingNotifier);
+
+impl cajitas::game::Notifier for SlowPosts {
+    fn post(
+        &self,
+        notice: &cajitas::game::Notice,
+    ) -> Result<Option<u64>, cajitas::game::NotifyError> {
+        std::thread::sleep(Duration::from_millis(3));
+        self.0.post(notice)
+    }
+}
+
+/// Fails every post: the events stay done and unposted, as a process that could not reach
+/// Discord leaves them.
+#[derive(Debug)]
+struct Unreachable;
+
+impl cajitas::game::Notifier for Unreachable {
+    fn post(&self, _: &cajitas::game::Notice) -> Result<Option<u64>, cajitas::game::NotifyError> {
+        Err(cajitas::game::NotifyError::Delivery("unreachable".into()))
+    }
+}
+
+/// Two processes' schedulers race over the same done events: each is posted exactly once
+/// between them (not once per process, deduplicated later by its nonce), and the posts a dead
+/// process claimed go out, once, when its claim lapses.
+fn posts_are_claimed_once(db: &cajitas::store::Database) {
+    use cajitas::game::{Clock, EventScope, ManualClock, TimeControl};
+    const T0: i64 = 1_800_000_000_000;
+    const GAMES: u64 = 40;
+    const DEAD: usize = 5;
+    let clock = Arc::new(ManualClock::new(T0));
+    let service = |notifier: Arc<dyn cajitas::game::Notifier>| {
+        let opts = ServiceOptions {
+            notifier,
+            ..ServiceOptions::with_clock(clock.clone())
+        };
+        GameService::open_db(db, opts).unwrap()
+    };
+    // A process that ends the games on time but cannot post: its failed posts may be tried
+    // again by anyone 30 s later.
+    let unlucky = service(Arc::new(Unreachable));
+    for n in 0..GAMES {
+        let ch = ChannelRef {
+            guild: Some(10),
+            channel: 3_000 + n,
+        };
+        let (w, bl) = (
+            UserRef::new(500 + 2 * n, "w", false),
+            UserRef::new(501 + 2 * n, "b", false),
+        );
+        let live: TimeControl = "3+2".parse().unwrap();
+        unlucky
+            .challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
+            .unwrap();
+        unlucky.accept(&bl, ch).unwrap();
+        unlucky.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        unlucky.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
+    }
+    clock.advance(Duration::from_secs(600));
+    let round = unlucky.run_round(EventScope::All).unwrap();
+    assert_eq!(
+        (round.claimed, round.posted, round.failed),
+        (GAMES as usize, 0, GAMES as usize)
+    );
+    drop(unlucky);
+    let a_posts = Arc::new(SlowPosts::default());
+    let b_posts = Arc::new(SlowPosts::default());
+    let (a, b) = (service(a_posts.clone()), service(b_posts.clone()));
+    // Not before the retry time.
+    assert_eq!(a.run_round(EventScope::All).unwrap(), Default::default());
+    clock.advance(Duration::from_secs(31));
+    // A process claims a few posts and dies before posting them.
+    let now = clock.now_ms();
+    let lease = 60_000;
+    let mut raw = db.open().unwrap();
+    let dead: Vec<i64> = raw
+        .immediate(|tx| tx.claim_posts(EventScope::All, now, now + lease, DEAD))
+        .unwrap()
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(dead.len(), DEAD);
+    let race = || {
+        let barrier = Barrier::new(2);
+        std::thread::scope(|s| {
+            [&a, &b]
+                .map(|svc| {
+                    let barrier = &barrier;
+                    s.spawn(move || {
+                        barrier.wait();
+                        (0..4)
+                            .map(|_| svc.run_round(EventScope::All).unwrap().posted)
+                            .sum::<usize>()
+                    })
+                })
+                .map(|h| h.join().unwrap())
+                .iter()
+                .sum::<usize>()
+        })
+    };
+    let nonces = || {
+        let mut n: Vec<String> = a_posts
+            .0
+            .posts()
+            .into_iter()
+            .chain(b_posts.0.posts())
+            .map(|n| n.nonce.expect("a scheduled post has a nonce"))
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(race(), GAMES as usize - DEAD);
+    let posted = nonces();
+    let mut unique = posted.clone();
+    unique.dedup();
+    assert_eq!(posted, unique, "a post went out twice");
+    assert_eq!(posted.len(), GAMES as usize - DEAD);
+    for id in &dead {
+        assert!(!posted.contains(&cajitas::game::nonce(*id)));
+    }
+    // The dead claim wakes a scheduler when it lapses.
+    let wake = raw.read(|tx| tx.next_post_due(EventScope::All)).unwrap();
+    assert_eq!(wake, Some(now + lease));
+    assert_eq!(race(), 0, "a live claim is left alone");
+    clock.advance(Duration::from_millis(lease as u64));
+    assert_eq!(race(), DEAD);
+    let posted = nonces();
+    let mut unique = posted.clone();
+    unique.dedup();
+    assert_eq!(posted, unique, "a post went out twice");
+    assert_eq!(posted.len(), GAMES as usize);
+    assert_eq!(
+        raw.read(|tx| tx.next_post_due(EventScope::All)).unwrap(),
+        None,
+        "every post marked posted"
+    );
+    drop(raw);
+}
+
+#[test]
+fn two_schedulers_post_each_done_event_exactly_once_and_a_dead_claim_lapses() {
+    let Some(pg) =
+        server_or_skip("two_schedulers_post_each_done_event_exactly_once_and_a_dead_claim_lapses")
+    else {
+        return;
+    };
+    let db = pg.database("post-claims");
+    posts_are_claimed_once(&cajitas::store::Database::Postgres(db.url.clone()));
+}
+
+#[test]
+fn with_sqlite_the_same_post_claims_hold() {
+    let dir = support::bot::TempDir::new("post-claims");
+    posts_are_claimed_once(&cajitas::store::Database::Sqlite(dir.path().join("c.db")));
 }

@@ -12,10 +12,11 @@
 //! - **A round** ([`GameService::run_round`]) claims the due events in batches, each taken
 //!   off its game (only while it is still the game's pending event) and recorded done, as a
 //!   row of `clock_events` with its id, in the transaction that acts on it (a timeout ends the
-//!   game there), then
-//!   posts the done events with the nonce `cj` + the event's id in base 36 (Discord drops a
-//!   repeat), then marks them posted. A crash between the post and the mark repeats the post
-//!   with the same nonce.
+//!   game there), then claims the done events' posts (a lease of [`POST_LEASE`], in a short
+//!   transaction: with PostgreSQL another process's scheduler skips them), posts them with the
+//!   nonce `cj` + the event's id in base 36 (Discord drops a repeat), then marks them posted.
+//!   A crash between the claim and the mark leaves the claim to lapse: then any scheduler
+//!   posts the event again, with the same nonce.
 //! - **Sleeping**: between rounds the thread waits on a condition variable until the earliest
 //!   pending event (one index walk, O(log n)); nothing wakes it while nothing is due. An
 //!   operation that schedules an earlier event rings its [`Doorbell`].
@@ -38,6 +39,10 @@ const BATCH: usize = 256;
 const POST_THREADS: usize = 4;
 /// How soon a failed post (or a failed round) is tried again.
 const RETRY: Duration = Duration::from_secs(30);
+/// How long a claim on a post holds (see [`crate::store::ClockEvents::claim_posts`]): the
+/// claimant posts and marks it posted well within it; if it dies first, another scheduler
+/// posts the event once the claim lapses (with the same nonce).
+pub const POST_LEASE: Duration = Duration::from_secs(60);
 /// The longest single wait: a guard against a wall clock set back, never reached while the
 /// deadlines are nearer (a thread with nothing due wakes at most once an hour).
 const MAX_WAIT: Duration = Duration::from_secs(3600);
@@ -247,6 +252,9 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
     if let Err(e) = svc.adopt_unclocked_games() {
         tracing::warn!(error = %e, "scheduler: could not adopt the games from before clocks");
     }
+    if let Err(e) = svc.release_own_post_claims(scope) {
+        tracing::warn!(error = %e, "scheduler: could not free the posts a stopped process claimed");
+    }
     loop {
         {
             let mut b = bell.lock();
@@ -261,7 +269,7 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
                 if round.claimed + round.posted + round.failed > 0 {
                     tracing::info!(?round, "scheduler round");
                 }
-                let next = svc.next_due(scope).unwrap_or_else(|e| {
+                let next = svc.next_wake(scope).unwrap_or_else(|e| {
                     tracing::warn!(error = %e, "scheduler: next event");
                     Some(svc.now() + RETRY.as_millis() as i64)
                 });
@@ -347,6 +355,34 @@ impl GameService {
         self.read(|tx| Ok(tx.next_event_due(scope)?))
     }
 
+    /// When the scheduler of `scope` has work next: the earliest pending event, or a post
+    /// left unposted (a failed post's retry, a dead process's lapsing claim).
+    fn next_wake(&self, scope: EventScope) -> Result<Option<i64>, GameError> {
+        self.read(|tx| {
+            let due = tx.next_event_due(scope)?;
+            let post = tx.next_post_due(scope)?;
+            Ok(match (due, post) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            })
+        })
+    }
+
+    /// With a database this process owns (SQLite: no other process may hold a claim), frees
+    /// the post claims of `scope` a killed predecessor left, so they go out now rather than
+    /// when their lease lapses. With a shared database (PostgreSQL) another live process may
+    /// hold them: nothing is freed, and a dead one's claims lapse. Returns how many.
+    pub fn release_own_post_claims(&self, scope: EventScope) -> Result<usize, GameError> {
+        let shared = {
+            let store = self.inner.store.lock().unwrap_or_else(|p| p.into_inner());
+            store.coordination().is_some()
+        };
+        if shared {
+            return Ok(0);
+        }
+        self.write(|tx, _now| Ok(tx.release_post_claims(scope)?))
+    }
+
     /// Gives the active games from before clocks (untimed) their abandonment period from
     /// now, with their reminder. Returns how many.
     pub fn adopt_unclocked_games(&self) -> Result<usize, GameError> {
@@ -419,20 +455,27 @@ impl GameService {
         Ok(())
     }
 
-    /// Posts at most `limit` done events of `scope` and marks the delivered ones posted.
-    /// Returns (delivered, failed, looked at).
+    /// Claims at most `limit` done events of `scope` to post (a short transaction of its
+    /// own), posts them, and marks the delivered ones posted (the others are tried again
+    /// after [`RETRY`], by whichever scheduler claims them). Returns (delivered, failed,
+    /// claimed).
     fn post_done(
         &self,
         scope: EventScope,
         limit: usize,
     ) -> Result<(usize, usize, usize), GameError> {
-        let (events, notices) = self.read(|tx| {
-            let events = tx.events_to_post(scope, limit)?;
+        let lease = POST_LEASE.as_millis() as i64;
+        let events = self
+            .write(|tx, now| Ok(tx.claim_posts(scope, now, now.saturating_add(lease), limit)?))?;
+        if events.is_empty() {
+            return Ok((0, 0, 0));
+        }
+        let notices = self.read(|tx| {
             let mut notices = Vec::with_capacity(events.len());
             for ev in &events {
                 notices.push(self.notice_for(tx, ev)?);
             }
-            Ok((events, notices))
+            Ok(notices)
         })?;
         let notifier = &self.inner.opts.notifier;
         let results: Vec<bool> = std::thread::scope(|s| {
@@ -467,14 +510,17 @@ impl GameService {
             .filter(|(_, ok)| **ok)
             .map(|(e, _)| e.id)
             .collect();
-        if !delivered.is_empty() {
-            self.write(|tx, now| {
-                for &id in &delivered {
-                    tx.mark_posted(id, now)?;
+        let retry = RETRY.as_millis() as i64;
+        self.write(|tx, now| {
+            for (ev, ok) in events.iter().zip(&results) {
+                if *ok {
+                    tx.mark_posted(ev.id, now)?;
+                } else {
+                    tx.retry_post(ev.id, now.saturating_add(retry))?;
                 }
-                Ok(())
-            })?;
-        }
+            }
+            Ok(())
+        })?;
         let posted = notices
             .iter()
             .zip(&results)

@@ -198,6 +198,7 @@ pub const TABLES: &[Table] = &[
             ("due_at", I64),
             ("done_at", I64),
             ("posted_at", I64),
+            ("claim_until", I64),
         ],
         key: &["id"],
         identity: true,

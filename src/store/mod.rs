@@ -651,11 +651,37 @@ pub trait ClockEvents {
         now: i64,
     ) -> Result<i64, StoreError>;
 
-    /// Events of `scope` done but not posted yet, oldest first, at most `limit`.
-    fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError>;
+    /// Claims the events of `scope` done but not posted yet whose post nobody holds at `now`
+    /// (never claimed, or the claim lapsed), oldest first, at most `limit`: each is held by
+    /// the caller until `until` (Unix ms), so another process's scheduler skips it while it
+    /// is posted. The caller commits, posts, then calls [`ClockEvents::mark_posted`] (or
+    /// [`ClockEvents::retry_post`]); if it dies first, the claim lapses and the next claimant
+    /// posts the event, with the same nonce. PostgreSQL also skips the rows another
+    /// transaction is claiming (`FOR UPDATE SKIP LOCKED`); SQLite has one process per file.
+    fn claim_posts(
+        &self,
+        scope: EventScope,
+        now: i64,
+        until: i64,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, StoreError>;
 
     /// Marks a done event posted.
     fn mark_posted(&self, id: i64, now: i64) -> Result<(), StoreError>;
+
+    /// A claimed event's post failed: it may be claimed again (by any process) from `at`.
+    fn retry_post(&self, id: i64, at: i64) -> Result<(), StoreError>;
+
+    /// When the earliest done, unposted event of `scope` may be claimed (now or in the past
+    /// for one nobody holds; else when its claim lapses), to wake a scheduler for the posts
+    /// a dead process left.
+    fn next_post_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError>;
+
+    /// Frees every claim on the done, unposted events of `scope`, so they may be posted at
+    /// once. Only for a process that owns the database (no other process can hold a claim):
+    /// at start, the claims a killed predecessor left need not wait for their lease.
+    /// Returns how many were freed.
+    fn release_post_claims(&self, scope: EventScope) -> Result<usize, StoreError>;
 
     /// Gives the active games from before clocks (no `clock_at`) their clock: their turn
     /// begins at `now` and their deadline is `now + abandon_ms`. Returns `(game, channel,

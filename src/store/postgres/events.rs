@@ -3,6 +3,8 @@
 //! with `FOR UPDATE SKIP LOCKED` and claims each with a conditional update, so two processes
 //! never claim one event, and a new deadline is announced with `NOTIFY cajitas_deadline`
 //! (sent at commit).
+//! The posts of done events are claimed the same way, with a lease that lapses if the
+//! claimant dies (migration 0011's `claim_until`).
 
 use postgres::Row;
 
@@ -11,13 +13,6 @@ use crate::store::{ClockEvents, EventKind, EventRow, EventScope, StoreError};
 
 /// The topic on which a scheduled event is announced (its payload: the due time, Unix ms).
 pub const DEADLINE_TOPIC: &str = "cajitas_deadline";
-
-/// An event; [`event_row`] reads the columns in this order.
-macro_rules! select_event {
-    () => {
-        "SELECT id, game_id, seq, kind, channel_id, due_at FROM clock_events"
-    };
-}
 
 /// A game's pending event, read in [`event_row`]'s order (no id yet: 0).
 macro_rules! select_pending {
@@ -192,45 +187,40 @@ impl ClockEvents for PgTx<'_> {
             .try_get(0)?)
     }
 
-    fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError> {
+    fn claim_posts(
+        &self,
+        scope: EventScope,
+        now: i64,
+        until: i64,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, StoreError> {
         let ch = scope_channel(scope);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        // In a write transaction the rows are claimed (skipping those another process is
-        // posting); a read-only transaction cannot lock rows, and its posts are deduplicated
-        // by their nonce.
-        let sql = match (scope, self.write) {
-            (EventScope::All, true) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND $1::BIGINT IS NOT NULL
-                 ORDER BY done_at LIMIT $2 FOR UPDATE SKIP LOCKED"
-            ),
-            (EventScope::Only(_), true) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = $1
-                 ORDER BY done_at LIMIT $2 FOR UPDATE SKIP LOCKED"
-            ),
-            (EventScope::Except(_), true) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> $1
-                 ORDER BY done_at LIMIT $2 FOR UPDATE SKIP LOCKED"
-            ),
-            (EventScope::All, false) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND $1::BIGINT IS NOT NULL
-                 ORDER BY done_at LIMIT $2"
-            ),
-            (EventScope::Only(_), false) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = $1
-                 ORDER BY done_at LIMIT $2"
-            ),
-            (EventScope::Except(_), false) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> $1
-                 ORDER BY done_at LIMIT $2"
-            ),
+        // The rows another transaction is claiming are skipped, not waited for; a row whose
+        // claim another process committed meanwhile is read again by the UPDATE (READ
+        // COMMITTED) and left out by the claim's condition.
+        macro_rules! claim {
+            ($cond:literal) => {
+                concat!(
+                    "UPDATE clock_events SET claim_until = $3
+                     WHERE id IN (
+                         SELECT id FROM clock_events
+                         WHERE done_at IS NOT NULL AND posted_at IS NULL AND ",
+                    $cond,
+                    " AND (claim_until IS NULL OR claim_until <= $2)
+                         ORDER BY done_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+                     RETURNING id, game_id, seq, kind, channel_id, due_at"
+                )
+            };
+        }
+        let sql = match scope {
+            EventScope::All => claim!("$1::BIGINT IS NOT NULL"),
+            EventScope::Only(_) => claim!("channel_id = $1"),
+            EventScope::Except(_) => claim!("channel_id <> $1"),
         };
-        self.events(sql, &[&ch, &limit])
+        let mut claimed = self.events(sql, &[&ch, &now, &until, &limit])?;
+        claimed.sort_by_key(|e| e.id);
+        Ok(claimed)
     }
 
     fn mark_posted(&self, id: i64, now: i64) -> Result<(), StoreError> {
@@ -239,6 +229,53 @@ impl ClockEvents for PgTx<'_> {
             &[&id, &now],
         )?;
         Ok(())
+    }
+
+    fn retry_post(&self, id: i64, at: i64) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE clock_events SET claim_until = $2 WHERE id = $1 AND posted_at IS NULL",
+            &[&id, &at],
+        )?;
+        Ok(())
+    }
+
+    fn next_post_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
+        let sql = match scope {
+            EventScope::All => {
+                "SELECT min(coalesce(claim_until, done_at)) FROM clock_events
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND $1::BIGINT IS NOT NULL"
+            }
+            EventScope::Only(_) => {
+                "SELECT min(coalesce(claim_until, done_at)) FROM clock_events
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = $1"
+            }
+            EventScope::Except(_) => {
+                "SELECT min(coalesce(claim_until, done_at)) FROM clock_events
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> $1"
+            }
+        };
+        Ok(self.query_one(sql, &[&scope_channel(scope)])?.try_get(0)?)
+    }
+
+    fn release_post_claims(&self, scope: EventScope) -> Result<usize, StoreError> {
+        let sql = match scope {
+            EventScope::All => {
+                "UPDATE clock_events SET claim_until = NULL
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND claim_until IS NOT NULL
+                   AND $1::BIGINT IS NOT NULL"
+            }
+            EventScope::Only(_) => {
+                "UPDATE clock_events SET claim_until = NULL
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND claim_until IS NOT NULL
+                   AND channel_id = $1"
+            }
+            EventScope::Except(_) => {
+                "UPDATE clock_events SET claim_until = NULL
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND claim_until IS NOT NULL
+                   AND channel_id <> $1"
+            }
+        };
+        Ok(self.execute(sql, &[&scope_channel(scope)])? as usize)
     }
 
     fn adopt_unclocked_games(

@@ -86,6 +86,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         10,
         include_str!("../../../migrations/postgres/0010_pending_events_in_games.sql"),
     ),
+    (
+        11,
+        include_str!("../../../migrations/postgres/0011_post_claims.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.

@@ -7,13 +7,6 @@ use rusqlite::{OptionalExtension, Row, params};
 use super::{Columns, SqliteTx, from_db, to_db};
 use crate::store::{ClockEvents, EventKind, EventRow, EventScope, StoreError};
 
-/// An event; [`event_row`] reads the columns in this order.
-macro_rules! select_event {
-    () => {
-        "SELECT id, game_id, seq, kind, channel_id, due_at FROM clock_events"
-    };
-}
-
 /// A game's pending event, read in [`event_row`]'s order (no id yet: 0).
 macro_rules! select_pending {
     () => {
@@ -163,26 +156,38 @@ impl ClockEvents for SqliteTx<'_> {
             )?)
     }
 
-    fn events_to_post(&self, scope: EventScope, limit: usize) -> Result<Vec<EventRow>, StoreError> {
+    fn claim_posts(
+        &self,
+        scope: EventScope,
+        now: i64,
+        until: i64,
+        limit: usize,
+    ) -> Result<Vec<EventRow>, StoreError> {
         let ch = scope_channel(scope);
+        // One process per file, in a `BEGIN IMMEDIATE` transaction: the claim only keeps the
+        // shape PostgreSQL needs (a lapsed claim is a post a crash left).
+        macro_rules! claim {
+            ($cond:literal) => {
+                concat!(
+                    "UPDATE clock_events SET claim_until = ?3
+                     WHERE id IN (
+                         SELECT id FROM clock_events
+                         WHERE done_at IS NOT NULL AND posted_at IS NULL AND ",
+                    $cond,
+                    " AND (claim_until IS NULL OR claim_until <= ?2)
+                         ORDER BY done_at LIMIT ?4)
+                     RETURNING id, game_id, seq, kind, channel_id, due_at"
+                )
+            };
+        }
         let sql = match scope {
-            EventScope::All => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND ?1 IS NOT NULL
-                 ORDER BY done_at LIMIT ?2"
-            ),
-            EventScope::Only(_) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = ?1
-                 ORDER BY done_at LIMIT ?2"
-            ),
-            EventScope::Except(_) => concat!(
-                select_event!(),
-                " WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> ?1
-                 ORDER BY done_at LIMIT ?2"
-            ),
+            EventScope::All => claim!("?1 IS NOT NULL"),
+            EventScope::Only(_) => claim!("channel_id = ?1"),
+            EventScope::Except(_) => claim!("channel_id <> ?1"),
         };
-        self.events(sql, params![ch, limit as i64])
+        let mut claimed = self.events(sql, params![ch, now, until, limit as i64])?;
+        claimed.sort_by_key(|e| e.id);
+        Ok(claimed)
     }
 
     fn mark_posted(&self, id: i64, now: i64) -> Result<(), StoreError> {
@@ -192,6 +197,60 @@ impl ClockEvents for SqliteTx<'_> {
             )?
             .execute(params![id, now])?;
         Ok(())
+    }
+
+    fn retry_post(&self, id: i64, at: i64) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "UPDATE clock_events SET claim_until = ?2 WHERE id = ?1 AND posted_at IS NULL",
+            )?
+            .execute(params![id, at])?;
+        Ok(())
+    }
+
+    fn next_post_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
+        let sql = match scope {
+            EventScope::All => {
+                "SELECT min(coalesce(claim_until, done_at)) FROM clock_events
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND ?1 IS NOT NULL"
+            }
+            EventScope::Only(_) => {
+                "SELECT min(coalesce(claim_until, done_at)) FROM clock_events
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id = ?1"
+            }
+            EventScope::Except(_) => {
+                "SELECT min(coalesce(claim_until, done_at)) FROM clock_events
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND channel_id <> ?1"
+            }
+        };
+        Ok(self
+            .tx
+            .prepare_cached(sql)?
+            .query_row([scope_channel(scope)], |r| r.get(0))?)
+    }
+
+    fn release_post_claims(&self, scope: EventScope) -> Result<usize, StoreError> {
+        let sql = match scope {
+            EventScope::All => {
+                "UPDATE clock_events SET claim_until = NULL
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND claim_until IS NOT NULL
+                   AND ?1 IS NOT NULL"
+            }
+            EventScope::Only(_) => {
+                "UPDATE clock_events SET claim_until = NULL
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND claim_until IS NOT NULL
+                   AND channel_id = ?1"
+            }
+            EventScope::Except(_) => {
+                "UPDATE clock_events SET claim_until = NULL
+                 WHERE done_at IS NOT NULL AND posted_at IS NULL AND claim_until IS NOT NULL
+                   AND channel_id <> ?1"
+            }
+        };
+        Ok(self
+            .tx
+            .prepare_cached(sql)?
+            .execute([scope_channel(scope)])?)
     }
 
     fn adopt_unclocked_games(
