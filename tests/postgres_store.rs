@@ -843,3 +843,38 @@ fn with_sqlite_the_same_post_claims_hold() {
     let dir = support::bot::TempDir::new("post-claims");
     posts_are_claimed_once(&cajitas::store::Database::Sqlite(dir.path().join("c.db")));
 }
+
+#[test]
+fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
+    let Some(pg) =
+        server_or_skip("connections_the_server_closed_are_replaced_without_failing_an_operation")
+    else {
+        return;
+    };
+    let db = pg.database("closed-connections");
+    let svc = GameService::with_store(
+        Box::new(PostgresStore::open(&db.url).unwrap()),
+        ServiceOptions::default(),
+    );
+    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        .unwrap();
+    svc.accept(&bob(), CH).unwrap();
+    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    // The server ends every idle connection of the service's pool (as a restart or an idle
+    // timeout would); the pool does not test a connection before lending it.
+    let mut admin = db.client();
+    let ended: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()) t",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(ended >= 1, "the pool kept a connection");
+    std::thread::sleep(Duration::from_millis(200));
+    // Each operation still lands: its BEGIN found the connection closed and began on a new one.
+    svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
+    svc.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
+    assert_eq!(svc.board(CH).unwrap().ply, 3);
+}

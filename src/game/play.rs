@@ -414,8 +414,9 @@ impl GameService {
                 self.schedule(tx, id, channel, seq, tc, &clock, l.row.ply + 1)?;
             }
             // The opponent's standing offer lapses when this player moves instead of answering.
-            tx.resolve_draw_offer(l.row.id, Some(side(!mine)), OfferStatus::Lapsed, now)?;
+            // (`l.offer` is the open offer read in this transaction: without one, no write.)
             if l.offer.as_ref().is_some_and(|o| o.by != side(mine)) {
+                tx.resolve_draw_offer(l.row.id, Some(side(!mine)), OfferStatus::Lapsed, now)?;
                 l.offer = None;
             }
             l.row.ply += 1;

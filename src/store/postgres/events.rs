@@ -61,10 +61,13 @@ impl ClockEvents for PgTx<'_> {
         kind: EventKind,
         due_at: i64,
     ) -> Result<(), StoreError> {
-        // The games row the operation already wrote (migration 0010).
+        // The games row the operation already wrote (migration 0010), and the notification
+        // in the same round trip, for the row updated. It is delivered when (and only if) the
+        // transaction commits: every process's scheduler looks again at its next event.
         let n = self.execute(
             "UPDATE games SET event_kind = $3, event_due = $4
-             WHERE id = $1 AND seq = $2 AND status = 'active'",
+             WHERE id = $1 AND seq = $2 AND status = 'active'
+             RETURNING pg_notify('cajitas_deadline', $4::BIGINT::TEXT)",
             &[&game_id, &seq, &kind.as_str(), &due_at],
         )?;
         if n != 1 {
@@ -72,12 +75,6 @@ impl ClockEvents for PgTx<'_> {
                 "game {game_id}: no active game at seq {seq} to schedule an event for"
             )));
         }
-        // Delivered when (and only if) the transaction commits: every process's scheduler
-        // looks again at its next event.
-        self.execute(
-            "SELECT pg_notify('cajitas_deadline', $1::BIGINT::TEXT)",
-            &[&due_at],
-        )?;
         Ok(())
     }
 

@@ -231,11 +231,17 @@ impl Games for PgTx<'_> {
     ) -> Result<bool, StoreError> {
         // The ply check: under READ COMMITTED, an UPDATE that finds the row changed by a
         // transaction that committed meanwhile re-checks its WHERE on the new row, so a move
-        // computed against an older position matches nothing.
+        // computed against an older position matches nothing. The move is inserted in the
+        // same statement (one round trip), only when the game's row was updated.
         let n = self.execute(
-            "UPDATE games SET ply = ply + 1, fen = $3, updated_at = GREATEST($4, updated_at + 1),
-                 white_ms = $5, black_ms = $6, clock_at = $7, deadline = $8, seq = seq + 1
-             WHERE id = $1 AND ply = $2 AND status = 'active'",
+            "WITH g AS (
+                 UPDATE games SET ply = ply + 1, fen = $3,
+                     updated_at = GREATEST($4, updated_at + 1),
+                     white_ms = $5, black_ms = $6, clock_at = $7, deadline = $8, seq = seq + 1
+                 WHERE id = $1 AND ply = $2 AND status = 'active'
+                 RETURNING id)
+             INSERT INTO moves (game_id, ply, uci, san, user_id, played_at)
+             SELECT g.id, $2, $9, $10, $11, $4 FROM g",
             &[
                 &game_id,
                 &ply_to_db(ply),
@@ -245,24 +251,12 @@ impl Games for PgTx<'_> {
                 &clock.black_ms,
                 &clock.clock_at,
                 &clock.deadline,
-            ],
-        )?;
-        if n != 1 {
-            return Ok(false);
-        }
-        self.execute(
-            "INSERT INTO moves (game_id, ply, uci, san, user_id, played_at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-            &[
-                &game_id,
-                &ply_to_db(ply),
                 &m.uci,
                 &m.san,
                 &to_db(m.user_id),
-                &m.played_at,
             ],
         )?;
-        Ok(true)
+        Ok(n == 1)
     }
 
     fn finish_game(&self, game_id: i64, ply: u32, e: &Ending<'_>) -> Result<bool, StoreError> {

@@ -309,6 +309,10 @@ pub fn pool(url: &str, size: u32) -> Result<Pool, StoreError> {
     Ok(r2d2::Pool::builder()
         .max_size(size)
         .min_idle(Some(1))
+        // No round trip to test a connection before each use (a move is a dozen of them):
+        // a connection the server closed is found at BEGIN, which is retried once on another
+        // (see `PostgresStore::transaction`), and dropped from the pool as broken.
+        .test_on_check_out(false)
         .connection_timeout(Duration::from_secs(10))
         .build(manager)?)
 }
@@ -453,15 +457,56 @@ impl PgTx<'_> {
         if !self.write {
             return Ok(());
         }
-        let channel = match self.query_opt(
-            "SELECT channel_id FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
+        // One round trip: the thread's channel (or the place itself), locked.
+        self.execute(
+            "SELECT pg_advisory_xact_lock(coalesce(
+                 (SELECT channel_id FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1),
+                 $1))",
             &[&place],
-        )? {
-            Some(row) => row.try_get(0)?,
-            None => place,
-        };
-        self.lock_channel(channel)
+        )?;
+        Ok(())
     }
+}
+
+/// Whether `e` says the connection is gone: closed, or ended by the server (an administrator
+/// command, a crash or shutdown: SQLSTATE class 57P).
+fn ended(e: &postgres::Error) -> bool {
+    e.is_closed() || e.code().is_some_and(|c| c.code().starts_with("57P"))
+}
+
+/// The BEGIN of a `kind` transaction: read committed for writes (their consistency comes
+/// from the channel locks), a read-only repeatable-read snapshot for reads.
+fn builder_for(client: &mut postgres::Client, kind: TxKind) -> postgres::TransactionBuilder<'_> {
+    let builder = client.build_transaction();
+    match kind {
+        TxKind::Write => builder.isolation_level(IsolationLevel::ReadCommitted),
+        TxKind::Read => builder
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true),
+    }
+}
+
+/// Runs `op` in the begun transaction `tx`: a write commits when `op` says so, a read ends
+/// with a rollback; a failed operation drops `tx`, which rolls it back.
+fn run<'c>(
+    tx: postgres::Transaction<'c>,
+    statements: &'c mut HashMap<&'static str, Statement>,
+    kind: TxKind,
+    op: &mut dyn FnMut(&dyn Tx) -> bool,
+) -> Result<(), StoreError> {
+    let tx = PgTx {
+        tx: RefCell::new(tx),
+        statements: RefCell::new(statements),
+        write: kind == TxKind::Write,
+    };
+    if op(&tx) {
+        let inner = tx.tx.into_inner();
+        match kind {
+            TxKind::Write => inner.commit()?,
+            TxKind::Read => inner.rollback()?,
+        }
+    }
+    Ok(())
 }
 
 impl Store for PostgresStore {
@@ -470,31 +515,26 @@ impl Store for PostgresStore {
         kind: TxKind,
         op: &mut dyn FnMut(&dyn Tx) -> bool,
     ) -> Result<(), StoreError> {
-        let mut conn = self.pool.get()?;
-        let Conn {
-            client, statements, ..
-        } = &mut *conn;
-        let builder = client.build_transaction();
-        let builder = match kind {
-            TxKind::Write => builder.isolation_level(IsolationLevel::ReadCommitted),
-            TxKind::Read => builder
-                .isolation_level(IsolationLevel::RepeatableRead)
-                .read_only(true),
-        };
-        let tx = PgTx {
-            tx: RefCell::new(builder.start()?),
-            statements: RefCell::new(statements),
-            write: kind == TxKind::Write,
-        };
-        // A failed operation drops `tx`, which rolls it back.
-        if op(&tx) {
-            let inner = tx.tx.into_inner();
-            match kind {
-                TxKind::Write => inner.commit()?,
-                TxKind::Read => inner.rollback()?,
+        // Every idle connection may have been closed at once (a server restart): each is
+        // tried, then one more, new.
+        let mut attempts = POOL_SIZE + 1;
+        loop {
+            attempts -= 1;
+            let mut conn = self.pool.get()?;
+            let Conn {
+                client,
+                statements,
+                poisoned,
+            } = &mut *conn;
+            match builder_for(client, kind).start() {
+                Ok(tx) => return run(tx, statements, kind, op),
+                // The server closed this idle connection (a restart, an idle timeout):
+                // nothing was done. Drop it (the pool sees it broken) and begin on another.
+                Err(e) if ended(&e) && attempts > 0 => {}
+                Err(e) => return Err(e.into()),
             }
+            *poisoned = true;
         }
-        Ok(())
     }
 
     fn schema_version(&self) -> Result<usize, StoreError> {
