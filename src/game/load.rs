@@ -179,15 +179,13 @@ impl GameService {
                 })
                 .map(|c| (c.game.clone(), c.moves.clone()))
         };
-        if let Some((game, moves)) = hit
-            && tx.move_uci(row.id, row.ply.wrapping_sub(1))?.as_deref()
-                == moves.last().map(|m| m.uci.as_str())
-        {
-            let offer = if row.status == GameStatus::Active {
-                tx.open_draw_offer(row.id)?
-            } else {
-                None
-            };
+        if let Some((game, moves)) = hit {
+            let (last, offer) = tx.move_uci_and_open_offer(row.id, row.ply.wrapping_sub(1))?;
+            if last.as_deref() != moves.last().map(|m| m.uci.as_str()) {
+                return self.rebuild(tx, row);
+            }
+            // Only an active game has an open offer (the store resolves it at the end).
+            let offer = offer.filter(|_| row.status == GameStatus::Active);
             return Ok(Loaded {
                 row,
                 game,

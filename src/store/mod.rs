@@ -563,6 +563,15 @@ pub trait Games {
     /// The UCI of one move of a game.
     fn move_uci(&self, game_id: i64, ply: u32) -> Result<Option<String>, StoreError>;
 
+    /// [`Games::move_uci`] of ply `ply` and the game's open draw offer
+    /// ([`DrawOffers::open_draw_offer`]) in one read: what the service checks a cached game
+    /// against (one round trip on PostgreSQL).
+    fn move_uci_and_open_offer(
+        &self,
+        game_id: i64,
+        ply: u32,
+    ) -> Result<(Option<String>, Option<DrawOfferRow>), StoreError>;
+
     /// Appends the move of ply `ply` to an active game and updates its cached position, but
     /// only if the game is still active at exactly `ply` plies (the ply check). Returns false,
     /// writing nothing, when the position changed. `updated_at` becomes `m.played_at`, or one

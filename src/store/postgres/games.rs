@@ -221,6 +221,35 @@ impl Games for PgTx<'_> {
         .transpose()
     }
 
+    fn move_uci_and_open_offer(
+        &self,
+        game_id: i64,
+        ply: u32,
+    ) -> Result<(Option<String>, Option<crate::store::DrawOfferRow>), StoreError> {
+        let row = self.query_one(
+            "SELECT (SELECT uci FROM moves WHERE game_id = $1 AND ply = $2),
+                    o.id, o.game_id, o.by_colour, o.ply, o.status, o.created_at
+             FROM (SELECT 1) AS one
+             LEFT JOIN draw_offers o ON o.game_id = $1 AND o.status = 'open'
+             LIMIT 1",
+            &[&game_id, &ply_to_db(ply)],
+        )?;
+        let mut c = Columns::new(&row);
+        let uci: Option<String> = c.get()?;
+        let offer = match row.try_get::<_, Option<i64>>(1)? {
+            Some(_) => Some(crate::store::DrawOfferRow {
+                id: c.get()?,
+                game_id: c.get()?,
+                by: c.text()?,
+                ply: c.ply()?,
+                status: c.text()?,
+                created_at: c.get()?,
+            }),
+            None => None,
+        };
+        Ok((uci, offer))
+    }
+
     fn append_move(
         &self,
         game_id: i64,

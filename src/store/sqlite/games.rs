@@ -198,6 +198,18 @@ impl Games for SqliteTx<'_> {
             .optional()?)
     }
 
+    fn move_uci_and_open_offer(
+        &self,
+        game_id: i64,
+        ply: u32,
+    ) -> Result<(Option<String>, Option<crate::store::DrawOfferRow>), StoreError> {
+        // In process, two statements cost no round trip.
+        Ok((
+            self.move_uci(game_id, ply)?,
+            crate::store::DrawOffers::open_draw_offer(self, game_id)?,
+        ))
+    }
+
     fn append_move(
         &self,
         game_id: i64,
