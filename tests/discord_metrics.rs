@@ -500,6 +500,7 @@ async fn the_engine_s_moves_are_counted_apart() {
     )
     .await;
     let addr = metrics_addr(&w).await;
+    let from = w.fake.request_count();
     let r = w
         .cmd(
             &alice(),
@@ -509,7 +510,12 @@ async fn the_engine_s_moves_are_counted_apart() {
         )
         .await;
     assert!(!r.is_ephemeral(), "{}", r.text());
-    assert!(!w.mv(&alice(), "en-US", "e4").await.is_ephemeral());
+    // The game is played in the thread opened on /play's answer, once its first board is there.
+    let thread = r.message_id.expect("/play answers with a message");
+    w.fake.post_to(thread, from).await;
+    w.play_in(Channel::thread(thread, w.parent().id));
+    let e4 = w.mv(&alice(), "en-US", "e4").await;
+    assert!(!e4.is_ephemeral(), "{}", e4.text());
     let samples = scrape_until(addr, |s| {
         value(s, "cajitas_moves_total", &[("by", "engine")]).is_some()
     })

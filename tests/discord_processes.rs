@@ -586,8 +586,7 @@ async fn sigkill_mid_load_loses_nothing_acknowledged_and_posts_each_timeout_once
             clock.set(at);
             svc.play_move(&b, ch, "e5", Lang::En, false).unwrap();
             c.query_one(
-                "SELECT e.due_at FROM clock_events e JOIN games g ON g.id = e.game_id
-                 WHERE g.channel_id = $1 AND e.done_at IS NULL",
+                "SELECT event_due FROM games WHERE channel_id = $1 AND status = 'active'",
                 &[&(channel as i64)],
             )
             .unwrap()
