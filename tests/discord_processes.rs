@@ -141,20 +141,8 @@ async fn two_processes_hold_one_shard_each_and_a_game_survives_either_dying() {
     let _quiet = timing_lock();
     let db = pg.database("two-shards");
     let fake = FakeDiscord::start(HEARTBEAT_MS).await;
-    let dir = TempDir::new("two-shards");
-    let mut starts = 0;
-    let mut start = |shards: &str| {
-        starts += 1;
-        Bot::start(BotOptions {
-            api_base: &fake.base,
-            db: &dir.path().join("unused.db"),
-            log: dir.path().join(format!("bot-{starts}.log")),
-            env: vec![
-                ("CAJITAS_DB", db.url.clone()),
-                ("CAJITAS_SHARDS", shards.to_owned()),
-            ],
-        })
-    };
+    let mut processes = Processes::new(&fake, "two-shards", &db.url);
+    let mut start = |shards: &str| processes.start(shards);
     let a = start("0-0/2");
     let _b = start("1-1/2");
     fake.wait_ready(2).await;
@@ -491,20 +479,8 @@ async fn sigkill_mid_load_loses_nothing_acknowledged_and_posts_each_timeout_once
     let _quiet = timing_lock();
     let db = pg.database("sigkill-load");
     let fake = FakeDiscord::start(HEARTBEAT_MS).await;
-    let dir = TempDir::new("sigkill-load");
-    let mut starts = 0;
-    let mut start = |shards: &str| {
-        starts += 1;
-        Bot::start(BotOptions {
-            api_base: &fake.base,
-            db: &dir.path().join("unused.db"),
-            log: dir.path().join(format!("bot-{starts}.log")),
-            env: vec![
-                ("CAJITAS_DB", db.url.clone()),
-                ("CAJITAS_SHARDS", shards.to_owned()),
-            ],
-        })
-    };
+    let mut processes = Processes::new(&fake, "sigkill-load", &db.url);
+    let mut start = |shards: &str| processes.start(shards);
     let a = start("0-0/2");
     let _b = start("1-1/2");
     fake.wait_ready(2).await;
@@ -826,4 +802,38 @@ async fn sigkill_mid_load_loses_nothing_acknowledged_and_posts_each_timeout_once
         timed_channels.len()
     );
     assert!(repeats <= 1, "{repeats} posts repeated");
+}
+
+/// Bot processes on one PostgreSQL database, started one after another (a restart is a new
+/// process), each holding the shards it is given and logging to a file of its own.
+struct Processes<'a> {
+    fake: &'a FakeDiscord,
+    dir: TempDir,
+    url: String,
+    starts: usize,
+}
+
+impl<'a> Processes<'a> {
+    fn new(fake: &'a FakeDiscord, tag: &str, url: &str) -> Self {
+        Processes {
+            fake,
+            dir: TempDir::new(tag),
+            url: url.to_owned(),
+            starts: 0,
+        }
+    }
+
+    /// Starts a process holding `shards` (`CAJITAS_SHARDS`).
+    fn start(&mut self, shards: &str) -> Bot {
+        self.starts += 1;
+        Bot::start(BotOptions {
+            api_base: &self.fake.base,
+            db: &self.dir.path().join("unused.db"),
+            log: self.dir.path().join(format!("bot-{}.log", self.starts)),
+            env: vec![
+                ("CAJITAS_DB", self.url.clone()),
+                ("CAJITAS_SHARDS", shards.to_owned()),
+            ],
+        })
+    }
 }

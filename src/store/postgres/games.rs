@@ -237,14 +237,7 @@ impl Games for PgTx<'_> {
         let mut c = Columns::new(&row);
         let uci: Option<String> = c.get()?;
         let offer = match row.try_get::<_, Option<i64>>(1)? {
-            Some(_) => Some(crate::store::DrawOfferRow {
-                id: c.get()?,
-                game_id: c.get()?,
-                by: c.text()?,
-                ply: c.ply()?,
-                status: c.text()?,
-                created_at: c.get()?,
-            }),
+            Some(_) => Some(super::offers::offer_from(&mut c)?),
             None => None,
         };
         Ok((uci, offer))

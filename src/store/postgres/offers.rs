@@ -6,7 +6,11 @@ use super::{Columns, PgTx, ply_to_db};
 use crate::store::{DrawOfferRow, DrawOffers, OfferStatus, Side, StoreError};
 
 fn offer_row(row: &Row) -> Result<DrawOfferRow, StoreError> {
-    let mut c = Columns::new(row);
+    offer_from(&mut Columns::new(row))
+}
+
+/// A draw offer from the next six columns: id, game, by, ply, status, created.
+pub(super) fn offer_from(c: &mut Columns<'_>) -> Result<DrawOfferRow, StoreError> {
     Ok(DrawOfferRow {
         id: c.get()?,
         game_id: c.get()?,
