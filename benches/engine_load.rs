@@ -19,37 +19,19 @@
 //! Run with `cargo bench --bench engine_load` (Stockfish must be installed for run 3;
 //! without it run 3 says it was skipped).
 
-#[path = "../tests/support/bot.rs"]
-mod bot;
-#[path = "../tests/support/fake_discord.rs"]
-mod fake_discord;
+#[path = "support/mod.rs"]
+mod support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::http::Method;
-use bot::{Bot, BotOptions, TempDir};
-use fake_discord::{Channel, FakeDiscord, FakeUser};
 use serde_json::json;
+use support::bot::{Bot, BotOptions, TempDir};
+use support::fake_discord::{Channel, FakeDiscord, FakeUser};
+use support::{GAMES, WHITE, games, percentile, setup};
 
-const GAMES: u64 = 100;
 const ENGINE_GAMES: u64 = 20;
 const SECONDS: u64 = 10;
-/// The `colour` option's value for white (poise sends choices as their index).
-const WHITE: u64 = 0;
-
-/// 40 plies without a repetition, an ending or an ambiguous SAN.
-const LINE: [&str; 40] = [
-    "a3", "a6", "b3", "b6", "c3", "c6", "d3", "d6", "e3", "e6", "f3", "f6", "g3", "g6", "h3", "h6",
-    "a4", "a5", "b4", "b5", "c4", "c5", "d4", "d5", "e4", "e5", "f4", "f5", "g4", "g5", "h4", "h5",
-    "Nc3", "Nc6", "Nf3", "Nf6", "Ne2", "Ne7", "Ra2", "Ra7",
-];
-
-struct Game {
-    ch: Channel,
-    white: FakeUser,
-    black: FakeUser,
-    ply: usize,
-}
 
 /// Which engine a run has.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,49 +50,6 @@ impl Engine {
             Engine::Stockfish => "20 games think at level 8 (Stockfish)",
         }
     }
-}
-
-/// Channels and players of the human games (each game moves to its thread at setup).
-fn games() -> Vec<Game> {
-    (0..GAMES)
-        .map(|i| Game {
-            ch: Channel::new(1_250_000_000_000_000_000 + i),
-            white: FakeUser::new(950_000_000_000_000_000 + 2 * i, &format!("w{i}")),
-            black: FakeUser::new(950_000_000_000_000_001 + 2 * i, &format!("b{i}")),
-            ply: 0,
-        })
-        .collect()
-}
-
-/// Starts every human game: a challenge, an accept, the game's thread (opened on the
-/// challenge's message, whose id it takes), where its moves are then typed.
-async fn setup(fake: &FakeDiscord, games: &mut [Game]) {
-    for g in games {
-        let c = g.ch.command(
-            fake,
-            &g.white,
-            "en-US",
-            "challenge",
-            &[
-                ("opponent", json!(g.black.id.to_string())),
-                ("colour", json!(WHITE)),
-                ("rated", json!(false)),
-            ],
-            &[&g.black],
-        );
-        let message = fake.interact(&c).await.message_id.expect("a challenge");
-        let from = fake.request_count();
-        let a = g.ch.command(fake, &g.black, "en-US", "accept", &[], &[]);
-        fake.interact(&a).await;
-        let board = fake.post_to(message, from).await;
-        assert!(board.file("board.png").is_some(), "game started");
-        g.ch = Channel::thread(message, g.ch.id);
-    }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i]
 }
 
 async fn start(engine: Engine, dir: &TempDir) -> (FakeDiscord, Bot) {
@@ -358,7 +297,7 @@ struct Run {
 async fn open_loop(engine: Engine) -> Run {
     let dir = TempDir::new("engine-load");
     let (fake, bot) = start(engine, &dir).await;
-    let mut games = games();
+    let mut games = games(&[]);
     setup(&fake, &mut games).await;
     let threads = if engine == Engine::Off {
         Vec::new()
@@ -366,46 +305,12 @@ async fn open_loop(engine: Engine) -> Run {
         engine_games(&fake).await
     };
     let posts_before = fake.request_count();
-    let rate_per_s = 100;
-    let total = rate_per_s * SECONDS;
-    let interval = Duration::from_nanos(1_000_000_000 / rate_per_s);
     let load_before = loadavg();
     let before = snapshot(bot.pid());
-    let t0 = tokio::time::Instant::now();
-    let mut pending = Vec::new();
-    for k in 0..total {
-        tokio::time::sleep_until(t0 + interval * k as u32).await;
-        let g = &mut games[(k % GAMES) as usize];
-        let user = if g.ply.is_multiple_of(2) {
-            &g.white
-        } else {
-            &g.black
-        };
-        let payload = g.ch.command(
-            &fake,
-            user,
-            "en-US",
-            "move",
-            &[("move", json!(LINE[g.ply]))],
-            &[],
-        );
-        g.ply += 1;
-        let sent = Instant::now();
-        let rx = fake.send_interaction(&payload);
-        pending.push(tokio::spawn(async move {
-            let r = rx.await.expect("answered");
-            assert!(!r.is_ephemeral(), "refused: {}", r.text());
-            r.at.duration_since(sent)
-        }));
-    }
-    let mut lat = Vec::new();
-    for p in pending {
-        lat.push(p.await.unwrap());
-    }
+    let lat = support::open_loop(&fake, &mut games, 100, SECONDS).await;
     let after = snapshot(bot.pid());
     let load_after = loadavg();
     let pressure = cpu_pressure();
-    lat.sort();
     let engine_posts = fake
         .requests()
         .iter()
