@@ -352,7 +352,16 @@ fn an_engine_runs_at_the_lowest_priority_in_a_session_of_its_own() {
                 mine.split_whitespace().next(),
                 theirs.split_whitespace().next()
             );
-            assert!(theirs.trim_end().ends_with("nice 19"), "{theirs}");
+            if !theirs.trim_end().ends_with("nice 19") {
+                // Only a kernel that refuses the change outright (not EAGAIN, its rate
+                // limit without CAP_SYS_ADMIN, which the engine start waits out) excuses it.
+                match std::fs::write(format!("/proc/{pid}/autogroup"), "19") {
+                    Err(e) if e.kind() != std::io::ErrorKind::WouldBlock => {
+                        println!("the kernel refuses autogroup changes here ({e}): not checked")
+                    }
+                    _ => panic!("the engine's autogroup was left at {theirs}"),
+                }
+            }
             assert_eq!(Some(mine), before, "ours untouched");
         }
         _ => println!("no autogroups here (or no setsid): only nice and SCHED_IDLE checked"),

@@ -401,8 +401,21 @@ fn lower_autogroup(pid: u32) {
         (Some(theirs), Some(mine)) if theirs != mine => {}
         _ => return,
     }
-    if let Err(e) = std::fs::write(&path, AUTOGROUP_NICE.to_string()) {
-        tracing::debug!(pid, error = %e, "could not lower the engine's autogroup");
+    // Without CAP_SYS_ADMIN the kernel takes one autogroup change per 100 ms from the whole
+    // machine and answers EAGAIN to the rest (engines starting together, other programs):
+    // try again for up to a second before giving up.
+    let give_up = Instant::now() + Duration::from_secs(1);
+    loop {
+        match std::fs::write(&path, AUTOGROUP_NICE.to_string()) {
+            Ok(()) => return,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock && Instant::now() < give_up => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) => {
+                tracing::debug!(pid, error = %e, "could not lower the engine's autogroup");
+                return;
+            }
+        }
     }
 }
 
