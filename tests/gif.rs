@@ -274,6 +274,62 @@ fn a_game_decodes_with_two_decoders_one_frame_per_position() {
 }
 
 #[test]
+fn the_start_positions_cached_first_frame_gives_the_bytes_a_fresh_renderer_gives() {
+    // One renderer draws many games: from the second on, the standard start's first frame
+    // rows come from its cache and the strip rows continue them.
+    let renderer = Renderer::new();
+    let opts = GifOptions {
+        size: 256,
+        ..GifOptions::default()
+    };
+    let games = [
+        (game_of(SCHOLARS), caption("alice", "bob")),
+        (game_of("d4 d5"), caption("carol", "dave")),
+        (game_of(""), caption("erin", "frank")),
+        (game_of("e4 e5 Nf3"), caption("alice", "bob")),
+    ];
+    for (game, cap) in &games {
+        let cached = renderer.game_gif(game, cap, &opts).unwrap();
+        let fresh = Renderer::new().game_gif(game, cap, &opts).unwrap();
+        assert!(cached == fresh, "{} plies", game.moves().len());
+        let d = decode_mini(&cached);
+        assert_eq!(d.frames.len(), game.moves().len() + 1);
+        assert_board_matches(&d, 0, game.start(), None, 256);
+        let last = d.frames.len() - 1;
+        assert_board_matches(&d, last, game.position(), game.last_move(), 256);
+        // The strip: the names on every frame; the result (a cached line) under them on
+        // the last one only.
+        let strip = |frame: usize, from: f32, to: f32| {
+            let h = strip_height(256) as f32;
+            let (y0, y1) = (256 + (h * from) as usize, 256 + (h * to) as usize);
+            d.frames[frame][y0 * d.width * 3..y1 * d.width * 3].to_vec()
+        };
+        let text = |rows: &[u8]| rows.chunks(3).filter(|p| p[0] > 0x80).count();
+        assert!(text(&strip(0, 0.0, 0.55)) > 50, "the names are drawn");
+        assert_eq!(strip(0, 0.0, 0.55), strip(last, 0.0, 0.55));
+        if last > 0 {
+            assert_eq!(text(&strip(0, 0.55, 1.0)), 0, "no result before the end");
+        }
+        assert!(text(&strip(last, 0.55, 1.0)) > 50, "the result is drawn");
+    }
+    // Another start position (not cached) is drawn as itself, before and after the cached one.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let start = Position::from_fen(fen).unwrap();
+    let mut pos = start.clone();
+    let m = read_move(&pos, "e4", Lang::En).unwrap();
+    pos.play(m);
+    let bytes = renderer
+        .gif_of_positions(&start, &[m], &caption("g", "h"), &opts)
+        .unwrap();
+    let d = decode_mini(&bytes);
+    assert_eq!(d.frames.len(), 2);
+    assert_board_matches(&d, 0, &start, None, 256);
+    assert_board_matches(&d, 1, &pos, Some(m), 256);
+    let again = renderer.game_gif(&games[1].0, &games[1].1, &opts).unwrap();
+    assert_board_matches(&decode_mini(&again), 0, &Position::new(), None, 256);
+}
+
+#[test]
 fn names_the_font_lacks_do_not_panic_and_are_replaced_visibly() {
     let name = "王小明 🐴♞ <&> \u{7}".repeat(5);
     let shown = drawable_name(&name);

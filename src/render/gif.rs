@@ -24,7 +24,7 @@ use resvg::tiny_skia::{Pixmap, Transform};
 use super::board::Geometry;
 use super::lzw::Lzw;
 use super::pieces::{FONT_FAMILY, parse_svg};
-use super::raster::RgbImage;
+use super::raster::{RgbImage, Sprite};
 use super::view::{BoardView, Highlights};
 use super::{MIN_SIZE, Orientation, RenderError, RenderOptions, Renderer, clamp_size};
 use crate::i18n::colour_key;
@@ -40,6 +40,9 @@ pub const DEFAULT_BYTE_LIMIT: u64 = 10 << 20;
 pub const NAME_MAX_CHARS: usize = 24;
 /// The board sizes [`fit_gif`] tries, largest first, after the requested one.
 pub const GIF_SIZES: [u32; 6] = [1024, 720, 512, 384, 256, MIN_SIZE];
+
+/// How many result lines (per width and text) are kept rasterised.
+const RESULT_LINES_KEPT: usize = 64;
 
 /// The palette index that means "transparent: keep the previous frame's pixel".
 const TRANSPARENT: u8 = 255;
@@ -264,6 +267,18 @@ fn map_run(
     }
 }
 
+/// The board part of a GIF's first frame: every board pixel's palette index (what the next
+/// frames compare with) and the LZW encoder after those rows (its bytes so far in `packed`),
+/// the strip rows still to come. The standard start position's is made once per (theme,
+/// size) and cloned: mapping and compressing a whole board was most of a short game's GIF
+/// (a timeout after two moves, say).
+#[derive(Clone)]
+pub(super) struct BoardRows {
+    indices: Vec<u8>,
+    lzw: Lzw,
+    packed: Vec<u8>,
+}
+
 /// One position's drawing state per square: (piece sprite, tinted, check glow).
 type SquareState = [(Option<usize>, bool, bool); 64];
 
@@ -349,8 +364,69 @@ impl Renderer {
         Ok(palette)
     }
 
-    /// The strip under the board: the names, and the result when `result` is given.
-    fn gif_strip(&self, width: u32, caption: &GifCaption, result: Option<&str>) -> RgbImage {
+    /// The first frame's board rows for `start` (White's side, nothing highlighted): from
+    /// the cache for the standard start position, else drawn now.
+    fn first_board_rows(
+        &self,
+        t: usize,
+        start: &Position,
+        palette: &GifPalette,
+        render_opts: &RenderOptions,
+    ) -> Result<Arc<BoardRows>, RenderError> {
+        let size = render_opts.size;
+        let standard = *start == Position::new();
+        if standard
+            && let Some(rows) = self
+                .gif_starts
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(&(t, size))
+        {
+            return Ok(Arc::clone(rows));
+        }
+        let board = self.render_image(
+            &BoardView::from(start),
+            &Highlights::after(start, None),
+            render_opts,
+        )?;
+        let n = (size * size) as usize;
+        let mut indices = vec![TRANSPARENT; n];
+        let mut buf = Vec::with_capacity(n);
+        let mut memo = ([0u8, 0, 0], palette.index([0, 0, 0]));
+        for y in 0..size as usize {
+            let src = &board.data()[y * size as usize * 3..];
+            let at = y * size as usize;
+            map_run(
+                palette,
+                &mut memo,
+                src,
+                0,
+                size,
+                &mut indices[at..],
+                &mut buf,
+            );
+        }
+        let mut lzw = Lzw::new(8);
+        let mut packed = Vec::with_capacity(64 * 1024);
+        lzw.begin(&mut packed);
+        lzw.push(&buf, &mut packed);
+        let rows = Arc::new(BoardRows {
+            indices,
+            lzw,
+            packed,
+        });
+        if standard {
+            let mut cache = self.gif_starts.lock().unwrap_or_else(|p| p.into_inner());
+            if cache.len() >= super::CACHE_LIMIT {
+                cache.clear();
+            }
+            cache.insert((t, size), Arc::clone(&rows));
+        }
+        Ok(rows)
+    }
+
+    /// The strip under the board, with the players' names.
+    fn gif_strip(&self, width: u32, caption: &GifCaption) -> RgbImage {
         let h = strip_height(width);
         let mut img = RgbImage::new(width, h, STRIP_BG);
         let names = format!(
@@ -358,34 +434,69 @@ impl Renderer {
             drawable_name(&caption.white),
             drawable_name(&caption.black)
         );
-        let fs = h as f32 * 0.34;
-        let fg = format!("#{:02x}{:02x}{:02x}", STRIP_FG[0], STRIP_FG[1], STRIP_FG[2]);
-        let mut texts = format!(
+        let text = format!(
             r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
             x = width as f32 / 2.0,
             y = h as f32 * 0.42,
             t = xml_escape(&names)
         );
-        if let Some(r) = result {
-            let r: String = r
-                .chars()
-                .map(|c| if font_has(c) { c } else { '□' })
-                .collect();
-            texts.push_str(&format!(
-                r#"<text x="{x}" y="{y}" text-anchor="middle" font-weight="bold">{t}</text>"#,
-                x = width as f32 / 2.0,
-                y = h as f32 * 0.86,
-                t = xml_escape(&r)
-            ));
-        }
-        let svg = format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}"><g font-family="{FONT_FAMILY}" font-size="{fs}" fill="{fg}">{texts}</g></svg>"#
-        );
-        if let (Ok(tree), Some(mut pm)) = (parse_svg(&svg, &self.fonts), Pixmap::new(width, h)) {
-            resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
+        if let Some(pm) = self.strip_text(width, &text) {
             img.blit_pixmap(&pm);
         }
         img
+    }
+
+    /// The result line of the last frame's strip, in bold under the names: the first row it
+    /// covers and its pixels. There are few results (a reason and a winner, per language),
+    /// so each is laid out and rasterised once per width and kept.
+    fn result_line(&self, width: u32, result: &str) -> Arc<(u32, Sprite)> {
+        let key = (width, result.to_owned());
+        if let Some(line) = self
+            .result_lines
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return Arc::clone(line);
+        }
+        let h = strip_height(width);
+        let r: String = result
+            .chars()
+            .map(|c| if font_has(c) { c } else { '□' })
+            .collect();
+        let text = format!(
+            r#"<text x="{x}" y="{y}" text-anchor="middle" font-weight="bold">{t}</text>"#,
+            x = width as f32 / 2.0,
+            y = h as f32 * 0.86,
+            t = xml_escape(&r)
+        );
+        let line = Arc::new(match self.strip_text(width, &text) {
+            Some(pm) => Sprite::from_pixmap(&pm).crop_rows(),
+            None => (
+                0,
+                Sprite::from_pixmap(&Pixmap::new(1, 1).expect("1×1 pixmap")),
+            ),
+        });
+        let mut cache = self.result_lines.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= RESULT_LINES_KEPT {
+            cache.clear();
+        }
+        cache.insert(key, Arc::clone(&line));
+        line
+    }
+
+    /// SVG `<text>` elements drawn in the strip's font and colour on a transparent strip.
+    fn strip_text(&self, width: u32, texts: &str) -> Option<Pixmap> {
+        let h = strip_height(width);
+        let fs = h as f32 * 0.34;
+        let fg = format!("#{:02x}{:02x}{:02x}", STRIP_FG[0], STRIP_FG[1], STRIP_FG[2]);
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}"><g font-family="{FONT_FAMILY}" font-size="{fs}" fill="{fg}">{texts}</g></svg>"#
+        );
+        let tree = parse_svg(&svg, &self.fonts).ok()?;
+        let mut pm = Pixmap::new(width, h)?;
+        resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
+        Some(pm)
     }
 
     /// Draws a game as an animated GIF: one frame per position (plies + 1, or fewer with
@@ -418,12 +529,10 @@ impl Renderer {
         };
         let strip_h = strip_height(size);
         let (w, h) = (size, size + strip_h);
-        let strip_names = self.gif_strip(size, caption, None);
-        let strip_last = self.gif_strip(
-            size,
-            caption,
-            Some(&result_text(caption.outcome, caption.lang)),
-        );
+        let strip_names = self.gif_strip(size, caption);
+        let mut strip_last = strip_names.clone();
+        let line = self.result_line(size, &result_text(caption.outcome, caption.lang));
+        strip_last.blit(&line.1, 0, line.0);
 
         // The positions to draw: every `stride`-th one, and always the last.
         let stride = options.stride.max(1);
@@ -472,7 +581,8 @@ impl Renderer {
                 let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
                 match &prev_state {
                     None => {
-                        board = self.render_image(&view, hl, &render_opts)?;
+                        // The board rows come ready (`first_board_rows`); `board` is read
+                        // only in the squares later frames redraw.
                         (x0, y0, x1, y1) = (0, 0, w, h);
                     }
                     Some(before) => {
@@ -507,7 +617,13 @@ impl Renderer {
                 buf.clear();
                 let mut memo = ([0u8, 0, 0], palette.index([0, 0, 0]));
                 let whole = prev_state.is_none();
-                for y in y0..y1 {
+                let mut first = None;
+                if whole {
+                    let rows = self.first_board_rows(t, pos, &palette, &render_opts)?;
+                    prev[..rows.indices.len()].copy_from_slice(&rows.indices);
+                    first = Some(rows);
+                }
+                for y in if whole { size } else { y0 }..y1 {
                     if y >= size {
                         let src = &strip.data()[((y - size) * w * 3) as usize..];
                         let at = (y * w) as usize;
@@ -524,7 +640,7 @@ impl Renderer {
                         if sa >= sc {
                             continue;
                         }
-                        if whole || changed[r + col] {
+                        if changed[r + col] {
                             map_run(&palette, &mut memo, src, sa, sc, &mut prev[at..], &mut buf);
                         } else {
                             buf.resize(buf.len() + (sc - sa) as usize, TRANSPARENT);
@@ -539,7 +655,16 @@ impl Renderer {
                         .saturating_mul(u16::try_from(stride).unwrap_or(u16::MAX))
                 };
                 packed.clear();
-                lzw.encode(&buf, &mut packed);
+                match first {
+                    Some(rows) => {
+                        // The strip rows continue the cached encoder.
+                        packed.extend_from_slice(&rows.packed);
+                        lzw = rows.lzw.clone();
+                        lzw.push(&buf, &mut packed);
+                        lzw.finish(&mut packed);
+                    }
+                    None => lzw.encode(&buf, &mut packed),
+                }
                 let frame = ::gif::Frame {
                     delay,
                     dispose: ::gif::DisposalMethod::Keep,

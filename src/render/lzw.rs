@@ -22,6 +22,11 @@ const EMPTY: u32 = u32::MAX;
 
 /// A reusable encoder: [`Lzw::encode`] keeps its tables between frames, so a GIF's frames
 /// allocate nothing after the first.
+///
+/// A frame may also be encoded in parts ([`Lzw::begin`], [`Lzw::push`] …, [`Lzw::finish`]),
+/// and the encoder cloned between two parts: a GIF's first frame starts from a cached clone
+/// taken after the rows it shares with other games (the start position's board).
+#[derive(Clone)]
 pub struct Lzw {
     min_code_size: u8,
     /// `(prefix << 8 | byte) << 12 | code`, or [`EMPTY`].
@@ -33,6 +38,9 @@ pub struct Lzw {
     width: u32,
     acc: u64,
     bits: u32,
+    /// The string emitted last since the table was cleared: its code, and `Some(b)` when it
+    /// is a run of `b` (its length is then the third field).
+    last: Option<(u32, Option<u8>, usize)>,
 }
 
 impl Lzw {
@@ -50,6 +58,7 @@ impl Lzw {
             width: 0,
             acc: 0,
             bits: 0,
+            last: None,
         }
     }
 
@@ -121,15 +130,30 @@ impl Lzw {
     /// # Panics
     /// If a byte of `data` is not below `1 << min_code_size`.
     pub fn encode(&mut self, data: &[u8], out: &mut Vec<u8>) {
+        self.begin(out);
+        self.push(data, out);
+        self.finish(out);
+    }
+
+    /// Starts a frame: the minimum code size byte and a clear code, into `out`.
+    pub fn begin(&mut self, out: &mut Vec<u8>) {
         let clear = self.clear_code();
         out.push(self.min_code_size);
         self.acc = 0;
         self.bits = 0;
         self.reset();
+        self.last = None;
         self.put(clear, self.width, out);
-        // The string emitted last since the table was cleared: its code, and `Some(b)`
-        // when it is a run of `b` (its length is then `len`).
-        let mut prev: Option<(u32, Option<u8>, usize)> = None;
+    }
+
+    /// Encodes the next part of the frame begun by [`Lzw::begin`] into `out` (the bits of
+    /// a code not yet filling a byte wait in the encoder). A string never spans two parts:
+    /// the output is valid LZW whatever the cut, only sometimes a code longer.
+    ///
+    /// # Panics
+    /// If a byte of `data` is not below `1 << min_code_size`.
+    pub fn push(&mut self, data: &[u8], out: &mut Vec<u8>) {
+        let clear = self.clear_code();
         let mut i = 0;
         while i < data.len() {
             let b = data[i];
@@ -162,7 +186,7 @@ impl Lzw {
             };
             // What the decoder adds on reading this code: the previous string and this
             // string's first byte.
-            if let Some((p, p_run, p_len)) = prev {
+            if let Some((p, p_run, p_len)) = self.last {
                 let new = self.next;
                 self.insert(p, b, new);
                 if p_run == Some(b) && self.runs[usize::from(b)].len() == p_len {
@@ -174,17 +198,23 @@ impl Lzw {
                 }
             }
             self.put(code, self.width, out);
-            prev = Some((code, pure.then_some(b), len));
+            self.last = Some((code, pure.then_some(b), len));
             i += len;
             if self.next == MAX_CODES {
                 // Full: start over (the decoder has added every entry by now).
                 self.put(clear, self.width, out);
                 self.reset();
-                prev = None;
+                self.last = None;
             }
         }
+    }
+
+    /// Ends the frame: the end code, and the last bits into `out`.
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        let clear = self.clear_code();
         // The decoder has added an entry for the last code too: its width may have grown.
-        let end_width = if prev.is_some() && self.next == (1 << self.width) && self.width < 12 {
+        let end_width = if self.last.is_some() && self.next == (1 << self.width) && self.width < 12
+        {
             self.width + 1
         } else {
             self.width
@@ -195,6 +225,7 @@ impl Lzw {
             self.acc = 0;
             self.bits = 0;
         }
+        self.last = None;
     }
 }
 
@@ -351,6 +382,46 @@ mod tests {
         // One very long run.
         check(&vec![3u8; 60_000], 8);
         check(&vec![0u8; 59_999], 2);
+    }
+
+    #[test]
+    fn a_frame_encoded_in_parts_from_a_cloned_encoder_decodes_to_the_whole() {
+        let mut rng = fastrand::Rng::with_seed(13);
+        for round in 0..60 {
+            let len = rng.usize(2..20_000);
+            let data: Vec<u8> = if round % 2 == 0 {
+                (0..len).map(|_| rng.u8(..)).collect()
+            } else {
+                let mut d = Vec::new();
+                while d.len() < len {
+                    d.extend(std::iter::repeat_n(rng.u8(..8), rng.usize(1..200)));
+                }
+                d.truncate(len);
+                d
+            };
+            // Cut at arbitrary points (a run or a match across the cut included); the
+            // encoder is cloned after the first part, as the GIF's cached board rows are.
+            let cut = rng.usize(1..len);
+            let cut2 = rng.usize(cut..=len);
+            let mut head = Vec::new();
+            let mut first = Lzw::new(8);
+            first.begin(&mut head);
+            first.push(&data[..cut], &mut head);
+            let mut lzw = first.clone();
+            let mut out = head.clone();
+            lzw.push(&data[cut..cut2], &mut out);
+            lzw.push(&data[cut2..], &mut out);
+            lzw.finish(&mut out);
+            assert!(
+                decode_strict(&out) == data,
+                "round {round}: cut at {cut}, {cut2}"
+            );
+            // The encoder the clone came from is untouched by the clone's work.
+            let mut again = head;
+            first.push(&data[cut..], &mut again);
+            first.finish(&mut again);
+            assert!(decode_strict(&again) == data, "round {round}: the original");
+        }
     }
 
     #[test]

@@ -138,6 +138,10 @@ pub struct Renderer {
     boards: Mutex<HashMap<(usize, u32, Orientation), Arc<BoardBase>>>,
     /// GIF palettes per (theme index, board side).
     palettes: Mutex<HashMap<(usize, u32), Arc<gif::GifPalette>>>,
+    /// The standard start position's first GIF frame rows per (theme index, board side).
+    gif_starts: Mutex<HashMap<(usize, u32), Arc<gif::BoardRows>>>,
+    /// The GIF strip's result lines per (board side, text): the first row and the pixels.
+    result_lines: Mutex<HashMap<(u32, String), Arc<(u32, raster::Sprite)>>>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -173,6 +177,8 @@ impl Renderer {
             sprites: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
             palettes: Mutex::new(HashMap::new()),
+            gif_starts: Mutex::new(HashMap::new()),
+            result_lines: Mutex::new(HashMap::new()),
         }
     }
 
