@@ -279,6 +279,9 @@ pub(super) struct BoardRows {
     packed: Vec<u8>,
 }
 
+/// A result line of the GIF strip: the first row it covers, and its pixels.
+pub(super) type ResultLine = Arc<(u32, Sprite)>;
+
 /// One position's drawing state per square: (piece sprite, tinted, check glow).
 type SquareState = [(Option<usize>, bool, bool); 64];
 
@@ -449,7 +452,7 @@ impl Renderer {
     /// The result line of the last frame's strip, in bold under the names: the first row it
     /// covers and its pixels. There are few results (a reason and a winner, per language),
     /// so each is laid out and rasterised once per width and kept.
-    fn result_line(&self, width: u32, result: &str) -> Arc<(u32, Sprite)> {
+    fn result_line(&self, width: u32, result: &str) -> ResultLine {
         let key = (width, result.to_owned());
         if let Some(line) = self
             .result_lines

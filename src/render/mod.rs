@@ -141,7 +141,7 @@ pub struct Renderer {
     /// The standard start position's first GIF frame rows per (theme index, board side).
     gif_starts: Mutex<HashMap<(usize, u32), Arc<gif::BoardRows>>>,
     /// The GIF strip's result lines per (board side, text): the first row and the pixels.
-    result_lines: Mutex<HashMap<(u32, String), Arc<(u32, raster::Sprite)>>>,
+    result_lines: Mutex<HashMap<(u32, String), gif::ResultLine>>,
 }
 
 impl std::fmt::Debug for Renderer {
