@@ -167,18 +167,19 @@ impl GameService {
     /// the last change and last move (another process writing the same database changes
     /// at least one of them).
     pub(super) fn load(&self, tx: &dyn Tx, row: GameRow) -> Result<Loaded, GameError> {
-        let hit = {
-            let cache = self.cache();
-            cache
-                .get(&row.id)
-                .filter(|c| {
-                    c.ply == row.ply
-                        && c.fen == row.fen
-                        && c.status == row.status
-                        && c.updated_at == row.updated_at
-                })
-                .map(|c| (c.game.clone(), c.moves.clone()))
-        };
+        // Taken out, not copied: the operation puts it back ([`GameService::keep`]) with its
+        // result, so a move copies no history. An operation that fails leaves the game out,
+        // and the next one rebuilds it from the store (as another process's change would).
+        let hit = self
+            .cache()
+            .remove(&row.id)
+            .filter(|c| {
+                c.ply == row.ply
+                    && c.fen == row.fen
+                    && c.status == row.status
+                    && c.updated_at == row.updated_at
+            })
+            .map(|c| (c.game, c.moves));
         if let Some((game, moves)) = hit {
             let (last, offer) = tx.move_uci_and_open_offer(row.id, row.ply.wrapping_sub(1))?;
             if last.as_deref() != moves.last().map(|m| m.uci.as_str()) {
