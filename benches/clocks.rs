@@ -113,8 +113,8 @@ fn add_games(store: &mut SqliteStore, from: u64, to: u64, now: i64, deadline: im
                         tc: LIVE,
                         clock,
                     })?;
-                    tx.append_move(game, 0, &moves[0], "-", &clock)?;
-                    tx.append_move(game, 1, &moves[1], &fen, &clock)?;
+                    tx.append_move(game, 0, &moves[0], "-", &clock, None)?;
+                    tx.append_move(game, 1, &moves[1], &fen, &clock, None)?;
                     tx.schedule_event(game, channel, 2, EventKind::Timeout, due)?;
                 }
                 Ok::<_, cajitas::store::StoreError>(())

@@ -159,7 +159,8 @@ fn source(dir: &Path) -> std::path::PathBuf {
                         ply as u32,
                         &m,
                         &pos.fen(),
-                        &ClockRow::default()
+                        &ClockRow::default(),
+                        None
                     )?);
                 }
             }

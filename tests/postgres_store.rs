@@ -413,8 +413,11 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
         seq: 0,
     };
     s.immediate(|tx| {
-        assert!(tx.append_move(g, 0, &m, "fen1", &clock)?);
-        assert!(!tx.append_move(g, 0, &m, "fen1", &clock)?, "stale ply");
+        assert!(tx.append_move(g, 0, &m, "fen1", &clock, None)?);
+        assert!(
+            !tx.append_move(g, 0, &m, "fen1", &clock, None)?,
+            "stale ply"
+        );
         tx.insert_draw_offer(g, Side::White, 1, 6)?;
         assert!(!tx.finish_game(g, 0, &ending())?, "stale ply");
         assert!(tx.finish_game(g, 1, &ending())?);
@@ -628,6 +631,22 @@ fn a_new_deadline_wakes_the_other_processes() {
         .unwrap()
         .get(0);
     assert_eq!(due, stored);
+    // A move writes the next event with itself (one statement): announced as well.
+    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    let payload = wakeups
+        .wait(Duration::from_secs(5))
+        .expect("a notification after the move");
+    let (due, seq): (i64, i64) = {
+        let row = c
+            .query_one(
+                "SELECT event_due, seq FROM games WHERE id = $1",
+                &[&v.game_id],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    };
+    assert_eq!(payload, due.to_string());
+    assert_eq!(seq, 1, "the event belongs to the move's seq");
 }
 
 #[test]

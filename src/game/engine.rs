@@ -325,7 +325,7 @@ impl GameService {
             let abandon = self.abandon_ms();
             let before = ClockState::from_row(tc, &l.row.clock, ply, mover, now, abandon);
             let clock = time_control::after_move(tc, before, ply, mover, now, abandon);
-            if !tx.append_move(l.row.id, ply, &row, &fen, &clock.to_row())? {
+            if !tx.append_move(l.row.id, ply, &row, &fen, &clock.to_row(), None)? {
                 return Err(GameError::PositionChanged);
             }
             l.row.clock = crate::store::ClockRow {

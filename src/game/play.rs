@@ -204,11 +204,7 @@ impl GameService {
         c: &ClockState,
         ply: u32,
     ) -> Result<(), GameError> {
-        let (kind, due) = match time_control::next_event(tc, c, ply) {
-            time_control::Next::Timeout(at) => (EventKind::Timeout, at),
-            time_control::Next::Reminder(at) => (EventKind::Reminder, at),
-            time_control::Next::IdleReminder(at) => (EventKind::IdleReminder, at),
-        };
+        let (kind, due) = next_event(tc, c, ply);
         tx.schedule_event(game, channel, seq, kind, due)?;
         self.inner.bell.ring_if_before(due);
         Ok(())
@@ -402,17 +398,23 @@ impl GameService {
             let abandon = self.abandon_ms();
             let before = ClockState::from_row(tc, &l.row.clock, l.row.ply, mine, now, abandon);
             let clock = time_control::after_move(tc, before, l.row.ply, mine, now, abandon);
-            if !tx.append_move(l.row.id, l.row.ply, &row, &fen, &clock.to_row())? {
+            // The next event is written with the move (a move that ends the game leaves it
+            // to the ending, which drops it).
+            let next = l
+                .game
+                .outcome()
+                .is_none()
+                .then(|| next_event(tc, &clock, l.row.ply + 1));
+            if !tx.append_move(l.row.id, l.row.ply, &row, &fen, &clock.to_row(), next)? {
                 return Err(GameError::PositionChanged);
+            }
+            if let Some((_, due)) = next {
+                self.inner.bell.ring_if_before(due);
             }
             l.row.clock = crate::store::ClockRow {
                 seq: l.row.clock.seq + 1,
                 ..clock.to_row()
             };
-            if l.game.outcome().is_none() {
-                let (id, channel, seq) = (l.row.id, l.row.channel, l.row.clock.seq);
-                self.schedule(tx, id, channel, seq, tc, &clock, l.row.ply + 1)?;
-            }
             // The opponent's standing offer lapses when this player moves instead of answering.
             // (`l.offer` is the open offer read in this transaction: without one, no write.)
             if l.offer.as_ref().is_some_and(|o| o.by != side(mine)) {
@@ -633,5 +635,14 @@ impl GameService {
             t.record_actor()?;
             self.end_game(t.tx, t.game, GameEnd::Aborted, t.now)
         })
+    }
+}
+
+/// The event that follows a clock state at `ply` plies: its kind and due time.
+pub(super) fn next_event(tc: TimeControl, c: &ClockState, ply: u32) -> (EventKind, i64) {
+    match time_control::next_event(tc, c, ply) {
+        time_control::Next::Timeout(at) => (EventKind::Timeout, at),
+        time_control::Next::Reminder(at) => (EventKind::Reminder, at),
+        time_control::Next::IdleReminder(at) => (EventKind::IdleReminder, at),
     }
 }

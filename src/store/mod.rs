@@ -579,7 +579,9 @@ pub trait Games {
     /// of a game in progress gives a new `updated_at`, so the same ply and FEN reached again
     /// after a takeback never look like the state a cache holds. The clock is set to
     /// `clock` (remaining times, `clock_at`, deadline) and `seq` grows by one, in the same
-    /// statement.
+    /// statement. With `next`, the game's pending event becomes `(kind, due)` in that
+    /// statement too, as [`ClockEvents::schedule_event`] would write it (PostgreSQL: with its
+    /// notification); without, the pending event is left as it is.
     fn append_move(
         &self,
         game_id: i64,
@@ -587,6 +589,7 @@ pub trait Games {
         m: &MoveRow,
         new_fen: &str,
         clock: &ClockRow,
+        next: Option<(EventKind, i64)>,
     ) -> Result<bool, StoreError>;
 
     /// Ends an active game that is still at `ply` plies (the ply check); also lapses its open

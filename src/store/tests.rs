@@ -131,10 +131,10 @@ fn append_move_checks_the_ply() {
     let mut s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         let g = new_game(tx, 5);
-        assert!(tx.append_move(g, 0, &mv(0, "e2e4"), "fen1", &ClockRow::default())?);
+        assert!(tx.append_move(g, 0, &mv(0, "e2e4"), "fen1", &ClockRow::default(), None)?);
         // A second move computed against ply 0 cannot land.
-        assert!(!tx.append_move(g, 0, &mv(0, "d2d4"), "fen1b", &ClockRow::default())?);
-        assert!(tx.append_move(g, 1, &mv(1, "e7e5"), "fen2", &ClockRow::default())?);
+        assert!(!tx.append_move(g, 0, &mv(0, "d2d4"), "fen1b", &ClockRow::default(), None)?);
+        assert!(tx.append_move(g, 1, &mv(1, "e7e5"), "fen2", &ClockRow::default(), None)?);
         let game = tx.game(g)?.unwrap();
         assert_eq!(game.ply, 2);
         assert_eq!(game.fen, "fen2");
@@ -153,7 +153,7 @@ fn append_move_checks_the_ply() {
         };
         assert!(!tx.finish_game(g, 1, &end)?);
         assert!(tx.finish_game(g, 2, &end)?);
-        assert!(!tx.append_move(g, 2, &mv(2, "g1f3"), "x", &ClockRow::default())?);
+        assert!(!tx.append_move(g, 2, &mv(2, "g1f3"), "x", &ClockRow::default(), None)?);
         let game = tx.game(g)?.unwrap();
         assert_eq!(game.status, GameStatus::Finished);
         assert_eq!(game.winner, Some(Side::White));

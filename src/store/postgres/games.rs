@@ -4,7 +4,8 @@ use postgres::Row;
 
 use super::{Columns, PgTx, ply_to_db, to_db};
 use crate::store::{
-    ClockRow, DrawOffers, Ending, GameRow, Games, MoveRow, NewGame, OfferStatus, StoreError,
+    ClockRow, DrawOffers, Ending, EventKind, GameRow, Games, MoveRow, NewGame, OfferStatus,
+    StoreError,
 };
 
 /// A game with its players; [`game_row`] reads the columns in this order.
@@ -250,20 +251,26 @@ impl Games for PgTx<'_> {
         m: &MoveRow,
         new_fen: &str,
         clock: &ClockRow,
+        next: Option<(EventKind, i64)>,
     ) -> Result<bool, StoreError> {
         // The ply check: under READ COMMITTED, an UPDATE that finds the row changed by a
         // transaction that committed meanwhile re-checks its WHERE on the new row, so a move
         // computed against an older position matches nothing. The move is inserted in the
-        // same statement (one round trip), only when the game's row was updated.
+        // same statement (one round trip), only when the game's row was updated; the next
+        // event is set there too, with the notification `schedule_event` sends (delivered
+        // when the transaction commits), the insert reading it so that it is computed.
         let n = self.execute(
             "WITH g AS (
                  UPDATE games SET ply = ply + 1, fen = $3,
                      updated_at = GREATEST($4, updated_at + 1),
-                     white_ms = $5, black_ms = $6, clock_at = $7, deadline = $8, seq = seq + 1
+                     white_ms = $5, black_ms = $6, clock_at = $7, deadline = $8, seq = seq + 1,
+                     event_kind = COALESCE($12, event_kind),
+                     event_due = COALESCE($13, event_due)
                  WHERE id = $1 AND ply = $2 AND status = 'active'
-                 RETURNING id)
+                 RETURNING id, CASE WHEN $13::BIGINT IS NOT NULL
+                     THEN pg_notify('cajitas_deadline', $13::BIGINT::TEXT)::TEXT END AS woke)
              INSERT INTO moves (game_id, ply, uci, san, user_id, played_at)
-             SELECT g.id, $2, $9, $10, $11, $4 FROM g",
+             SELECT g.id, $2, $9, $10, $11, $4 FROM g WHERE g.woke IS NULL OR g.woke = ''",
             &[
                 &game_id,
                 &ply_to_db(ply),
@@ -276,6 +283,8 @@ impl Games for PgTx<'_> {
                 &m.uci,
                 &m.san,
                 &to_db(m.user_id),
+                &next.map(|(kind, _)| kind.as_str()),
+                &next.map(|(_, due)| due),
             ],
         )?;
         Ok(n == 1)

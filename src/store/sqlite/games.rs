@@ -4,7 +4,8 @@ use rusqlite::{OptionalExtension, Row, params};
 
 use super::{Columns, SqliteTx, to_db};
 use crate::store::{
-    ClockRow, DrawOffers, Ending, GameRow, Games, MoveRow, NewGame, OfferStatus, StoreError,
+    ClockRow, DrawOffers, Ending, EventKind, GameRow, Games, MoveRow, NewGame, OfferStatus,
+    StoreError,
 };
 
 /// A game with its players; [`game_row`] reads the columns in this order.
@@ -217,12 +218,16 @@ impl Games for SqliteTx<'_> {
         m: &MoveRow,
         new_fen: &str,
         clock: &ClockRow,
+        next: Option<(EventKind, i64)>,
     ) -> Result<bool, StoreError> {
+        // The next event in the same statement: one row write where a separate schedule
+        // wrote the row (and the two indexes on the due time) a second time.
         let n = self
             .tx
             .prepare_cached(
                 "UPDATE games SET ply = ply + 1, fen = ?3, updated_at = MAX(?4, updated_at + 1),
-                     white_ms = ?5, black_ms = ?6, clock_at = ?7, deadline = ?8, seq = seq + 1
+                     white_ms = ?5, black_ms = ?6, clock_at = ?7, deadline = ?8, seq = seq + 1,
+                     event_kind = coalesce(?9, event_kind), event_due = coalesce(?10, event_due)
                  WHERE id = ?1 AND ply = ?2 AND status = 'active'",
             )?
             .execute(params![
@@ -233,7 +238,9 @@ impl Games for SqliteTx<'_> {
                 clock.white_ms,
                 clock.black_ms,
                 clock.clock_at,
-                clock.deadline
+                clock.deadline,
+                next.map(|(kind, _)| kind),
+                next.map(|(_, due)| due)
             ])?;
         if n != 1 {
             return Ok(false);
