@@ -152,11 +152,11 @@ fn query_plans(db: &Path) {
         ),
         (
             "all but one channel (cajitas run)",
-            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id <> 7 ORDER BY event_due LIMIT 1",
+            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id <> -6584509259560091416 ORDER BY event_due LIMIT 1",
         ),
         (
             "one channel (cajitas local)",
-            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = 7 ORDER BY event_due LIMIT 1",
+            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = -6584509259560091416 AND 0 IS NOT NULL ORDER BY event_due LIMIT 1",
         ),
     ] {
         let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
@@ -186,8 +186,9 @@ fn scale(quick: bool) {
         stored = size;
         let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
         let all = next_due_cost(&svc, EventScope::All, 2_000);
-        let run = next_due_cost(&svc, EventScope::Except(7), 2_000);
-        let local = next_due_cost(&svc, EventScope::Only(7), 2_000);
+        let local_ch = cajitas::store::LOCAL_CHANNEL_ID;
+        let run = next_due_cost(&svc, EventScope::Except(local_ch), 2_000);
+        let local = next_due_cost(&svc, EventScope::Only(local_ch), 2_000);
         println!(
             "  {size:>7} games: every channel {:>6.1} µs, all but `local` {:>6.1} µs, only `local` {:>6.1} µs",
             all.as_secs_f64() * 1e6,

@@ -624,28 +624,45 @@ fn a_takeback_gives_the_game_a_new_seq_and_replaces_its_event() {
     assert_eq!(w.board().clock.deadline, Some(T0 + DAY_MS / 2 + DAY_MS));
 }
 
-#[test]
-fn the_scheduler_handles_only_its_scope() {
-    let w = world();
+/// A game in `channel`, its timeout due: only a scheduler whose scope holds the channel
+/// handles it.
+fn only_its_scope(channel: u64) {
+    let mut w = world();
+    w.ch.channel = channel;
     w.start("1d");
     w.mv(Color::White, "e4").unwrap();
     w.advance_ms(DAY_MS);
-    // `cajitas run` skips channel 500 (say, `local`): nothing happens.
+    // `cajitas run` skips the channel: nothing happens.
     assert_eq!(
-        w.svc.run_round(EventScope::Except(500)).unwrap(),
+        w.svc.run_round(EventScope::Except(channel)).unwrap(),
         cajitas::game::Round::default()
     );
     assert!(!w.board().finished);
-    assert_eq!(w.svc.next_due(EventScope::Except(500)).unwrap(), None);
+    assert_eq!(w.svc.next_due(EventScope::Except(channel)).unwrap(), None);
     assert_eq!(w.svc.next_due(EventScope::Only(501)).unwrap(), None);
     assert_eq!(
-        w.svc.next_due(EventScope::Only(500)).unwrap(),
+        w.svc.next_due(EventScope::Only(channel)).unwrap(),
         Some(T0 + DAY_MS)
     );
-    // `cajitas local` handles it.
-    let round = w.svc.run_round(EventScope::Only(500)).unwrap();
+    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(T0 + DAY_MS));
+    // The channel's own scheduler (`cajitas local`) handles it.
+    let round = w.svc.run_round(EventScope::Only(channel)).unwrap();
     assert_eq!((round.claimed, round.posted), (1, 1));
     assert!(w.board().aborted);
+}
+
+#[test]
+fn the_scheduler_handles_only_its_scope() {
+    only_its_scope(500);
+}
+
+#[test]
+fn the_consoles_channel_has_its_own_index_and_the_same_scopes() {
+    // The console's channel is read through its partial index (migration 0012), by queries
+    // that name the channel literally: the same answers as any other channel's.
+    let local = cajitas::console::local_channel().channel;
+    assert_eq!(local, cajitas::store::LOCAL_CHANNEL_ID);
+    only_its_scope(local);
 }
 
 fn wait_for(what: &str, cond: impl Fn() -> bool) {

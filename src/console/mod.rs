@@ -774,6 +774,25 @@ mod tests {
     use std::io::Read;
 
     #[test]
+    fn the_consoles_channel_is_the_one_the_store_indexes() {
+        // Migration 0012's partial index and the store's queries name this number.
+        assert_eq!(local_channel().channel, crate::store::LOCAL_CHANNEL_ID);
+        assert_eq!(
+            crate::store::local_channel_sql!(),
+            (crate::store::LOCAL_CHANNEL_ID as i64).to_string()
+        );
+        for m in [
+            include_str!("../../migrations/0012_local_event_index.sql"),
+            include_str!("../../migrations/postgres/0012_local_event_index.sql"),
+        ] {
+            assert!(m.contains(&format!(
+                "channel_id = {}",
+                crate::store::local_channel_sql!()
+            )));
+        }
+    }
+
+    #[test]
     fn local_ids_are_stable_and_outside_snowflakes() {
         assert_eq!(local_user_id("Alice"), local_user_id(" alice "));
         assert_ne!(local_user_id("alice"), local_user_id("bob"));

@@ -24,6 +24,20 @@ pub mod sqlite;
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
 
+/// The console's channel (`cajitas local`'s games, `console::local_channel`): the one channel
+/// whose pending events have an index of their own, `games_event_due_local` (migration 0012),
+/// partial on this id. A test checks it against the console's.
+pub const LOCAL_CHANNEL_ID: u64 = 11_862_234_814_149_460_200;
+
+/// [`LOCAL_CHANNEL_ID`] as stored (a signed 64-bit integer), as SQL text: the queries of the
+/// console's channel name it literally, so that the planner sees the partial index applies.
+macro_rules! local_channel_sql {
+    () => {
+        "-6584509259560091416"
+    };
+}
+pub(crate) use local_channel_sql;
+
 /// Where the data lives (`CAJITAS_DB`): a SQLite file (the embedded default) or a PostgreSQL
 /// database (`postgres://…` or `postgresql://…`), for several processes sharing it.
 #[derive(Clone, PartialEq, Eq)]

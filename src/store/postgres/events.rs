@@ -9,7 +9,9 @@
 use postgres::Row;
 
 use super::{Columns, PgTx, from_db, to_db};
-use crate::store::{ClockEvents, EventKind, EventRow, EventScope, StoreError};
+use crate::store::{
+    ClockEvents, EventKind, EventRow, EventScope, LOCAL_CHANNEL_ID, StoreError, local_channel_sql,
+};
 
 /// The topic on which a scheduled event is announced (its payload: the due time, Unix ms).
 pub const DEADLINE_TOPIC: &str = "cajitas_deadline";
@@ -84,6 +86,12 @@ impl ClockEvents for PgTx<'_> {
                 "SELECT event_due FROM games WHERE event_due IS NOT NULL AND $1::BIGINT IS NOT NULL
                  ORDER BY event_due LIMIT 1"
             }
+            // The console's channel: its own partial index (migration 0012).
+            EventScope::Only(LOCAL_CHANNEL_ID) => concat!(
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = ",
+                local_channel_sql!(),
+                " AND $1::BIGINT IS NOT NULL ORDER BY event_due LIMIT 1"
+            ),
             EventScope::Only(_) => {
                 "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = $1
                  ORDER BY event_due LIMIT 1"
@@ -116,6 +124,13 @@ impl ClockEvents for PgTx<'_> {
             (EventScope::All, true) => concat!(
                 select_pending!(),
                 " WHERE event_due IS NOT NULL AND $1::BIGINT IS NOT NULL AND event_due <= $2
+                 ORDER BY event_due LIMIT $3 FOR UPDATE SKIP LOCKED"
+            ),
+            (EventScope::Only(LOCAL_CHANNEL_ID), true) => concat!(
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND channel_id = ",
+                local_channel_sql!(),
+                " AND $1::BIGINT IS NOT NULL AND event_due <= $2
                  ORDER BY event_due LIMIT $3 FOR UPDATE SKIP LOCKED"
             ),
             (EventScope::Only(_), true) => concat!(

@@ -90,6 +90,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         11,
         include_str!("../../../migrations/postgres/0011_post_claims.sql"),
     ),
+    (
+        12,
+        include_str!("../../../migrations/postgres/0012_local_event_index.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.

@@ -5,7 +5,9 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{Columns, SqliteTx, from_db, to_db};
-use crate::store::{ClockEvents, EventKind, EventRow, EventScope, StoreError};
+use crate::store::{
+    ClockEvents, EventKind, EventRow, EventScope, LOCAL_CHANNEL_ID, StoreError, local_channel_sql,
+};
 
 /// A game's pending event, read in [`event_row`]'s order (no id yet: 0).
 macro_rules! select_pending {
@@ -79,6 +81,12 @@ impl ClockEvents for SqliteTx<'_> {
                 "SELECT event_due FROM games WHERE event_due IS NOT NULL AND ?1 IS NOT NULL
                  ORDER BY event_due LIMIT 1"
             }
+            // The console's channel: its own partial index (migration 0012).
+            EventScope::Only(LOCAL_CHANNEL_ID) => concat!(
+                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = ",
+                local_channel_sql!(),
+                " AND ?1 IS NOT NULL ORDER BY event_due LIMIT 1"
+            ),
             EventScope::Only(_) => {
                 "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = ?1
                  ORDER BY event_due LIMIT 1"
@@ -108,6 +116,12 @@ impl ClockEvents for SqliteTx<'_> {
                 select_pending!(),
                 " WHERE event_due IS NOT NULL AND ?1 IS NOT NULL AND event_due <= ?2
                  ORDER BY event_due LIMIT ?3"
+            ),
+            EventScope::Only(LOCAL_CHANNEL_ID) => concat!(
+                select_pending!(),
+                " WHERE event_due IS NOT NULL AND channel_id = ",
+                local_channel_sql!(),
+                " AND ?1 IS NOT NULL AND event_due <= ?2 ORDER BY event_due LIMIT ?3"
             ),
             EventScope::Only(_) => concat!(
                 select_pending!(),
