@@ -156,7 +156,7 @@ fn query_plans(db: &Path) {
         ),
         (
             "one channel (cajitas local)",
-            "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = -6584509259560091416 AND 0 IS NOT NULL ORDER BY event_due LIMIT 1",
+            "SELECT event_due FROM games INDEXED BY games_event_due_local WHERE event_due IS NOT NULL AND channel_id = -6584509259560091416 AND 0 IS NOT NULL ORDER BY event_due LIMIT 1",
         ),
     ] {
         let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();

@@ -16,6 +16,24 @@ macro_rules! select_pending {
     };
 }
 
+/// The console's next event: one walk down its own partial index (migration 0012), named:
+/// without statistics SQLite would rather walk `games_by_channel`, every game the console
+/// ever played, and sort them.
+const LOCAL_NEXT_DUE: &str = concat!(
+    "SELECT event_due FROM games INDEXED BY games_event_due_local
+     WHERE event_due IS NOT NULL AND channel_id = ",
+    local_channel_sql!(),
+    " AND ?1 IS NOT NULL ORDER BY event_due LIMIT 1"
+);
+
+/// The console's due events, down the same index.
+const LOCAL_DUE_EVENTS: &str = concat!(
+    select_pending!(),
+    " INDEXED BY games_event_due_local WHERE event_due IS NOT NULL AND channel_id = ",
+    local_channel_sql!(),
+    " AND ?1 IS NOT NULL AND event_due <= ?2 ORDER BY event_due LIMIT ?3"
+);
+
 fn event_row(row: &Row<'_>) -> rusqlite::Result<EventRow> {
     let mut c = Columns::new(row);
     Ok(EventRow {
@@ -82,11 +100,7 @@ impl ClockEvents for SqliteTx<'_> {
                  ORDER BY event_due LIMIT 1"
             }
             // The console's channel: its own partial index (migration 0012).
-            EventScope::Only(LOCAL_CHANNEL_ID) => concat!(
-                "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = ",
-                local_channel_sql!(),
-                " AND ?1 IS NOT NULL ORDER BY event_due LIMIT 1"
-            ),
+            EventScope::Only(LOCAL_CHANNEL_ID) => LOCAL_NEXT_DUE,
             EventScope::Only(_) => {
                 "SELECT event_due FROM games WHERE event_due IS NOT NULL AND channel_id = ?1
                  ORDER BY event_due LIMIT 1"
@@ -117,12 +131,7 @@ impl ClockEvents for SqliteTx<'_> {
                 " WHERE event_due IS NOT NULL AND ?1 IS NOT NULL AND event_due <= ?2
                  ORDER BY event_due LIMIT ?3"
             ),
-            EventScope::Only(LOCAL_CHANNEL_ID) => concat!(
-                select_pending!(),
-                " WHERE event_due IS NOT NULL AND channel_id = ",
-                local_channel_sql!(),
-                " AND ?1 IS NOT NULL AND event_due <= ?2 ORDER BY event_due LIMIT ?3"
-            ),
+            EventScope::Only(LOCAL_CHANNEL_ID) => LOCAL_DUE_EVENTS,
             EventScope::Only(_) => concat!(
                 select_pending!(),
                 " WHERE event_due IS NOT NULL AND channel_id = ?1 AND event_due <= ?2
@@ -281,5 +290,36 @@ impl ClockEvents for SqliteTx<'_> {
             Ok((r.get(0)?, from_db(r.get(1)?), r.get(2)?))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SqliteStore;
+
+    #[test]
+    fn the_consoles_event_queries_walk_its_partial_index_without_a_sort() {
+        let store = SqliteStore::open_in_memory().unwrap();
+        for (sql, n) in [(LOCAL_NEXT_DUE, 1), (LOCAL_DUE_EVENTS, 3)] {
+            let mut stmt = store
+                .conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let values = [0i64, 0, 1];
+            let plan: Vec<String> = stmt
+                .query_map(rusqlite::params_from_iter(&values[..n]), |r| {
+                    r.get::<_, String>(3)
+                })
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            assert_eq!(plan.len(), 1, "{plan:?}");
+            assert!(
+                plan[0].starts_with("SEARCH games USING ")
+                    && plan[0].contains("INDEX games_event_due_local (event_due"),
+                "{plan:?}"
+            );
+        }
     }
 }
