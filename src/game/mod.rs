@@ -284,6 +284,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_move_borrows_the_cached_game_and_a_refused_move_gives_it_back() {
+        let svc = GameService::open_in_memory(ServiceOptions::default()).unwrap();
+        let (w, b) = (UserRef::new(1, "w", false), UserRef::new(2, "b", false));
+        let ch = ChannelRef {
+            guild: Some(1),
+            channel: 10,
+        };
+        svc.challenge(&w, ch, Some(&b), ColourChoice::White)
+            .unwrap();
+        let id = svc.accept(&b, ch).unwrap().game_id;
+        let cached = || svc.cache().get(&id).map(|c| c.ply);
+        assert_eq!(cached(), Some(0));
+        svc.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        assert_eq!(cached(), Some(1), "put back with the move");
+        // Refusals that write nothing leave the game cached as it stands.
+        assert!(matches!(
+            svc.play_move(&w, ch, "d4", Lang::En, false),
+            Err(GameError::NotYourTurn)
+        ));
+        assert_eq!(cached(), Some(1), "after a move out of turn");
+        assert!(matches!(
+            svc.play_move(&b, ch, "Ke5", Lang::En, false),
+            Err(GameError::Move(_))
+        ));
+        assert_eq!(cached(), Some(1), "after an illegal move");
+        let v = svc.play_move(&b, ch, "e5", Lang::En, false).unwrap().view;
+        assert_eq!(v.sans, ["e4", "e5"]);
+        assert_eq!(cached(), Some(2));
+    }
+
+    #[test]
     fn the_service_can_be_shared_across_threads() {
         fn shareable<T: Send + Sync + Clone + 'static>() {}
         shareable::<GameService>();

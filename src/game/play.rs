@@ -346,11 +346,19 @@ impl GameService {
                 mine,
                 now,
             } = t;
+            // The commonest refusals (a typo, a move out of turn) write nothing: the game goes
+            // back to the cache as it was read, instead of being rebuilt by the next move.
             if l.game.position().turn() != mine {
+                self.keep(l);
                 return Err(GameError::NotYourTurn);
             }
-            let mv =
-                cajitas_rules::read_move(l.game.position(), text, lang).map_err(GameError::Move)?;
+            let mv = match cajitas_rules::read_move(l.game.position(), text, lang) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    self.keep(l);
+                    return Err(GameError::Move(e));
+                }
+            };
             // Stored and shown as English SAN text.
             let san = cajitas_rules::san(l.game.position(), mv).to_string();
             let uci = Uci::from_move(mv).to_string();
