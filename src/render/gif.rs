@@ -26,7 +26,10 @@ use super::lzw::Lzw;
 use super::pieces::{FONT_FAMILY, parse_svg};
 use super::raster::{RgbImage, Sprite};
 use super::view::{BoardView, Highlights};
-use super::{MIN_SIZE, Orientation, RenderError, RenderOptions, Renderer, clamp_size};
+use super::{
+    CACHE_LIMIT, MIN_SIZE, Orientation, RenderError, RenderOptions, Renderer, cached, clamp_size,
+    try_cached,
+};
 use crate::i18n::colour_key;
 use crate::tr;
 
@@ -272,7 +275,6 @@ fn map_run(
 /// the strip rows still to come. The standard start position's is made once per (theme,
 /// size) and cloned: mapping and compressing a whole board was most of a short game's GIF
 /// (a timeout after two moves, say).
-#[derive(Clone)]
 pub(super) struct BoardRows {
     indices: Vec<u8>,
     lzw: Lzw,
@@ -304,15 +306,13 @@ impl Renderer {
     pub fn gif_palette(&self, theme: &str, size: u32) -> Result<Arc<GifPalette>, RenderError> {
         let t = self.theme_index(theme)?;
         let size = clamp_size(u64::from(size)).size;
-        let key = (t, size);
-        if let Some(p) = self
-            .palettes
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-        {
-            return Ok(Arc::clone(p));
-        }
+        Ok(cached(&self.palettes, (t, size), CACHE_LIMIT, || {
+            Arc::new(self.build_palette(t, size))
+        }))
+    }
+
+    /// Samples the colours of a theme's boards, pieces and glow at `size` into a palette.
+    fn build_palette(&self, t: usize, size: u32) -> GifPalette {
         let geo = Geometry::new(size);
         let sprites = self.sprites_for(geo.square);
         let base = self.board_for(t, geo, Orientation::White);
@@ -358,13 +358,7 @@ impl Renderer {
                 fixed.push([c.0, c.1, c.2]);
             }
         }
-        let palette = Arc::new(GifPalette::build(&fixed, &sample));
-        let mut cache = self.palettes.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() >= super::CACHE_LIMIT {
-            cache.clear();
-        }
-        cache.insert(key, Arc::clone(&palette));
-        Ok(palette)
+        GifPalette::build(&fixed, &sample)
     }
 
     /// The first frame's board rows for `start` (White's side, nothing highlighted): from
@@ -376,17 +370,22 @@ impl Renderer {
         palette: &GifPalette,
         render_opts: &RenderOptions,
     ) -> Result<Arc<BoardRows>, RenderError> {
-        let size = render_opts.size;
-        let standard = *start == Position::new();
-        if standard
-            && let Some(rows) = self
-                .gif_starts
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .get(&(t, size))
-        {
-            return Ok(Arc::clone(rows));
+        let make = || self.board_rows(start, palette, render_opts).map(Arc::new);
+        if *start == Position::new() {
+            try_cached(&self.gif_starts, (t, render_opts.size), CACHE_LIMIT, make)
+        } else {
+            make()
         }
+    }
+
+    /// Draws `start` and maps its board to `palette`, compressing the rows (see [`BoardRows`]).
+    fn board_rows(
+        &self,
+        start: &Position,
+        palette: &GifPalette,
+        render_opts: &RenderOptions,
+    ) -> Result<BoardRows, RenderError> {
+        let size = render_opts.size;
         let board = self.render_image(
             &BoardView::from(start),
             &Highlights::after(start, None),
@@ -413,19 +412,11 @@ impl Renderer {
         let mut packed = Vec::with_capacity(64 * 1024);
         lzw.begin(&mut packed);
         lzw.push(&buf, &mut packed);
-        let rows = Arc::new(BoardRows {
+        Ok(BoardRows {
             indices,
             lzw,
             packed,
-        });
-        if standard {
-            let mut cache = self.gif_starts.lock().unwrap_or_else(|p| p.into_inner());
-            if cache.len() >= super::CACHE_LIMIT {
-                cache.clear();
-            }
-            cache.insert((t, size), Arc::clone(&rows));
-        }
-        Ok(rows)
+        })
     }
 
     /// The strip under the board, with the players' names.
@@ -454,14 +445,13 @@ impl Renderer {
     /// so each is laid out and rasterised once per width and kept.
     fn result_line(&self, width: u32, result: &str) -> ResultLine {
         let key = (width, result.to_owned());
-        if let Some(line) = self
-            .result_lines
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-        {
-            return Arc::clone(line);
-        }
+        cached(&self.result_lines, key, RESULT_LINES_KEPT, || {
+            Arc::new(self.draw_result_line(width, result))
+        })
+    }
+
+    /// Lays out and rasterises a result line (see [`Renderer::result_line`]).
+    fn draw_result_line(&self, width: u32, result: &str) -> (u32, Sprite) {
         let h = strip_height(width);
         let r: String = result
             .chars()
@@ -473,19 +463,13 @@ impl Renderer {
             y = h as f32 * 0.86,
             t = xml_escape(&r)
         );
-        let line = Arc::new(match self.strip_text(width, &text) {
+        match self.strip_text(width, &text) {
             Some(pm) => Sprite::from_pixmap(&pm).crop_rows(),
             None => (
                 0,
                 Sprite::from_pixmap(&Pixmap::new(1, 1).expect("1×1 pixmap")),
             ),
-        });
-        let mut cache = self.result_lines.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() >= RESULT_LINES_KEPT {
-            cache.clear();
         }
-        cache.insert(key, Arc::clone(&line));
-        line
     }
 
     /// SVG `<text>` elements drawn in the strip's font and colour on a transparent strip.

@@ -126,6 +126,41 @@ pub enum RenderError {
 /// (sizes are free-form, so the key space is large; a bot uses one or two keys).
 const CACHE_LIMIT: usize = 24;
 
+/// The value `cache` holds under `key`, made by `make` and kept when it holds none. A cache
+/// that reaches `limit` entries is emptied first: what it holds is cheap to make again, and
+/// a bot uses few keys at once. The lock is held while `make` runs, so two threads never
+/// make the same value (`make` must not use the same cache).
+fn try_cached<K: Eq + std::hash::Hash, V: Clone, E>(
+    cache: &Mutex<HashMap<K, V>>,
+    key: K,
+    limit: usize,
+    make: impl FnOnce() -> Result<V, E>,
+) -> Result<V, E> {
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(v) = cache.get(&key) {
+        return Ok(v.clone());
+    }
+    let v = make()?;
+    if cache.len() >= limit {
+        cache.clear();
+    }
+    cache.insert(key, v.clone());
+    Ok(v)
+}
+
+/// [`try_cached`] for a `make` that cannot fail.
+fn cached<K: Eq + std::hash::Hash, V: Clone>(
+    cache: &Mutex<HashMap<K, V>>,
+    key: K,
+    limit: usize,
+    make: impl FnOnce() -> V,
+) -> V {
+    try_cached(cache, key, limit, || {
+        Ok::<V, std::convert::Infallible>(make())
+    })
+    .unwrap_or_else(|never| match never {})
+}
+
 /// The renderer: piece art and themes, and the caches of sprites and empty boards.
 /// Build it once (it parses the art) and share it; `render` takes `&self`.
 pub struct Renderer {
@@ -218,35 +253,20 @@ impl Renderer {
     }
 
     fn sprites_for(&self, side: u32) -> Arc<Vec<Sprite>> {
-        let mut cache = self.sprites.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(s) = cache.get(&side) {
-            return Arc::clone(s);
-        }
-        if cache.len() >= CACHE_LIMIT {
-            cache.clear();
-        }
-        let s = Arc::new(self.pieces.rasterise(side));
-        cache.insert(side, Arc::clone(&s));
-        s
+        cached(&self.sprites, side, CACHE_LIMIT, || {
+            Arc::new(self.pieces.rasterise(side))
+        })
     }
 
     fn board_for(&self, theme: usize, geo: Geometry, o: Orientation) -> Arc<BoardBase> {
-        let key = (theme, geo.size, o);
-        let mut cache = self.boards.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(b) = cache.get(&key) {
-            return Arc::clone(b);
-        }
-        if cache.len() >= CACHE_LIMIT {
-            cache.clear();
-        }
-        let b = Arc::new(BoardBase::build(
-            &self.themes[theme],
-            geo,
-            o == Orientation::White,
-            &self.fonts,
-        ));
-        cache.insert(key, Arc::clone(&b));
-        b
+        cached(&self.boards, (theme, geo.size, o), CACHE_LIMIT, || {
+            Arc::new(BoardBase::build(
+                &self.themes[theme],
+                geo,
+                o == Orientation::White,
+                &self.fonts,
+            ))
+        })
     }
 
     /// Draws the board and returns the pixels (what [`Renderer::render`] encodes).
