@@ -121,6 +121,22 @@ pub struct Process {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     skill: Option<u8>,
+    autogroup: Autogroup,
+}
+
+/// What became of the engine's autogroup when it started (see [`AUTOGROUP_NICE`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Autogroup {
+    /// Not started under `setsid`, or no autogroups here (no `/proc/PID/autogroup`), or the
+    /// engine shares the bot's autogroup: nothing was written.
+    NotApplicable,
+    /// The kernel took the write: the engine's autogroup weighs as nice [`AUTOGROUP_NICE`].
+    Lowered,
+    /// The kernel's rate limit (one change per 100 ms from the whole machine without
+    /// `CAP_SYS_ADMIN`) answered `EAGAIN` for the whole second the start waits.
+    Busy,
+    /// The kernel refused the write: its error.
+    Refused(String),
 }
 
 impl std::fmt::Debug for Process {
@@ -261,6 +277,7 @@ impl Process {
             stdin,
             lines: rx,
             skill: None,
+            autogroup: Autogroup::NotApplicable,
         };
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         p.send("uci")?;
@@ -274,7 +291,7 @@ impl Process {
             // `setsid` made a new session (it does not fork: the child leads no process
             // group) and exec'd the rest, so the engine's pid is the child's; after the
             // handshake the engine runs, in its session.
-            lower_autogroup(p.pid());
+            p.autogroup = lower_autogroup(p.pid());
         }
         Ok(p)
     }
@@ -282,6 +299,11 @@ impl Process {
     /// The process id (for logs).
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// What became of the engine's autogroup at its start.
+    pub fn autogroup(&self) -> &Autogroup {
+        &self.autogroup
     }
 
     fn send(&mut self, line: &str) -> Result<(), ProcessError> {
@@ -387,8 +409,9 @@ impl Drop for Process {
 }
 
 /// Gives the autogroup of process `pid` (a session of its own) the weight of
-/// [`AUTOGROUP_NICE`]; where the kernel has no autogroups (or refuses), nothing changes.
-fn lower_autogroup(pid: u32) {
+/// [`AUTOGROUP_NICE`]; where the kernel has no autogroups (or refuses), nothing changes, and
+/// the answer says which.
+fn lower_autogroup(pid: u32) -> Autogroup {
     let path = format!("/proc/{pid}/autogroup");
     // Never the bot's own: only an autogroup that is not this process's (the name and
     // number before " nice").
@@ -399,7 +422,7 @@ fn lower_autogroup(pid: u32) {
     };
     match (group(&path), group("/proc/self/autogroup")) {
         (Some(theirs), Some(mine)) if theirs != mine => {}
-        _ => return,
+        _ => return Autogroup::NotApplicable,
     }
     // Without CAP_SYS_ADMIN the kernel takes one autogroup change per 100 ms from the whole
     // machine and answers EAGAIN to the rest (engines starting together, other programs):
@@ -407,13 +430,17 @@ fn lower_autogroup(pid: u32) {
     let give_up = Instant::now() + Duration::from_secs(1);
     loop {
         match std::fs::write(&path, AUTOGROUP_NICE.to_string()) {
-            Ok(()) => return,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock && Instant::now() < give_up => {
+            Ok(()) => return Autogroup::Lowered,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if Instant::now() >= give_up {
+                    tracing::debug!(pid, "the kernel's rate limit kept the engine's autogroup");
+                    return Autogroup::Busy;
+                }
                 std::thread::sleep(Duration::from_millis(25));
             }
             Err(e) => {
                 tracing::debug!(pid, error = %e, "could not lower the engine's autogroup");
-                return;
+                return Autogroup::Refused(e.to_string());
             }
         }
     }
