@@ -10,7 +10,10 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::{Refusal, report};
 use super::reply::Responder;
-use super::{Data, Error, challenge, draw, ratings, resign, takeback};
+use super::view::{Ops, Shown, game_reply};
+use super::who::{channel_ref, mention, user_ref};
+use super::{Data, Defer, Error, challenge, draw, ratings, resign, takeback};
+use crate::game::{ChannelRef, GameError, GameView, Lang, Seen, UserRef};
 
 /// What a button does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,6 +156,60 @@ impl ButtonId {
             .label(label)
             .style(style)
     }
+}
+
+/// The Accept and Decline buttons of a standing request (a draw offer, a takeback request),
+/// labelled `labels` (accept, then decline).
+pub fn request_buttons(
+    accept: ButtonId,
+    decline: ButtonId,
+    labels: [String; 2],
+) -> Vec<serenity::CreateActionRow> {
+    let [yes, no] = labels;
+    vec![serenity::CreateActionRow::Buttons(vec![
+        accept.button(&yes, serenity::ButtonStyle::Success),
+        decline.button(&no, serenity::ButtonStyle::Secondary),
+    ])]
+}
+
+/// Answers a click on the Accept or Decline button of a request made in `game` at `ply`:
+/// `answer` does it for the clicker (its game, and what the reply needs); a refusal that
+/// `stale` names (the request no longer stands there) says the button has expired. The
+/// request's message is replaced by `say`'s text over the game.
+pub async fn answer_request<T, F>(
+    data: &Data,
+    r: &Responder<'_>,
+    click: &serenity::ComponentInteraction,
+    (game, ply): (i64, u32),
+    stale: fn(&GameError) -> bool,
+    answer: F,
+    say: impl FnOnce(Lang, String, T) -> String,
+) -> Result<(), Error>
+where
+    T: Send + 'static,
+    F: FnOnce(&Ops, &UserRef, ChannelRef, Seen) -> Result<(T, GameView), GameError>
+        + Send
+        + 'static,
+{
+    let actor = user_ref(&click.user);
+    let who = mention(&actor);
+    let ch = channel_ref(click.guild_id, click.channel_id);
+    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
+    let (said, shown): (T, Shown) = data
+        .blocking(r, Defer::Update, move |g| {
+            let (said, view) = answer(g, &actor, ch, Seen::at(game, ply)).map_err(|e| {
+                if stale(&e) {
+                    Error::Refused(Refusal::ButtonExpired)
+                } else {
+                    e.into()
+                }
+            })?;
+            Ok((said, g.show(view)?))
+        })
+        .await?;
+    r.update(game_reply(say(lang, who, said), &shown, lang))
+        .await?;
+    Ok(())
 }
 
 /// poise's event hook: routes button clicks (and, when enabled, messages that may be moves).

@@ -2,8 +2,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::errors::{Refusal, responder};
+use super::buttons::{ButtonId, answer_request, request_buttons};
+use super::errors::responder;
 use super::reply::Responder;
 use super::view::{Shown, game_reply};
 use super::who::{channel_ref, mention, user_ref};
@@ -31,16 +31,14 @@ pub enum Action {
 /// The offer message's buttons, tied to the position of the offer.
 fn offer_buttons(shown: &Shown, lang: Lang) -> Vec<serenity::CreateActionRow> {
     let (game, ply) = (shown.view.game_id, shown.view.ply);
-    vec![serenity::CreateActionRow::Buttons(vec![
-        ButtonId::DrawAccept { game, ply }.button(
-            &tr!(lang, "button-accept-draw"),
-            serenity::ButtonStyle::Success,
-        ),
-        ButtonId::DrawDecline { game, ply }.button(
-            &tr!(lang, "button-decline-draw"),
-            serenity::ButtonStyle::Secondary,
-        ),
-    ])]
+    request_buttons(
+        ButtonId::DrawAccept { game, ply },
+        ButtonId::DrawDecline { game, ply },
+        [
+            tr!(lang, "button-accept-draw"),
+            tr!(lang, "button-decline-draw"),
+        ],
+    )
 }
 
 /// Offer, accept, decline or claim a draw
@@ -109,32 +107,24 @@ pub async fn answer_button(
     ply: u32,
     accept: bool,
 ) -> Result<(), Error> {
-    let actor = user_ref(&click.user);
-    let who = mention(&actor);
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
-    let shown = data
-        .blocking(r, Defer::Update, move |g| {
-            let seen = crate::game::Seen::at(game, ply);
-            let result = if accept {
-                g.draw_accept(&actor, ch, seen)
+    answer_request(
+        data,
+        r,
+        click,
+        (game, ply),
+        |e| matches!(e, GameError::PositionChanged | GameError::NoDrawOffer),
+        move |g, actor, ch, seen| {
+            let view = if accept {
+                g.draw_accept(actor, ch, seen)?
             } else {
-                g.draw_decline(&actor, ch, seen)
+                g.draw_decline(actor, ch, seen)?
             };
-            let view = result.map_err(|e| match e {
-                GameError::PositionChanged | GameError::NoDrawOffer => {
-                    Error::Refused(Refusal::ButtonExpired)
-                }
-                other => other.into(),
-            })?;
-            Ok(g.show(view)?)
-        })
-        .await?;
-    let content = if accept {
-        tr!(lang, "draw-accepts", who = who)
-    } else {
-        tr!(lang, "draw-declines", who = who)
-    };
-    r.update(game_reply(content, &shown, lang)).await?;
-    Ok(())
+            Ok(((), view))
+        },
+        |lang, who, ()| match accept {
+            true => tr!(lang, "draw-accepts", who = who),
+            false => tr!(lang, "draw-declines", who = who),
+        },
+    )
+    .await
 }

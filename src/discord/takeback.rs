@@ -2,27 +2,25 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::errors::{Refusal, responder};
+use super::buttons::{ButtonId, answer_request, request_buttons};
+use super::errors::responder;
 use super::reply::Responder;
-use super::view::{Shown, game_reply};
+use super::view::game_reply;
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Data, Defer, Error};
-use crate::game::{GameError, Lang, Seen};
+use crate::game::{GameError, Lang};
 use crate::tr;
 
 /// The request's buttons, tied to the game and the ply it was asked at.
-fn request_buttons(game: i64, ply: u32, lang: Lang) -> Vec<serenity::CreateActionRow> {
-    vec![serenity::CreateActionRow::Buttons(vec![
-        ButtonId::TakebackAccept { game, ply }.button(
-            &tr!(lang, "button-accept-takeback"),
-            serenity::ButtonStyle::Success,
-        ),
-        ButtonId::TakebackDecline { game, ply }.button(
-            &tr!(lang, "button-decline-takeback"),
-            serenity::ButtonStyle::Secondary,
-        ),
-    ])]
+fn takeback_buttons(game: i64, ply: u32, lang: Lang) -> Vec<serenity::CreateActionRow> {
+    request_buttons(
+        ButtonId::TakebackAccept { game, ply },
+        ButtonId::TakebackDecline { game, ply },
+        [
+            tr!(lang, "button-accept-takeback"),
+            tr!(lang, "button-decline-takeback"),
+        ],
+    )
 }
 
 /// Ask your opponent to take back your last move
@@ -64,7 +62,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
         plies = crate::i18n::num(asked.plies)
     );
     let mut reply = game_reply(content, &shown, lang);
-    reply.components = request_buttons(shown.view.game_id, asked.ply, lang);
+    reply.components = takeback_buttons(shown.view.game_id, asked.ply, lang);
     let http = &ctx.serenity_context().http;
     super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
     Ok(())
@@ -80,37 +78,34 @@ pub async fn answer_button(
     ply: u32,
     accept: bool,
 ) -> Result<(), Error> {
-    let actor = user_ref(&click.user);
-    let who = mention(&actor);
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
-    let (plies, shown): (u32, Shown) = data
-        .blocking(r, Defer::Update, move |g| {
-            let seen = Seen::at(game, ply);
-            let result = if accept {
-                g.takeback_accept(&actor, ch, seen)
+    answer_request(
+        data,
+        r,
+        click,
+        (game, ply),
+        |e| {
+            matches!(
+                e,
+                GameError::PositionChanged | GameError::NoTakeback | GameError::GameOver
+            )
+        },
+        move |g, actor, ch, seen| {
+            let done = if accept {
+                g.takeback_accept(actor, ch, seen)?
             } else {
-                g.takeback_decline(&actor, ch, seen)
+                g.takeback_decline(actor, ch, seen)?
             };
-            let done = result.map_err(|e| match e {
-                GameError::PositionChanged | GameError::NoTakeback | GameError::GameOver => {
-                    Error::Refused(Refusal::ButtonExpired)
-                }
-                other => other.into(),
-            })?;
-            Ok((done.plies, g.show(done.game)?))
-        })
-        .await?;
-    let content = if accept {
-        tr!(
-            lang,
-            "takeback-accepts",
-            who = who,
-            plies = crate::i18n::num(plies)
-        )
-    } else {
-        tr!(lang, "takeback-declines", who = who)
-    };
-    r.update(game_reply(content, &shown, lang)).await?;
-    Ok(())
+            Ok((done.plies, done.game))
+        },
+        |lang, who, plies| match accept {
+            true => tr!(
+                lang,
+                "takeback-accepts",
+                who = who,
+                plies = crate::i18n::num(plies)
+            ),
+            false => tr!(lang, "takeback-declines", who = who),
+        },
+    )
+    .await
 }
