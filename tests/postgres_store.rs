@@ -897,3 +897,76 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
     svc.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
     assert_eq!(svc.board(CH).unwrap().ply, 3);
 }
+
+#[test]
+fn two_games_of_one_player_ending_at_once_read_the_rating_one_after_the_other() {
+    use cajitas::game::ratings::Speed;
+    use cajitas::store::{RatingRow, UserRow};
+    use std::sync::mpsc::channel;
+    let Some(pg) = server_or_skip(
+        "two_games_of_one_player_ending_at_once_read_the_rating_one_after_the_other",
+    ) else {
+        return;
+    };
+    let db = pg.database("rating-race");
+    let (mut a, mut b) = (
+        PostgresStore::open(&db.url).unwrap(),
+        PostgresStore::open(&db.url).unwrap(),
+    );
+    a.immediate(|tx| {
+        for id in [1, 2, 3] {
+            let name = format!("p{id}");
+            tx.upsert_user(
+                &UserRow {
+                    id,
+                    name,
+                    is_bot: false,
+                },
+                0,
+            )?;
+        }
+        Ok::<_, cajitas::store::StoreError>(())
+    })
+    .unwrap();
+    // Player 1 ends a game against 2 (process a) and one against 3 (process b) at once, in
+    // two channels: b reads player 1's rating while a's transaction, which read it first, is
+    // still open.
+    let (a_read, a_has_read) = channel();
+    let (b_read, b_has_read) = channel::<()>();
+    let first = std::thread::spawn(move || {
+        a.immediate(|tx| {
+            let [before, _] = tx.rating_pair(10, Speed::Live, [1, 2])?;
+            assert!(before.is_none(), "player 1's first rated game");
+            a_read.send(()).unwrap();
+            // With the lock, b cannot read before this commits: it waits here in vain.
+            let b_went_first = b_has_read.recv_timeout(Duration::from_millis(500)).is_ok();
+            tx.put_rating(&RatingRow {
+                pool: 10,
+                speed: Speed::Live,
+                user_id: 1,
+                rating: 1600.0,
+                deviation: 300.0,
+                volatility: 0.09,
+                games: 1,
+                rated_at: 1_800_000_000_000,
+            })?;
+            Ok::<_, cajitas::store::StoreError>(b_went_first)
+        })
+        .unwrap()
+    });
+    a_has_read.recv().unwrap();
+    let [seen, _] = b
+        .immediate(|tx| {
+            let pair = tx.rating_pair(10, Speed::Live, [1, 3]);
+            let _ = b_read.send(());
+            pair
+        })
+        .unwrap();
+    let b_went_first = first.join().unwrap();
+    assert!(
+        !b_went_first,
+        "b read player 1's rating inside a's transaction"
+    );
+    let seen = seen.expect("b reads the rating a wrote");
+    assert_eq!((seen.games, seen.rating), (1, 1600.0));
+}

@@ -854,7 +854,10 @@ pub trait Ratings {
     fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError>;
 
     /// Both players' ratings in a pool and speed, read at once: `[a, b]`'s rows, in the order
-    /// of `users` (`None` for a player not rated there yet).
+    /// of `users` (`None` for a player not rated there yet). Where several processes write
+    /// (PostgreSQL), both ratings stay locked until the transaction ends, so another game of
+    /// either player, ending at the same time in another channel, reads them after this one's
+    /// update.
     fn rating_pair(
         &self,
         pool: i64,

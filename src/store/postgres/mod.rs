@@ -120,6 +120,24 @@ pub mod locks {
     pub const PINGS_CLASS: i32 = 0x436B;
     /// IDENTIFY bucket `n` of the gateway is `IDENTIFY_BASE + n`.
     pub const IDENTIFY_BASE: i32 = 1000;
+    /// The first key of the lock of one player's rating in one pool and speed (the second
+    /// key is [`rating_key`]).
+    pub const RATINGS_CLASS: i32 = 0x436C;
+
+    /// The second key of the lock of `user`'s rating in `pool` and `speed`: FNV-1a over
+    /// them, the same in every process (two players sharing a key only wait for each other).
+    pub fn rating_key(pool: i64, speed: &str, user: u64) -> i32 {
+        let mut h: u32 = 0x811c_9dc5;
+        let bytes = pool
+            .to_le_bytes()
+            .into_iter()
+            .chain(speed.bytes())
+            .chain(user.to_le_bytes());
+        for b in bytes {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+        i32::from_ne_bytes(h.to_ne_bytes())
+    }
 }
 
 /// Whether `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than

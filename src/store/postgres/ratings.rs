@@ -2,7 +2,7 @@
 
 use postgres::Row;
 
-use super::{Columns, PgTx, to_db};
+use super::{Columns, PgTx, locks, to_db};
 use crate::store::{GameRow, RatingChangeRow, RatingRow, Ratings, Speed, StoreError, UserRow};
 
 /// [`rating_row`] reads the columns in this order.
@@ -116,6 +116,18 @@ impl Ratings for PgTx<'_> {
         speed: Speed,
         users: [u64; 2],
     ) -> Result<[Option<RatingRow>; 2], StoreError> {
+        // Two rated games of one player ending at once (in different channels, so under
+        // different channel locks) would both read the same rating and the later write would
+        // erase the earlier game. Each player's rating in the pool is locked until the end of
+        // the transaction, in the order of the keys (no deadlock between two pairs), before
+        // the read: its statement then sees what the other game committed. A player's first
+        // game has no row to lock with FOR UPDATE; the advisory lock covers it too.
+        let mut keys = users.map(|u| locks::rating_key(pool, speed.as_str(), u));
+        keys.sort_unstable();
+        self.execute(
+            "SELECT pg_advisory_xact_lock($1, $2), pg_advisory_xact_lock($1, $3)",
+            &[&locks::RATINGS_CLASS, &keys[0], &keys[1]],
+        )?;
         let rows = self.query(
             concat!(
                 "SELECT ",
