@@ -51,11 +51,16 @@ impl World {
     /// A casual game (takebacks allowed) from a challenge with `time`, white being the
     /// challenger.
     fn start(&self, time: &str) -> GameView {
+        self.start_with(time, false)
+    }
+
+    /// A game from a challenge with `time`, rated or not, white being the challenger.
+    fn start_with(&self, time: &str, rated: bool) -> GameView {
         let tc: TimeControl = time.parse().unwrap();
         let terms = ChallengeTerms {
             colour: ColourChoice::White,
             time: tc,
-            rated: false,
+            rated,
         };
         let c = self
             .svc
@@ -135,6 +140,46 @@ fn a_correspondence_game_times_out_after_its_days_per_move() {
     w.advance_ms(DAY_MS);
     assert_eq!(w.round(), cajitas::game::Round::default());
     assert_eq!(w.posts.posts().len(), posts.len());
+}
+
+#[test]
+fn a_rated_game_lost_on_time_shows_both_rating_changes_in_its_final_post() {
+    let w = world();
+    let v = w.start_with("3+2", true);
+    assert!(v.rated);
+    for (i, text) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
+        let who = if i % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        w.advance_ms(1_000);
+        w.mv(who, text).unwrap();
+    }
+    // White lets the clock run out.
+    w.advance_ms(180_000 + 2_000);
+    assert_eq!(w.round().posted, 1);
+    let posts = w.posts.posts();
+    let post = posts
+        .iter()
+        .find(|n| n.kind == NoticeKind::TimedOut)
+        .expect("the timeout's post");
+    let shown: Vec<_> = post
+        .game
+        .rating_changes
+        .iter()
+        .map(|c| (c.user.id, c.colour, c.diff() > 0))
+        .collect();
+    assert_eq!(
+        shown,
+        vec![(11, Color::White, false), (22, Color::Black, true)],
+        "white lost on time and black won"
+    );
+    assert_eq!(
+        post.game.rating_changes,
+        w.svc.rating_changes(post.game.game_id).unwrap(),
+        "the changes the game recorded"
+    );
 }
 
 /// A long legal game that does not end by itself, from a seed.

@@ -61,6 +61,8 @@ impl Notifier for ConsoleNotifier {
         let line = tr!(lang, "console-notice", text = what);
         let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
         writeln!(out, "{line}{picture}")
+            // A rated game that ended on time: both players' changes, as after any ending.
+            .and_then(|()| super::ratings::print_changes(&mut *out, v, lang))
             .and_then(|()| out.flush())
             .map(|()| None)
             .map_err(|e| NotifyError::Delivery(e.to_string()))
@@ -115,6 +117,52 @@ mod tests {
         let png = std::fs::read(dir.join(format!("game-{}-ply-000.png", v.game_id))).unwrap();
         assert!(png.starts_with(b"\x89PNG"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_timeout_of_a_rated_game_prints_both_rating_changes() {
+        use crate::game::ratings::{RatingChange, Shown, Speed};
+        use crate::game::{Notice, NoticeKind};
+        let printed = Shared::default();
+        let notifier = ConsoleNotifier::new(Box::new(printed.clone()), None);
+        let svc = GameService::open_in_memory(ServiceOptions::default()).unwrap();
+        let (alice, bob) = (
+            super::super::local_user("alice"),
+            super::super::local_user("bob"),
+        );
+        let ch = super::super::local_channel();
+        let mut game = svc
+            .start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
+            .unwrap();
+        let change = |user: &crate::game::UserRef, colour, before: f64, after: f64| RatingChange {
+            user: user.clone(),
+            colour,
+            speed: Speed::Live,
+            before: Shown {
+                rating: before,
+                deviation: 60.0,
+            },
+            after: Shown {
+                rating: after,
+                deviation: 120.0,
+            },
+        };
+        game.rating_changes = vec![
+            change(&alice, cajitas_rules::Color::White, 1523.0, 1508.0),
+            change(&bob, cajitas_rules::Color::Black, 1490.0, 1505.0),
+        ];
+        notifier
+            .post(&Notice {
+                place: ch,
+                kind: NoticeKind::TimedOut,
+                game,
+                mentions: Vec::new(),
+                nonce: None,
+            })
+            .unwrap();
+        let text = String::from_utf8(printed.0.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("alice 1523 → 1508?"), "{text}");
+        assert!(text.contains("bob 1490 → 1505?"), "{text}");
     }
 
     #[test]

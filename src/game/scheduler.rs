@@ -550,7 +550,12 @@ impl GameService {
         if !ok {
             return Ok(None);
         }
-        let game = self.view(self.load(tx, row)?)?;
+        let mut game = self.view(self.load(tx, row)?)?;
+        if kind == NoticeKind::TimedOut && game.rated {
+            // The final message shows both players' changes, as every other ending's does.
+            game.rating_changes =
+                Self::rating_changes_in(tx, game.game_id, &game.white, &game.black)?;
+        }
         let mentions = match kind {
             // Only the player to move is pinged by a reminder.
             NoticeKind::Reminder | NoticeKind::IdleReminder => vec![game.player_to_move().id],

@@ -133,9 +133,9 @@ impl RatingChange {
         signed(self.diff())
     }
 
-    fn from_row(c: &RatingChangeRow, user: &UserRow) -> RatingChange {
+    fn from_row(c: &RatingChangeRow, user: UserRef) -> RatingChange {
         RatingChange {
-            user: user.clone().into(),
+            user,
             colour: match c.colour {
                 Side::White => Color::White,
                 Side::Black => Color::Black,
@@ -254,8 +254,8 @@ impl GameService {
             )));
         }
         Ok(vec![
-            RatingChange::from_row(&changes[0], &game.white),
-            RatingChange::from_row(&changes[1], &game.black),
+            RatingChange::from_row(&changes[0], game.white.clone().into()),
+            RatingChange::from_row(&changes[1], game.black.clone().into()),
         ])
     }
 
@@ -263,18 +263,27 @@ impl GameService {
     pub fn rating_changes(&self, game_id: i64) -> Result<Vec<RatingChange>, GameError> {
         self.read(|tx| {
             let game = tx.game(game_id)?.ok_or(GameError::NoGame)?;
-            tx.game_rating_changes(game_id)?
-                .iter()
-                .map(|c| {
-                    let user = if c.user_id == game.white.id {
-                        &game.white
-                    } else {
-                        &game.black
-                    };
-                    Ok(RatingChange::from_row(c, user))
-                })
-                .collect()
+            let (white, black) = (game.white.into(), game.black.into());
+            Self::rating_changes_in(tx, game_id, &white, &black)
         })
+    }
+
+    /// The rating changes recorded for game `game_id`, between `white` and `black`, read in
+    /// `tx` (empty for an unrated game).
+    pub(in crate::game) fn rating_changes_in(
+        tx: &dyn Tx,
+        game_id: i64,
+        white: &UserRef,
+        black: &UserRef,
+    ) -> Result<Vec<RatingChange>, GameError> {
+        Ok(tx
+            .game_rating_changes(game_id)?
+            .iter()
+            .map(|c| {
+                let user = if c.user_id == white.id { white } else { black };
+                RatingChange::from_row(c, user.clone())
+            })
+            .collect())
     }
 
     /// `cajitas ratings rebuild`: forgets every rating and replays every finished rated game

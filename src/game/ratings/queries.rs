@@ -313,7 +313,7 @@ impl GameService {
                         Side::Black => Color::Black,
                     },
                     score: c.score,
-                    change: RatingChange::from_row(&c, me),
+                    change: RatingChange::from_row(&c, me.clone().into()),
                     at: c.at,
                 });
             }
