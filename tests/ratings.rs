@@ -521,3 +521,87 @@ fn a_rebuild_equals_the_incremental_ratings_to_the_last_bit() {
     g.rebuild_ratings().unwrap();
     assert_eq!(snapshot(&g, &ids), incremental);
 }
+
+#[test]
+fn the_rebuild_command_rebuilds_the_database_the_bot_runs_on() {
+    use support::db::{Backend, TestDb};
+    // The bot's database: a SQLite file, or (in `ratings_postgres`) a PostgreSQL URL.
+    let db = TestDb::new(Backend::of_target(env!("CARGO_CRATE_NAME")), "rebuild-cli");
+    let clock = Arc::new(ManualClock::new(1_800_000_000_000));
+    let g = db.open(ServiceOptions::with_clock(clock));
+    let (a, b) = (user(1, "alice"), user(2, "bob"));
+    game(&g, ch(10), &a, &b, 1.0);
+    let rated = snapshot(&g, &[1, 2]);
+    // A rating that no longer matches the games: the rebuild puts it right.
+    put(
+        &g,
+        pool_of(Some(GUILD), 10),
+        Speed::Correspondence,
+        1,
+        2222.0,
+        50.0,
+        9,
+    );
+    assert_ne!(snapshot(&g, &[1, 2]), rated);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cajitas"))
+        .args(["ratings", "rebuild"])
+        .env("CAJITAS_DB", db.env_value())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("Ratings rebuilt: 1 rated game, 2 ratings."),
+        "{stdout}{stderr}"
+    );
+    assert_eq!(snapshot(&g, &[1, 2]), rated);
+}
+
+#[test]
+fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
+    use cajitas::game::engine_user_id;
+    use cajitas::store::{ClockRow, NewGame, TimeControlRow};
+    let (g, _) = svc();
+    let a = user(1, "alice");
+    let engine = UserRef::new(engine_user_id(3), "Stockfish", true);
+    let c = ch(10);
+    // `/play` stores its games unrated; one stored as rated (an older row, a bug) still does
+    // not count: the engine is never rated against.
+    {
+        let store = g.shared_store();
+        let mut s = store.lock().unwrap();
+        s.immediate(|tx| {
+            for u in [&a, &engine] {
+                let row = UserRow {
+                    id: u.id,
+                    name: u.name.clone(),
+                    is_bot: u.is_bot,
+                };
+                tx.upsert_user(&row, 0)?;
+            }
+            tx.insert_game(&NewGame {
+                guild: c.guild,
+                channel: c.channel,
+                white: a.id,
+                black: engine.id,
+                start_fen: &cajitas_rules::Position::new().fen(),
+                now: 1_800_000_000_000,
+                lang: "en",
+                thread: None,
+                rated: true,
+                tc: TimeControlRow::default(),
+                clock: ClockRow::default(),
+            })
+            .map(|_| ())
+        })
+        .unwrap();
+    }
+    play(&g, c, &a, &engine, &["e4", "e5", "Nf3", "Nc6"]);
+    let end = g.resign(&a, c, None).unwrap();
+    assert!(end.finished && end.rated, "stored as rated");
+    assert!(end.rating_changes.is_empty());
+    assert_eq!(snapshot(&g, &[a.id, engine.id]), Vec::<String>::new());
+}

@@ -1,10 +1,10 @@
 //! `cajitas ratings rebuild`: every rating recomputed from the stored games.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::config;
 use crate::game::{GameService, Lang, ServiceOptions};
+use crate::store::Database;
 use crate::tr;
 
 /// Flags of `cajitas ratings`.
@@ -21,10 +21,11 @@ pub enum RatingsAction {
     /// Forget every rating and recompute them all from the finished rated games, in the
     /// order they ended (one transaction: a failure changes nothing).
     Rebuild {
-        /// The SQLite database file (the bot's, by default).
+        /// The database: a SQLite file (the bot's, by default) or a PostgreSQL URL
+        /// (`postgres://…`), as `cajitas run` takes it.
         #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
-              value_parser = config::parse_db_path)]
-        db: PathBuf,
+              value_parser = config::parse_db)]
+        db: Database,
     },
 }
 
@@ -32,7 +33,7 @@ pub enum RatingsAction {
 pub fn run(args: &RatingsArgs) -> ExitCode {
     match &args.action {
         RatingsAction::Rebuild { db } => {
-            let result = GameService::open(db, ServiceOptions::default())
+            let result = GameService::open_db(db, ServiceOptions::default())
                 .and_then(|svc| svc.rebuild_ratings());
             match result {
                 Ok(r) => {
@@ -46,7 +47,7 @@ pub fn run(args: &RatingsArgs) -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {}: {e}", db.display());
+                    eprintln!("error: {}: {e}", config::describe_db(db));
                     ExitCode::FAILURE
                 }
             }

@@ -157,6 +157,6 @@ pub fn print_leaderboard(out: &mut impl Write, v: &LeaderboardView, lang: Lang) 
     writeln!(out, "{me}")
 }
 
-/// The speed `leaderboard` shows without one: correspondence, where every game rates until
-/// games get live clocks.
+/// The speed `leaderboard` shows without one: correspondence, the speed of the default
+/// challenge (3 days per move) and of untimed games.
 pub const DEFAULT_SPEED: Speed = Speed::Correspondence;

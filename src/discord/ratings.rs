@@ -40,8 +40,8 @@ impl From<SpeedChoice> for Speed {
     }
 }
 
-/// The speed shown when none is asked for: correspondence, where every game rates until
-/// the clocks branch gives games a live speed.
+/// The speed shown when none is asked for: correspondence, the speed of the default
+/// challenge (3 days per move) and of untimed games.
 const DEFAULT_SPEED: Speed = Speed::Correspondence;
 
 /// A speed in a button's custom id.
