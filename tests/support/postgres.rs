@@ -16,13 +16,10 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// Where Debian puts the server binaries; `CAJITAS_TEST_POSTGRES_BIN` overrides it.
-const DEFAULT_BIN_DIRS: &[&str] = &[
-    "/usr/lib/postgresql/17/bin",
-    "/usr/lib/postgresql/16/bin",
-    "/usr/lib/postgresql/15/bin",
-    "/usr/lib/postgresql/14/bin",
-];
+/// Where Debian puts the server binaries, one folder per major version
+/// (`/usr/lib/postgresql/VERSION/bin`, as `.ci/run` looks for them); the newest is used.
+/// `CAJITAS_TEST_POSTGRES_BIN` overrides it.
+const DEBIAN_DIR: &str = "/usr/lib/postgresql";
 
 /// The variable naming an existing server for the tests.
 pub const URL_VAR: &str = "CAJITAS_TEST_POSTGRES_URL";
@@ -83,16 +80,22 @@ fn bin_dir() -> Result<PathBuf, String> {
         }
         return Ok(dir);
     }
-    DEFAULT_BIN_DIRS
-        .iter()
-        .map(PathBuf::from)
-        .find(|d| d.join("initdb").is_file() && d.join("pg_ctl").is_file())
-        .ok_or_else(|| {
-            format!(
-                "no initdb/pg_ctl in {} (install Debian's `postgresql` package, or set {URL_VAR})",
-                DEFAULT_BIN_DIRS.join(", ")
-            )
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir(DEBIAN_DIR)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let major = e.file_name().to_str()?.parse::<u32>().ok()?;
+            let bin = e.path().join("bin");
+            (bin.join("initdb").is_file() && bin.join("pg_ctl").is_file()).then_some((major, bin))
         })
+        .collect();
+    versions.sort();
+    versions.pop().map(|(_, bin)| bin).ok_or_else(|| {
+        format!(
+            "no initdb/pg_ctl in {DEBIAN_DIR}/*/bin (install Debian's `postgresql` package, or set {URL_VAR})"
+        )
+    })
 }
 
 fn is_root() -> bool {
