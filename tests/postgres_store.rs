@@ -970,3 +970,40 @@ fn two_games_of_one_player_ending_at_once_read_the_rating_one_after_the_other() 
     let seen = seen.expect("b reads the rating a wrote");
     assert_eq!((seen.games, seen.rating), (1, 1600.0));
 }
+
+#[test]
+fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
+    let Some(pg) = server_or_skip("two_processes_claiming_one_engine_move_at_once_get_it_once")
+    else {
+        return;
+    };
+    let db = pg.database("engine-claim-race");
+    let open = || {
+        GameService::with_store(
+            Box::new(PostgresStore::open(&db.url).unwrap()),
+            ServiceOptions::default(),
+        )
+    };
+    let (a, b) = (open(), open());
+    a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        .unwrap();
+    let game = a.accept(&bob(), CH).unwrap().game_id;
+    for ply in 0..20u32 {
+        let barrier = Arc::new(Barrier::new(2));
+        let won: Vec<bool> = [(a.clone(), 1u64), (b.clone(), 2u64)]
+            .into_iter()
+            .map(|(svc, owner)| {
+                let barrier = barrier.clone();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    svc.claim_engine_turn(game, ply, owner, Duration::from_secs(90))
+                        .unwrap()
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect();
+        assert_eq!(won.iter().filter(|w| **w).count(), 1, "ply {ply}: {won:?}");
+    }
+}

@@ -10,6 +10,12 @@
 //! unavailable, and the move is tried again every [`EnginePlayer::start`]'s `retry_every`
 //! (a minute in the bot) and on the person's next command. The person may resign or abort
 //! meanwhile like in any game: nothing here holds the game.
+//!
+//! Several processes may share one database (PostgreSQL), each with its player: a move is
+//! searched by the one that claims it ([`GameService::claim_engine_turn`], a lease of
+//! [`CLAIM_LEASE`] renewed at each try), and every `retry_every` each player looks at every
+//! active game against the engine, so a move whose claim a dead process left to lapse is
+//! picked up by another.
 
 use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -25,8 +31,15 @@ use crate::game::{EngineTurns, EventScope, GameError, GameService, NoticeKind};
 /// How long a move request may wait in the pool's queue before it counts as a failure.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
 
-/// How often a game waiting for a failed engine is tried again, in the bot.
+/// How often a game waiting for a failed engine is tried again, in the bot; as often, the
+/// player looks at every active game against the engine (a move whose claim another process
+/// left to lapse is picked up then).
 pub const RETRY_EVERY: Duration = Duration::from_secs(60);
+
+/// How long a claim on an engine's move holds (see [`GameService::claim_engine_turn`]):
+/// longer than the queue's wait and the longest search with its margin, so that a live
+/// process never loses its claim mid-search; a dead process's claim lapses after it.
+pub const CLAIM_LEASE: Duration = Duration::from_secs(90);
 
 enum Msg {
     Poke(i64),
@@ -97,11 +110,15 @@ impl EnginePlayer {
             waiting,
             retry_every,
             scope,
+            owner: fastrand::u64(1..),
         };
         std::thread::Builder::new()
             .name("cajitas-engine-player".into())
             .spawn(move || driver.run(rx))
             .expect("spawn the engine player thread");
+        if let Err(e) = service.release_own_engine_claims() {
+            tracing::warn!(error = %e, "could not free the engine claims of a previous run");
+        }
         match service.engine_games() {
             Ok(ids) => ids.into_iter().for_each(|id| inner.poke(id)),
             Err(e) => tracing::warn!(error = %e, "could not list the games against the engine"),
@@ -135,6 +152,8 @@ struct Driver {
     retry_every: Duration,
     /// The games this player plays in.
     scope: EventScope,
+    /// This player's id in its claims (random: one per process).
+    owner: u64,
 }
 
 /// Whether a game played at `place` (its thread or channel) is in `scope`.
@@ -160,8 +179,17 @@ impl Driver {
                 }) => self.done(game_id, ply, result),
                 Err(RecvTimeoutError::Timeout) => {
                     next_retry = Instant::now() + self.retry_every;
-                    let waiting: Vec<i64> = self.waiting().iter().copied().collect();
-                    for id in waiting {
+                    // The games waiting for a failed engine, and every other active game
+                    // against the engine: one whose claim lapsed (its process died) moves.
+                    let mut ids: std::collections::BTreeSet<i64> =
+                        self.waiting().iter().copied().collect();
+                    match self.service.engine_games() {
+                        Ok(all) => ids.extend(all),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "could not list the games against the engine");
+                        }
+                    }
+                    for id in ids {
                         self.consider(id);
                     }
                 }
@@ -198,6 +226,21 @@ impl Driver {
         if !in_scope(self.scope, turn.place.channel) {
             // Another front end's game (the console's, or the bot's): its own player moves.
             return;
+        }
+        // Another process's player may hold this move: only the holder searches it.
+        match self
+            .service
+            .claim_engine_turn(id, turn.ply, self.owner, CLAIM_LEASE)
+        {
+            Ok(true) => {}
+            Ok(false) => {
+                self.waiting().remove(&id);
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(game = id, error = %e, "could not claim the engine's move");
+                return;
+            }
         }
         let level = Level::get(turn.level);
         if let Some(m) = level.random_move(id as u64, turn.ply, &turn.position) {

@@ -8,6 +8,7 @@
 //! threads, and comes back here with a move.
 
 use std::sync::Weak;
+use std::time::Duration;
 
 use cajitas_rules::{Color, Game, Lang, Move, Position, Uci};
 
@@ -346,6 +347,39 @@ impl GameService {
                 None => self.view(l),
             }
         })
+    }
+
+    /// Claims the engine's move at `ply` in game `game_id` for the engine player `owner`
+    /// for `lease` from now (the service's clock): true when `owner` holds it, false when
+    /// another player (another process sharing the database) holds it and it has not lapsed.
+    /// Taking it again renews it.
+    pub fn claim_engine_turn(
+        &self,
+        game_id: i64,
+        ply: u32,
+        owner: u64,
+        lease: Duration,
+    ) -> Result<bool, GameError> {
+        let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
+        self.write(|tx, now| {
+            Ok(tx.claim_engine_turn(game_id, ply, owner, now, now.saturating_add(lease_ms))?)
+        })
+    }
+
+    /// With a database this process owns (SQLite), forgets the claims on engine moves a
+    /// killed predecessor left, so its games move at once rather than when the claims lapse
+    /// (another front on the same file plays only its own games, which it claims again).
+    /// With a shared database (PostgreSQL) another live process may hold them: nothing is
+    /// freed, and a dead one's claims lapse. Returns how many.
+    pub fn release_own_engine_claims(&self) -> Result<usize, GameError> {
+        let shared = {
+            let store = self.inner.store.lock().unwrap_or_else(|p| p.into_inner());
+            store.coordination().is_some()
+        };
+        if shared {
+            return Ok(0);
+        }
+        self.write(|tx, _now| Ok(tx.release_engine_claims()?))
     }
 
     /// The active games with an engine among their players (after a restart, the engine

@@ -238,6 +238,17 @@ pub const TABLES: &[Table] = &[
         key: &["id"],
         identity: true,
     },
+    Table {
+        name: "engine_claims",
+        columns: &[
+            ("game_id", I64),
+            ("ply", I32),
+            ("owner", I64),
+            ("claim_until", I64),
+        ],
+        key: &["game_id"],
+        identity: false,
+    },
 ];
 
 /// Rows written per PostgreSQL transaction.

@@ -944,6 +944,22 @@ pub trait Engines {
 
     /// The ids of the active games with an engine among their players, oldest first.
     fn active_engine_games(&self) -> Result<Vec<i64>, StoreError>;
+
+    /// Claims the engine's move at `ply` in game `game` for `owner` until `until` (Unix ms),
+    /// as of `now` (migration 0013): taken when the game has no claim, or one for another
+    /// ply, or a lapsed one, or one of `owner`'s (renewed). Returns whether `owner` holds it.
+    fn claim_engine_turn(
+        &self,
+        game: i64,
+        ply: u32,
+        owner: u64,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Forgets every claim on an engine's move (a restart of the one process that owns the
+    /// database). Returns how many.
+    fn release_engine_claims(&self) -> Result<usize, StoreError>;
 }
 
 /// Interactions already handled (Discord may deliver one twice).

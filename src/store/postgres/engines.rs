@@ -47,4 +47,31 @@ impl Engines for PgTx<'_> {
         .map(|r| r.try_get(0).map_err(StoreError::from))
         .collect()
     }
+
+    fn claim_engine_turn(
+        &self,
+        game: i64,
+        ply: u32,
+        owner: u64,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        let ply = i32::try_from(ply).unwrap_or(i32::MAX);
+        let n = self.execute(
+            "INSERT INTO engine_claims (game_id, ply, owner, claim_until)
+             VALUES ($1, $2, $3, $5)
+             ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply,
+                 owner = excluded.owner, claim_until = excluded.claim_until
+             WHERE engine_claims.ply <> excluded.ply
+                 OR engine_claims.owner = excluded.owner
+                 OR engine_claims.claim_until <= $4",
+            &[&game, &ply, &to_db(owner), &now, &until],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn release_engine_claims(&self) -> Result<usize, StoreError> {
+        let n = self.execute("DELETE FROM engine_claims", &[])?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
 }

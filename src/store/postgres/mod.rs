@@ -94,6 +94,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         12,
         include_str!("../../../migrations/postgres/0012_local_event_index.sql"),
     ),
+    (
+        13,
+        include_str!("../../../migrations/postgres/0013_engine_claims.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.

@@ -41,4 +41,34 @@ impl Engines for SqliteTx<'_> {
         let ids = stmt.query_map([], |r| r.get::<_, i64>(0))?;
         Ok(ids.collect::<Result<_, _>>()?)
     }
+
+    fn claim_engine_turn(
+        &self,
+        game: i64,
+        ply: u32,
+        owner: u64,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        let n = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO engine_claims (game_id, ply, owner, claim_until)
+                 VALUES (?1, ?2, ?3, ?5)
+                 ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply,
+                     owner = excluded.owner, claim_until = excluded.claim_until
+                 WHERE engine_claims.ply <> excluded.ply
+                     OR engine_claims.owner = excluded.owner
+                     OR engine_claims.claim_until <= ?4",
+            )?
+            .execute(params![game, ply, to_db(owner), now, until])?;
+        Ok(n == 1)
+    }
+
+    fn release_engine_claims(&self) -> Result<usize, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("DELETE FROM engine_claims")?
+            .execute([])?)
+    }
 }
