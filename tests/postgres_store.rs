@@ -1007,3 +1007,76 @@ fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
         assert_eq!(won.iter().filter(|w| **w).count(), 1, "ply {ply}: {won:?}");
     }
 }
+
+#[test]
+fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lapses() {
+    use cajitas::engine::player::CLAIM_LEASE;
+    use cajitas::engine::uci::EngineCommand;
+    use cajitas::engine::{EnginePlayer, Pool, PoolConfig};
+    use cajitas::game::ManualClock;
+    let Some(pg) = server_or_skip(
+        "an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lapses",
+    ) else {
+        return;
+    };
+    let db = pg.database("engine-claim-lapse");
+    let clock = Arc::new(ManualClock::new(1_800_000_000_000));
+    let open = || {
+        GameService::with_store(
+            Box::new(PostgresStore::open(&db.url).unwrap()),
+            ServiceOptions::with_clock(clock.clone()),
+        )
+    };
+    // The person opens against level 4 (every move searched) through a process without an
+    // engine player; a process that then died had claimed the engine's reply.
+    let front = open();
+    let human = alice();
+    let game = front
+        .play_engine(&human, CH, 4, ColourChoice::White, Lang::En)
+        .unwrap()
+        .game_id;
+    front.play_move(&human, CH, "e4", Lang::En, false).unwrap();
+    assert!(front.claim_engine_turn(game, 1, 999, CLAIM_LEASE).unwrap());
+    // Another process's player, with a working engine, looks every 200 ms.
+    let dir = std::env::temp_dir().join(format!("cajitas-claim-lapse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("script");
+    std::fs::write(&script, "ok").unwrap();
+    let pool = Pool::new(PoolConfig {
+        command: EngineCommand {
+            program: env!("CARGO_BIN_EXE_cajitas-fake-uci").into(),
+            args: vec![script.display().to_string()],
+            nice: false,
+        },
+        processes: 1,
+        hash_mb: 16,
+        threads: 1,
+        margin: Duration::from_millis(400),
+    });
+    let other = open();
+    let _player = EnginePlayer::start(other.clone(), pool, Duration::from_millis(200));
+    let ply_within = |ply: u32, within: Duration| {
+        let end = std::time::Instant::now() + within;
+        loop {
+            let now = other.game(game).unwrap().ply;
+            if now >= ply || std::time::Instant::now() >= end {
+                return now;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    // While the claim holds, the other player leaves the move alone.
+    assert_eq!(
+        ply_within(2, Duration::from_millis(1500)),
+        1,
+        "searched a claimed move"
+    );
+    // The claim lapses: its next look plays the move.
+    clock.advance(CLAIM_LEASE);
+    assert_eq!(
+        ply_within(2, Duration::from_secs(15)),
+        2,
+        "the lapsed move was not played"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
