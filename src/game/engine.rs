@@ -544,6 +544,28 @@ mod tests {
     }
 
     #[test]
+    fn a_game_against_the_engine_can_be_aborted_at_any_time_and_a_persons_game_cannot() {
+        let s = service();
+        let ana = UserRef::new(1, "Ana", false);
+        let v = s
+            .play_engine(&ana, CH, 4, ColourChoice::White, Lang::En)
+            .unwrap();
+        s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+        let e5: cajitas_rules::Uci = "e7e5".parse().unwrap();
+        let e5 = e5.to_move(&s.game(v.game_id).unwrap().position).unwrap();
+        s.engine_move(v.game_id, 1, e5).unwrap();
+        s.play_move(&ana, CH, "Nf3", Lang::En, false).unwrap();
+        let end = s.abort(&ana, CH).unwrap();
+        assert!(end.finished && end.aborted, "{:?}", end.result);
+        // Between two people, both having moved, it is too late.
+        let bea = UserRef::new(2, "Bea", false);
+        s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+        s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+        s.play_move(&bea, CH, "e5", Lang::En, false).unwrap();
+        assert!(matches!(s.abort(&ana, CH), Err(GameError::AbortTooLate)));
+    }
+
+    #[test]
     fn a_game_against_the_engine_in_a_thread_and_the_analysis_of_the_channel() {
         let s = service();
         let ana = UserRef::new(1, "Ana", false);

@@ -634,10 +634,12 @@ impl GameService {
         })
     }
 
-    /// Either player aborts the game before both have moved: it ends without a result.
+    /// Either player aborts the game before both have moved: it ends without a result. A
+    /// game against the engine may be aborted at any time (it is unrated, and its person
+    /// may be left waiting for an engine that fails).
     pub fn abort(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
         self.in_game(actor, ch, |t| {
-            if t.game.row.ply >= 2 {
+            if t.game.row.ply >= 2 && !Self::has_engine(&t.game) {
                 return Err(GameError::AbortTooLate);
             }
             t.record_actor()?;
