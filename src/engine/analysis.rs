@@ -67,6 +67,11 @@ impl Eval {
     }
 }
 
+/// The centipawn ceiling of lichess's move advice (scalachess's `Cp.CEILING`): both
+/// evaluations are capped at ±1000 before their winning chances are compared, so a move
+/// from +30 to +4.5 pawns, still winning, is not judged as if it threw the game away.
+pub const ADVICE_CEILING: i32 = 1000;
+
 /// Winning chances on a −1…+1 scale for a centipawn score (lichess's curve).
 pub fn winning_chances(cp: i32) -> f64 {
     (2.0 / (1.0 + (-0.003_682_08 * f64::from(cp)).exp()) - 1.0).clamp(-1.0, 1.0)
@@ -124,6 +129,8 @@ pub struct Advice {
 /// view) played by `mover`.
 pub fn advice(prev: Eval, next: Eval, mover: Color) -> Option<(Judgement, Reason)> {
     if let (Some(p), Some(n)) = (prev.cp(), next.cp()) {
+        let ceiled = |cp: i32| cp.clamp(-ADVICE_CEILING, ADVICE_CEILING);
+        let (p, n) = (ceiled(p), ceiled(n));
         let delta = match mover {
             Color::White => winning_chances(p) - winning_chances(n),
             Color::Black => winning_chances(n) - winning_chances(p),
@@ -172,7 +179,7 @@ fn mate_lost(next_cp: i32) -> Judgement {
 
 fn chances(e: Eval, side: Color) -> f64 {
     match e.for_side(side) {
-        Eval::Cp(cp) => winning_chances(cp),
+        Eval::Cp(cp) => winning_chances(cp.clamp(-ADVICE_CEILING, ADVICE_CEILING)),
         Eval::Mate(m) if m >= 0 => 1.0,
         Eval::Mate(_) => -1.0,
     }
@@ -397,6 +404,22 @@ mod tests {
             Some((Judgement::Mistake, Reason::Chances))
         );
         assert_eq!(advice(Eval::Cp(0), Eval::Cp(-20), White), None);
+    }
+
+    #[test]
+    fn evaluations_are_capped_at_ten_pawns_before_judging_like_lila() {
+        use Color::*;
+        // +30 to +4.5 pawns: uncapped a drop of 0.32 (a blunder); capped at +10, 0.27.
+        assert_eq!(
+            advice(Eval::Cp(3000), Eval::Cp(450), White),
+            Some((Judgement::Mistake, Reason::Chances))
+        );
+        // Anything above the ceiling is the same: no judgement between +30 and +12.
+        assert_eq!(advice(Eval::Cp(3000), Eval::Cp(1200), White), None);
+        assert_eq!(
+            advice(Eval::Cp(-2500), Eval::Cp(-450), Black),
+            Some((Judgement::Mistake, Reason::Chances))
+        );
     }
 
     #[test]
