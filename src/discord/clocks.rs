@@ -87,7 +87,8 @@ pub fn clock_field(view: &GameView, lang: crate::game::Lang) -> Option<String> {
     if let Some(line) = clock::clock_line(lang, c) {
         lines.push(line);
     }
-    if let Some(deadline) = c.deadline {
+    // Against the computer nobody claims an abandoned game: no deadline to show.
+    if let Some(deadline) = c.deadline.filter(|_| view.engine().is_none()) {
         lines.push(clock::deadline_line(
             lang,
             c,

@@ -544,7 +544,7 @@ mod tests {
     }
 
     #[test]
-    fn a_game_against_the_engine_can_be_aborted_at_any_time_and_a_persons_game_cannot() {
+    fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
         let s = service();
         let ana = UserRef::new(1, "Ana", false);
         let v = s
@@ -555,6 +555,20 @@ mod tests {
         let e5 = e5.to_move(&s.game(v.game_id).unwrap().position).unwrap();
         s.engine_move(v.game_id, 1, e5).unwrap();
         s.play_move(&ana, CH, "Nf3", Lang::En, false).unwrap();
+        // No event for the engine's turn: no reminder pings it, and it cannot be claimed.
+        let due = s
+            .shared_store()
+            .lock()
+            .unwrap()
+            .read(|tx| -> Result<_, GameError> {
+                Ok(tx.next_event_due(crate::store::EventScope::All)?)
+            })
+            .unwrap();
+        assert_eq!(due, None);
+        assert!(matches!(
+            s.claim_abandoned(&ana, CH, false),
+            Err(GameError::ClaimAgainstEngine)
+        ));
         let end = s.abort(&ana, CH).unwrap();
         assert!(end.finished && end.aborted, "{:?}", end.result);
         // Between two people, both having moved, it is too late.

@@ -159,6 +159,9 @@ pub enum GameError {
     /// A win or draw was claimed in a timed game (timed games end on their own).
     #[error("Only an untimed game can be claimed; a timed game ends when the clock runs out.")]
     ClaimNotUntimed,
+    /// A win or draw was claimed in a game against the engine (it never abandons a game).
+    #[error("The computer never abandons a game: resign or abort instead.")]
+    ClaimAgainstEngine,
     /// A win or draw was claimed by the player to move (only the waiting player may).
     #[error("It is your move: only the player waiting for a move can claim the game.")]
     ClaimOwnTurn,

@@ -407,11 +407,9 @@ impl GameService {
             let before = ClockState::from_row(tc, &l.row.clock, l.row.ply, mine, now, abandon);
             let clock = time_control::after_move(tc, before, l.row.ply, mine, now, abandon);
             // The next event is written with the move (a move that ends the game leaves it
-            // to the ending, which drops it).
-            let next = l
-                .game
-                .outcome()
-                .is_none()
+            // to the ending, which drops it). A game against the engine has none: no
+            // reminder pings the engine, and nobody claims a game it abandoned.
+            let next = (l.game.outcome().is_none() && !Self::has_engine(&l))
                 .then(|| next_event(tc, &clock, l.row.ply + 1));
             if !tx.append_move(l.row.id, l.row.ply, &row, &fen, &clock.to_row(), next)? {
                 return Err(GameError::PositionChanged);
@@ -607,6 +605,9 @@ impl GameService {
         self.in_game(actor, ch, |t| {
             if TimeControl::from_row(t.game.row.tc).is_timed() {
                 return Err(GameError::ClaimNotUntimed);
+            }
+            if Self::has_engine(&t.game) {
+                return Err(GameError::ClaimAgainstEngine);
             }
             if t.game.game.position().turn() == t.mine {
                 return Err(GameError::ClaimOwnTurn);

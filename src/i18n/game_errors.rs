@@ -71,6 +71,7 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
         GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
         GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),
+        GameError::ClaimAgainstEngine => tr!(lang, "error-claim-against-engine"),
         GameError::ClaimOwnTurn => tr!(lang, "error-claim-own-turn"),
         GameError::ClaimTooEarly { at_ms } => tr!(
             lang,

@@ -434,6 +434,7 @@ pub(crate) mod variant_tests {
             GameError::SeveralChallenges,
             GameError::TimeRanOut,
             GameError::ClaimNotUntimed,
+            GameError::ClaimAgainstEngine,
             GameError::ClaimOwnTurn,
             GameError::ClaimTooEarly { at_ms: 1_000_000 },
             GameError::Internal("x".into()),

@@ -34,5 +34,6 @@ claim-win-done = { $player } claimed the game. { $status }
 # Refusals.
 error-time-ran-out = Too late: the time to move had run out, and the game has ended on time.
 error-claim-not-untimed = Only an untimed game can be claimed: a timed game ends by itself when the clock runs out.
+error-claim-against-engine = The computer never abandons a game: resign or abort instead.
 error-claim-own-turn = It is your move: only the player waiting for a move can claim the game.
 error-claim-too-early = Your opponent still has time to move: you can claim the game { $at }.
