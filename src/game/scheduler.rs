@@ -209,7 +209,9 @@ impl Scheduler {
             .name("cajitas-deadlines".into())
             .spawn(move || {
                 loop {
-                    let payload = wakeups.wait(Duration::from_secs(1));
+                    // Asleep until a notification; once a minute it looks whether the
+                    // scheduler stopped (no idle wake-ups between).
+                    let payload = wakeups.wait(Duration::from_secs(60));
                     if bell.lock().stop {
                         return;
                     }

@@ -134,6 +134,10 @@ fn valid_topic(topic: &str) -> Result<(), StoreError> {
     }
 }
 
+/// How long a listening thread sleeps without a notification before it looks whether its
+/// listener was dropped: the only wake-up of an idle process's listener.
+pub const LISTEN_IDLE: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A LISTEN connection on its own thread, forwarding payloads.
 struct PgWakeups {
     rx: std::sync::mpsc::Receiver<String>,
@@ -195,9 +199,12 @@ fn listen_loop(
             if stop.load(Ordering::Relaxed) {
                 return;
             }
+            // Asleep until a notification comes or the connection breaks (a read error, at
+            // once); the timeout only bounds how long a dropped listener's thread lingers, so
+            // an idle process does not wake for nothing.
             let next = client
                 .notifications()
-                .timeout_iter(std::time::Duration::from_millis(200))
+                .timeout_iter(LISTEN_IDLE)
                 .next()
                 .map(|n| n.map(|n| n.payload().to_owned()));
             match next {
