@@ -1,8 +1,11 @@
 //! This process's share of Discord's global REST limit (about 50 requests per second per bot,
 //! whatever the number of processes): `50 × its shards ÷ the total shards`, as a token bucket
 //! that REST calls wait on. Interaction callbacks and followups are not counted: Discord does
-//! not bind interaction endpoints to the global limit, and they must answer within 3 s. Posts
-//! outside an interaction (the notifier) are. A trusted REST proxy
+//! not bind interaction endpoints to the global limit, and they must answer within 3 s. Every
+//! other request with the bot's token is: the notifier's posts, the replies to moves typed
+//! as messages, and the threads' requests (opening, posting in, reopening, archiving).
+//! Start-up requests (the gateway's address, the application, command registration) come
+//! before any load and are not. A trusted REST proxy
 //! (`CAJITAS_API_BASE_TRUSTED`) keeps the bot's limits itself: no budget then.
 
 use std::sync::OnceLock;
@@ -69,7 +72,7 @@ pub fn install(budget: Option<RestBudget>) {
     if let Some(b) = budget {
         tracing::info!(
             per_sec = b.per_sec(),
-            "REST budget of this process (posts outside interactions)"
+            "REST budget of this process (requests outside interactions' answers)"
         );
         let _ = BUDGET.set(b);
     }

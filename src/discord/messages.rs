@@ -78,6 +78,8 @@ async fn send(
     reply: Reply,
 ) -> Result<(), Error> {
     let m = super::reply::channel_message(reply);
+    // A reply outside an interaction counts toward the bot's global REST limit.
+    super::budget::take().await;
     channel.send_message(&ctx.http, m).await?;
     Ok(())
 }

@@ -95,8 +95,8 @@ impl Notifier for DiscordNotifier {
         // to call from any thread, a runtime worker included (it never panics).
         let (tx, rx) = std::sync::mpsc::channel();
         self.runtime.spawn(async move {
-            // A post outside an interaction counts toward the bot's global REST limit.
-            super::budget::take().await;
+            // A post outside an interaction counts toward the bot's global REST limit
+            // (`post_in` takes its budget).
             let sent = post_in(&http, channel, message).await;
             if let Err(e) = &sent {
                 super::telemetry::rest_error("post", e);

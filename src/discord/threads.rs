@@ -158,6 +158,7 @@ fn discord_error(e: &serenity::Error) -> Option<(u16, isize)> {
 pub async fn open(http: &serenity::Http, channel: u64, message: u64, name: &str) -> Opened {
     let builder = serenity::CreateThread::new(cap_chars(name, THREAD_NAME_MAX))
         .auto_archive_duration(PLAYING_ARCHIVE);
+    super::budget::take().await;
     let made = serenity::ChannelId::new(channel)
         .create_thread_from_message(http, serenity::MessageId::new(message), builder)
         .await;
@@ -182,17 +183,21 @@ pub async fn open(http: &serenity::Http, channel: u64, message: u64, name: &str)
 }
 
 /// Posts `message` in `channel`; a thread archived (by time, or by hand) is reopened first
-/// and the post sent again.
+/// and the post sent again. Every request counts toward this process's REST budget
+/// ([`super::budget`]), as every request of this module does.
 pub async fn post_in(
     http: &serenity::Http,
     channel: u64,
     message: serenity::CreateMessage,
 ) -> Result<serenity::Message, serenity::Error> {
     let id = serenity::ChannelId::new(channel);
+    super::budget::take().await;
     match id.send_message(http, message.clone()).await {
         Err(e) if discord_error(&e).is_some_and(|(_, code)| code == THREAD_ARCHIVED) => {
+            super::budget::take().await;
             id.edit_thread(http, serenity::EditThread::new().archived(false))
                 .await?;
+            super::budget::take().await;
             id.send_message(http, message).await
         }
         other => other,
@@ -203,11 +208,13 @@ pub async fn post_in(
 /// rematch, `/gif` and `/pgn`), then Discord archives it.
 pub async fn wind_down(http: &serenity::Http, thread: u64) -> Result<(), serenity::Error> {
     let edit = serenity::EditThread::new().auto_archive_duration(ENDED_ARCHIVE);
+    super::budget::take().await;
     match serenity::ChannelId::new(thread)
         .edit_thread(http, edit.clone())
         .await
     {
         Err(e) if discord_error(&e).is_some_and(|(_, code)| code == THREAD_ARCHIVED) => {
+            super::budget::take().await;
             serenity::ChannelId::new(thread)
                 .edit_thread(http, edit.archived(false))
                 .await
