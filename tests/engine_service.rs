@@ -1,0 +1,196 @@
+//! The game service's side of games against the engine, on SQLite (here) and PostgreSQL
+//! (`engine_service_postgres`): engine players stored as engines, whose turn it is, the
+//! engine's ply-checked moves, granted takebacks, no events and no claims, aborts at any
+//! time, games in threads and the last finished game for analysis. (The engine itself, its
+//! pool and its player are in `engine_fake` and `engine_stockfish`.)
+
+mod support;
+
+use cajitas::game::{
+    ChannelRef, ColourChoice, ENGINE_LEVELS, GameError, GameService, Lang, Place,
+    ServiceOptions, UserRef, engine_level_of, engine_user_id,
+};
+use cajitas::store::StoreExt;
+use cajitas_rules::{Color, Position};
+
+fn service() -> GameService {
+    support::db::memory_or_postgres(env!("CARGO_CRATE_NAME"), ServiceOptions::default())
+}
+
+const CH: ChannelRef = ChannelRef {
+    guild: None,
+    channel: 5,
+};
+
+#[test]
+fn engine_ids_are_their_own_and_stored_as_engines() {
+    for level in ENGINE_LEVELS {
+        assert_eq!(engine_level_of(engine_user_id(level)), Some(level));
+    }
+    assert_eq!(engine_level_of(42), None);
+    assert_eq!(engine_level_of(u64::MAX), None);
+    let s = service();
+    let ana = UserRef::new(1, "Ana", false);
+    let v = s
+        .play_engine(&ana, CH, 3, ColourChoice::White, Lang::Es)
+        .unwrap();
+    assert_eq!(v.engine(), Some((Color::Black, 3)));
+    assert_eq!(v.lang, Lang::Es);
+    // The store knows the engine as an engine (what ratings ask), and the person as not.
+    let levels = s
+        .shared_store()
+        .lock()
+        .unwrap()
+        .read(|tx| -> Result<_, GameError> {
+            Ok((tx.engine_level(engine_user_id(3))?, tx.engine_level(1)?))
+        })
+        .unwrap();
+    assert_eq!(levels, (Some(3), None));
+    assert_eq!(s.engine_games().unwrap(), vec![v.game_id]);
+    // One game per channel, as always.
+    assert!(matches!(
+        s.play_engine(&ana, CH, 1, ColourChoice::Black, Lang::En),
+        Err(GameError::GameInProgress)
+    ));
+    // A bot cannot play it.
+    let bot = UserRef::new(2, "Bot", true);
+    let other = ChannelRef {
+        guild: None,
+        channel: 6,
+    };
+    assert!(matches!(
+        s.play_engine(&bot, other, 1, ColourChoice::Black, Lang::En),
+        Err(GameError::BotCannotPlay)
+    ));
+}
+
+#[test]
+fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
+    let s = service();
+    let ana = UserRef::new(1, "Ana", false);
+    let v = s
+        .play_engine(&ana, CH, 4, ColourChoice::White, Lang::En)
+        .unwrap();
+    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    let e5: cajitas_rules::Uci = "e7e5".parse().unwrap();
+    let e5 = e5.to_move(&s.game(v.game_id).unwrap().position).unwrap();
+    s.engine_move(v.game_id, 1, e5).unwrap();
+    s.play_move(&ana, CH, "Nf3", Lang::En, false).unwrap();
+    // No event for the engine's turn: no reminder pings it, and it cannot be claimed.
+    let due = s
+        .shared_store()
+        .lock()
+        .unwrap()
+        .read(|tx| -> Result<_, GameError> {
+            Ok(tx.next_event_due(cajitas::store::EventScope::All)?)
+        })
+        .unwrap();
+    assert_eq!(due, None);
+    assert!(matches!(
+        s.claim_abandoned(&ana, CH, false),
+        Err(GameError::ClaimAgainstEngine)
+    ));
+    let end = s.abort(&ana, CH).unwrap();
+    assert!(end.finished && end.aborted, "{:?}", end.result);
+    // Between two people, both having moved, it is too late.
+    let bea = UserRef::new(2, "Bea", false);
+    s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    s.play_move(&bea, CH, "e5", Lang::En, false).unwrap();
+    assert!(matches!(s.abort(&ana, CH), Err(GameError::AbortTooLate)));
+}
+
+#[test]
+fn a_game_against_the_engine_in_a_thread_and_the_analysis_of_the_channel() {
+    let s = service();
+    let ana = UserRef::new(1, "Ana", false);
+    let bea = UserRef::new(2, "Bea", false);
+    let thread = ChannelRef {
+        guild: None,
+        channel: 50,
+    };
+    // A game in the channel itself, finished first.
+    s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+    s.resign(&bea, CH, None).unwrap();
+    // Where games get threads, nothing in the channel is in the way of a new one.
+    s.engine_playable(&ana, Place::with_threads(CH)).unwrap();
+    let v = s
+        .play_engine_at(
+            &ana,
+            Place::with_threads(CH),
+            2,
+            ColourChoice::White,
+            Lang::En,
+            Some(50),
+        )
+        .unwrap();
+    assert_eq!((v.channel, v.thread), (5, Some(50)));
+    assert_eq!(s.game_place(v.game_id), Some(thread));
+    // The game's thread is its game's: no second game there, from the thread itself.
+    assert!(matches!(
+        s.engine_playable(&ana, Place::thread(thread, 5)),
+        Err(GameError::InGameThread { parent: 5 })
+    ));
+    s.play_move(&ana, thread, "e4", Lang::En, false).unwrap();
+    let turn = s.engine_turn(v.game_id).unwrap().unwrap();
+    assert_eq!(turn.place, thread, "the engine's posts go to the thread");
+    // While it is played, the thread has nothing finished; the channel its own game.
+    assert!(matches!(
+        s.last_finished_game(thread),
+        Err(GameError::NoFinishedGame)
+    ));
+    s.resign(&ana, thread, None).unwrap();
+    // Now both find the game of the thread, the channel's last finished game.
+    assert_eq!(s.last_finished_game(thread).unwrap().game_id, v.game_id);
+    assert_eq!(s.last_finished_game(CH).unwrap().game_id, v.game_id);
+}
+
+#[test]
+fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
+    let s = service();
+    let ana = UserRef::new(1, "Ana", false);
+    let v = s
+        .play_engine(&ana, CH, 5, ColourChoice::White, Lang::En)
+        .unwrap();
+    let id = v.game_id;
+    assert!(
+        s.engine_turn(id).unwrap().is_none(),
+        "the person moves first"
+    );
+    let e4 = cajitas_rules::read_move(&Position::new(), "e4", Lang::En).unwrap();
+    assert!(matches!(
+        s.engine_move(id, 0, e4),
+        Err(GameError::PositionChanged)
+    ));
+    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    let turn = s.engine_turn(id).unwrap().unwrap();
+    assert_eq!(
+        (turn.ply, turn.level, turn.moves.clone()),
+        (1, 5, vec!["e2e4".to_owned()])
+    );
+    let e5 = cajitas_rules::read_move(&turn.position, "e5", Lang::En).unwrap();
+    // A stale ply is refused; the right one plays.
+    assert!(matches!(
+        s.engine_move(id, 0, e5),
+        Err(GameError::PositionChanged)
+    ));
+    let after = s.engine_move(id, 1, e5).unwrap();
+    assert_eq!(after.ply, 2);
+    assert!(matches!(
+        s.engine_move(id, 1, e5),
+        Err(GameError::PositionChanged)
+    ));
+    // The person takes back without asking: both plies.
+    let t = s.takeback_request(&ana, CH, None).unwrap();
+    assert!(t.granted);
+    assert_eq!((t.plies, t.game.ply), (2, 0));
+    // With the engine still thinking, one ply.
+    s.play_move(&ana, CH, "d4", Lang::En, false).unwrap();
+    let t = s.takeback_request(&ana, CH, None).unwrap();
+    assert_eq!((t.plies, t.game.ply), (1, 0));
+    // The finished game is there for analysis.
+    s.resign(&ana, CH, None).unwrap();
+    let f = s.last_finished_game(CH).unwrap();
+    assert_eq!((f.game_id, f.result.as_str()), (id, "0-1"));
+    assert!(s.engine_turn(id).unwrap().is_none());
+}
