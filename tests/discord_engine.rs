@@ -206,30 +206,39 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
-    if !have_engine("after_a_restart_an_engine_whose_turn_it_is_moves_at_once") {
-        return;
-    }
     let _serial = serial::time_window();
-    let mut w = World::start("restart", vec![("CAJITAS_ENGINE_PROCESSES", "1".into())]).await;
-    // Level 8 thinks a second: the bot is killed while the engine, White, thinks.
+    // The fake engine, White, never answers its first search: the bot is killed while it
+    // "thinks" (and holds the move's claim), then restarted with an engine that answers.
+    let (dir, mut env) = fake_engine("restart", "hang\n");
+    env.push(("CAJITAS_ENGINE_PROCESSES", "1".into()));
+    let mut w = World::start("restart", env).await;
     let (_, after_board) = play_in_thread(&w, &[("level", json!(8)), ("colour", json!(1))]).await;
+    let searched = dir.join("script.count");
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    while !searched.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the engine never searched"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     w.bot().signal("KILL");
     w.bot_mut().wait_exit(Duration::from_secs(10));
     w.bot = None;
     let before = w.fake.request_count();
     let thread = w.channel().id;
-    let posted_before = w
-        .fake
-        .find_request(after_board, |r| {
-            r.method == Method::POST && r.path.ends_with("/messages")
-        })
-        .is_some();
+    assert!(
+        w.fake
+            .find_request(after_board, |r| {
+                r.method == Method::POST && r.path.ends_with("/messages")
+            })
+            .is_none(),
+        "a hanging engine cannot have moved"
+    );
+    std::fs::write(dir.join("script"), "ok\n").unwrap();
     w.restart().await;
-    if posted_before {
-        println!("the engine moved before the kill; the restart has nothing to do");
-        return;
-    }
-    // The catch-up move goes to the game's thread.
+    // At once (the dead process's claim on the move is its own file's, forgotten at the
+    // start), the catch-up move goes to the game's thread.
     let post = w.fake.post_to(thread, before).await;
     assert!(post.file("board.png").is_some());
     let footer = post.json.as_ref().unwrap()["embeds"][0]["footer"]["text"].to_string();

@@ -7,8 +7,8 @@
 mod support;
 
 use cajitas::game::{
-    ChannelRef, ColourChoice, ENGINE_LEVELS, GameError, GameService, Lang, Place,
-    ServiceOptions, UserRef, engine_level_of, engine_user_id,
+    ChannelRef, ColourChoice, ENGINE_LEVELS, GameError, GameService, Lang, Place, ServiceOptions,
+    UserRef, engine_level_of, engine_user_id,
 };
 use cajitas::store::StoreExt;
 use cajitas_rules::{Color, Position};
