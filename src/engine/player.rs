@@ -219,7 +219,9 @@ impl Driver {
                 return;
             }
             Err(e) => {
+                // Tried again with the waiting games (and at every look at all of them).
                 tracing::warn!(game = id, error = %e, "could not read a game against the engine");
+                self.waiting().insert(id);
                 return;
             }
         };
@@ -279,8 +281,9 @@ impl Driver {
             Err(e) => {
                 tracing::warn!(game = id, error = %e, "no engine move: the game waits for the engine");
                 self.waiting().insert(id);
-                if self.announced.insert(id) {
-                    self.announce_wait(id);
+                // Said once per wait; a post that did not go out is tried at the next failure.
+                if !self.announced.contains(&id) && self.announce_wait(id) {
+                    self.announced.insert(id);
                 }
             }
         }
@@ -310,21 +313,30 @@ impl Driver {
             Err(e) => {
                 tracing::error!(game = id, error = %e, "the engine's move could not be played");
                 self.waiting().insert(id);
+                if !self.announced.contains(&id) && self.announce_wait(id) {
+                    self.announced.insert(id);
+                }
             }
         }
     }
 
-    fn announce_wait(&self, id: i64) {
+    /// Posts that game `id` waits for the engine; whether the post went out.
+    fn announce_wait(&self, id: i64) -> bool {
         match self.service.game(id) {
-            Ok(view) => {
-                if let Err(e) = self
-                    .service
-                    .post(view.place(), view, NoticeKind::EngineUnavailable)
-                {
+            Ok(view) => match self
+                .service
+                .post(view.place(), view, NoticeKind::EngineUnavailable)
+            {
+                Ok(()) => true,
+                Err(e) => {
                     tracing::warn!(game = id, error = %e, "could not say that the engine is unavailable");
+                    false
                 }
+            },
+            Err(e) => {
+                tracing::warn!(game = id, error = %e, "could not read the game");
+                false
             }
-            Err(e) => tracing::warn!(game = id, error = %e, "could not read the game"),
         }
     }
 }
