@@ -7,8 +7,6 @@
 //! commands on a bot without an engine. Tests that need the real engine say they were
 //! skipped, and why, where there is none; the others use the scripted fake engine.
 
-#[path = "support/serial.rs"]
-mod serial;
 mod support;
 
 use std::sync::Arc;
@@ -123,7 +121,7 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
     if !have_engine("a_game_against_the_computer_with_a_takeback_and_an_analysis") {
         return;
     }
-    let _serial = serial::time_window();
+    let _serial = support::serial::time_window();
     let w = World::start("play", vec![("CAJITAS_ENGINE_PROCESSES", "1".into())]).await;
     // Nothing finished here yet: nothing to analyse.
     assert_refused(
@@ -206,7 +204,7 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
-    let _serial = serial::time_window();
+    let _serial = support::serial::time_window();
     // The fake engine, White, never answers its first search: the bot is killed while it
     // "thinks" (and holds the move's claim), then restarted with an engine that answers.
     let (dir, mut env) = fake_engine("restart", "hang\n");
@@ -250,7 +248,7 @@ async fn after_a_restart_an_engine_whose_turn_it_is_moves_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_that_fails_twice_is_announced_in_the_embed_and_retried_on_the_next_command() {
-    let _serial = serial::time_window();
+    let _serial = support::serial::time_window();
     // The fake engine crashes on its first two searches, then plays.
     let (dir, env) = fake_engine("fails", "crash\ncrash\nok\n");
     let w = World::start("engine-fails", env).await;
@@ -302,7 +300,7 @@ async fn the_analysis_reply_shows_its_progress_at_most_every_two_seconds() {
     if !have_engine("the_analysis_reply_shows_its_progress_at_most_every_two_seconds") {
         return;
     }
-    let _serial = serial::time_window();
+    let _serial = support::serial::time_window();
     let w = World::start(
         "analysis-progress",
         vec![("CAJITAS_ENGINE_PROCESSES", "1".into())],
@@ -399,7 +397,7 @@ async fn analysis_in(w: &World, ch: &Channel) -> serde_json::Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_computer_is_played_in_its_thread_and_ends_with_the_summary() {
-    let _serial = serial::time_window();
+    let _serial = support::serial::time_window();
     let (dir, env) = fake_engine("thread", "ok\n");
     let w = World::start("engine-thread", env).await;
     play_in_thread(&w, &[("level", json!(5)), ("colour", json!(0))]).await;
@@ -487,7 +485,7 @@ async fn a_game_against_the_computer_is_played_in_its_thread_and_ends_with_the_s
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_thread_permission_a_game_against_the_computer_is_played_in_the_channel() {
-    let _serial = serial::time_window();
+    let _serial = support::serial::time_window();
     let (dir, env) = fake_engine("no-thread", "ok\n");
     let w = World::start("engine-no-thread", env).await;
     w.fake.deny_threads(CHANNEL);
@@ -547,7 +545,7 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
     use cajitas::engine::{EngineCommand, EnginePlayer, Pool, PoolConfig};
     use cajitas::game::{ChannelRef, ColourChoice, GameService, Lang, Place, ServiceOptions};
 
-    let _serial = serial::time_window();
+    let _serial = support::serial::time_window();
     const THREAD: u64 = 1_200_000_000_000_000_777;
     // Two failed searches (the game waits, announced), two more at the first retry (still
     // waiting, not announced again), then a move at the next.

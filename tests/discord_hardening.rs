@@ -84,6 +84,8 @@ async fn a_second_signal_ends_the_drain_at_once() {
     let bot = w.bot.take().unwrap();
     bot.signal("TERM");
     wait_log(&bot, "shutting down").await;
+    // A time window: not at the same time as the other suites' timed tests.
+    let _serial = support::serial::time_window();
     let t0 = std::time::Instant::now();
     bot.signal("TERM");
     let (code, log) = exit_code(bot, Duration::from_secs(5)).await;

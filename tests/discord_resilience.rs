@@ -62,6 +62,8 @@ async fn gateway_drop_then_resume_keeps_answering() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_callback_is_retried_within_the_window() {
+    // A time window: not at the same time as the other suites' timed tests.
+    let _serial = support::serial::time_window();
     let fake = FakeDiscord::start(HEARTBEAT_MS).await;
     let dir = TempDir::new("retry");
     let bot = start(&fake, &dir, 1).await;

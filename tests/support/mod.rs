@@ -5,4 +5,5 @@ pub mod bot;
 pub mod db;
 pub mod fake_discord;
 pub mod postgres;
+pub mod serial;
 pub mod world;

@@ -343,8 +343,18 @@ pub fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// Tests that measure time windows hold this while they run, so that they do not run at the
-/// same time as other heavy tests of their binary.
-pub fn timing_lock() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+/// same time as each other: the one time-window lock of every suite (engine, PostgreSQL and
+/// fake-Discord tests alike, in one binary or several): the file lock of
+/// `support::serial::time_window`, on the same file (taken here by hand, for the benches that
+/// include this file without the rest of `support`).
+pub fn timing_lock() -> std::fs::File {
+    let path = std::env::temp_dir().join("cajitas-time-window-tests.lock");
+    let file = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .expect("open the time-window lock file");
+    file.lock().expect("take the time-window lock");
+    file
 }

@@ -3,6 +3,8 @@
 //! machine, whether in one test binary (threads) or in several (processes, e.g. nextest).
 //! A file lock, released when the guard drops (or the process dies).
 
+#![allow(dead_code)]
+
 use std::fs::File;
 
 /// Holds the time-window lock.
