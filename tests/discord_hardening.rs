@@ -63,6 +63,9 @@ async fn a_signal_before_the_gateway_connected_stops_the_bot() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_signal_ends_the_drain_at_once() {
+    // A time window (the second signal's exit within 3 s): not at the same time as the
+    // other suites' timed tests. Taken before the bot starts, never inside its drain.
+    let _serial = support::serial::time_window();
     let mut w = World::start("second-signal", vec![]).await;
     // An interaction whose answer "Discord" holds for 30 s keeps the drain waiting.
     w.fake.fail_next(Failure {
@@ -84,8 +87,6 @@ async fn a_second_signal_ends_the_drain_at_once() {
     let bot = w.bot.take().unwrap();
     bot.signal("TERM");
     wait_log(&bot, "shutting down").await;
-    // A time window: not at the same time as the other suites' timed tests.
-    let _serial = support::serial::time_window();
     let t0 = std::time::Instant::now();
     bot.signal("TERM");
     let (code, log) = exit_code(bot, Duration::from_secs(5)).await;

@@ -74,7 +74,8 @@ fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
     s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     let e5: cajitas_rules::Uci = "e7e5".parse().unwrap();
     let e5 = e5.to_move(&s.game(v.game_id).unwrap().position).unwrap();
-    s.engine_move(v.game_id, 1, e5).unwrap();
+    let seq = s.engine_turn(v.game_id).unwrap().unwrap().seq;
+    s.engine_move(v.game_id, seq, e5).unwrap();
     s.play_move(&ana, CH, "Nf3", Lang::En, false).unwrap();
     // No event for the engine's turn: no reminder pings it, and it cannot be claimed.
     let due = s
@@ -169,15 +170,15 @@ fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
         (1, 5, vec!["e2e4".to_owned()])
     );
     let e5 = cajitas_rules::read_move(&turn.position, "e5", Lang::En).unwrap();
-    // A stale ply is refused; the right one plays.
+    // A stale position is refused; the right one plays.
     assert!(matches!(
-        s.engine_move(id, 0, e5),
+        s.engine_move(id, turn.seq - 1, e5),
         Err(GameError::PositionChanged)
     ));
-    let after = s.engine_move(id, 1, e5).unwrap();
+    let after = s.engine_move(id, turn.seq, e5).unwrap();
     assert_eq!(after.ply, 2);
     assert!(matches!(
-        s.engine_move(id, 1, e5),
+        s.engine_move(id, turn.seq, e5),
         Err(GameError::PositionChanged)
     ));
     // The person takes back without asking: both plies.
@@ -193,4 +194,31 @@ fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
     let f = s.last_finished_game(CH).unwrap();
     assert_eq!((f.game_id, f.result.as_str()), (id, "0-1"));
     assert!(s.engine_turn(id).unwrap().is_none());
+}
+
+#[test]
+fn a_search_of_a_position_taken_back_is_never_played_at_the_same_ply() {
+    let s = service();
+    let ana = UserRef::new(1, "Ana", false);
+    let id = s
+        .play_engine(&ana, CH, 5, ColourChoice::White, Lang::En)
+        .unwrap()
+        .game_id;
+    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    // The engine starts searching after 1. e4 ...
+    let searched = s.engine_turn(id).unwrap().unwrap();
+    let reply = cajitas_rules::read_move(&searched.position, "e5", Lang::En).unwrap();
+    // ... while the person takes 1. e4 back and plays 1. d4: the same ply, another position.
+    assert!(s.takeback_request(&ana, CH, None).unwrap().granted);
+    s.play_move(&ana, CH, "d4", Lang::En, false).unwrap();
+    let now = s.engine_turn(id).unwrap().unwrap();
+    assert_eq!(now.ply, searched.ply);
+    assert_ne!(now.seq, searched.seq);
+    // The old search's move (legal here too) is refused; the player looks again.
+    assert!(matches!(
+        s.engine_move(id, searched.seq, reply),
+        Err(GameError::PositionChanged)
+    ));
+    assert_eq!(s.game(id).unwrap().ply, 1);
+    s.engine_move(id, now.seq, reply).unwrap();
 }

@@ -1310,6 +1310,8 @@ fn an_engine_move_is_claimed_by_one_player_until_its_claim_lapses() {
     assert!(!a.claim_engine_turn(game, 4, 111, lease).unwrap());
     // The next move is anyone's, whoever held the last.
     assert!(a.claim_engine_turn(game, 6, 111, lease).unwrap());
+    // A reader that saw an older position never takes over the later one's live claim.
+    assert!(!b.claim_engine_turn(game, 4, 222, lease).unwrap());
     // A restart of the one process owning a SQLite file forgets its predecessor's claims;
     // with PostgreSQL another live process may hold them: they stay until they lapse.
     let freed = b.release_own_engine_claims().unwrap();

@@ -988,7 +988,7 @@ fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
     a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
     let game = a.accept(&bob(), CH).unwrap().game_id;
-    for ply in 0..20u32 {
+    for seq in 0..20i64 {
         let barrier = Arc::new(Barrier::new(2));
         let won: Vec<bool> = [(a.clone(), 1u64), (b.clone(), 2u64)]
             .into_iter()
@@ -996,7 +996,7 @@ fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
                 let barrier = barrier.clone();
                 std::thread::spawn(move || {
                     barrier.wait();
-                    svc.claim_engine_turn(game, ply, owner, Duration::from_secs(90))
+                    svc.claim_engine_turn(game, seq, owner, Duration::from_secs(90))
                         .unwrap()
                 })
             })
@@ -1004,7 +1004,7 @@ fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
             .into_iter()
             .map(|h| h.join().unwrap())
             .collect();
-        assert_eq!(won.iter().filter(|w| **w).count(), 1, "ply {ply}: {won:?}");
+        assert_eq!(won.iter().filter(|w| **w).count(), 1, "seq {seq}: {won:?}");
     }
 }
 
@@ -1036,7 +1036,12 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
         .unwrap()
         .game_id;
     front.play_move(&human, CH, "e4", Lang::En, false).unwrap();
-    assert!(front.claim_engine_turn(game, 1, 999, CLAIM_LEASE).unwrap());
+    let seq = front.engine_turn(game).unwrap().unwrap().seq;
+    assert!(
+        front
+            .claim_engine_turn(game, seq, 999, CLAIM_LEASE)
+            .unwrap()
+    );
     // Another process's player, with a working engine, looks every 200 ms.
     let dir = std::env::temp_dir().join(format!("cajitas-claim-lapse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

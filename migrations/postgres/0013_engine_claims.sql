@@ -1,14 +1,22 @@
 -- 0013: an engine's move is claimed before it is searched, so that of several processes
--- sharing a database one searches it. A claim names the game, the ply it is for, the engine
--- player that holds it (a random id per process) and when it lapses (Unix ms). A claim is
--- taken when there is none for the game, or it is for another ply, or it has lapsed, or its
--- holder takes it again (renewing it): one `INSERT … ON CONFLICT DO UPDATE … WHERE`, which
--- two processes racing for the same row run one after the other, the second seeing the
--- first's claim. A process that dies leaves its claim to lapse, and another process's engine
--- player picks the move up on its next look at the games.
+-- sharing a database one searches it. A claim names the game, the position it is for (the
+-- game's `seq`, which every move and takeback raises), the engine player that holds it (a
+-- random id per process) and when it lapses (Unix ms). A claim is taken when there is none
+-- for the game, or it is for an earlier position, or it has lapsed, or its holder takes it
+-- again (renewing it); never over a live claim on a later position. It is one
+-- `INSERT … ON CONFLICT DO UPDATE … WHERE`, which two processes racing for the same row run
+-- one after the other, the second seeing the first's claim. A process that dies leaves its
+-- claim to lapse, and another process's engine player picks the move up on its next look at
+-- the games.
 CREATE TABLE engine_claims (
-    game_id     BIGINT  PRIMARY KEY REFERENCES games (id),
-    ply         INTEGER NOT NULL,
-    owner       BIGINT  NOT NULL,
-    claim_until BIGINT  NOT NULL
+    game_id     BIGINT PRIMARY KEY REFERENCES games (id),
+    seq         BIGINT NOT NULL,
+    owner       BIGINT NOT NULL,
+    claim_until BIGINT NOT NULL
 );
+-- Games against the engine have no events (no reminder pings the engine, nobody claims a
+-- game it abandoned): drop those that earlier versions scheduled.
+UPDATE games SET event_kind = NULL, event_due = NULL
+WHERE status = 'active' AND event_kind IS NOT NULL
+  AND (white_id IN (SELECT id FROM users WHERE kind = 'engine')
+       OR black_id IN (SELECT id FROM users WHERE kind = 'engine'));

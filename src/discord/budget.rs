@@ -3,7 +3,8 @@
 //! that REST calls wait on. Interaction callbacks and followups are not counted: Discord does
 //! not bind interaction endpoints to the global limit, and they must answer within 3 s. Every
 //! other request with the bot's token is: the notifier's posts, the replies to moves typed
-//! as messages, and the threads' requests (opening, posting in, reopening, archiving).
+//! as messages, and the threads' requests (posting in, reopening, archiving; not opening a
+//! game's thread, which answers a person within the interaction's time).
 //! Start-up requests (the gateway's address, the application, command registration) come
 //! before any load and are not. A trusted REST proxy
 //! (`CAJITAS_API_BASE_TRUSTED`) keeps the bot's limits itself: no budget then.

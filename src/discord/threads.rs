@@ -158,7 +158,8 @@ fn discord_error(e: &serenity::Error) -> Option<(u16, isize)> {
 pub async fn open(http: &serenity::Http, channel: u64, message: u64, name: &str) -> Opened {
     let builder = serenity::CreateThread::new(cap_chars(name, THREAD_NAME_MAX))
         .auto_archive_duration(PLAYING_ARCHIVE);
-    super::budget::take().await;
+    // Not counted against the budget: it answers a person within the interaction's time
+    // (a backlog of posts must not push new games out of their threads).
     let made = serenity::ChannelId::new(channel)
         .create_thread_from_message(http, serenity::MessageId::new(message), builder)
         .await;
@@ -184,7 +185,7 @@ pub async fn open(http: &serenity::Http, channel: u64, message: u64, name: &str)
 
 /// Posts `message` in `channel`; a thread archived (by time, or by hand) is reopened first
 /// and the post sent again. Every request counts toward this process's REST budget
-/// ([`super::budget`]), as every request of this module does.
+/// ([`super::budget`]), as this module's do but opening a thread.
 pub async fn post_in(
     http: &serenity::Http,
     channel: u64,

@@ -45,7 +45,7 @@ enum Msg {
     Poke(i64),
     Done {
         game_id: i64,
-        ply: u32,
+        seq: i64,
         result: Result<SearchResult, EngineError>,
     },
 }
@@ -174,9 +174,9 @@ impl Driver {
                 Ok(Msg::Poke(id)) => self.consider(id),
                 Ok(Msg::Done {
                     game_id,
-                    ply,
+                    seq,
                     result,
-                }) => self.done(game_id, ply, result),
+                }) => self.done(game_id, seq, result),
                 Err(RecvTimeoutError::Timeout) => {
                     next_retry = Instant::now() + self.retry_every;
                     // The games waiting for a failed engine, and every other active game
@@ -232,7 +232,7 @@ impl Driver {
         // Another process's player may hold this move: only the holder searches it.
         match self
             .service
-            .claim_engine_turn(id, turn.ply, self.owner, CLAIM_LEASE)
+            .claim_engine_turn(id, turn.seq, self.owner, CLAIM_LEASE)
         {
             Ok(true) => {}
             Ok(false) => {
@@ -246,7 +246,7 @@ impl Driver {
         }
         let level = Level::get(turn.level);
         if let Some(m) = level.random_move(id as u64, turn.ply, &turn.position) {
-            self.play(id, turn.ply, m);
+            self.play(id, turn.seq, m);
             return;
         }
         let Some(me) = self.me.upgrade() else {
@@ -254,7 +254,7 @@ impl Driver {
         };
         let tx = me.tx.lock().unwrap_or_else(|p| p.into_inner()).clone();
         self.thinking.insert(id);
-        let ply = turn.ply;
+        let seq = turn.seq;
         self.pool.submit(
             SearchRequest {
                 requester: id as u64,
@@ -267,17 +267,17 @@ impl Driver {
             move |result| {
                 let _ = tx.send(Msg::Done {
                     game_id: id,
-                    ply,
+                    seq,
                     result,
                 });
             },
         );
     }
 
-    fn done(&mut self, id: i64, ply: u32, result: Result<SearchResult, EngineError>) {
+    fn done(&mut self, id: i64, seq: i64, result: Result<SearchResult, EngineError>) {
         self.thinking.remove(&id);
         match result {
-            Ok(found) => self.play(id, ply, found.best),
+            Ok(found) => self.play(id, seq, found.best),
             Err(e) => {
                 tracing::warn!(game = id, error = %e, "no engine move: the game waits for the engine");
                 self.waiting().insert(id);
@@ -289,8 +289,8 @@ impl Driver {
         }
     }
 
-    fn play(&mut self, id: i64, ply: u32, mv: Move) {
-        match self.service.engine_move(id, ply, mv) {
+    fn play(&mut self, id: i64, seq: i64, mv: Move) {
+        match self.service.engine_move(id, seq, mv) {
             Ok(view) => {
                 metrics::counter!(crate::telemetry::MOVES, "by" => "engine").increment(1);
                 self.waiting().remove(&id);

@@ -77,6 +77,9 @@ pub struct EngineTurn {
     pub place: ChannelRef,
     /// The game's ply (the move to play is at this ply).
     pub ply: u32,
+    /// The position's sequence number: every move and takeback changes it, so it names
+    /// this position even where a takeback and another move came back to the same ply.
+    pub seq: i64,
     /// The engine's level.
     pub level: u8,
     /// The start position, as FEN.
@@ -280,6 +283,7 @@ impl GameService {
                     channel: l.row.thread.unwrap_or(l.row.channel),
                 },
                 ply: l.row.ply,
+                seq: l.row.clock.seq,
                 level,
                 start_fen: l.row.start_fen.clone(),
                 moves: l.moves.iter().map(|m| m.uci.clone()).collect(),
@@ -290,15 +294,17 @@ impl GameService {
         })
     }
 
-    /// The engine plays `mv` in game `game_id` at ply `ply`: refused
-    /// ([`GameError::PositionChanged`]) when the game moved on, ended, or it is not an
-    /// engine's turn; the move is checked by the rules like a person's.
-    pub fn engine_move(&self, game_id: i64, ply: u32, mv: Move) -> Result<GameView, GameError> {
+    /// The engine plays `mv` in game `game_id` in the position of [`EngineTurn::seq`] `seq`:
+    /// refused ([`GameError::PositionChanged`]) when the game moved on (a move, or a
+    /// takeback, even one followed by another move back to the same ply), ended, or it is not
+    /// an engine's turn; the move is checked by the rules like a person's.
+    pub fn engine_move(&self, game_id: i64, seq: i64, mv: Move) -> Result<GameView, GameError> {
         self.write(|tx, now| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
-            if row.status != crate::store::GameStatus::Active || row.ply != ply {
+            if row.status != crate::store::GameStatus::Active || row.clock.seq != seq {
                 return Err(GameError::PositionChanged);
             }
+            let ply = row.ply;
             let mut l = self.load(tx, row)?;
             let mover = l.game.position().turn();
             let engine = l.player_id(mover);
@@ -349,20 +355,21 @@ impl GameService {
         })
     }
 
-    /// Claims the engine's move at `ply` in game `game_id` for the engine player `owner`
-    /// for `lease` from now (the service's clock): true when `owner` holds it, false when
-    /// another player (another process sharing the database) holds it and it has not lapsed.
-    /// Taking it again renews it.
+    /// Claims the engine's move in the position [`EngineTurn::seq`] `seq` of game `game_id`
+    /// for the engine player `owner` for `lease` from now (the service's clock): true when
+    /// `owner` holds it, false when another player (another process sharing the database)
+    /// holds it, or a claim on a later position, and it has not lapsed. Taking it again
+    /// renews it.
     pub fn claim_engine_turn(
         &self,
         game_id: i64,
-        ply: u32,
+        seq: i64,
         owner: u64,
         lease: Duration,
     ) -> Result<bool, GameError> {
         let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
         self.write(|tx, now| {
-            Ok(tx.claim_engine_turn(game_id, ply, owner, now, now.saturating_add(lease_ms))?)
+            Ok(tx.claim_engine_turn(game_id, seq, owner, now, now.saturating_add(lease_ms))?)
         })
     }
 

@@ -202,7 +202,8 @@ impl Scheduler {
     /// store's `Coordination::listen`, PostgreSQL's `LISTEN cajitas_deadline`; the payload is
     /// the due time, Unix ms) earlier than the one it sleeps until. An empty or unreadable
     /// payload (a reconnection, which may have missed one) wakes it for a look. The listening
-    /// thread ends with the scheduler.
+    /// thread notices that the scheduler stopped at its next look, within a minute, and ends
+    /// (its LISTEN connection's thread within another).
     pub fn follow(&self, wakeups: Box<dyn crate::store::Wakeups>) {
         let bell = Arc::clone(&self.bell);
         let spawned = std::thread::Builder::new()

@@ -242,7 +242,7 @@ pub const TABLES: &[Table] = &[
         name: "engine_claims",
         columns: &[
             ("game_id", I64),
-            ("ply", I32),
+            ("seq", I64),
             ("owner", I64),
             ("claim_until", I64),
         ],

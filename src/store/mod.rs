@@ -945,13 +945,15 @@ pub trait Engines {
     /// The ids of the active games with an engine among their players, oldest first.
     fn active_engine_games(&self) -> Result<Vec<i64>, StoreError>;
 
-    /// Claims the engine's move at `ply` in game `game` for `owner` until `until` (Unix ms),
-    /// as of `now` (migration 0013): taken when the game has no claim, or one for another
-    /// ply, or a lapsed one, or one of `owner`'s (renewed). Returns whether `owner` holds it.
+    /// Claims the engine's move in position `seq` (the game's clock `seq`, which every move
+    /// and takeback raises) of game `game` for `owner` until `until` (Unix ms), as of `now`
+    /// (migration 0013): taken when the game has no claim, or one for an earlier position, or
+    /// a lapsed one, or one of `owner`'s (renewed); never over a live claim on a later
+    /// position (a reader that saw an old position). Returns whether `owner` holds it.
     fn claim_engine_turn(
         &self,
         game: i64,
-        ply: u32,
+        seq: i64,
         owner: u64,
         now: i64,
         until: i64,

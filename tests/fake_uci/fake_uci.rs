@@ -9,7 +9,7 @@
 //! last behaviour repeats. Behaviours:
 //! - `ok`: an `info` line, then the first legal move;
 //! - `crash`: an `info` line, then the process exits mid-search;
-//! - `hang`: never answers (and ignores `stop`);
+//! - `hang`: never answers (and ignores `stop`), until its input closes;
 //! - `illegal`: answers `bestmove a1a1`;
 //! - `garbage`: answers `bestmove ???`;
 //! - `long`: prints a 1 MB line, then behaves like `ok`;
@@ -73,8 +73,14 @@ fn main() {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut pos = Position::new();
+    // Set by `hang`: every later command goes unanswered, until the input closes (its bot
+    // died or dropped it), when the process ends rather than outliving the bot.
+    let mut hanging = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
+        if hanging {
+            continue;
+        }
         let cmd = line.trim();
         let say = |out: &mut std::io::Stdout, text: &str| {
             let _ = writeln!(out, "{text}");
@@ -100,9 +106,7 @@ fn main() {
                     say(&mut out, "info depth 1 score cp 0");
                     std::process::exit(3);
                 }
-                "hang" => loop {
-                    std::thread::sleep(std::time::Duration::from_secs(3600));
-                },
+                "hang" => hanging = true,
                 "illegal" => say(&mut out, "bestmove a1a1"),
                 "think" => {
                     let ms: u64 = cmd

@@ -279,7 +279,7 @@ help =
     `/accept` `/decline` answer a challenge · `/cancel` withdraw yours
     `/move <move> [claim_draw]` play a move (suggestions as you type)
     `/board` show the board · `/pgn` the game as PGN · `/gif` as a GIF · `/history` the last games here
-    `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved
+    `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved (against the computer, any time)
     `/takeback` ask your opponent to take back your last move (casual games only)
     `/claim-win [draw]` win (or draw) an untimed game whose opponent has not moved for 7 days
     `/leaderboard [speed]` the server's best players · `/stats [user]` ratings, results and a rating chart

@@ -74,7 +74,7 @@ console-help =
                                     `claim` claims a draw together with the move
       draw offer|accept|decline|claim
       takeback [accept|decline]     ask to take back your last move, or answer the request
-      resign | abort                resign, or abort before both players have moved
+      resign | abort                resign, or abort before both players have moved (any time against the computer)
       claim-win [draw]              win (or draw) an untimed game whose opponent stopped moving
       board | pgn | history         show the game, its PGN, the last finished games
       stats [NAME] | leaderboard [live|correspondence]

@@ -313,7 +313,7 @@ help =
     `/aceptar` `/rechazar` responde a un desafío · `/cancelar` retira el tuyo
     `/jugada <jugada> [reclamar_tablas]` juega (con sugerencias mientras escribes)
     `/tablero` muestra el tablero · `/pgn` la partida en PGN · `/gif` en GIF · `/historial` las últimas partidas de aquí
-    `/tablas ofrecer|aceptar|rechazar|reclamar` · `/rendirse` (pide confirmación) · `/anular` antes de que ambos hayan jugado
+    `/tablas ofrecer|aceptar|rechazar|reclamar` · `/rendirse` (pide confirmación) · `/anular` antes de que ambos hayan jugado (contra el ordenador, cuando quieras)
     `/deshacer` pide a tu rival deshacer tu última jugada (solo en partidas amistosas)
     `/reclamar-victoria [tablas]` gana (o haz tablas) una partida sin reloj cuyo rival lleva 7 días sin jugar
     `/clasificacion [ritmo]` los mejores jugadores del servidor · `/estadisticas [usuario]` puntuaciones, resultados y un gráfico

@@ -73,7 +73,7 @@ console-help =
       draw offer|accept|decline|claim
                                     ofrece tablas, las acepta, las rechaza o las reclama
       takeback [accept|decline]     pide deshacer tu última jugada, o responde a la petición
-      resign | abort                abandona, o anula la partida antes de que ambos hayan jugado
+      resign | abort                abandona, o anula la partida antes de que ambos hayan jugado (contra el ordenador, cuando quieras)
       claim-win [draw]              gana (o tablas) una partida sin reloj cuyo rival dejó de jugar
       board | pgn | history         muestra el tablero, la partida en PGN, las últimas partidas terminadas
       stats [NOMBRE] | leaderboard [live|correspondence]

@@ -51,21 +51,20 @@ impl Engines for PgTx<'_> {
     fn claim_engine_turn(
         &self,
         game: i64,
-        ply: u32,
+        seq: i64,
         owner: u64,
         now: i64,
         until: i64,
     ) -> Result<bool, StoreError> {
-        let ply = i32::try_from(ply).unwrap_or(i32::MAX);
         let n = self.execute(
-            "INSERT INTO engine_claims (game_id, ply, owner, claim_until)
+            "INSERT INTO engine_claims (game_id, seq, owner, claim_until)
              VALUES ($1, $2, $3, $5)
-             ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply,
+             ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,
                  owner = excluded.owner, claim_until = excluded.claim_until
-             WHERE engine_claims.ply <> excluded.ply
+             WHERE engine_claims.seq < excluded.seq
                  OR engine_claims.owner = excluded.owner
                  OR engine_claims.claim_until <= $4",
-            &[&game, &ply, &to_db(owner), &now, &until],
+            &[&game, &seq, &to_db(owner), &now, &until],
         )?;
         Ok(n == 1)
     }

@@ -45,7 +45,7 @@ impl Engines for SqliteTx<'_> {
     fn claim_engine_turn(
         &self,
         game: i64,
-        ply: u32,
+        seq: i64,
         owner: u64,
         now: i64,
         until: i64,
@@ -53,15 +53,15 @@ impl Engines for SqliteTx<'_> {
         let n = self
             .tx
             .prepare_cached(
-                "INSERT INTO engine_claims (game_id, ply, owner, claim_until)
+                "INSERT INTO engine_claims (game_id, seq, owner, claim_until)
                  VALUES (?1, ?2, ?3, ?5)
-                 ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply,
+                 ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,
                      owner = excluded.owner, claim_until = excluded.claim_until
-                 WHERE engine_claims.ply <> excluded.ply
+                 WHERE engine_claims.seq < excluded.seq
                      OR engine_claims.owner = excluded.owner
                      OR engine_claims.claim_until <= ?4",
             )?
-            .execute(params![game, ply, to_db(owner), now, until])?;
+            .execute(params![game, seq, to_db(owner), now, until])?;
         Ok(n == 1)
     }
 
