@@ -921,7 +921,9 @@ pub trait Ratings {
     /// Every finished rated game, in `(finished_at, id)` order (for a rebuild).
     fn rated_games(&self) -> Result<Vec<GameRow>, StoreError>;
 
-    /// Deletes every rating and every change (a rebuild starts from nothing).
+    /// Deletes every rating and every change (a rebuild starts from nothing). Where several
+    /// processes write (PostgreSQL), it holds every rating until the transaction ends: other
+    /// rated ends wait for the rebuild, which takes no lock per player.
     fn clear_ratings(&self) -> Result<(), StoreError>;
 }
 

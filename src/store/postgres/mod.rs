@@ -119,6 +119,9 @@ pub mod locks {
     pub const MIGRATIONS: i32 = 1;
     /// Held while the slash commands are registered with Discord.
     pub const COMMAND_REGISTRATION: i32 = 2;
+    /// Every rating: shared by each rated end (beside its two players' locks), exclusive for
+    /// a rebuild (which then takes no per-player lock: one lock, however many players).
+    pub const RATINGS: i32 = 3;
     /// The first key of the lock under which the pings of one pair of users are counted (the
     /// second key is a hash of the pair).
     pub const PINGS_CLASS: i32 = 0x436B;
@@ -417,6 +420,9 @@ struct PgTx<'c> {
     statements: RefCell<&'c mut HashMap<&'static str, Statement>>,
     /// A write transaction takes the channel locks (see the module documentation).
     write: bool,
+    /// Whether this transaction holds every rating ([`locks::RATINGS`] exclusively: a
+    /// rebuild), so that rating a game takes no lock of its own.
+    ratings_locked: std::cell::Cell<bool>,
 }
 
 impl PgTx<'_> {
@@ -524,6 +530,7 @@ fn run<'c>(
         tx: RefCell::new(tx),
         statements: RefCell::new(statements),
         write: kind == TxKind::Write,
+        ratings_locked: std::cell::Cell::new(false),
     };
     if op(&tx) {
         let inner = tx.tx.into_inner();

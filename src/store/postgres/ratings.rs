@@ -122,12 +122,22 @@ impl Ratings for PgTx<'_> {
         // the transaction, in the order of the keys (no deadlock between two pairs), before
         // the read: its statement then sees what the other game committed. A player's first
         // game has no row to lock with FOR UPDATE; the advisory lock covers it too.
-        let mut keys = users.map(|u| locks::rating_key(pool, speed.as_str(), u));
-        keys.sort_unstable();
-        self.execute(
-            "SELECT pg_advisory_xact_lock($1, $2), pg_advisory_xact_lock($1, $3)",
-            &[&locks::RATINGS_CLASS, &keys[0], &keys[1]],
-        )?;
+        // A rebuild holds every rating at once ([`locks::RATINGS`]): nothing more to take.
+        if !self.ratings_locked.get() {
+            let mut keys = users.map(|u| locks::rating_key(pool, speed.as_str(), u));
+            keys.sort_unstable();
+            self.execute(
+                "SELECT pg_advisory_xact_lock_shared($4, $5),
+                     pg_advisory_xact_lock($1, $2), pg_advisory_xact_lock($1, $3)",
+                &[
+                    &locks::RATINGS_CLASS,
+                    &keys[0],
+                    &keys[1],
+                    &locks::CLASS,
+                    &locks::RATINGS,
+                ],
+            )?;
+        }
         let rows = self.query(
             concat!(
                 "SELECT ",
@@ -357,6 +367,13 @@ impl Ratings for PgTx<'_> {
     }
 
     fn clear_ratings(&self) -> Result<(), StoreError> {
+        // A rebuild: every rating, exclusively, until it commits (the rated ends of other
+        // transactions wait for it, and it takes no lock per player).
+        self.execute(
+            "SELECT pg_advisory_xact_lock($1, $2)",
+            &[&locks::CLASS, &locks::RATINGS],
+        )?;
+        self.ratings_locked.set(true);
         self.execute("DELETE FROM rating_history", &[])?;
         self.execute("DELETE FROM ratings", &[])?;
         Ok(())
