@@ -6,10 +6,10 @@ mod support;
 
 use std::time::Duration;
 
-use cajitas::game::{EventScope, GameService, Scheduler, ServiceOptions};
-use cajitas::store::{Database, PostgresStore, Store};
+use cajitas::game::{GameService, ServiceOptions};
+use cajitas::store::Database;
 
-use support::postgres::server_or_skip;
+use support::postgres::{idle_following_scheduler, server_or_skip};
 
 /// The context switches of this process's threads named `names` (Linux truncates a thread's
 /// name to 15 bytes), by thread id.
@@ -50,20 +50,7 @@ fn an_idle_scheduler_following_the_other_processes_does_not_wake() {
         ServiceOptions::default(),
     )
     .unwrap();
-    let sched = Scheduler::start(svc, EventScope::All);
-    let listener = PostgresStore::open(&db.url).unwrap();
-    sched.follow(
-        listener
-            .coordination()
-            .unwrap()
-            .listen(cajitas::store::postgres::DEADLINE_TOPIC)
-            .unwrap(),
-    );
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while !(sched.sleeping() && sched.planned().is_none()) {
-        assert!(std::time::Instant::now() < deadline, "never went idle");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let sched = idle_following_scheduler(svc, &db.url);
     let names = ["cajitas-schedul", "cajitas-deadlin", "pg-listen"];
     std::thread::sleep(Duration::from_millis(200));
     let before = wakeups_of(&names);

@@ -651,7 +651,7 @@ fn a_new_deadline_wakes_the_other_processes() {
 
 #[test]
 fn a_deadline_set_by_another_process_wakes_this_scheduler() {
-    use cajitas::game::{EventScope, Scheduler, TimeControl};
+    use cajitas::game::TimeControl;
     let Some(pg) = server_or_skip("a_deadline_set_by_another_process_wakes_this_scheduler") else {
         return;
     };
@@ -665,20 +665,8 @@ fn a_deadline_set_by_another_process_wakes_this_scheduler() {
     };
     let (a, b) = (open(), open());
     // Process A's scheduler, with nothing to do, sleeps without a plan.
-    let sched = Scheduler::start(a, EventScope::All);
-    let listener = PostgresStore::open(&db.url).unwrap();
-    sched.follow(
-        listener
-            .coordination()
-            .unwrap()
-            .listen(cajitas::store::postgres::DEADLINE_TOPIC)
-            .unwrap(),
-    );
+    let sched = support::postgres::idle_following_scheduler(a, &db.url);
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while !(sched.sleeping() && sched.planned().is_none()) {
-        assert!(std::time::Instant::now() < deadline, "A never went idle");
-        std::thread::sleep(Duration::from_millis(20));
-    }
     // Process B starts a live game: A learns of its first deadline.
     let live: TimeControl = "3+2".parse().unwrap();
     b.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)

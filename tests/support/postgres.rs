@@ -358,3 +358,31 @@ pub fn timing_lock() -> std::fs::File {
     file.lock().expect("take the time-window lock");
     file
 }
+
+/// A process's scheduler over all events of the database at `url`, run by `svc` and following
+/// the other processes' deadlines (`LISTEN`, as `cajitas run` does with PostgreSQL), once it
+/// sleeps without a plan (at most 5 s).
+pub fn idle_following_scheduler(
+    svc: cajitas::game::GameService,
+    url: &str,
+) -> cajitas::game::Scheduler {
+    use cajitas::store::Store;
+    let sched = cajitas::game::Scheduler::start(svc, cajitas::game::EventScope::All);
+    let listener = cajitas::store::PostgresStore::open(url).unwrap();
+    sched.follow(
+        listener
+            .coordination()
+            .unwrap()
+            .listen(cajitas::store::postgres::DEADLINE_TOPIC)
+            .unwrap(),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !(sched.sleeping() && sched.planned().is_none()) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the scheduler never went idle"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    sched
+}
