@@ -98,22 +98,29 @@ fn processes_starting_at_once_migrate_once() {
     assert_eq!(s.schema_version().unwrap(), latest_schema_version());
 }
 
-#[test]
-fn racing_moves_from_two_processes_on_one_game_land_once() {
-    let Some(pg) = server_or_skip("racing_moves_from_two_processes_on_one_game_land_once") else {
-        return;
-    };
-    let db = pg.database("race-processes");
+/// Two processes' services on the database at `url`, and the id of a game alice (White) and
+/// bob play in `CH`, started through the first.
+fn two_processes_with_a_game(url: &str) -> (GameService, GameService, i64) {
     let open = || {
         GameService::with_store(
-            Box::new(PostgresStore::open(&db.url).unwrap()),
+            Box::new(PostgresStore::open(url).unwrap()),
             ServiceOptions::default(),
         )
     };
     let (a, b) = (open(), open());
     a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
-    a.accept(&bob(), CH).unwrap();
+    let game = a.accept(&bob(), CH).unwrap().game_id;
+    (a, b, game)
+}
+
+#[test]
+fn racing_moves_from_two_processes_on_one_game_land_once() {
+    let Some(pg) = server_or_skip("racing_moves_from_two_processes_on_one_game_land_once") else {
+        return;
+    };
+    let db = pg.database("race-processes");
+    let (a, b, _) = two_processes_with_a_game(&db.url);
     // Ten rounds: at each ply both processes send the move of the player to move at once.
     for round in 0..10u32 {
         let mover = if round % 2 == 0 { alice() } else { bob() };
@@ -966,16 +973,7 @@ fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
         return;
     };
     let db = pg.database("engine-claim-race");
-    let open = || {
-        GameService::with_store(
-            Box::new(PostgresStore::open(&db.url).unwrap()),
-            ServiceOptions::default(),
-        )
-    };
-    let (a, b) = (open(), open());
-    a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
-        .unwrap();
-    let game = a.accept(&bob(), CH).unwrap().game_id;
+    let (a, b, game) = two_processes_with_a_game(&db.url);
     for seq in 0..20i64 {
         let barrier = Arc::new(Barrier::new(2));
         let won: Vec<bool> = [(a.clone(), 1u64), (b.clone(), 2u64)]
