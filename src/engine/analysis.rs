@@ -72,6 +72,11 @@ impl Eval {
 /// from +30 to +4.5 pawns, still winning, is not judged as if it threw the game away.
 pub const ADVICE_CEILING: i32 = 1000;
 
+/// [`winning_chances`] of a score capped at [`ADVICE_CEILING`], as the advice compares them.
+fn advice_chances(cp: i32) -> f64 {
+    winning_chances(cp.clamp(-ADVICE_CEILING, ADVICE_CEILING))
+}
+
 /// Winning chances on a −1…+1 scale for a centipawn score (lichess's curve).
 pub fn winning_chances(cp: i32) -> f64 {
     (2.0 / (1.0 + (-0.003_682_08 * f64::from(cp)).exp()) - 1.0).clamp(-1.0, 1.0)
@@ -129,11 +134,9 @@ pub struct Advice {
 /// view) played by `mover`.
 pub fn advice(prev: Eval, next: Eval, mover: Color) -> Option<(Judgement, Reason)> {
     if let (Some(p), Some(n)) = (prev.cp(), next.cp()) {
-        let ceiled = |cp: i32| cp.clamp(-ADVICE_CEILING, ADVICE_CEILING);
-        let (p, n) = (ceiled(p), ceiled(n));
         let delta = match mover {
-            Color::White => winning_chances(p) - winning_chances(n),
-            Color::Black => winning_chances(n) - winning_chances(p),
+            Color::White => advice_chances(p) - advice_chances(n),
+            Color::Black => advice_chances(n) - advice_chances(p),
         };
         let j = if delta >= 0.3 {
             Judgement::Blunder
@@ -179,7 +182,7 @@ fn mate_lost(next_cp: i32) -> Judgement {
 
 fn chances(e: Eval, side: Color) -> f64 {
     match e.for_side(side) {
-        Eval::Cp(cp) => winning_chances(cp.clamp(-ADVICE_CEILING, ADVICE_CEILING)),
+        Eval::Cp(cp) => advice_chances(cp),
         Eval::Mate(m) if m >= 0 => 1.0,
         Eval::Mate(_) => -1.0,
     }

@@ -281,10 +281,7 @@ impl Driver {
             Err(e) => {
                 tracing::warn!(game = id, error = %e, "no engine move: the game waits for the engine");
                 self.waiting().insert(id);
-                // Said once per wait; a post that did not go out is tried at the next failure.
-                if !self.announced.contains(&id) && self.announce_wait(id) {
-                    self.announced.insert(id);
-                }
+                self.announce_wait_once(id);
             }
         }
     }
@@ -313,10 +310,16 @@ impl Driver {
             Err(e) => {
                 tracing::error!(game = id, error = %e, "the engine's move could not be played");
                 self.waiting().insert(id);
-                if !self.announced.contains(&id) && self.announce_wait(id) {
-                    self.announced.insert(id);
-                }
+                self.announce_wait_once(id);
             }
+        }
+    }
+
+    /// Posts that game `id` waits for the engine, once per wait: a post that did not go out
+    /// is tried again at the next failure.
+    fn announce_wait_once(&mut self, id: i64) {
+        if !self.announced.contains(&id) && self.announce_wait(id) {
+            self.announced.insert(id);
         }
     }
 

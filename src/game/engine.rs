@@ -379,11 +379,7 @@ impl GameService {
     /// With a shared database (PostgreSQL) another live process may hold them: nothing is
     /// freed, and a dead one's claims lapse. Returns how many.
     pub fn release_own_engine_claims(&self) -> Result<usize, GameError> {
-        let shared = {
-            let store = self.inner.store.lock().unwrap_or_else(|p| p.into_inner());
-            store.coordination().is_some()
-        };
-        if shared {
+        if self.shared_database() {
             return Ok(0);
         }
         self.write(|tx, _now| Ok(tx.release_engine_claims()?))

@@ -221,6 +221,13 @@ impl GameService {
         self.inner.store.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Whether the database is shared with other processes (PostgreSQL: its store has a
+    /// [`crate::store::Coordination`]); a SQLite file is this process's alone, so claims a
+    /// killed predecessor left in it are nobody's.
+    pub(super) fn shared_database(&self) -> bool {
+        self.store().coordination().is_some()
+    }
+
     /// Runs `f` as one operation in one write transaction (`BEGIN IMMEDIATE` in SQLite) at
     /// the service's time: it commits when `f` returns `Ok`, and its typed result or refusal
     /// comes back through the object-safe [`Store::transaction`].

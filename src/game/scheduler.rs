@@ -376,11 +376,7 @@ impl GameService {
     /// when their lease lapses. With a shared database (PostgreSQL) another live process may
     /// hold them: nothing is freed, and a dead one's claims lapse. Returns how many.
     pub fn release_own_post_claims(&self, scope: EventScope) -> Result<usize, GameError> {
-        let shared = {
-            let store = self.inner.store.lock().unwrap_or_else(|p| p.into_inner());
-            store.coordination().is_some()
-        };
-        if shared {
+        if self.shared_database() {
             return Ok(0);
         }
         self.write(|tx, _now| Ok(tx.release_post_claims(scope)?))
