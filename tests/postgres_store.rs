@@ -1071,3 +1071,116 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_else() {
+    use cajitas::game::ratings::Speed;
+    use cajitas::game::{ChallengeTerms, EventScope, ManualClock, TimeControl};
+    let Some(pg) = server_or_skip(
+        "a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_else",
+    ) else {
+        return;
+    };
+    let db = pg.database("rating-lock-order");
+    let t0 = 1_800_000_000_000;
+    let clock = Arc::new(ManualClock::new(t0));
+    let svc = GameService::with_store(
+        Box::new(PostgresStore::open(&db.url).unwrap()),
+        ServiceOptions::with_clock(clock.clone()),
+    );
+    let key = |user: u64| locks::rating_key(10, Speed::Live.as_str(), user);
+    // Player b's key sorts after player c's: a person's game of b against c, ending now,
+    // takes c's rating first and then waits for b's.
+    let (b, c) = (100u64..)
+        .flat_map(|b| [(b, b + 1), (b + 1, b)])
+        .find(|&(b, c)| key(c) < key(b))
+        .unwrap();
+    let (e, f) = (200u64, 201u64);
+    // Two rated live games in two channels: b's times out first, then c's.
+    for (white, black, channel) in [(b, e, 21u64), (c, f, 22u64)] {
+        let ch = ChannelRef {
+            guild: Some(10),
+            channel,
+        };
+        let (w, k) = (
+            UserRef::new(white, &format!("p{white}"), false),
+            UserRef::new(black, &format!("p{black}"), false),
+        );
+        let terms = ChallengeTerms {
+            colour: ColourChoice::White,
+            time: "3+2".parse::<TimeControl>().unwrap(),
+            rated: true,
+        };
+        svc.challenge_with(&w, ch, Some(&k), terms).unwrap();
+        svc.accept(&k, ch).unwrap();
+        for (i, text) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
+            let mover = if i % 2 == 0 { &w } else { &k };
+            svc.play_move(mover, ch, text, Lang::En, false).unwrap();
+        }
+        clock.advance(Duration::from_secs(1));
+    }
+    clock.advance(Duration::from_secs(200));
+    // The person's transaction holds c's rating (and, as every rated end, all ratings
+    // shared), about to ask for b's.
+    let mut person = db.client();
+    let mut tx = person.transaction().unwrap();
+    tx.execute(
+        "SELECT pg_advisory_xact_lock_shared($1, $2), pg_advisory_xact_lock($3, $4)",
+        &[
+            &locks::CLASS,
+            &locks::RATINGS,
+            &locks::RATINGS_CLASS,
+            &key(c),
+        ],
+    )
+    .unwrap();
+    let round = {
+        let svc = svc.clone();
+        std::thread::spawn(move || svc.run_round(EventScope::All))
+    };
+    let mut watcher = db.client();
+    let mut waiting = || -> i64 {
+        watcher
+            .query_one(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let start = std::time::Instant::now();
+    while waiting() == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the round never waited for c's rating"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The round waits for c's rating; b's must be free, or the person's game and the round
+    // would each wait for the other.
+    let b_free: bool = tx
+        .query_one(
+            "SELECT pg_try_advisory_xact_lock($1, $2)",
+            &[&locks::RATINGS_CLASS, &key(b)],
+        )
+        .unwrap()
+        .get(0);
+    assert!(
+        b_free,
+        "the round holds b's rating while it waits for c's: crossing order"
+    );
+    tx.commit().unwrap();
+    let done = round.join().unwrap().unwrap();
+    assert_eq!(done.claimed, 2);
+    for user in [b, c, e, f] {
+        let n: i64 = db
+            .client()
+            .query_one(
+                "SELECT count(*) FROM rating_history WHERE user_id = $1",
+                &[&(user as i64)],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(n, 1, "player {user}'s game was rated once");
+    }
+}

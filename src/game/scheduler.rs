@@ -29,9 +29,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::notify::{Notice, NoticeKind};
+use super::ratings;
 use super::time_control::{ClockState, TimeControl};
 use super::{GameError, GameService};
-use crate::store::{EventKind, EventRow, EventScope, GameStatus, Tx};
+use crate::store::{EventKind, EventRow, EventScope, GameRow, GameStatus, Tx};
 
 /// How many events one transaction claims, and one posting pass posts.
 const BATCH: usize = 256;
@@ -406,23 +407,50 @@ impl GameService {
     fn claim_due(&self, scope: EventScope, limit: usize) -> Result<usize, GameError> {
         self.write(|tx, now| {
             let due = tx.due_events(scope, now, limit)?;
+            let mut claimed = Vec::with_capacity(due.len());
             for ev in &due {
-                self.handle_event(tx, ev, now)?;
+                self.event_handled(ev, now);
+                // Taken off its game only when it is still the game's pending event (same
+                // seq, kind and due time): a game that moved on or ended has nothing to do
+                // or post.
+                if !tx.claim_event(ev)? {
+                    continue;
+                }
+                if let Some(row) = tx.game(ev.game_id)? {
+                    claimed.push((ev, row));
+                }
+            }
+            // The games this batch may rate hold their players' ratings from here to the
+            // commit. Taken all at once, in the order every transaction takes them: taken
+            // game by game, the batch could hold one player's rating while waiting for
+            // another's that a person's game, ending at the same moment, holds while
+            // waiting for the first.
+            let players: Vec<_> = claimed
+                .iter()
+                .filter(|(ev, row)| ev.kind == EventKind::Timeout && ratings::may_be_rated(row))
+                .flat_map(|(_, row)| {
+                    let (pool, speed) = (
+                        ratings::pool_of(row.guild, row.channel),
+                        ratings::speed_of(row),
+                    );
+                    [row.white.id, row.black.id].map(|u| (pool, speed, u))
+                })
+                .collect();
+            tx.lock_ratings(&players)?;
+            for (ev, row) in claimed {
+                self.handle_event(tx, ev, row, now)?;
             }
             Ok(due.len())
         })
     }
 
-    fn handle_event(&self, tx: &dyn Tx, ev: &EventRow, now: i64) -> Result<(), GameError> {
-        self.event_handled(ev, now);
-        // Taken off its game only when it is still the game's pending event (same seq, kind
-        // and due time): a game that moved on or ended has nothing to do or post.
-        if !tx.claim_event(ev)? {
-            return Ok(());
-        }
-        let Some(row) = tx.game(ev.game_id)? else {
-            return Ok(());
-        };
+    fn handle_event(
+        &self,
+        tx: &dyn Tx,
+        ev: &EventRow,
+        row: GameRow,
+        now: i64,
+    ) -> Result<(), GameError> {
         let tc = TimeControl::from_row(row.tc);
         let record = || tx.record_event(row.id, row.channel, ev.seq, ev.kind, ev.due_at, now);
         match ev.kind {

@@ -62,6 +62,12 @@ pub enum Unrated {
     TooShort,
 }
 
+/// Whether `game`, still being played, is rated if it ends now with a result: its ratings
+/// may change in the transaction that ends it.
+pub fn may_be_rated(game: &GameRow) -> bool {
+    game.rated && !is_engine_game(game) && game.ply >= 2 * MIN_MOVES_PER_SIDE
+}
+
 /// `None` when `game` counts for the ratings, otherwise why not.
 pub fn unrated_reason(game: &GameRow) -> Option<Unrated> {
     if !game.rated {

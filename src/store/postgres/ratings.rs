@@ -110,6 +110,31 @@ impl Ratings for PgTx<'_> {
         Ok(())
     }
 
+    fn lock_ratings(&self, players: &[(i64, Speed, u64)]) -> Result<(), StoreError> {
+        // A rebuild holds every rating at once ([`locks::RATINGS`]): nothing more to take.
+        if players.is_empty() || self.ratings_locked.get() {
+            return Ok(());
+        }
+        // Every transaction takes the shared lock of all ratings first (a rebuild takes it
+        // exclusively), then its players' locks in the order of their keys: two transactions
+        // never each hold a lock the other waits for. The NULL ahead of the keys stands for
+        // the shared lock; `unnest` yields the array in its order, one lock per row.
+        let mut keys: Vec<Option<i32>> = players
+            .iter()
+            .map(|&(pool, speed, user)| Some(locks::rating_key(pool, speed.as_str(), user)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.insert(0, None);
+        self.execute(
+            "SELECT CASE WHEN k IS NULL THEN pg_advisory_xact_lock_shared($1, $2)
+                         ELSE pg_advisory_xact_lock($3, k) END
+             FROM unnest($4::int4[]) AS k",
+            &[&locks::CLASS, &locks::RATINGS, &locks::RATINGS_CLASS, &keys],
+        )?;
+        Ok(())
+    }
+
     fn rating_pair(
         &self,
         pool: i64,
@@ -119,25 +144,10 @@ impl Ratings for PgTx<'_> {
         // Two rated games of one player ending at once (in different channels, so under
         // different channel locks) would both read the same rating and the later write would
         // erase the earlier game. Each player's rating in the pool is locked until the end of
-        // the transaction, in the order of the keys (no deadlock between two pairs), before
-        // the read: its statement then sees what the other game committed. A player's first
-        // game has no row to lock with FOR UPDATE; the advisory lock covers it too.
-        // A rebuild holds every rating at once ([`locks::RATINGS`]): nothing more to take.
-        if !self.ratings_locked.get() {
-            let mut keys = users.map(|u| locks::rating_key(pool, speed.as_str(), u));
-            keys.sort_unstable();
-            self.execute(
-                "SELECT pg_advisory_xact_lock_shared($4, $5),
-                     pg_advisory_xact_lock($1, $2), pg_advisory_xact_lock($1, $3)",
-                &[
-                    &locks::RATINGS_CLASS,
-                    &keys[0],
-                    &keys[1],
-                    &locks::CLASS,
-                    &locks::RATINGS,
-                ],
-            )?;
-        }
+        // the transaction before the read: its statement then sees what the other game
+        // committed. A player's first game has no row to lock with FOR UPDATE; the advisory
+        // lock covers it too.
+        self.lock_ratings(&users.map(|u| (pool, speed, u)))?;
         let rows = self.query(
             concat!(
                 "SELECT ",
