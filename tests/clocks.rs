@@ -13,7 +13,7 @@ use cajitas::game::{
     GameView, Lang, ManualClock, NoticeKind, RecordingNotifier, Scheduler, ServiceOptions,
     TimeControl, UserRef,
 };
-use cajitas::store::{ClockRow, NewGame, SqliteStore, StoreExt, TimeControlRow};
+use cajitas::store::{ClockRow, NewGame, StoreExt, TimeControlRow};
 use cajitas_rules::{Color, DrawReason, Outcome, Position, WinReason, san};
 
 const T0: i64 = 1_800_000_000_000;
@@ -472,7 +472,11 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
 #[test]
 fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     let clock = Arc::new(ManualClock::new(T0));
-    let mut store = SqliteStore::open_in_memory().unwrap();
+    let db = support::db::TestDb::new(
+        support::db::Backend::of_target(env!("CARGO_CRATE_NAME")),
+        "adopt",
+    );
+    let mut store = db.database().open().unwrap();
     store
         .immediate(|tx| {
             for (id, name) in [(11, "white"), (22, "black")] {
@@ -504,7 +508,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     // The upgrade ships a month after the game's last change.
     clock.advance(Duration::from_millis(30 * DAY_MS as u64));
     let upgrade = T0 + 30 * DAY_MS;
-    let svc = GameService::with_store(Box::new(store), ServiceOptions::with_clock(clock.clone()));
+    let svc = GameService::with_store(store, ServiceOptions::with_clock(clock.clone()));
     assert_eq!(svc.adopt_unclocked_games().unwrap(), 1);
     assert_eq!(svc.adopt_unclocked_games().unwrap(), 0);
     let ch = ChannelRef {

@@ -82,6 +82,15 @@ impl std::fmt::Debug for Database {
     }
 }
 
+/// What PostgreSQL said: the server's message and SQLSTATE (the client's own `Display` says
+/// only "db error"), or the client's error when the server was not reached.
+fn postgres_reason(e: &::postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} (SQLSTATE {})", db.message(), db.code().code()),
+        None => e.to_string(),
+    }
+}
+
 /// Why a store operation failed (always unexpected: refusals are decided by the caller).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -89,7 +98,7 @@ pub enum StoreError {
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
     /// PostgreSQL said no (or could not be reached).
-    #[error("database error: {0}")]
+    #[error("database error: {}", postgres_reason(.0))]
     Postgres(::postgres::Error),
     /// The schema could not be brought up to date.
     #[error("database migration failed: {0}")]

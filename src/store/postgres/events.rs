@@ -296,7 +296,7 @@ impl ClockEvents for PgTx<'_> {
         abandon_ms: i64,
     ) -> Result<Vec<(i64, u64, i64)>, StoreError> {
         self.query(
-            "UPDATE games SET clock_at = $1, deadline = $1 + $2
+            "UPDATE games SET clock_at = $1::BIGINT, deadline = $1::BIGINT + $2::BIGINT
              WHERE status = 'active' AND clock_at IS NULL
              RETURNING id, channel_id, seq",
             &[&now, &abandon_ms],
