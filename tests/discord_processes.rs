@@ -72,7 +72,11 @@ async fn two_bots_on_postgres_register_the_commands_once() {
                 api_base: &fake.base,
                 db: &dir.path().join("unused.db"),
                 log: dir.path().join(format!("bot-{i}.log")),
-                env: vec![("CAJITAS_DB", db.url.clone())],
+                env: vec![
+                    ("CAJITAS_DB", db.url.clone()),
+                    ("CAJITAS_SHARDS", "0-0/1".to_owned()),
+                    ("RUST_LOG", "serenity=debug,cajitas=debug".to_owned()),
+                ],
             })
         })
         .collect();
@@ -290,6 +294,89 @@ async fn one_process_runs_two_shards_identifying_in_turn() {
         assert_eq!(c.callback_type(), Some(4), "{:?}", c.json);
         assert_public_board(&cmd(&fake, &ch, &bob(), "accept", &[], &[]).await);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_identify_after_a_lost_session_waits_for_the_bucket_another_process_holds() {
+    use cajitas::store::postgres::locks;
+    let Some(pg) = server_or_skip(
+        "an_identify_after_a_lost_session_waits_for_the_bucket_another_process_holds",
+    ) else {
+        return;
+    };
+    let _quiet = timing_lock();
+    let db = pg.database("reidentify-lock");
+    let fake = FakeDiscord::start(HEARTBEAT_MS).await;
+    let dir = TempDir::new("reidentify-lock");
+    let _bot = Bot::start(BotOptions {
+        api_base: &fake.base,
+        db: &dir.path().join("unused.db"),
+        log: dir.path().join("bot.log"),
+        env: vec![
+            ("CAJITAS_DB", db.url.clone()),
+            ("CAJITAS_SHARDS", "0-0/1".to_owned()),
+        ],
+    });
+    fake.wait_ready(1).await;
+    // Another process takes bucket 0 (it waits for the bot's spacing after its READY).
+    let url = db.url.clone();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let (held_tx, held) = tokio::sync::oneshot::channel();
+    let other = tokio::task::spawn_blocking(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        c.execute(
+            "SELECT pg_advisory_lock($1, $2)",
+            &[&locks::CLASS, &locks::IDENTIFY_BASE],
+        )
+        .unwrap();
+        held_tx.send(()).unwrap();
+        released.recv().unwrap();
+        c.execute(
+            "SELECT pg_advisory_unlock($1, $2)",
+            &[&locks::CLASS, &locks::IDENTIFY_BASE],
+        )
+        .unwrap();
+    });
+    held.await.unwrap();
+    // Discord drops the bot's session: serenity's shard runner IDENTIFYs again on a new
+    // connection, by itself.
+    let connected = fake.count(&GatewayEvent::Connected);
+    fake.invalidate_session();
+    // The new connection is up and heartbeating: its IDENTIFY went out before its first
+    // heartbeat, and waits at the relay.
+    fake.wait_for(
+        "the new connection's heartbeats",
+        Duration::from_secs(30),
+        |f| {
+            let events = f.gateway_events();
+            let mut opened = events
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| **e == GatewayEvent::Connected)
+                .map(|(i, _)| i);
+            let new = opened.nth(connected)?;
+            let beats = events[new..]
+                .iter()
+                .filter(|e| **e == GatewayEvent::Heartbeat)
+                .count();
+            (beats >= 3).then_some(())
+        },
+    )
+    .await;
+    assert_eq!(
+        fake.count(&GatewayEvent::Identify),
+        1,
+        "the bot identified again while another process held the bucket"
+    );
+    let freed = std::time::Instant::now();
+    release.send(()).unwrap();
+    other.await.unwrap();
+    fake.wait_ready(2).await;
+    let (_, again) = fake.identified_shards()[1];
+    assert!(
+        again >= freed,
+        "the second IDENTIFY came before the bucket was free"
+    );
 }
 
 /// A guild channel where the bot may not open threads: these tests are about processes, so

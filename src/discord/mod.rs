@@ -20,6 +20,7 @@ mod engine;
 mod errors;
 mod gate;
 mod help;
+mod identify_relay;
 mod info;
 mod localize;
 mod messages;

@@ -580,6 +580,14 @@ impl FakeDiscord {
         self.inner.identified.lock().unwrap().clone()
     }
 
+    /// Sends an invalid session that cannot be resumed (`op` 9, `d: false`) on the current
+    /// gateway connection: the bot must IDENTIFY again, on a new connection.
+    pub fn invalidate_session(&self) {
+        if let Some(gw) = self.inner.gateway.lock().unwrap().as_ref() {
+            let _ = gw.send(GwCmd::Send(json!({"op": 9, "d": false}).to_string()));
+        }
+    }
+
     /// Closes the gateway connection with this close code (4000: resumable).
     pub fn close_gateway(&self, code: u16) {
         if let Some(gw) = self.inner.gateway.lock().unwrap().as_ref() {
