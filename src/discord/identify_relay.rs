@@ -3,12 +3,15 @@
 //! this process has the advisory lock of its rate-limit bucket (`shard_id % max_concurrency`),
 //! and keeps the lock until [`IDENTIFY_SPACING`] after Discord answered it.
 //!
-//! Why a relay: serenity 0.12 sends IDENTIFY from inside its shard runner, on the first boot
-//! and again whenever a session is lost (an invalidated session, a failed resume), and offers
-//! no hook before either. Every one of those connections reads the client's gateway URL
-//! first, so pointing that URL at the relay puts every IDENTIFY, whatever started it, behind
-//! the lock. The relay passes every other frame through unchanged and in order (RESUME,
-//! heartbeats, the dispatches), and closes one side when the other closes, with its code.
+//! Why a relay: serenity 0.12 IDENTIFYs on every new shard connection, at the first boot and
+//! whenever a session is lost (an invalidated session, a failed resume: the shard manager then
+//! starts the shard afresh), and offers no hook before either. Every one of those connections
+//! reads the client's gateway URL first, so pointing that URL at the relay puts every
+//! IDENTIFY, whatever started it, behind the lock. The relay connects to Discord before it
+//! accepts serenity's handshake (a gateway it cannot reach fails serenity's connect, as it
+//! would without the relay), then passes the text, binary and close frames through in order,
+//! close codes included (pings are answered at each hop); an IDENTIFY waits for the lock with
+//! only heartbeats passing it.
 
 use std::io::Read as _;
 use std::sync::Arc;
@@ -18,17 +21,24 @@ use std::time::Duration;
 use futures_util::{SinkExt as _, StreamExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
-use crate::store::{Coordination, LockGuard, NamedLock};
+use super::releaser::Releaser;
+use crate::store::{Coordination, NamedLock};
 
 /// How long after Discord's answer to an IDENTIFY (READY or an invalid session) its bucket
 /// stays taken: Discord allows one IDENTIFY per bucket per 5 s.
 pub const IDENTIFY_SPACING: Duration = Duration::from_secs(5);
 /// How long an IDENTIFY may wait for its answer before the bucket's spacing starts anyway.
 const ANSWER_WAIT: Duration = Duration::from_secs(30);
+/// How long connecting to Discord's gateway (or reading serenity's request line) may take.
+const CONNECT_WAIT: Duration = Duration::from_secs(10);
+/// How long Discord's answer to serenity's close is waited for, to pass it back.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// How many times a failure to ask the database for the lock is tried again, and how soon.
+const LOCK_ATTEMPTS: u32 = 3;
+const LOCK_RETRY: Duration = Duration::from_secs(1);
 /// The longest client frame the relay reads to look for an IDENTIFY (serenity's are a few
 /// hundred bytes); longer text frames pass through unread.
 const PEEK_LIMIT: usize = 16 * 1024;
@@ -39,6 +49,9 @@ struct Relay {
     upstream: String,
     coordination: Arc<dyn Coordination>,
     max_concurrency: u32,
+    /// One IDENTIFY of this process waits on the database at a time: each wait holds a
+    /// connection of the store's small pool, which the game service needs too.
+    asking: tokio::sync::Mutex<()>,
 }
 
 /// Opens the relay in front of `upstream` (the gateway URL serenity got from Discord) and
@@ -52,9 +65,10 @@ pub async fn open(
     let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
     let local = format!("ws://{}", listener.local_addr()?);
     let relay = Arc::new(Relay {
-        upstream: upstream.trim_end_matches('/').to_owned(),
+        upstream,
         coordination,
         max_concurrency: max_concurrency.max(1),
+        asking: tokio::sync::Mutex::new(()),
     });
     tokio::spawn(async move {
         loop {
@@ -62,7 +76,7 @@ pub async fn open(
                 Ok((tcp, _)) => {
                     let relay = Arc::clone(&relay);
                     tokio::spawn(async move {
-                        if let Err(e) = relay.relay(tcp).await {
+                        if let Err(e) = Arc::clone(&relay).relay(tcp).await {
                             tracing::warn!(error = %e, "gateway relay ended");
                         }
                     });
@@ -88,47 +102,34 @@ fn config() -> WebSocketConfig {
 
 impl Relay {
     /// Relays one of serenity's gateway connections to Discord's gateway.
-    // The handshake callback's error type is tungstenite's (an HTTP response), not ours.
-    #[allow(clippy::result_large_err)]
-    async fn relay(&self, tcp: TcpStream) -> Result<(), tokio_tungstenite::tungstenite::Error> {
-        let mut query = None;
-        let client = tokio_tungstenite::accept_hdr_async_with_config(
-            tcp,
-            |req: &Request, resp: Response| {
-                query = req.uri().query().map(str::to_owned);
-                Ok(resp)
-            },
-            Some(config()),
+    async fn relay(self: Arc<Self>, tcp: TcpStream) -> Result<(), WsError> {
+        // Discord first: a gateway that cannot be reached fails serenity's own handshake
+        // (dropped before it), and serenity retries as it would without the relay.
+        let url = upstream_url(&self.upstream, request_query(&tcp).await.as_deref());
+        let server = tokio::time::timeout(
+            CONNECT_WAIT,
+            tokio_tungstenite::connect_async_with_config(url, Some(config()), false),
         )
-        .await?;
-        let url = match query {
-            Some(q) => format!("{}?{q}", self.upstream),
-            None => self.upstream.clone(),
-        };
+        .await
+        .map_err(|_| WsError::Io(std::io::ErrorKind::TimedOut.into()))??
+        .0;
+        let client = tokio_tungstenite::accept_async_with_config(tcp, Some(config())).await?;
         let (mut client_tx, mut client_rx) = client.split();
-        let server =
-            match tokio_tungstenite::connect_async_with_config(url, Some(config()), false).await {
-                Ok((server, _)) => server,
-                Err(e) => {
-                    // serenity sees the connection close and reconnects as it would have.
-                    let _ = client_tx.send(Message::Close(None)).await;
-                    return Err(e);
-                }
-            };
         let (mut server_tx, mut server_rx) = server.split();
         // An IDENTIFY of this connection waits for Discord's answer; the down pump tells.
         let awaiting = AtomicBool::new(false);
         let answered = Arc::new(Notify::new());
+        // Ok(true): serenity closed, and Discord's answering close should still reach it.
         let up = async {
             // While an IDENTIFY waits for its lock, heartbeats still go (Discord takes them
             // before IDENTIFY, and a shard that misses its acknowledgements reconnects);
             // anything else waits behind the IDENTIFY, in order.
             let mut waiting: Option<(Message, Vec<Message>)> = None;
-            let (locked_tx, mut locked_rx) = tokio::sync::mpsc::channel(1);
+            let (locked_tx, mut locked_rx) = tokio::sync::mpsc::channel::<Option<Releaser>>(1);
             loop {
                 tokio::select! {
                     msg = client_rx.next() => {
-                        let Some(msg) = msg else { break };
+                        let Some(msg) = msg else { return Ok(false) };
                         let msg = msg?;
                         let close = matches!(msg, Message::Close(_));
                         if let Some((_, held)) = &mut waiting {
@@ -139,17 +140,19 @@ impl Relay {
                             }
                         } else if let Some(shard) = identify_shard(&msg) {
                             let bucket = shard % self.max_concurrency;
-                            let coordination = Arc::clone(&self.coordination);
                             let locked_tx = locked_tx.clone();
+                            let relay = Arc::clone(&self);
                             tokio::spawn(async move {
-                                let _ = locked_tx.send(lock(coordination, bucket).await).await;
+                                // A guard sent to a connection that ended is dropped with
+                                // the message: the Releaser releases it off the runtime.
+                                let _ = locked_tx.send(relay.lock(bucket).await).await;
                             });
                             waiting = Some((msg, Vec::new()));
                         } else if forwardable(&msg) {
                             server_tx.send(msg).await?;
                         }
                         if close {
-                            break;
+                            return Ok(true);
                         }
                     }
                     Some(guard) = locked_rx.recv() => {
@@ -163,7 +166,6 @@ impl Relay {
                     }
                 }
             }
-            Ok::<_, tokio_tungstenite::tungstenite::Error>(())
         };
         let down = async {
             while let Some(msg) = server_rx.next().await {
@@ -180,12 +182,18 @@ impl Relay {
                     break;
                 }
             }
-            Ok::<_, tokio_tungstenite::tungstenite::Error>(())
+            Ok::<_, WsError>(())
         };
-        // Either side closing ends the relay: the other side's half is dropped with it.
+        tokio::pin!(up, down);
+        // Discord closing ends the relay. serenity closing does too, once Discord's answering
+        // close has been passed back (or after CLOSE_WAIT).
         let ended = tokio::select! {
-            r = up => r,
-            r = down => r,
+            r = &mut up => match r {
+                Ok(true) => tokio::time::timeout(CLOSE_WAIT, &mut down).await.unwrap_or(Ok(())),
+                Ok(false) => Ok(()),
+                Err(e) => Err(e),
+            },
+            r = &mut down => r,
         };
         // An IDENTIFY left unanswered by a connection that ended: its spacing starts now.
         if awaiting.load(Ordering::SeqCst) {
@@ -193,35 +201,87 @@ impl Relay {
         }
         ended
     }
-}
 
-/// Waits (off the runtime) for the bucket's lock; `None` when the database could not be
-/// asked, after logging it (the IDENTIFY then goes anyway: better than no shard).
-async fn lock(coordination: Arc<dyn Coordination>, bucket: u32) -> Option<Box<dyn LockGuard>> {
-    let lock = NamedLock::Identify(bucket);
-    match tokio::task::spawn_blocking(move || coordination.lock(lock)).await {
-        Ok(Ok(guard)) => Some(guard),
-        Ok(Err(e)) => {
-            tracing::warn!(error = %e, ?lock, "could not take the IDENTIFY lock");
-            None
+    /// Waits (off the runtime) for the bucket's lock, one IDENTIFY of this process at a
+    /// time. A failure to ask the database (no connection) is tried again a few times; then
+    /// the IDENTIFY goes without the lock, logged: a shard offline is worse.
+    async fn lock(&self, bucket: u32) -> Option<Releaser> {
+        let _one = self.asking.lock().await;
+        let lock = NamedLock::Identify(bucket);
+        for attempt in 1..=LOCK_ATTEMPTS {
+            let c = Arc::clone(&self.coordination);
+            match tokio::task::spawn_blocking(move || c.lock(lock)).await {
+                Ok(Ok(guard)) => return Some(Releaser::new(guard)),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, ?lock, attempt, "could not take the IDENTIFY lock");
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, ?lock, attempt, "could not take the IDENTIFY lock");
+                }
+            }
+            tokio::time::sleep(LOCK_RETRY).await;
         }
-        Err(e) => {
-            tracing::warn!(error = %e, ?lock, "could not take the IDENTIFY lock");
-            None
-        }
+        tracing::warn!(?lock, "IDENTIFY without the shared lock");
+        None
     }
 }
 
 /// Keeps `guard` until Discord answered the IDENTIFY (`answered`, or [`ANSWER_WAIT`] passed)
-/// and [`IDENTIFY_SPACING`] more, then releases it off the runtime, in a task of its own: the
-/// connection's frames keep flowing meanwhile.
-fn release_after_answer(guard: Option<Box<dyn LockGuard>>, answered: Arc<Notify>) {
+/// and [`IDENTIFY_SPACING`] more, then releases it (off the runtime), in a task of its own:
+/// the connection's frames keep flowing meanwhile.
+fn release_after_answer(guard: Option<Releaser>, answered: Arc<Notify>) {
     let Some(guard) = guard else { return };
     tokio::spawn(async move {
         let _ = tokio::time::timeout(ANSWER_WAIT, answered.notified()).await;
         tokio::time::sleep(IDENTIFY_SPACING).await;
-        let _ = tokio::task::spawn_blocking(move || drop(guard)).await;
+        drop(guard);
     });
+}
+
+/// The URL to connect to for serenity's request: the gateway URL it was given with the query
+/// it asked for, spelled as serenity's own `Url` would (`wss://gateway.discord.gg` has the path
+/// `/`, and an HTTP request needs it).
+fn upstream_url(upstream: &str, query: Option<&str>) -> String {
+    let authority_only = upstream
+        .split_once("://")
+        .is_some_and(|(_, rest)| !rest.contains('/'));
+    let base = if authority_only {
+        format!("{upstream}/")
+    } else {
+        upstream.to_owned()
+    };
+    match query {
+        Some(q) => format!("{base}?{q}"),
+        None => base,
+    }
+}
+
+/// The query of the WebSocket request waiting on `tcp` (serenity's `v=10`), read without
+/// consuming it: the handshake reads the request itself afterwards. `None` when the request
+/// line did not come within [`CONNECT_WAIT`] or has no query.
+async fn request_query(tcp: &TcpStream) -> Option<String> {
+    let mut buf = [0u8; 1024];
+    let deadline = tokio::time::Instant::now() + CONNECT_WAIT;
+    loop {
+        let n = tokio::time::timeout_at(deadline, tcp.peek(&mut buf))
+            .await
+            .ok()?
+            .ok()?;
+        if n == 0 {
+            return None;
+        }
+        if let Some(end) = buf[..n].windows(2).position(|w| w == b"\r\n") {
+            // "GET /?v=10 HTTP/1.1"
+            let line = std::str::from_utf8(&buf[..end]).ok()?;
+            let target = line.split(' ').nth(1)?;
+            return target.split_once('?').map(|(_, q)| q.to_owned());
+        }
+        if n == buf.len() {
+            return None;
+        }
+        // Only part of the request line has come: look again shortly.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }
 
 /// Whether a client frame is a heartbeat (`op` 1).
@@ -345,5 +405,139 @@ mod tests {
         z.write_all(ready.as_bytes()).unwrap();
         assert!(answers_identify(&Message::Binary(z.finish().unwrap())));
         assert!(!answers_identify(&Message::Binary(vec![1, 2, 3])));
+    }
+
+    #[tokio::test]
+    async fn the_query_of_a_request_is_read_without_consuming_it_even_in_pieces() {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        for pieces in [
+            vec!["GET /?v=10 HTTP/1.1\r\nHost: x\r\n\r\n"],
+            vec!["GET /gw?v=10&encoding=json HT", "TP/1.1\r\n\r\n"],
+            vec!["GET / HTTP/1.1\r\n\r\n"],
+        ] {
+            let whole: String = pieces.concat();
+            let writer = tokio::spawn(async move {
+                let mut c = TcpStream::connect(addr).await.unwrap();
+                for p in pieces {
+                    c.write_all(p.as_bytes()).await.unwrap();
+                    tokio::time::sleep(Duration::from_millis(30)).await;
+                }
+                c
+            });
+            let (mut tcp, _) = listener.accept().await.unwrap();
+            let expected = whole
+                .split(' ')
+                .nth(1)
+                .and_then(|t| t.split_once('?'))
+                .map(|(_, q)| q.to_owned());
+            assert_eq!(request_query(&tcp).await, expected, "{whole:?}");
+            let _c = writer.await.unwrap();
+            // Nothing was consumed: the handshake still reads the whole request.
+            let mut got = vec![0u8; whole.len()];
+            tcp.read_exact(&mut got).await.unwrap();
+            assert_eq!(got, whole.as_bytes());
+        }
+    }
+
+    /// Coordination that is never asked: these connections never IDENTIFY.
+    struct Unasked;
+
+    impl Coordination for Unasked {
+        fn lock(
+            &self,
+            _: NamedLock,
+        ) -> Result<Box<dyn crate::store::LockGuard>, crate::store::StoreError> {
+            unreachable!("no IDENTIFY was sent")
+        }
+        fn try_lock(
+            &self,
+            _: NamedLock,
+        ) -> Result<Option<Box<dyn crate::store::LockGuard>>, crate::store::StoreError> {
+            unreachable!("no IDENTIFY was sent")
+        }
+        fn notify(&self, _: &str, _: &str) -> Result<(), crate::store::StoreError> {
+            Ok(())
+        }
+        fn listen(
+            &self,
+            _: &str,
+        ) -> Result<Box<dyn crate::store::Wakeups>, crate::store::StoreError> {
+            Err(crate::store::StoreError::Backend("not here".into()))
+        }
+    }
+
+    #[test]
+    fn the_upstream_url_is_the_gateway_url_with_serenitys_query() {
+        assert_eq!(
+            upstream_url("wss://gateway.discord.gg", Some("v=10")),
+            "wss://gateway.discord.gg/?v=10"
+        );
+        assert_eq!(
+            upstream_url("ws://127.0.0.1:9/gw", Some("v=10")),
+            "ws://127.0.0.1:9/gw?v=10"
+        );
+        assert_eq!(
+            upstream_url("ws://127.0.0.1:9/gw/", None),
+            "ws://127.0.0.1:9/gw/"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_gateway_that_cannot_be_reached_fails_the_handshake_itself() {
+        // A port nobody listens on: bound, then closed.
+        let closed = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+        let upstream = format!("ws://{}", closed.local_addr().unwrap());
+        drop(closed);
+        let relay = open(upstream, Arc::new(Unasked), 1).await.unwrap();
+        // serenity's connect fails (as it would against the gateway itself), rather than
+        // opening a connection that then ends without a close code.
+        let r = tokio_tungstenite::connect_async(format!("{relay}/?v=10")).await;
+        assert!(
+            r.is_err(),
+            "the relay accepted a connection it could not carry"
+        );
+    }
+
+    #[tokio::test]
+    async fn frames_and_close_codes_pass_through_in_order_both_ways() {
+        use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+        // A gateway that answers each text with its echo, then closes with 4004.
+        let gw = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+        let upstream = format!("ws://{}", gw.local_addr().unwrap());
+        let server = tokio::spawn(async move {
+            let (tcp, _) = gw.accept().await.unwrap();
+            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            for _ in 0..3 {
+                let Some(Ok(Message::Text(t))) = ws.next().await else {
+                    panic!("a text frame")
+                };
+                ws.send(Message::Text(format!("echo {t}"))).await.unwrap();
+            }
+            ws.send(Message::Close(Some(CloseFrame {
+                code: CloseCode::Library(4004),
+                reason: "auth".into(),
+            })))
+            .await
+            .unwrap();
+        });
+        let relay = open(upstream, Arc::new(Unasked), 1).await.unwrap();
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
+            .await
+            .unwrap();
+        for t in [r#"{"op":1,"d":null}"#, "second", "third"] {
+            ws.send(Message::Text(t.into())).await.unwrap();
+            let Some(Ok(Message::Text(e))) = ws.next().await else {
+                panic!("an echo")
+            };
+            assert_eq!(e, format!("echo {t}"));
+        }
+        match ws.next().await {
+            Some(Ok(Message::Close(Some(f)))) => assert_eq!(u16::from(f.code), 4004),
+            other => panic!("the gateway's close code, not {other:?}"),
+        }
+        server.await.unwrap();
     }
 }

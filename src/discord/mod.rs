@@ -27,6 +27,7 @@ mod messages;
 mod moves;
 mod notify;
 mod ratings;
+mod releaser;
 pub mod reply;
 mod resign;
 mod settings;

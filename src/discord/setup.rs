@@ -3,6 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::releaser::Releaser;
 use super::{Data, Error};
 
 /// The permissions the bot needs, and nothing more.
@@ -134,7 +135,7 @@ async fn register(
     })
     .await
     {
-        Ok(Ok(guard)) => guard.map(Releaser),
+        Ok(Ok(guard)) => guard.map(Releaser::new),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "could not take the registration lock; registering anyway");
             None
@@ -180,23 +181,6 @@ async fn register(
         }
     }
 }
-
-/// Releases a cross-process lock off the async runtime (the release is a database call).
-struct Releaser(Box<dyn crate::store::LockGuard>);
-
-impl Drop for Releaser {
-    fn drop(&mut self) {
-        let guard = std::mem::replace(&mut self.0, Box::new(NoGuard));
-        match tokio::runtime::Handle::try_current() {
-            Ok(rt) => drop(rt.spawn_blocking(move || drop(guard))),
-            Err(_) => drop(guard),
-        }
-    }
-}
-
-struct NoGuard;
-
-impl crate::store::LockGuard for NoGuard {}
 
 #[cfg(test)]
 mod tests {

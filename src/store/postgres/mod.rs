@@ -314,7 +314,9 @@ pub type Pool = r2d2::Pool<Manager>;
 
 /// The connections a store's pool keeps at most. The game service runs one operation at a
 /// time per store (it holds the store behind a lock), so a few are enough: the rest serve
-/// the coordination work of the bot (locks held while identifying or registering).
+/// the coordination work of the bot (locks held while identifying or registering; the
+/// IDENTIFY relay lets one IDENTIFY of the process wait for its lock at a time, so at most
+/// one connection waits and a lock or two are held).
 const POOL_SIZE: u32 = 4;
 
 /// The database: a pool of PostgreSQL connections.
