@@ -257,16 +257,8 @@ async fn one_process_runs_two_shards_identifying_in_turn() {
     let _quiet = timing_lock();
     let db = pg.database("one-process-two-shards");
     let fake = FakeDiscord::start(HEARTBEAT_MS).await;
-    let dir = TempDir::new("two-shards-one-process");
-    let _bot = Bot::start(BotOptions {
-        api_base: &fake.base,
-        db: &dir.path().join("unused.db"),
-        log: dir.path().join("bot.log"),
-        env: vec![
-            ("CAJITAS_DB", db.url.clone()),
-            ("CAJITAS_SHARDS", "0-1/2".to_owned()),
-        ],
-    });
+    let mut processes = Processes::new(&fake, "two-shards-one-process", &db.url);
+    let _bot = processes.start("0-1/2");
     fake.wait_ready(2).await;
     let ids = fake.identified_shards();
     assert_eq!(
@@ -307,16 +299,8 @@ async fn an_identify_after_a_lost_session_waits_for_the_bucket_another_process_h
     let _quiet = timing_lock();
     let db = pg.database("reidentify-lock");
     let fake = FakeDiscord::start(HEARTBEAT_MS).await;
-    let dir = TempDir::new("reidentify-lock");
-    let _bot = Bot::start(BotOptions {
-        api_base: &fake.base,
-        db: &dir.path().join("unused.db"),
-        log: dir.path().join("bot.log"),
-        env: vec![
-            ("CAJITAS_DB", db.url.clone()),
-            ("CAJITAS_SHARDS", "0-0/1".to_owned()),
-        ],
-    });
+    let mut processes = Processes::new(&fake, "reidentify-lock", &db.url);
+    let _bot = processes.start("0-0/1");
     fake.wait_ready(1).await;
     // Another process takes bucket 0 (it waits for the bot's spacing after its READY).
     let url = db.url.clone();
