@@ -10,7 +10,8 @@
 //! IDENTIFY, whatever started it, behind the lock. The relay connects to Discord before it
 //! accepts serenity's handshake (a gateway it cannot reach fails serenity's connect, as it
 //! would without the relay), then passes the text, binary and close frames through in order,
-//! close codes included (pings are answered at each hop); an IDENTIFY waits for the lock with
+//! Discord's close codes included (pings are answered at each hop; serenity's own close is
+//! answered with its code once Discord has answered it); an IDENTIFY waits for the lock with
 //! only heartbeats passing it.
 
 use std::io::Read as _;
@@ -76,8 +77,12 @@ pub async fn open(
                 Ok((tcp, _)) => {
                     let relay = Arc::clone(&relay);
                     tokio::spawn(async move {
-                        if let Err(e) = Arc::clone(&relay).relay(tcp).await {
-                            tracing::warn!(error = %e, "gateway relay ended");
+                        match Arc::clone(&relay).relay(tcp).await {
+                            Ok(()) => {}
+                            Err(e) if ordinary_end(&e) => {
+                                tracing::debug!(error = %e, "gateway relay ended");
+                            }
+                            Err(e) => tracing::warn!(error = %e, "gateway relay ended"),
                         }
                     });
                 }
@@ -89,6 +94,20 @@ pub async fn open(
         }
     });
     Ok(local)
+}
+
+/// Whether a relay ended as connections end: a side gone without a close handshake (serenity
+/// drops its old connection to resume), or a frame after a close.
+fn ordinary_end(e: &WsError) -> bool {
+    use tokio_tungstenite::tungstenite::error::ProtocolError;
+    matches!(
+        e,
+        WsError::ConnectionClosed
+            | WsError::AlreadyClosed
+            | WsError::Protocol(
+                ProtocolError::ResetWithoutClosingHandshake | ProtocolError::SendAfterClosing
+            )
+    )
 }
 
 /// serenity's own limits for the gateway's frames: none (READY can be large).
@@ -114,10 +133,12 @@ impl Relay {
         .map_err(|_| WsError::Io(std::io::ErrorKind::TimedOut.into()))??
         .0;
         let client = tokio_tungstenite::accept_async_with_config(tcp, Some(config())).await?;
-        let (mut client_tx, mut client_rx) = client.split();
+        let (client_tx, mut client_rx) = client.split();
+        let client_tx = tokio::sync::Mutex::new(client_tx);
         let (mut server_tx, mut server_rx) = server.split();
         // An IDENTIFY of this connection waits for Discord's answer; the down pump tells.
         let awaiting = AtomicBool::new(false);
+        let client_closing = AtomicBool::new(false);
         let answered = Arc::new(Notify::new());
         // Ok(true): serenity closed, and Discord's answering close should still reach it.
         let up = async {
@@ -152,6 +173,9 @@ impl Relay {
                             server_tx.send(msg).await?;
                         }
                         if close {
+                            // tungstenite queued its echo of serenity's close: from here on
+                            // nothing more may be sent to serenity.
+                            client_closing.store(true, Ordering::SeqCst);
                             return Ok(true);
                         }
                     }
@@ -175,8 +199,15 @@ impl Relay {
                     answered.notify_one();
                 }
                 let close = matches!(msg, Message::Close(_));
+                if client_closing.load(Ordering::SeqCst) {
+                    // serenity is closing: what Discord still says is not for it.
+                    if close {
+                        break;
+                    }
+                    continue;
+                }
                 if forwardable(&msg) {
-                    client_tx.send(msg).await?;
+                    client_tx.lock().await.send(msg).await?;
                 }
                 if close {
                     break;
@@ -185,11 +216,19 @@ impl Relay {
             Ok::<_, WsError>(())
         };
         tokio::pin!(up, down);
-        // Discord closing ends the relay. serenity closing does too, once Discord's answering
-        // close has been passed back (or after CLOSE_WAIT).
+        // Discord closing ends the relay. serenity closing does too, once Discord answered
+        // it (or after CLOSE_WAIT) and serenity got its close echoed.
         let ended = tokio::select! {
             r = &mut up => match r {
-                Ok(true) => tokio::time::timeout(CLOSE_WAIT, &mut down).await.unwrap_or(Ok(())),
+                Ok(true) => {
+                    let r = tokio::time::timeout(CLOSE_WAIT, &mut down).await.unwrap_or(Ok(()));
+                    // Sends tungstenite's answer to serenity's close, which serenity waits
+                    // for (unless a send to serenity was cut off half-way).
+                    if let Ok(mut tx) = client_tx.try_lock() {
+                        let _ = tx.close().await;
+                    }
+                    r
+                }
                 Ok(false) => Ok(()),
                 Err(e) => Err(e),
             },
@@ -539,5 +578,107 @@ mod tests {
             other => panic!("the gateway's close code, not {other:?}"),
         }
         server.await.unwrap();
+    }
+
+    /// A gateway that records the text frames it gets, answers none, and answers a close.
+    async fn recording_gateway() -> (String, tokio::sync::mpsc::UnboundedReceiver<String>) {
+        let gw = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+        let upstream = format!("ws://{}", gw.local_addr().unwrap());
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let (tcp, _) = gw.accept().await.unwrap();
+            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            // Reading on after a close sends tungstenite's answer to it.
+            while let Some(Ok(msg)) = ws.next().await {
+                if let Message::Text(t) = msg {
+                    let _ = tx.send(t);
+                }
+            }
+        });
+        (upstream, rx)
+    }
+
+    #[tokio::test]
+    async fn serenitys_close_is_answered_and_ends_the_relay() {
+        use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+        let (upstream, _frames) = recording_gateway().await;
+        let relay = open(upstream, Arc::new(Unasked), 1).await.unwrap();
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
+            .await
+            .unwrap();
+        ws.close(Some(CloseFrame {
+            code: CloseCode::Library(4000),
+            reason: "restart".into(),
+        }))
+        .await
+        .unwrap();
+        // serenity waits for the answer to its close (shard_runner's checked_shutdown).
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Close(Some(f))))) => assert_eq!(u16::from(f.code), 4000),
+            other => panic!("the answer to the close, not {other:?}"),
+        }
+    }
+
+    /// Coordination whose locks come after a while, counted.
+    struct SlowLocks(std::sync::atomic::AtomicUsize);
+
+    struct Held;
+    impl crate::store::LockGuard for Held {}
+
+    impl Coordination for SlowLocks {
+        fn lock(
+            &self,
+            _: NamedLock,
+        ) -> Result<Box<dyn crate::store::LockGuard>, crate::store::StoreError> {
+            std::thread::sleep(Duration::from_millis(300));
+            self.0.fetch_add(1, Ordering::SeqCst);
+            Ok(Box::new(Held))
+        }
+        fn try_lock(
+            &self,
+            _: NamedLock,
+        ) -> Result<Option<Box<dyn crate::store::LockGuard>>, crate::store::StoreError> {
+            unreachable!("the relay waits for its lock")
+        }
+        fn notify(&self, _: &str, _: &str) -> Result<(), crate::store::StoreError> {
+            Ok(())
+        }
+        fn listen(
+            &self,
+            _: &str,
+        ) -> Result<Box<dyn crate::store::Wakeups>, crate::store::StoreError> {
+            Err(crate::store::StoreError::Backend("not here".into()))
+        }
+    }
+
+    #[tokio::test]
+    async fn an_identify_waits_for_its_lock_with_only_heartbeats_passing_it() {
+        let (upstream, mut frames) = recording_gateway().await;
+        let locks = Arc::new(SlowLocks(std::sync::atomic::AtomicUsize::new(0)));
+        let relay = open(upstream, locks.clone(), 1).await.unwrap();
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
+            .await
+            .unwrap();
+        let identify = r#"{"op":2,"d":{"token":"x","shard":[0,1]}}"#;
+        let heartbeat = r#"{"op":1,"d":null}"#;
+        let after = r#"{"op":3,"d":{"status":"online"}}"#;
+        for t in [identify, heartbeat, after] {
+            ws.send(Message::Text(t.into())).await.unwrap();
+        }
+        let mut got = Vec::new();
+        while got.len() < 3 {
+            let f = tokio::time::timeout(Duration::from_secs(5), frames.recv())
+                .await
+                .expect("the relay passed the frames on")
+                .unwrap();
+            if got.is_empty() {
+                // The heartbeat went on while the IDENTIFY waited for its lock.
+                assert_eq!(locks.0.load(Ordering::SeqCst), 0, "{f}");
+            }
+            got.push(f);
+        }
+        assert_eq!(got, [heartbeat, identify, after]);
+        assert_eq!(locks.0.load(Ordering::SeqCst), 1);
     }
 }
