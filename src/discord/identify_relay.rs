@@ -249,11 +249,12 @@ impl Relay {
         let lock = NamedLock::Identify(bucket);
         for attempt in 1..=LOCK_ATTEMPTS {
             let c = Arc::clone(&self.coordination);
-            match tokio::task::spawn_blocking(move || c.lock(lock)).await {
-                Ok(Ok(guard)) => return Some(Releaser::new(guard)),
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, ?lock, attempt, "could not take the IDENTIFY lock");
-                }
+            let taken = match tokio::task::spawn_blocking(move || c.lock(lock)).await {
+                Ok(r) => r.map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            match taken {
+                Ok(guard) => return Some(Releaser::new(guard)),
                 Err(e) => {
                     tracing::warn!(error = %e, ?lock, attempt, "could not take the IDENTIFY lock");
                 }
@@ -325,16 +326,7 @@ async fn request_query(tcp: &TcpStream) -> Option<String> {
 
 /// Whether a client frame is a heartbeat (`op` 1).
 fn is_heartbeat(msg: &Message) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        op: u8,
-    }
-    match msg {
-        Message::Text(t) if t.len() <= PEEK_LIMIT => {
-            serde_json::from_str::<Head>(t).is_ok_and(|h| h.op == 1)
-        }
-        _ => false,
-    }
+    client_frame(msg).is_some_and(|f| f.op == 1)
 }
 
 /// Frames the relay passes on: pings and pongs are answered at each hop by tungstenite.
@@ -345,31 +337,31 @@ fn forwardable(msg: &Message) -> bool {
     )
 }
 
+/// What the relay reads of a frame serenity sends: its `op` and its data (a heartbeat's is a
+/// number, an IDENTIFY's an object with its shard).
+#[derive(serde::Deserialize)]
+struct ClientFrame {
+    op: u8,
+    #[serde(default)]
+    d: serde_json::Value,
+}
+
+/// A text frame of serenity's, read (up to [`PEEK_LIMIT`]); `None` for anything else.
+fn client_frame(msg: &Message) -> Option<ClientFrame> {
+    match msg {
+        Message::Text(t) if t.len() <= PEEK_LIMIT => serde_json::from_str(t).ok(),
+        _ => None,
+    }
+}
+
 /// The shard id of an IDENTIFY (`op` 2, `d.shard[0]`; shard 0 when it names none), `None`
 /// for any other frame.
 fn identify_shard(msg: &Message) -> Option<u32> {
-    #[derive(serde::Deserialize)]
-    struct Frame {
-        op: u8,
-        #[serde(default)]
-        d: Option<Identify>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Identify {
-        #[serde(default)]
-        shard: Option<[u64; 2]>,
-    }
-    let Message::Text(text) = msg else {
-        return None;
-    };
-    if text.len() > PEEK_LIMIT {
-        return None;
-    }
-    let f: Frame = serde_json::from_str(text).ok()?;
-    (f.op == 2).then(|| {
-        f.d.and_then(|d| d.shard)
-            .map_or(0, |[id, _]| u32::try_from(id).unwrap_or(u32::MAX))
-    })
+    let f = client_frame(msg).filter(|f| f.op == 2)?;
+    let id =
+        f.d.pointer("/shard/0")
+            .map_or(Some(0), serde_json::Value::as_u64)?;
+    Some(u32::try_from(id).unwrap_or(u32::MAX))
 }
 
 /// Whether a gateway frame from Discord answers an IDENTIFY: READY, or an invalid session
@@ -480,21 +472,38 @@ mod tests {
         }
     }
 
-    /// Coordination that is never asked: these connections never IDENTIFY.
-    struct Unasked;
+    /// Coordination whose locks come after `delay`, counted in `taken`.
+    struct TestLocks {
+        delay: Duration,
+        taken: std::sync::atomic::AtomicUsize,
+    }
 
-    impl Coordination for Unasked {
+    impl TestLocks {
+        fn new(delay: Duration) -> Arc<TestLocks> {
+            Arc::new(TestLocks {
+                delay,
+                taken: std::sync::atomic::AtomicUsize::new(0),
+            })
+        }
+    }
+
+    struct Held;
+    impl crate::store::LockGuard for Held {}
+
+    impl Coordination for TestLocks {
         fn lock(
             &self,
             _: NamedLock,
         ) -> Result<Box<dyn crate::store::LockGuard>, crate::store::StoreError> {
-            unreachable!("no IDENTIFY was sent")
+            std::thread::sleep(self.delay);
+            self.taken.fetch_add(1, Ordering::SeqCst);
+            Ok(Box::new(Held))
         }
         fn try_lock(
             &self,
             _: NamedLock,
         ) -> Result<Option<Box<dyn crate::store::LockGuard>>, crate::store::StoreError> {
-            unreachable!("no IDENTIFY was sent")
+            unreachable!("the relay waits for its lock")
         }
         fn notify(&self, _: &str, _: &str) -> Result<(), crate::store::StoreError> {
             Ok(())
@@ -529,7 +538,9 @@ mod tests {
         let closed = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
         let upstream = format!("ws://{}", closed.local_addr().unwrap());
         drop(closed);
-        let relay = open(upstream, Arc::new(Unasked), 1).await.unwrap();
+        let relay = open(upstream, TestLocks::new(Duration::ZERO), 1)
+            .await
+            .unwrap();
         // serenity's connect fails (as it would against the gateway itself), rather than
         // opening a connection that then ends without a close code.
         let r = tokio_tungstenite::connect_async(format!("{relay}/?v=10")).await;
@@ -562,7 +573,9 @@ mod tests {
             .await
             .unwrap();
         });
-        let relay = open(upstream, Arc::new(Unasked), 1).await.unwrap();
+        let relay = open(upstream, TestLocks::new(Duration::ZERO), 1)
+            .await
+            .unwrap();
         let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
             .await
             .unwrap();
@@ -603,7 +616,9 @@ mod tests {
         use tokio_tungstenite::tungstenite::protocol::CloseFrame;
         use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
         let (upstream, _frames) = recording_gateway().await;
-        let relay = open(upstream, Arc::new(Unasked), 1).await.unwrap();
+        let relay = open(upstream, TestLocks::new(Duration::ZERO), 1)
+            .await
+            .unwrap();
         let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
             .await
             .unwrap();
@@ -620,42 +635,10 @@ mod tests {
         }
     }
 
-    /// Coordination whose locks come after a while, counted.
-    struct SlowLocks(std::sync::atomic::AtomicUsize);
-
-    struct Held;
-    impl crate::store::LockGuard for Held {}
-
-    impl Coordination for SlowLocks {
-        fn lock(
-            &self,
-            _: NamedLock,
-        ) -> Result<Box<dyn crate::store::LockGuard>, crate::store::StoreError> {
-            std::thread::sleep(Duration::from_millis(300));
-            self.0.fetch_add(1, Ordering::SeqCst);
-            Ok(Box::new(Held))
-        }
-        fn try_lock(
-            &self,
-            _: NamedLock,
-        ) -> Result<Option<Box<dyn crate::store::LockGuard>>, crate::store::StoreError> {
-            unreachable!("the relay waits for its lock")
-        }
-        fn notify(&self, _: &str, _: &str) -> Result<(), crate::store::StoreError> {
-            Ok(())
-        }
-        fn listen(
-            &self,
-            _: &str,
-        ) -> Result<Box<dyn crate::store::Wakeups>, crate::store::StoreError> {
-            Err(crate::store::StoreError::Backend("not here".into()))
-        }
-    }
-
     #[tokio::test]
     async fn an_identify_waits_for_its_lock_with_only_heartbeats_passing_it() {
         let (upstream, mut frames) = recording_gateway().await;
-        let locks = Arc::new(SlowLocks(std::sync::atomic::AtomicUsize::new(0)));
+        let locks = TestLocks::new(Duration::from_millis(300));
         let relay = open(upstream, locks.clone(), 1).await.unwrap();
         let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
             .await
@@ -674,11 +657,11 @@ mod tests {
                 .unwrap();
             if got.is_empty() {
                 // The heartbeat went on while the IDENTIFY waited for its lock.
-                assert_eq!(locks.0.load(Ordering::SeqCst), 0, "{f}");
+                assert_eq!(locks.taken.load(Ordering::SeqCst), 0, "{f}");
             }
             got.push(f);
         }
         assert_eq!(got, [heartbeat, identify, after]);
-        assert_eq!(locks.0.load(Ordering::SeqCst), 1);
+        assert_eq!(locks.taken.load(Ordering::SeqCst), 1);
     }
 }

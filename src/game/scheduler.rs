@@ -427,14 +427,9 @@ impl GameService {
             // waiting for the first.
             let players: Vec<_> = claimed
                 .iter()
-                .filter(|(ev, row)| ev.kind == EventKind::Timeout && ratings::may_be_rated(row))
-                .flat_map(|(_, row)| {
-                    let (pool, speed) = (
-                        ratings::pool_of(row.guild, row.channel),
-                        ratings::speed_of(row),
-                    );
-                    [row.white.id, row.black.id].map(|u| (pool, speed, u))
-                })
+                .filter(|(ev, _)| ev.kind == EventKind::Timeout)
+                .filter_map(|(_, row)| ratings::ratings_at_stake(row))
+                .flatten()
                 .collect();
             tx.lock_ratings(&players)?;
             for (ev, row) in claimed {

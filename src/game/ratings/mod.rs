@@ -62,10 +62,13 @@ pub enum Unrated {
     TooShort,
 }
 
-/// Whether `game`, still being played, is rated if it ends now with a result: its ratings
-/// may change in the transaction that ends it.
-pub fn may_be_rated(game: &GameRow) -> bool {
-    game.rated && !is_engine_game(game) && game.ply >= 2 * MIN_MOVES_PER_SIDE
+/// The ratings `game`, still being played, would change if it ended now with a result, as
+/// `(pool, speed, player)` for [`crate::store::Ratings::lock_ratings`]; `None` when such an
+/// end is unrated.
+pub fn ratings_at_stake(game: &GameRow) -> Option<[(i64, Speed, u64); 2]> {
+    let rated = game.rated && !is_engine_game(game) && game.ply >= 2 * MIN_MOVES_PER_SIDE;
+    let (pool, speed) = (pool_of(game.guild, game.channel), speed_of(game));
+    rated.then(|| [game.white.id, game.black.id].map(|u| (pool, speed, u)))
 }
 
 /// `None` when `game` counts for the ratings, otherwise why not.
