@@ -573,12 +573,7 @@ mod tests {
             .await
             .unwrap();
         });
-        let relay = open(upstream, TestLocks::new(Duration::ZERO), 1)
-            .await
-            .unwrap();
-        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
-            .await
-            .unwrap();
+        let mut ws = connect_through_relay(upstream, TestLocks::new(Duration::ZERO)).await;
         for t in [r#"{"op":1,"d":null}"#, "second", "third"] {
             ws.send(Message::Text(t.into())).await.unwrap();
             let Some(Ok(Message::Text(e))) = ws.next().await else {
@@ -591,6 +586,18 @@ mod tests {
             other => panic!("the gateway's close code, not {other:?}"),
         }
         server.await.unwrap();
+    }
+
+    /// Opens a relay in front of `upstream` and connects to it as serenity does.
+    async fn connect_through_relay(
+        upstream: String,
+        locks: Arc<TestLocks>,
+    ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>> {
+        let relay = open(upstream, locks, 1).await.unwrap();
+        tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
+            .await
+            .unwrap()
+            .0
     }
 
     /// A gateway that records the text frames it gets, answers none, and answers a close.
@@ -616,12 +623,7 @@ mod tests {
         use tokio_tungstenite::tungstenite::protocol::CloseFrame;
         use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
         let (upstream, _frames) = recording_gateway().await;
-        let relay = open(upstream, TestLocks::new(Duration::ZERO), 1)
-            .await
-            .unwrap();
-        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
-            .await
-            .unwrap();
+        let mut ws = connect_through_relay(upstream, TestLocks::new(Duration::ZERO)).await;
         ws.close(Some(CloseFrame {
             code: CloseCode::Library(4000),
             reason: "restart".into(),
@@ -639,10 +641,7 @@ mod tests {
     async fn an_identify_waits_for_its_lock_with_only_heartbeats_passing_it() {
         let (upstream, mut frames) = recording_gateway().await;
         let locks = TestLocks::new(Duration::from_millis(300));
-        let relay = open(upstream, locks.clone(), 1).await.unwrap();
-        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{relay}/?v=10"))
-            .await
-            .unwrap();
+        let mut ws = connect_through_relay(upstream, locks.clone()).await;
         let identify = r#"{"op":2,"d":{"token":"x","shard":[0,1]}}"#;
         let heartbeat = r#"{"op":1,"d":null}"#;
         let after = r#"{"op":3,"d":{"status":"online"}}"#;
