@@ -413,16 +413,14 @@ impl Drop for Process {
 /// the answer says which.
 fn lower_autogroup(pid: u32) -> Autogroup {
     let path = format!("/proc/{pid}/autogroup");
-    // Never the bot's own: only an autogroup that is not this process's (the name and
-    // number before " nice").
-    let group = |p: &str| {
-        std::fs::read_to_string(p)
-            .ok()
-            .and_then(|t| t.split_whitespace().next().map(str::to_owned))
+    let (Ok(theirs), Ok(mine)) = (
+        std::fs::read_to_string(&path),
+        std::fs::read_to_string("/proc/self/autogroup"),
+    ) else {
+        return Autogroup::NotApplicable;
     };
-    match (group(&path), group("/proc/self/autogroup")) {
-        (Some(theirs), Some(mine)) if theirs != mine => {}
-        _ => return Autogroup::NotApplicable,
+    if !an_autogroup_of_its_own(&theirs, &mine) {
+        return Autogroup::NotApplicable;
     }
     // Without CAP_SYS_ADMIN the kernel takes one autogroup change per 100 ms from the whole
     // machine and answers EAGAIN to the rest (engines starting together, other programs):
@@ -443,6 +441,18 @@ fn lower_autogroup(pid: u32) -> Autogroup {
                 return Autogroup::Refused(e.to_string());
             }
         }
+    }
+}
+
+/// Whether the engine's autogroup (the text of its `/proc/PID/autogroup`) is one of its own,
+/// never the bot's (`mine`): compared by the name before " nice". The kernel prints nothing
+/// for the root autogroup (a process whose session never called `setsid`, such as one run
+/// straight from a container's init), so an empty `mine` is a group too, and differs from
+/// any the engine's `setsid` made; an empty `theirs` means the engine has none of its own.
+fn an_autogroup_of_its_own(theirs: &str, mine: &str) -> bool {
+    match theirs.split_whitespace().next() {
+        Some(theirs) => mine.split_whitespace().next() != Some(theirs),
+        None => false,
     }
 }
 
@@ -478,6 +488,25 @@ pub fn parse_info(line: &str) -> Option<(Score, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_engines_autogroup_is_lowered_only_when_it_is_not_the_bots() {
+        // A bot in a session of its own, and a bot run straight from a container's init (the
+        // root autogroup, which the kernel prints as nothing): CI ran the second way, and the
+        // engine's own group was left at nice 0.
+        assert!(an_autogroup_of_its_own(
+            "/autogroup-45098 nice 0\n",
+            "/autogroup-45097 nice 0\n"
+        ));
+        assert!(an_autogroup_of_its_own("/autogroup-45098 nice 0\n", ""));
+        // The same group as the bot's (no setsid), or none of its own: never written.
+        assert!(!an_autogroup_of_its_own(
+            "/autogroup-45098 nice 0\n",
+            "/autogroup-45098 nice 0\n"
+        ));
+        assert!(!an_autogroup_of_its_own("", ""));
+        assert!(!an_autogroup_of_its_own("", "/autogroup-45098 nice 0\n"));
+    }
 
     fn lines_of(bytes: Vec<u8>) -> Vec<Option<String>> {
         let (tx, rx) = sync_channel(1024);
