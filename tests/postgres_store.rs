@@ -894,6 +894,57 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
 }
 
 #[test]
+fn coordination_locks_held_while_shards_identify_leave_the_games_their_connections() {
+    use cajitas::store::NamedLock;
+    let Some(pg) = server_or_skip(
+        "coordination_locks_held_while_shards_identify_leave_the_games_their_connections",
+    ) else {
+        return;
+    };
+    let db = pg.database("lock-connections");
+    let store = PostgresStore::open(&db.url).unwrap();
+    let coordination = store.coordination().unwrap();
+    let svc = GameService::with_store(Box::new(store), ServiceOptions::default());
+    // A process of a large bot identifying shards of several buckets at once, and
+    // registering its commands: more locks than the store keeps connections.
+    let mut held: Vec<_> = (0..8)
+        .map(|bucket| coordination.lock(NamedLock::Identify(bucket)).unwrap())
+        .collect();
+    held.push(coordination.lock(NamedLock::CommandRegistration).unwrap());
+    // Every session holds its own lock: another process finds each of them taken.
+    let other = PostgresStore::open(&db.url)
+        .unwrap()
+        .coordination()
+        .unwrap();
+    for bucket in 0..8 {
+        assert!(
+            other
+                .try_lock(NamedLock::Identify(bucket))
+                .unwrap()
+                .is_none(),
+            "bucket {bucket} is held"
+        );
+    }
+    // Meanwhile games go on: each operation gets a connection of the store's own.
+    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        .expect("a challenge while the locks are held");
+    svc.accept(&bob(), CH).unwrap();
+    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    assert_eq!(svc.board(CH).unwrap().ply, 1);
+    // Dropped, each lock is free again, for this process and the others.
+    held.clear();
+    for bucket in 0..8 {
+        assert!(
+            other
+                .try_lock(NamedLock::Identify(bucket))
+                .unwrap()
+                .is_some(),
+            "bucket {bucket} was released"
+        );
+    }
+}
+
+#[test]
 fn two_games_of_one_player_ending_at_once_read_the_rating_one_after_the_other() {
     use cajitas::game::ratings::Speed;
     use cajitas::store::{RatingRow, UserRow};

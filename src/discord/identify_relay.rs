@@ -51,7 +51,7 @@ struct Relay {
     coordination: Arc<dyn Coordination>,
     max_concurrency: u32,
     /// One IDENTIFY of this process waits on the database at a time: each wait holds a
-    /// connection of the store's small pool, which the game service needs too.
+    /// blocking thread and a connection of the locks' pool until it gets its lock.
     asking: tokio::sync::Mutex<()>,
 }
 

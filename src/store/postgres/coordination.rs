@@ -1,24 +1,50 @@
 //! Coordination of the processes sharing one PostgreSQL database: session-level advisory
-//! locks ([`locks`](super::locks)), each held on its own pooled connection until its guard is
-//! dropped. A process that dies closes its connections, and the server releases its locks.
+//! locks ([`locks`](super::locks)), each held on a connection of its own until its guard is
+//! dropped, from a pool apart from the store's ([`LOCK_POOL_SIZE`](super::LOCK_POOL_SIZE)),
+//! so that locks held while shards identify never leave a game's operation without a
+//! connection. A process that dies closes its connections, and the server releases its locks.
+
+use std::sync::{Arc, OnceLock};
 
 use r2d2::PooledConnection;
 
-use super::{Manager, Pool, locks};
+use super::{Manager, Pool, lock_pool, locks};
 use crate::store::{Coordination, LockGuard, NamedLock, StoreError, Wakeups};
 
 /// [`Coordination`] through PostgreSQL advisory locks.
 #[derive(Clone)]
 pub struct PgCoordination {
+    /// The store's pool, for notifications.
     pool: Pool,
-    /// How to open the listening connections.
+    /// The locks' pool, opened by the first lock (shared by every `PgCoordination` of one
+    /// store).
+    locks: Arc<OnceLock<Pool>>,
+    /// How to open the listening connections and the locks' pool.
     config: postgres::Config,
 }
 
 impl PgCoordination {
-    /// Locks taken on connections of `pool`; listeners connect with `config`.
-    pub fn new(pool: Pool, config: postgres::Config) -> PgCoordination {
-        PgCoordination { pool, config }
+    /// Notifications sent on connections of `pool`; locks taken on connections of `locks`
+    /// (opened with `config` when first needed); listeners connect with `config`.
+    pub fn new(pool: Pool, locks: Arc<OnceLock<Pool>>, config: postgres::Config) -> PgCoordination {
+        PgCoordination {
+            pool,
+            locks,
+            config,
+        }
+    }
+
+    /// A connection of the locks' pool.
+    fn lock_connection(&self) -> Result<PooledConnection<Manager>, StoreError> {
+        let pool = match self.locks.get() {
+            Some(pool) => pool,
+            None => {
+                let pool = lock_pool(self.config.clone())?;
+                // Two first locks at once: one pool is kept, the other dropped unused.
+                self.locks.get_or_init(|| pool)
+            }
+        };
+        Ok(pool.get()?)
     }
 }
 
@@ -59,7 +85,7 @@ impl Drop for PgLockGuard {
 
 impl Coordination for PgCoordination {
     fn lock(&self, lock: NamedLock) -> Result<Box<dyn LockGuard>, StoreError> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.lock_connection()?;
         let (a, b) = keys(lock);
         // The session's lock_timeout does not apply here: waiting is the point.
         conn.client().batch_execute("SET lock_timeout = 0")?;
@@ -79,7 +105,7 @@ impl Coordination for PgCoordination {
     }
 
     fn try_lock(&self, lock: NamedLock) -> Result<Option<Box<dyn LockGuard>>, StoreError> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.lock_connection()?;
         let (a, b) = keys(lock);
         let got: bool = conn
             .client()

@@ -33,6 +33,7 @@ mod users;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use postgres::types::{FromSql, ToSql};
@@ -314,16 +315,28 @@ pub type Pool = r2d2::Pool<Manager>;
 
 /// The connections a store's pool keeps at most. The game service runs one operation at a
 /// time per store (it holds the store behind a lock), so a few are enough: the rest serve
-/// the coordination work of the bot (locks held while identifying or registering; the
-/// IDENTIFY relay lets one IDENTIFY of the process wait for its lock at a time, so at most
-/// one connection waits and a lock or two are held).
+/// the notifications, and stand in for a connection the server closed. The coordination
+/// locks never take one: they have a pool of their own ([`LOCK_POOL_SIZE`]).
 const POOL_SIZE: u32 = 4;
+
+/// The connections the coordination locks of one process may hold at once, each lock on a
+/// session of its own: one per IDENTIFY bucket (Discord's `max_concurrency` is 1, or 16 for
+/// the largest bots), and the command registration's. Opened when a lock is first taken,
+/// closed after a minute unused; a lock held while shards identify then never leaves a
+/// game's operation waiting for a connection.
+pub const LOCK_POOL_SIZE: u32 = 17;
+
+/// How long an unused lock connection stays open.
+const LOCK_IDLE: Duration = Duration::from_secs(60);
 
 /// The database: a pool of PostgreSQL connections.
 pub struct PostgresStore {
     pool: Pool,
     /// The connection settings (for the listening connections of [`Coordination`]).
     config: postgres::Config,
+    /// The coordination locks' own pool, opened when the first lock is taken (most stores,
+    /// such as the console's or `migrate`'s, never take one).
+    locks: Arc<OnceLock<Pool>>,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -335,11 +348,32 @@ impl std::fmt::Debug for PostgresStore {
 /// Opens a pool on `url` (`postgres://…` or `postgresql://…`, any form the `postgres` crate
 /// reads; a Unix socket directory as `host=/dir`), without TLS.
 pub fn pool(url: &str, size: u32) -> Result<Pool, StoreError> {
-    let config: postgres::Config = url.parse()?;
+    pool_of(url.parse()?, size, 1, None)
+}
+
+/// The coordination locks' pool on `config` ([`LOCK_POOL_SIZE`]): no connection until a lock
+/// is taken.
+fn lock_pool(config: postgres::Config) -> Result<Pool, StoreError> {
+    pool_of(config, LOCK_POOL_SIZE, 0, Some(LOCK_IDLE))
+}
+
+/// A pool on `config` of at most `size` connections, keeping `min_idle` open; an idle one
+/// beyond those is closed after `idle` (r2d2's 10 minutes when `None`).
+fn pool_of(
+    config: postgres::Config,
+    size: u32,
+    min_idle: u32,
+    idle: Option<Duration>,
+) -> Result<Pool, StoreError> {
     let manager = Manager(PostgresConnectionManager::new(config, NoTls));
-    Ok(r2d2::Pool::builder()
+    let builder = r2d2::Pool::builder();
+    let builder = match idle {
+        Some(idle) => builder.idle_timeout(Some(idle)),
+        None => builder,
+    };
+    Ok(builder
         .max_size(size)
-        .min_idle(Some(1))
+        .min_idle(Some(min_idle))
         // No round trip to test a connection before each use (a move is a dozen of them):
         // a connection the server closed is found at BEGIN, which is retried once on another
         // (see `PostgresStore::transaction`), and dropped from the pool as broken.
@@ -355,12 +389,13 @@ impl PostgresStore {
         let store = PostgresStore {
             pool: pool(url, POOL_SIZE)?,
             config: url.parse()?,
+            locks: Arc::default(),
         };
         migrate(store.pool.get()?.client())?;
         Ok(store)
     }
 
-    /// The pool, for work outside the store's transactions (coordination locks, `migrate`).
+    /// The store's pool, for work outside its transactions.
     pub fn pool(&self) -> &Pool {
         &self.pool
     }
@@ -584,6 +619,7 @@ impl Store for PostgresStore {
     fn coordination(&self) -> Option<std::sync::Arc<dyn Coordination>> {
         Some(std::sync::Arc::new(PgCoordination::new(
             self.pool.clone(),
+            Arc::clone(&self.locks),
             self.config.clone(),
         )))
     }
