@@ -13,8 +13,8 @@ use cajitas::game::{
     GameView, Lang, ManualClock, NoticeKind, RecordingNotifier, Scheduler, ServiceOptions,
     TimeControl, UserRef,
 };
-use cajitas::store::{ClockRow, NewGame, StoreExt, TimeControlRow};
-use cajitas_rules::{Color, DrawReason, Outcome, Position, WinReason, san};
+use cajitas::store::{ClockRow, MoveRow, NewGame, StoreExt, TimeControlRow};
+use cajitas_rules::{Color, DrawReason, Outcome, Position, Uci, WinReason, san};
 
 const T0: i64 = 1_800_000_000_000;
 
@@ -489,7 +489,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
                     T0,
                 )?;
             }
-            tx.insert_game(&NewGame {
+            let game = tx.insert_game(&NewGame {
                 guild: Some(1),
                 channel: 500,
                 white: 11,
@@ -501,8 +501,33 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
                 rated: false,
                 tc: TimeControlRow::default(),
                 clock: ClockRow::default(),
-            })
-            .map(|_| ())
+            })?;
+            // 1. e4 e5 were played before the upgrade, with no clock.
+            let mut pos = Position::new();
+            for (ply, (uci, san, user)) in [("e2e4", "e4", 11), ("e7e5", "e5", 22)]
+                .into_iter()
+                .enumerate()
+            {
+                let m = uci.parse::<Uci>().unwrap().to_move(&pos).unwrap();
+                pos.play(m);
+                let row = MoveRow {
+                    ply: ply as u32,
+                    uci: uci.into(),
+                    san: san.into(),
+                    user_id: user,
+                    played_at: T0,
+                };
+                let fen = pos.fen();
+                assert!(tx.append_move(
+                    game,
+                    ply as u32,
+                    &row,
+                    &fen,
+                    &ClockRow::default(),
+                    None
+                )?);
+            }
+            Ok::<_, cajitas::store::StoreError>(())
         })
         .unwrap();
     // The upgrade ships a month after the game's last change.
@@ -671,6 +696,35 @@ fn a_takeback_gives_the_game_a_new_seq_and_replaces_its_event() {
     w.round();
     assert!(w.posts.posts().is_empty());
     assert_eq!(w.board().clock.deadline, Some(T0 + DAY_MS / 2 + DAY_MS));
+}
+
+#[test]
+fn an_untimed_game_sends_no_reminder_before_both_sides_moved() {
+    let w = world();
+    w.start("untimed");
+    // Nobody moved, then only white: no reminder is pending, and none goes out.
+    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    w.mv(Color::White, "e4").unwrap();
+    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    w.advance_ms(6 * DAY_MS);
+    w.round();
+    assert!(w.posts.posts().is_empty());
+    // Both moved: white's reminder at 80% of the 7 days from black's move.
+    w.mv(Color::Black, "e5").unwrap();
+    let black_moved = T0 + 6 * DAY_MS;
+    let reminder = black_moved + 7 * DAY_MS * 8 / 10;
+    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(reminder));
+    // Black takes the move back: the reminder is gone with it.
+    w.svc.takeback_request(&w.black, w.ch, None).unwrap();
+    w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
+    assert_eq!(w.board().ply, 1);
+    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    w.advance_ms(7 * DAY_MS);
+    w.round();
+    assert!(w.posts.posts().is_empty(), "{:?}", w.kinds());
+    // The waiting player's claim ends the game that never started: aborted.
+    let v = w.svc.claim_abandoned(&w.white, w.ch, false).unwrap();
+    assert!(v.aborted);
 }
 
 /// A game in `channel`, its timeout due: only a scheduler whose scope holds the channel

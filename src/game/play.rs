@@ -204,9 +204,14 @@ impl GameService {
         c: &ClockState,
         ply: u32,
     ) -> Result<(), GameError> {
-        let (kind, due) = next_event(tc, c, ply);
-        tx.schedule_event(game, channel, seq, kind, due)?;
-        self.inner.bell.ring_if_before(due);
+        match next_event(tc, c, ply) {
+            Some((kind, due)) => {
+                tx.schedule_event(game, channel, seq, kind, due)?;
+                self.inner.bell.ring_if_before(due);
+            }
+            // An untimed game taken back to before both sides moved: no reminder.
+            None => tx.clear_event(game, seq)?,
+        }
         Ok(())
     }
 
@@ -410,7 +415,8 @@ impl GameService {
             // to the ending, which drops it). A game against the engine has none: no
             // reminder pings the engine, and nobody claims a game it abandoned.
             let next = (l.game.outcome().is_none() && !Self::has_engine(&l))
-                .then(|| next_event(tc, &clock, l.row.ply + 1));
+                .then(|| next_event(tc, &clock, l.row.ply + 1))
+                .flatten();
             if !tx.append_move(l.row.id, l.row.ply, &row, &fen, &clock.to_row(), next)? {
                 return Err(GameError::PositionChanged);
             }
@@ -649,11 +655,12 @@ impl GameService {
     }
 }
 
-/// The event that follows a clock state at `ply` plies: its kind and due time.
-pub(super) fn next_event(tc: TimeControl, c: &ClockState, ply: u32) -> (EventKind, i64) {
-    match time_control::next_event(tc, c, ply) {
+/// The event that follows a clock state at `ply` plies: its kind and due time (none for an
+/// untimed game before both sides moved).
+pub(super) fn next_event(tc: TimeControl, c: &ClockState, ply: u32) -> Option<(EventKind, i64)> {
+    Some(match time_control::next_event(tc, c, ply)? {
         time_control::Next::Timeout(at) => (EventKind::Timeout, at),
         time_control::Next::Reminder(at) => (EventKind::Reminder, at),
         time_control::Next::IdleReminder(at) => (EventKind::IdleReminder, at),
-    }
+    })
 }

@@ -389,14 +389,14 @@ impl GameService {
         let abandon = self.abandon_ms();
         self.write(|tx, now| {
             let adopted = tx.adopt_unclocked_games(now, abandon)?;
-            for &(game, channel, seq) in &adopted {
+            for &(game, channel, seq, ply) in &adopted {
                 let c = ClockState {
                     white_ms: 0,
                     black_ms: 0,
                     clock_at: now,
                     deadline: now.saturating_add(abandon),
                 };
-                self.schedule(tx, game, channel, seq, TimeControl::Untimed, &c, 0)?;
+                self.schedule(tx, game, channel, seq, TimeControl::Untimed, &c, ply)?;
             }
             Ok(adopted.len())
         })

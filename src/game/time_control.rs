@@ -429,13 +429,16 @@ pub(crate) enum Next {
 
 /// The next event of a game at `ply` plies with clock `c`: a correspondence game's reminder
 /// at 80% of the mover's time once both sides moved (then the timeout), a live game's
-/// timeout, an untimed game's reminder at 80% of the abandonment period.
-pub(crate) fn next_event(tc: TimeControl, c: &ClockState, ply: u32) -> Next {
+/// timeout, an untimed game's reminder at 80% of the abandonment period once both sides
+/// moved. No reminder goes out before both sides moved, so an untimed game that has not
+/// started has no event: the waiting player may end it by a claim, which aborts it.
+pub(crate) fn next_event(tc: TimeControl, c: &ClockState, ply: u32) -> Option<Next> {
     let share = |deadline: i64| c.clock_at + (deadline - c.clock_at) * REMINDER_PERCENT / 100;
     match tc {
-        TimeControl::Untimed => Next::IdleReminder(share(c.deadline)),
-        TimeControl::Correspondence { .. } if ply >= 2 => Next::Reminder(share(c.deadline)),
-        _ => Next::Timeout(c.deadline),
+        TimeControl::Untimed if ply >= 2 => Some(Next::IdleReminder(share(c.deadline))),
+        TimeControl::Untimed => None,
+        TimeControl::Correspondence { .. } if ply >= 2 => Some(Next::Reminder(share(c.deadline))),
+        _ => Some(Next::Timeout(c.deadline)),
     }
 }
 
@@ -511,12 +514,28 @@ mod tests {
     fn correspondence_moves_reset_the_allowance_and_remind_at_80_percent() {
         let tc: TimeControl = "2d".parse().unwrap();
         let c = start(tc, 0, 0, Color::White, 0);
-        assert_eq!(next_event(tc, &c, 0), Next::Timeout(2 * DAY_MS));
+        assert_eq!(next_event(tc, &c, 0), Some(Next::Timeout(2 * DAY_MS)));
         let c = after_move(tc, c, 0, Color::White, DAY_MS, 0);
         assert_eq!(c.deadline, 3 * DAY_MS);
         let c = after_move(tc, c, 1, Color::Black, 2 * DAY_MS, 0);
         assert_eq!(c.black_ms, 2 * DAY_MS);
         let reminder = 2 * DAY_MS + 2 * DAY_MS * 8 / 10;
-        assert_eq!(next_event(tc, &c, 2), Next::Reminder(reminder));
+        assert_eq!(next_event(tc, &c, 2), Some(Next::Reminder(reminder)));
+    }
+
+    #[test]
+    fn an_untimed_game_reminds_only_once_both_sides_moved() {
+        let tc = TimeControl::Untimed;
+        let c = ClockState {
+            white_ms: 0,
+            black_ms: 0,
+            clock_at: 0,
+            deadline: 7 * DAY_MS,
+        };
+        assert_eq!(next_event(tc, &c, 0), None);
+        assert_eq!(next_event(tc, &c, 1), None);
+        let reminder = 7 * DAY_MS * 8 / 10;
+        assert_eq!(next_event(tc, &c, 2), Some(Next::IdleReminder(reminder)));
+        assert_eq!(next_event(tc, &c, 3), Some(Next::IdleReminder(reminder)));
     }
 }

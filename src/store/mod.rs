@@ -658,6 +658,10 @@ pub trait ClockEvents {
         due_at: i64,
     ) -> Result<(), StoreError>;
 
+    /// Drops the game's pending event, if it has one (an untimed game taken back to before
+    /// both sides moved has none). `seq` is the game's current `seq`.
+    fn clear_event(&self, game_id: i64, seq: i64) -> Result<(), StoreError>;
+
     /// When the earliest pending event of `scope` falls due (one index walk).
     fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError>;
 
@@ -720,12 +724,12 @@ pub trait ClockEvents {
 
     /// Gives the active games from before clocks (no `clock_at`) their clock: their turn
     /// begins at `now` and their deadline is `now + abandon_ms`. Returns `(game, channel,
-    /// seq)` of each.
+    /// seq, ply)` of each.
     fn adopt_unclocked_games(
         &self,
         now: i64,
         abandon_ms: i64,
-    ) -> Result<Vec<(i64, u64, i64)>, StoreError>;
+    ) -> Result<Vec<(i64, u64, i64, u32)>, StoreError>;
 }
 
 /// Takeback requests.

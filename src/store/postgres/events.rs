@@ -80,6 +80,15 @@ impl ClockEvents for PgTx<'_> {
         Ok(())
     }
 
+    fn clear_event(&self, game_id: i64, seq: i64) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE games SET event_kind = NULL, event_due = NULL
+             WHERE id = $1 AND seq = $2 AND event_kind IS NOT NULL",
+            &[&game_id, &seq],
+        )?;
+        Ok(())
+    }
+
     fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
         let sql = match scope {
             EventScope::All => {
@@ -294,15 +303,23 @@ impl ClockEvents for PgTx<'_> {
         &self,
         now: i64,
         abandon_ms: i64,
-    ) -> Result<Vec<(i64, u64, i64)>, StoreError> {
+    ) -> Result<Vec<(i64, u64, i64, u32)>, StoreError> {
         self.query(
             "UPDATE games SET clock_at = $1::BIGINT, deadline = $1::BIGINT + $2::BIGINT
              WHERE status = 'active' AND clock_at IS NULL
-             RETURNING id, channel_id, seq",
+             RETURNING id, channel_id, seq, ply",
             &[&now, &abandon_ms],
         )?
         .iter()
-        .map(|r| Ok((r.try_get(0)?, from_db(r.try_get(1)?), r.try_get(2)?)))
+        .map(|r| {
+            let ply: i32 = r.try_get(3)?;
+            Ok((
+                r.try_get(0)?,
+                from_db(r.try_get(1)?),
+                r.try_get(2)?,
+                u32::try_from(ply).unwrap_or(0),
+            ))
+        })
         .collect()
     }
 }

@@ -93,6 +93,16 @@ impl ClockEvents for SqliteTx<'_> {
         Ok(())
     }
 
+    fn clear_event(&self, game_id: i64, seq: i64) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "UPDATE games SET event_kind = NULL, event_due = NULL
+                 WHERE id = ?1 AND seq = ?2 AND event_kind IS NOT NULL",
+            )?
+            .execute(params![game_id, seq])?;
+        Ok(())
+    }
+
     fn next_event_due(&self, scope: EventScope) -> Result<Option<i64>, StoreError> {
         let sql = match scope {
             EventScope::All => {
@@ -280,14 +290,14 @@ impl ClockEvents for SqliteTx<'_> {
         &self,
         now: i64,
         abandon_ms: i64,
-    ) -> Result<Vec<(i64, u64, i64)>, StoreError> {
+    ) -> Result<Vec<(i64, u64, i64, u32)>, StoreError> {
         let mut stmt = self.tx.prepare_cached(
             "UPDATE games SET clock_at = ?1, deadline = ?1 + ?2
              WHERE status = 'active' AND clock_at IS NULL
-             RETURNING id, channel_id, seq",
+             RETURNING id, channel_id, seq, ply",
         )?;
         let rows = stmt.query_map(params![now, abandon_ms], |r| {
-            Ok((r.get(0)?, from_db(r.get(1)?), r.get(2)?))
+            Ok((r.get(0)?, from_db(r.get(1)?), r.get(2)?, r.get(3)?))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
