@@ -138,7 +138,7 @@ pub fn notice_text(kind: &NoticeKind, v: &GameView, lang: crate::game::Lang) -> 
     }
 }
 
-/// Claim an untimed game whose opponent has not moved for 7 days
+/// Claim an untimed game whose opponent stopped moving (after 7 days by default)
 #[poise::command(slash_command, rename = "claim-win")]
 pub async fn claim_win(
     ctx: Context<'_>,

@@ -281,7 +281,10 @@ help =
     `/board` show the board · `/pgn` the game as PGN · `/gif` as a GIF · `/history` the last games here
     `/draw offer|accept|decline|claim` · `/resign` (asks to confirm) · `/abort` before both have moved (against the computer, any time)
     `/takeback` ask your opponent to take back your last move (casual games only)
-    `/claim-win [draw]` win (or draw) an untimed game whose opponent has not moved for 7 days
+    `/claim-win [draw]` win (or draw) an untimed game whose opponent has not moved for { $days ->
+        [one] a day
+       *[other] { $days } days
+    }
     `/leaderboard [speed]` the server's best players · `/stats [user]` ratings, results and a rating chart
     `/play [level] [colour]` play the computer, levels 1–8 · `/analysis` the last game here, analysed
     `/settings language` the language of public game messages in this server (Manage Server)

@@ -315,7 +315,10 @@ help =
     `/tablero` muestra el tablero · `/pgn` la partida en PGN · `/gif` en GIF · `/historial` las últimas partidas de aquí
     `/tablas ofrecer|aceptar|rechazar|reclamar` · `/rendirse` (pide confirmación) · `/anular` antes de que ambos hayan jugado (contra el ordenador, cuando quieras)
     `/deshacer` pide a tu rival deshacer tu última jugada (solo en partidas amistosas)
-    `/reclamar-victoria [tablas]` gana (o haz tablas) una partida sin reloj cuyo rival lleva 7 días sin jugar
+    `/reclamar-victoria [tablas]` gana (o haz tablas) una partida sin reloj cuyo rival lleva { $days ->
+        [one] un día
+       *[other] { $days } días
+    } sin jugar
     `/clasificacion [ritmo]` los mejores jugadores del servidor · `/estadisticas [usuario]` puntuaciones, resultados y un gráfico
     `/jugar [nivel] [color]` juega contra la computadora, niveles 1–8 · `/analisis` la última partida de aquí, analizada
     `/ajustes idioma` el idioma de los mensajes públicos de las partidas en este servidor (Gestionar servidor)

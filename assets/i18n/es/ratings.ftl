@@ -30,8 +30,8 @@ leaderboard-you-unranked = Aún no apareces: { $games ->
 } de las { $min } necesarias, y una puntuación estable (RD menor que 110).
 button-previous = Anterior
 button-next = Siguiente
-error-leaderboard-changed = La clasificación ha cambiado desde entonces: vuelve a usar /leaderboard.
-error-leaderboard-not-yours = Estos botones son de quien usó /leaderboard: úsalo tú.
+error-leaderboard-changed = La clasificación ha cambiado desde entonces: vuelve a usar /clasificacion.
+error-leaderboard-not-yours = Estos botones son de quien usó /clasificacion: úsalo tú.
 
 stats-title = Estadísticas · { $name }
 stats-none = { $name } aún no tiene partidas puntuadas en este servidor.
