@@ -377,13 +377,6 @@ pub fn guild_id_from(raw: Option<&str>) -> Result<Option<u64>, ConfigError> {
     }
 }
 
-/// Parses a database path for clap: an empty value (as in `CAJITAS_DB=` in `.env`) means
-/// the default, [`DEFAULT_DB`].
-pub fn parse_db_path(raw: &str) -> Result<PathBuf, std::convert::Infallible> {
-    let raw = raw.trim();
-    Ok(PathBuf::from(if raw.is_empty() { DEFAULT_DB } else { raw }))
-}
-
 /// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…` or `postgresql://…` is a
 /// PostgreSQL database; anything else a SQLite file, empty meaning [`DEFAULT_DB`].
 pub fn parse_db(raw: &str) -> Result<Database, std::convert::Infallible> {
@@ -508,8 +501,13 @@ mod tests {
 
     #[test]
     fn empty_db_path_means_the_default() {
-        assert_eq!(parse_db_path(""), Ok(PathBuf::from(DEFAULT_DB)));
-        assert_eq!(parse_db_path("x.db"), Ok(PathBuf::from("x.db")));
+        let db = |raw| parse_db(raw).unwrap_or_else(|e| match e {});
+        assert_eq!(db(""), Database::Sqlite(PathBuf::from(DEFAULT_DB)));
+        assert_eq!(db(" x.db "), Database::Sqlite(PathBuf::from("x.db")));
+        assert_eq!(
+            db("postgres://u@h/d"),
+            Database::Postgres("postgres://u@h/d".into())
+        );
     }
 
     #[test]

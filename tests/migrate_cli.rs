@@ -337,3 +337,61 @@ fn migrate_refuses_a_target_that_is_not_postgres() {
     assert!(!text(&out).contains("pa55"), "{}", text(&out));
     assert!(!dir.0.join("missing.db").exists(), "no file is created");
 }
+
+/// `cajitas local` on the same PostgreSQL database as the bot (`CAJITAS_DB` a URL): its games
+/// land there, and a database it cannot open is named without the URL's password.
+#[test]
+fn the_console_plays_on_postgresql_and_never_prints_the_password() {
+    let Some(pg) = server_or_skip("the_console_plays_on_postgresql_and_never_prints_the_password")
+    else {
+        return;
+    };
+    let db = pg.database("console");
+    let dir = TempDir::new("console-postgres");
+    let local = |url: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
+            .args(["local", "--no-png"])
+            .current_dir(&*dir)
+            .env("CAJITAS_DB", url)
+            .env_remove("DISCORD_TOKEN")
+            .env_remove("CAJITAS_ENGINE")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"challenge bob white\nas bob\naccept\nas alice\nmove e4\nquit\n")
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = local(&db.url);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("alice plays e4."), "{}", text(&out));
+    // The move is in PostgreSQL, not in a SQLite file named after the URL.
+    let plies: i64 = db
+        .client()
+        .query_one("SELECT count(*) FROM moves", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(plies, 1);
+    assert_eq!(
+        std::fs::read_dir(&*dir).unwrap().count(),
+        0,
+        "no file written"
+    );
+
+    // A server that is not there, with a password in the URL.
+    let out = local("postgres://cajitas:s3cret-pw@127.0.0.1:1/nothing");
+    assert_ne!(out.status.code(), Some(0));
+    let all = text(&out);
+    assert!(
+        !all.contains("s3cret-pw"),
+        "the password was printed: {all}"
+    );
+    assert!(all.contains("127.0.0.1:1/nothing"), "{all}");
+}

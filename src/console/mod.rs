@@ -42,6 +42,7 @@ use crate::game::{
 };
 use crate::i18n;
 use crate::render::{self, BoardView, Highlights, RenderOptions};
+use crate::store::Database;
 use crate::tr;
 
 /// The name of the console's channel.
@@ -66,11 +67,13 @@ pub struct LocalArgs {
     /// as rook.
     #[arg(long, value_parser = parse_lang, default_value = "en")]
     pub lang: Lang,
-    /// The SQLite database file (the bot's, by default).
+    /// The database (the bot's, by default): a SQLite file, or a PostgreSQL URL
+    /// (`postgres://…`), as `CAJITAS_DB`.
     #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
-          value_parser = config::parse_db_path)]
-    pub db: PathBuf,
-    /// Where the PNG boards go (default: `cajitas-local-boards` beside the database).
+          value_parser = config::parse_db)]
+    pub db: Database,
+    /// Where the PNG boards go (default: `cajitas-local-boards` beside a SQLite database, or
+    /// in the current directory).
     #[arg(long, value_name = "DIR")]
     pub boards: Option<PathBuf>,
     /// Do not render PNG boards.
@@ -110,7 +113,10 @@ pub fn local_channel() -> ChannelRef {
 pub fn main(args: LocalArgs) -> ExitCode {
     let boards = (!args.no_png).then(|| {
         args.boards.clone().unwrap_or_else(|| {
-            let parent = args.db.parent().filter(|p| !p.as_os_str().is_empty());
+            let parent = match &args.db {
+                Database::Sqlite(path) => path.parent().filter(|p| !p.as_os_str().is_empty()),
+                Database::Postgres(_) => None,
+            };
             parent
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| PathBuf::from("."))
@@ -136,10 +142,11 @@ pub fn main(args: LocalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let service = match GameService::open(&args.db, opts) {
+    let service = match GameService::open_db(&args.db, opts) {
         Ok(s) => s,
         Err(e) => {
-            let path = args.db.display().to_string();
+            // A PostgreSQL URL is shown without its password.
+            let path = config::describe_db(&args.db);
             let text = tr!(
                 args.lang,
                 "console-cannot-open-db",
