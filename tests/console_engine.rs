@@ -6,6 +6,8 @@
 mod bot;
 #[path = "support/serial.rs"]
 mod serial;
+#[path = "support/skip.rs"]
+mod skip;
 
 use std::path::Path;
 use std::process::Output;
@@ -89,9 +91,9 @@ fn the_console_plays_the_computer_with_stockfish() {
     match cajitas::config::EngineSettings::from_env() {
         Ok(s) if s.program.is_some() => {}
         _ => {
-            println!(
-                "SKIPPED the_console_plays_the_computer_with_stockfish: no chess engine on this \
-                 machine; install one with `apt-get install stockfish`"
+            skip::skipped(
+                "the_console_plays_the_computer_with_stockfish",
+                skip::NO_ENGINE,
             );
             return;
         }

@@ -22,10 +22,7 @@ fn have_engine(test: &str) -> bool {
     match cajitas::config::EngineSettings::from_env() {
         Ok(s) if s.program.is_some() => true,
         _ => {
-            println!(
-                "SKIPPED {test}: no chess engine on this machine; install one with \
-                 `apt-get install stockfish`"
-            );
+            support::skip::skipped(test, support::skip::NO_ENGINE);
             false
         }
     }

@@ -4,6 +4,8 @@
 
 #[path = "support/serial.rs"]
 mod serial;
+#[path = "support/skip.rs"]
+mod skip;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -300,7 +302,10 @@ fn nice_and_policy(pid: u32) -> (i64, u32) {
 #[test]
 fn an_engine_runs_at_the_lowest_priority_in_a_session_of_its_own() {
     if !std::path::Path::new("/proc/self/stat").exists() {
-        println!("SKIPPED an_engine_runs_at_the_lowest_priority_in_a_session_of_its_own: no /proc");
+        skip::skipped(
+            "an_engine_runs_at_the_lowest_priority_in_a_session_of_its_own",
+            "no /proc",
+        );
         return;
     }
     let path = script("priority", &["ok"]);

@@ -5,6 +5,8 @@
 
 #[path = "support/serial.rs"]
 mod serial;
+#[path = "support/skip.rs"]
+mod skip;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,15 +25,12 @@ fn engine(test: &str) -> Option<Pool> {
     let settings = match EngineSettings::from_env() {
         Ok(s) => s,
         Err(e) => {
-            println!("SKIPPED {test}: the engine settings are not valid: {e}");
+            skip::skipped(test, &format!("the engine settings are not valid: {e}"));
             return None;
         }
     };
     if settings.program.is_none() {
-        println!(
-            "SKIPPED {test}: no chess engine on this machine (CAJITAS_ENGINE unset, no `stockfish` \
-             on PATH, no /usr/games/stockfish); install one with `apt-get install stockfish`"
-        );
+        skip::skipped(test, skip::NO_ENGINE);
         return None;
     }
     pool_from(&EngineSettings {

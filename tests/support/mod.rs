@@ -6,4 +6,5 @@ pub mod db;
 pub mod fake_discord;
 pub mod postgres;
 pub mod serial;
+pub mod skip;
 pub mod world;
