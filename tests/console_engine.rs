@@ -19,9 +19,10 @@ fn local(dir: &Path, env: &[(&str, String)], script: &str) -> Output {
     console::local_with_env(dir, &["--no-png"], env, script)
 }
 
-/// The engine's moves in the output, in order ("Stockfish, level 2 plays e5.").
-fn engine_moves(stdout: &str, level: u8) -> Vec<String> {
-    let prefix = format!("Stockfish, level {level} plays ");
+/// The engine's moves in the output, in order ("Stockfish, level 2 plays e5."), for the
+/// engine named `name`.
+fn engine_moves(stdout: &str, name: &str, level: u8) -> Vec<String> {
+    let prefix = format!("{name}, level {level} plays ");
     stdout
         .lines()
         .filter_map(|l| l.strip_prefix(&prefix))
@@ -40,19 +41,19 @@ resign
 quit
 ";
 
-/// The person's e4, Nf3 and d4, each answered by the engine, a takeback granted at once,
-/// the resignation.
-fn check_game(out: &Output) {
+/// The person's e4, Nf3 and d4, each answered by the engine named `name`, a takeback granted
+/// at once, the resignation.
+fn check_game(out: &Output, name: &str) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
     for needle in [
-        "alice plays the computer (Stockfish, level 2) as White",
+        format!("alice plays the computer ({name}, level 2) as White").as_str(),
         "alice plays e4.",
         "alice took back 2 moves: the computer never minds.",
         "alice plays d4.",
         "alice resigns.",
-        "Black wins by resignation (Stockfish wins, 0-1).",
+        format!("Black wins by resignation ({name} wins, 0-1).").as_str(),
     ] {
         assert!(
             stdout.contains(needle),
@@ -61,7 +62,7 @@ fn check_game(out: &Output) {
     }
     // Every move of the person is answered before the next line is read: three replies,
     // none refused.
-    assert_eq!(engine_moves(&stdout, 2).len(), 3, "{stdout}");
+    assert_eq!(engine_moves(&stdout, name, 2).len(), 3, "{stdout}");
     assert!(!stdout.contains("not your turn"), "{stdout}");
     assert!(!stdout.contains("may claim the game"), "{stdout}");
 }
@@ -83,7 +84,7 @@ fn the_console_plays_the_computer_with_the_fake_engine() {
         ],
         GAME,
     );
-    check_game(&out);
+    check_game(&out, "Cajitas-fake-uci");
 }
 
 #[test]
@@ -102,7 +103,7 @@ fn the_console_plays_the_computer_with_stockfish() {
     let dir = bot::TempDir::new("console-engine-stockfish");
     // The engine is found as the bot finds it (PATH, then Debian's path).
     let out = local(dir.path(), &[], GAME);
-    check_game(&out);
+    check_game(&out, "Stockfish");
 }
 
 #[test]

@@ -57,6 +57,10 @@ fn fake_engine(tag: &str, script: &str) -> (std::path::PathBuf, Vec<(&'static st
     (dir, env)
 }
 
+/// The name the fake engine plays under: its program's (`cajitas-fake-uci`), as any engine
+/// other than Stockfish plays under its own.
+const FAKE_NAME: &str = "Cajitas-fake-uci";
+
 /// `/play` typed by alice in the helpers' channel, where games get threads: the answer
 /// links to the game's thread, opened on the answer itself, and the thread gets the first
 /// board. The helpers then play in the thread. Returns the first board and the index of the
@@ -74,8 +78,9 @@ async fn play_in_thread(w: &World, options: &[(&str, serde_json::Value)]) -> (Re
     assert_public_board(&board);
     let thread = w.fake.thread(message).expect("a thread on /play's answer");
     assert_eq!(thread.parent, CHANNEL);
+    // "alice vs Stockfish, level 4", or the fake engine's name.
     assert!(
-        thread.name.starts_with("alice vs Stockfish, level "),
+        thread.name.starts_with("alice vs ") && thread.name.contains(", level "),
         "{}",
         thread.name
     );
@@ -456,7 +461,7 @@ async fn a_game_against_the_computer_is_played_in_its_thread_and_ends_with_the_s
     let summary = w.fake.post_to(CHANNEL, n).await;
     let text = summary.json.as_ref().unwrap()["content"].to_string();
     assert!(
-        text.contains("Stockfish") && text.contains(&format!("<#{}>", thread.id)),
+        text.contains(FAKE_NAME) && text.contains(&format!("<#{}>", thread.id)),
         "{text}"
     );
     w.fake
@@ -472,7 +477,7 @@ async fn a_game_against_the_computer_is_played_in_its_thread_and_ends_with_the_s
         let embed = analysis_in(&w, &ch).await;
         let title = embed["title"].as_str().unwrap();
         assert!(
-            title.contains("alice") && title.contains("Stockfish"),
+            title.contains("alice") && title.contains(FAKE_NAME),
             "{title} (typed in {})",
             ch.id
         );

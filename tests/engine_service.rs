@@ -23,6 +23,27 @@ const CH: ChannelRef = ChannelRef {
 };
 
 #[test]
+fn the_engine_plays_under_the_name_it_was_given() {
+    let ana = UserRef::new(1, "Ana", false);
+    let v = service()
+        .play_engine(&ana, CH, 2, ColourChoice::White, Lang::En)
+        .unwrap();
+    assert_eq!(v.player(Color::Black).name, "Stockfish", "the default");
+    // Another engine (`CAJITAS_ENGINE=/opt/lc0/lc0`): the game names it, not Stockfish.
+    let s = support::db::memory_or_postgres(
+        env!("CARGO_CRATE_NAME"),
+        ServiceOptions {
+            engine_name: cajitas::engine::display_name(std::path::Path::new("/opt/lc0/lc0")),
+            ..ServiceOptions::default()
+        },
+    );
+    let v = s
+        .play_engine(&ana, CH, 2, ColourChoice::White, Lang::En)
+        .unwrap();
+    assert_eq!(v.player(Color::Black).name, "Lc0");
+}
+
+#[test]
 fn engine_ids_are_their_own_and_stored_as_engines() {
     for level in ENGINE_LEVELS {
         assert_eq!(engine_level_of(engine_user_id(level)), Some(level));

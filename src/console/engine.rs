@@ -43,7 +43,7 @@ impl Session {
                     "console-play-started",
                     id = i18n::num(v.game_id as f64),
                     who = self.me.name.clone(),
-                    engine = engine_name(level, lang),
+                    engine = engine_name(&self.service.options().engine_name, level, lang),
                     colour = i18n::colour_key(!engine_colour)
                 );
                 writeln!(out, "{text}")?;
@@ -93,7 +93,7 @@ impl Session {
         let text = tr!(
             lang,
             "console-engine-moved",
-            engine = engine_name(level, lang),
+            engine = engine_name(&self.service.options().engine_name, level, lang),
             san = san
         );
         writeln!(out, "{text}")?;
@@ -102,12 +102,12 @@ impl Session {
     }
 }
 
-/// "Stockfish, level 3" in `lang`.
-fn engine_name(level: u8, lang: crate::game::Lang) -> String {
+/// "Stockfish, level 3" in `lang`, for the engine named `name`.
+fn engine_name(name: &str, level: u8, lang: crate::game::Lang) -> String {
     tr!(
         lang,
         "engine-player",
-        name = crate::game::ENGINE_NAME,
+        name = name.to_owned(),
         level = i18n::num(level)
     )
 }

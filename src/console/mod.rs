@@ -127,16 +127,25 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let notifier =
         ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
             .speaking(lang.clone());
-    let read = crate::config::challenge_ttl_from_env()
-        .and_then(|ttl| Ok((ttl, crate::config::abandon_after_from_env()?)));
-    let opts = match read {
-        Ok((challenge_ttl, abandon_after)) => ServiceOptions {
-            challenge_ttl,
-            abandon_after,
-            notifier: std::sync::Arc::new(notifier),
-            site: crate::game::Site::Console,
-            ..ServiceOptions::default()
-        },
+    let read = crate::config::challenge_ttl_from_env().and_then(|ttl| {
+        Ok((
+            ttl,
+            crate::config::abandon_after_from_env()?,
+            config::EngineSettings::from_env()?,
+        ))
+    });
+    let (opts, engine_settings) = match read {
+        Ok((challenge_ttl, abandon_after, engine)) => (
+            ServiceOptions {
+                challenge_ttl,
+                abandon_after,
+                notifier: std::sync::Arc::new(notifier),
+                site: crate::game::Site::Console,
+                engine_name: crate::engine::player_name(&engine),
+                ..ServiceOptions::default()
+            },
+            engine,
+        ),
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
@@ -166,20 +175,14 @@ pub fn main(args: LocalArgs) -> ExitCode {
         crate::game::EventScope::Only(local_channel().channel),
     );
     // The computer, when there is an engine: it plays in the console's channel only.
-    let engine = match config::EngineSettings::from_env() {
-        Ok(settings) => crate::engine::pool_from(&settings).map(|pool| {
-            Arc::new(crate::engine::EnginePlayer::start_in(
-                service.clone(),
-                pool,
-                crate::engine::player::RETRY_EVERY,
-                crate::game::EventScope::Only(local_channel().channel),
-            ))
-        }),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let engine = crate::engine::pool_from(&engine_settings).map(|pool| {
+        Arc::new(crate::engine::EnginePlayer::start_in(
+            service.clone(),
+            pool,
+            crate::engine::player::RETRY_EVERY,
+            crate::game::EventScope::Only(local_channel().channel),
+        ))
+    });
     let mut session = Session::with_lang(service, &args.as_user, lang);
     session.boards = boards;
     session.engine = engine;

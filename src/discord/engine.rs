@@ -74,7 +74,11 @@ pub async fn play(
     let level = level.unwrap_or(1).clamp(1, 8);
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
     let me = actor.id;
-    let engine = UserRef::new(engine_user_id(level), crate::game::ENGINE_NAME, true);
+    let engine = UserRef::new(
+        engine_user_id(level),
+        &data.game.options().engine_name,
+        true,
+    );
     let http = &ctx.serenity_context().http;
     let mut place = w.place;
     let mut explain = w.lacks_permission;

@@ -267,6 +267,7 @@ async fn run_async(
             challenge_ttl: config.challenge_ttl,
             notifier,
             abandon_after: config.abandon_after,
+            engine_name: crate::engine::player_name(&config.engine),
             ..ServiceOptions::default()
         };
         let clock = opts.clock.clone();

@@ -31,6 +31,36 @@ use crate::config::EngineSettings;
 /// restart (loading the network again) costs more than the wait.
 pub const DEFAULT_MARGIN: Duration = Duration::from_secs(5);
 
+/// The name the computer plays under: its program's file name, capitalised (`stockfish` →
+/// `Stockfish`, `/opt/lc0/lc0` → `Lc0`), at most 24 characters, of letters, digits, `.`,
+/// `-`, `_` and `+` only (a file name is the operator's, but it is shown to everyone);
+/// [`ENGINE_NAME`](crate::game::ENGINE_NAME) when nothing is left.
+pub fn display_name(program: &std::path::Path) -> String {
+    let stem = program
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let kept: String = stem
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '+'))
+        .take(24)
+        .collect();
+    let mut chars = kept.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => crate::game::ENGINE_NAME.to_owned(),
+    }
+}
+
+/// The name the configured engine plays under ([`display_name`] of its program).
+pub fn player_name(settings: &EngineSettings) -> String {
+    settings
+        .program
+        .as_deref()
+        .map(display_name)
+        .unwrap_or_else(|| crate::game::ENGINE_NAME.to_owned())
+}
+
 /// The pool for the configured engine, or `None` when there is no engine.
 pub fn pool_from(settings: &EngineSettings) -> Option<Pool> {
     let program = settings.program.clone()?;
@@ -45,4 +75,22 @@ pub fn pool_from(settings: &EngineSettings) -> Option<Pool> {
         threads: settings.threads,
         margin: DEFAULT_MARGIN,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_plays_under_its_programs_name() {
+        let name = |p: &str| display_name(std::path::Path::new(p));
+        assert_eq!(name("/usr/games/stockfish"), "Stockfish");
+        assert_eq!(name("stockfish"), "Stockfish");
+        assert_eq!(name("/opt/lc0/lc0"), "Lc0");
+        assert_eq!(name("/opt/e/berserk-13+avx2"), "Berserk-13+avx2");
+        // Nothing a message could be spoofed with: no spaces, markup or control characters.
+        assert_eq!(name("/x/@every one*\u{1b}[31m"), "Everyone31m");
+        assert_eq!(name(&"a".repeat(100)).chars().count(), 24);
+        assert_eq!(name("/"), "Stockfish");
+    }
 }

@@ -29,7 +29,9 @@ pub const ENGINE_LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
 /// land on one of eight values).
 const ENGINE_ID_BASE: u64 = 0xFFFF_FFFF_FFFF_FF00;
 
-/// The name stored for the engine players (the front ends add the level in their words).
+/// The name the engine players are stored with unless the service is told the engine's own
+/// ([`ServiceOptions::engine_name`](super::ServiceOptions::engine_name)); the front ends add
+/// the level in their words.
 pub const ENGINE_NAME: &str = "Stockfish";
 
 /// The user id of the engine playing at `level` (1–8).
@@ -228,7 +230,7 @@ impl GameService {
         let view = self.write(|tx, now| {
             Self::may_play_engine(tx, &me, at, thread, now)?;
             tx.upsert_user(&me, now)?;
-            tx.upsert_engine(engine, ENGINE_NAME, level, now)?;
+            tx.upsert_engine(engine, &self.options().engine_name, level, now)?;
             // Engine games are untimed and unrated. They schedule no events: no reminder
             // pings the engine, and a waiting engine is retried by the engine room.
             let clock = time_control::start(

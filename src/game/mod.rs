@@ -83,6 +83,9 @@ pub struct ServiceOptions {
     /// How long an untimed game waits for a move before the waiting player may claim it
     /// (`CAJITAS_ABANDON_DAYS`).
     pub abandon_after: Duration,
+    /// The name the computer plays under (the engine program's: see
+    /// `crate::engine::display_name`); [`ENGINE_NAME`] by default.
+    pub engine_name: String,
 }
 
 /// Where the games of a service are played: the PGN `Site` tag says so.
@@ -116,6 +119,7 @@ impl Default for ServiceOptions {
             notifier: Arc::new(NoNotifier),
             site: Site::Discord,
             abandon_after: DEFAULT_ABANDON_AFTER,
+            engine_name: ENGINE_NAME.to_owned(),
         }
     }
 }
