@@ -125,9 +125,13 @@ impl Relay {
         // Discord first: a gateway that cannot be reached fails serenity's own handshake
         // (dropped before it), and serenity retries as it would without the relay.
         let url = upstream_url(&self.upstream, request_query(&tcp).await.as_deref());
+        // Each frame goes out at once on both hops (no Nagle): a relayed frame written while
+        // the previous one is unacknowledged would otherwise wait for the peer's delayed ACK,
+        // tens of milliseconds on an interaction.
+        tcp.set_nodelay(true)?;
         let server = tokio::time::timeout(
             CONNECT_WAIT,
-            tokio_tungstenite::connect_async_with_config(url, Some(config()), false),
+            tokio_tungstenite::connect_async_with_config(url, Some(config()), true),
         )
         .await
         .map_err(|_| WsError::Io(std::io::ErrorKind::TimedOut.into()))??
