@@ -1,7 +1,8 @@
-//! Moves per second through the game service on PostgreSQL, with 1 and 2 "processes" (each its
-//! own service and store, so its own connections, as separate processes have), 100 games,
-//! beside `pgbench -N` (simple updates) with the same number of clients on the same server in
-//! the same run; and the same service on SQLite in one process, as the baseline. Then the real
+//! Moves per second through the game service on PostgreSQL, with 1 and 2 processes (this
+//! bench run again as workers, each with its own service and connections, its share of the
+//! games set up before a common start), 100 games, beside `pgbench -N` (simple updates) with
+//! the same number of clients on the same server in the same run; and the same service on
+//! SQLite in one process, as the baseline. Then the real
 //! bot through the fake Discord, open loop (100 moves/s over 100 games, interaction sent →
 //! callback received, p50 and p99; targets 5 ms and 25 ms with two processes): one process on
 //! SQLite, one on PostgreSQL, and two on PostgreSQL holding shards `0-0/2` and `1-1/2`, the
@@ -16,17 +17,93 @@ mod pg;
 #[path = "support/mod.rs"]
 mod support;
 
-use std::time::Duration;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use cajitas::game::{GameService, ServiceOptions};
 use cajitas::store::{Database, PostgresStore};
 use support::bot::{Bot, BotOptions, TempDir};
 use support::fake_discord::FakeDiscord;
-use support::{median, ms, parallel_moves_per_s, percentile};
+use support::{Table, median, ms, parallel_moves_per_s, percentile};
 
-/// Moves per second with `services` services (one thread each) sharing `games` games.
-fn moves_per_s(services: &[GameService], games: usize, per_game: usize, base: u64) -> f64 {
-    parallel_moves_per_s(services, games, per_game, base)
+/// The environment variable that makes this bench a worker process: `GAMES PER_GAME BASE
+/// INDEX COUNT URL` (see [`worker`]).
+const WORKER: &str = "CAJITAS_BENCH_PG_WORKER";
+
+/// A worker process: opens its own service on the database at URL, sets up the games
+/// `g < GAMES` with `g % COUNT == INDEX` (channels from BASE), says `ready`, waits for `go`
+/// on stdin, plays PER_GAME moves in each, and says `done`.
+fn worker(spec: &str) {
+    let f: Vec<&str> = spec.splitn(6, ' ').collect();
+    let (games, per_game, base, index, count, url): (usize, usize, u64, usize, usize, &str) = (
+        f[0].parse().unwrap(),
+        f[1].parse().unwrap(),
+        f[2].parse().unwrap(),
+        f[3].parse().unwrap(),
+        f[4].parse().unwrap(),
+        f[5],
+    );
+    let svc = GameService::with_store(
+        Box::new(PostgresStore::open(url).unwrap()),
+        ServiceOptions::default(),
+    );
+    let mut rng = fastrand::Rng::with_seed(7 + index as u64);
+    let mut mine: Vec<Table> = (0..games)
+        .filter(|g| g % count == index)
+        .map(|g| Table::new(&svc, base + g as u64, &mut rng))
+        .collect();
+    println!("ready");
+    let mut go = String::new();
+    std::io::stdin().read_line(&mut go).unwrap();
+    for _ in 0..per_game {
+        for t in mine.iter_mut() {
+            t.step(&svc);
+        }
+    }
+    println!("done");
+}
+
+/// Moves per second with `processes` worker processes sharing `games` games on the database
+/// at `url`: from the moment every worker has its games and is told to go, to the last one's
+/// end.
+fn moves_per_s(url: &str, processes: usize, games: usize, per_game: usize, base: u64) -> f64 {
+    let mut workers: Vec<_> = (0..processes)
+        .map(|index| {
+            let mut child = Command::new(std::env::current_exe().unwrap())
+                .env(
+                    WORKER,
+                    format!("{games} {per_game} {base} {index} {processes} {url}"),
+                )
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let out = BufReader::new(child.stdout.take().unwrap());
+            (child, out)
+        })
+        .collect();
+    let mut line = String::new();
+    for (_, out) in &mut workers {
+        line.clear();
+        out.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), "ready", "a worker failed to set up");
+    }
+    let t0 = Instant::now();
+    for (child, _) in &mut workers {
+        child.stdin.as_mut().unwrap().write_all(b"go\n").unwrap();
+    }
+    for (child, out) in &mut workers {
+        line.clear();
+        out.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), "done", "a worker failed");
+        let _ = child.stdin.take();
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    for (mut child, _) in workers {
+        assert!(child.wait().unwrap().success());
+    }
+    (games * per_game) as f64 / secs
 }
 
 /// `pgbench -N` (simple updates: one row updated, one inserted, per durable transaction)
@@ -129,6 +206,9 @@ async fn open_loop(server: &'static pg::PgServer, d: Deployment, seconds: u64) -
 }
 
 fn main() {
+    if let Ok(spec) = std::env::var(WORKER) {
+        return worker(&spec);
+    }
     let quick = std::env::args().any(|a| a == "--quick");
     let server = match pg::server() {
         Ok(s) => s,
@@ -149,16 +229,7 @@ fn main() {
         let mut tps = Vec::new();
         for round in 0..rounds {
             let db = server.database(&format!("bench{processes}{round}"));
-            let services: Vec<GameService> = (0..processes)
-                .map(|_| {
-                    GameService::with_store(
-                        Box::new(PostgresStore::open(&db.url).unwrap()),
-                        ServiceOptions::default(),
-                    )
-                })
-                .collect();
-            moves.push(moves_per_s(&services, GAMES, per_game, 1_000_000));
-            drop(services);
+            moves.push(moves_per_s(&db.url, processes, GAMES, per_game, 1_000_000));
             let bench_db = server.database(&format!("pgbench{processes}{round}"));
             let name = bench_db
                 .url
@@ -193,7 +264,7 @@ fn main() {
             ServiceOptions::default(),
         )
         .unwrap();
-        moves.push(moves_per_s(&[svc], GAMES, per_game, 1_000_000));
+        moves.push(parallel_moves_per_s(&[svc], GAMES, per_game, 1_000_000));
         let _ = std::fs::remove_dir_all(&dir);
     }
     println!(
