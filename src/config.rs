@@ -300,23 +300,23 @@ pub fn api_base_from(
 
 /// `url` without what may be secret in it: the user information (`user:password@`), the
 /// query and the fragment. For logs and messages.
+///
+/// A password may hold `/`, `?` or `#` unescaped (PostgreSQL's URL parser takes the user
+/// information up to an `@`), so everything before the last `@` is dropped before the path,
+/// query and fragment are looked for: an `@` in a query only hides more.
 pub fn redact_url(url: &str) -> String {
-    let url = url.split(['?', '#']).next().unwrap_or("");
     let (scheme, rest) = match url.split_once("://") {
         Some((scheme, rest)) => (Some(scheme), rest),
         None => (None, url),
     };
-    let (authority, path) = match rest.find('/') {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
+    let (user_info, rest) = match rest.rsplit_once('@') {
+        Some((_, rest)) => ("[redacted]@", rest),
+        None => ("", rest),
     };
-    let host = match authority.rsplit_once('@') {
-        Some((_, host)) => format!("[redacted]@{host}"),
-        None => authority.to_owned(),
-    };
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
     match scheme {
-        Some(scheme) => format!("{scheme}://{host}{path}"),
-        None => format!("{host}{path}"),
+        Some(scheme) => format!("{scheme}://{user_info}{rest}"),
+        None => format!("{user_info}{rest}"),
     }
 }
 
@@ -591,6 +591,22 @@ mod tests {
             "https://[redacted]@proxy.internal:8443/base"
         );
         assert_eq!(redact_url("http://127.0.0.1:9"), "http://127.0.0.1:9");
+        // A password with `/`, `?` or `#` in it, which PostgreSQL's parser accepts.
+        for (url, shown) in [
+            ("postgres://bot:ab/cd@db/x", "postgres://[redacted]@db/x"),
+            ("postgres://bot:pa?ss@db/x", "postgres://[redacted]@db/x"),
+            (
+                "postgres://bot:p#w@db:5432/x?sslmode=off",
+                "postgres://[redacted]@db:5432/x",
+            ),
+            ("postgresql://bot:p@w@db/x", "postgresql://[redacted]@db/x"),
+            (
+                "postgresql:///cajitas?host=/run/postgresql",
+                "postgresql:///cajitas",
+            ),
+        ] {
+            assert_eq!(redact_url(url), shown, "{url}");
+        }
         let e = api_base_from(Some("https://u:pa55@x.example/?t=s3cret"), None)
             .unwrap_err()
             .to_string();
