@@ -557,6 +557,93 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
 }
 
 #[test]
+fn migration_0014_drops_the_untimed_reminders_pending_before_both_sides_moved() {
+    let dir = std::env::temp_dir().join(format!(
+        "cajitas-clocks-0014-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("old.db");
+    let idle_at = T0 + 7 * DAY_MS * 8 / 10;
+    {
+        // The schema as it was (migrations 0001 to 0013): two untimed games whose reminder
+        // the earlier version scheduled, one after 1. e4 only, one after 1. e4 e5.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        for sql in [
+            include_str!("../migrations/0001_initial.sql"),
+            include_str!("../migrations/0002_bot_settings.sql"),
+            include_str!("../migrations/0003_pings.sql"),
+            include_str!("../migrations/0004_game_language.sql"),
+            include_str!("../migrations/0005_takebacks.sql"),
+            include_str!("../migrations/0006_threads.sql"),
+            include_str!("../migrations/0007_clocks.sql"),
+            include_str!("../migrations/0008_ratings.sql"),
+            include_str!("../migrations/0009_engine_players.sql"),
+            include_str!("../migrations/0010_pending_events_in_games.sql"),
+            include_str!("../migrations/0011_post_claims.sql"),
+            include_str!("../migrations/0012_local_event_index.sql"),
+            include_str!("../migrations/0013_engine_claims.sql"),
+        ] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 13).unwrap();
+        let start = Position::new().fen();
+        let mut games = String::from(
+            "INSERT INTO users (id, name, is_bot, updated_at)
+                 VALUES (11, 'white', 0, 0), (22, 'black', 0, 0);",
+        );
+        for (id, ply) in [(1, 1), (2, 2)] {
+            let mut pos = Position::new();
+            let mut moves = String::new();
+            for (i, (uci, san, user)) in [("e2e4", "e4", 11), ("e7e5", "e5", 22)]
+                .into_iter()
+                .take(ply)
+                .enumerate()
+            {
+                pos.play(uci.parse::<Uci>().unwrap().to_move(&pos).unwrap());
+                moves.push_str(&format!(
+                    "INSERT INTO moves (game_id, ply, uci, san, user_id, played_at)
+                         VALUES ({id}, {i}, '{uci}', '{san}', {user}, {T0});"
+                ));
+            }
+            let fen = pos.fen();
+            games.push_str(&format!(
+                "INSERT INTO games (id, guild_id, channel_id, white_id, black_id, start_fen, fen,
+                     ply, created_at, updated_at, tc_kind, clock_at, deadline, seq, event_kind,
+                     event_due)
+                 VALUES ({id}, 1, {id}00, 11, 22, '{start}', '{fen}', {ply}, {T0}, {T0},
+                     'untimed', {T0}, {T0} + 7 * {DAY_MS}, {ply}, 'idle_reminder', {idle_at});
+                 {moves}"
+            ));
+        }
+        conn.execute_batch(&games).unwrap();
+    }
+    let clock = Arc::new(ManualClock::new(T0));
+    let posts = Arc::new(RecordingNotifier::default());
+    let opts = ServiceOptions {
+        notifier: posts.clone(),
+        ..ServiceOptions::with_clock(clock.clone())
+    };
+    let svc = GameService::open(&db, opts).unwrap();
+    // Only the game both sides moved in keeps its reminder.
+    assert_eq!(svc.next_due(EventScope::Only(100)).unwrap(), None);
+    assert_eq!(svc.next_due(EventScope::Only(200)).unwrap(), Some(idle_at));
+    clock.advance(Duration::from_millis(7 * DAY_MS as u64));
+    svc.run_round(EventScope::All).unwrap();
+    let posts = posts.posts();
+    assert_eq!(
+        posts.len(),
+        1,
+        "{:?}",
+        posts.iter().map(|p| &p.kind).collect::<Vec<_>>()
+    );
+    assert_eq!(posts[0].place.channel, 200);
+    drop(svc);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn pending_events_from_before_migration_0010_move_into_their_games() {
     let dir = std::env::temp_dir().join(format!(
         "cajitas-clocks-0010-{}-{}",

@@ -99,6 +99,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         13,
         include_str!("../../../migrations/postgres/0013_engine_claims.sql"),
     ),
+    (
+        14,
+        include_str!("../../../migrations/postgres/0014_no_early_idle_reminders.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.
