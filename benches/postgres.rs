@@ -56,6 +56,10 @@ fn worker(spec: &str) {
     println!("ready");
     let mut go = String::new();
     std::io::stdin().read_line(&mut go).unwrap();
+    // Anything else (the end of input: the bench stopped) ends the worker without playing.
+    if go.trim() != "go" {
+        return;
+    }
     for _ in 0..per_game {
         for t in mine.iter_mut() {
             t.step(&svc);
@@ -64,43 +68,55 @@ fn worker(spec: &str) {
     println!("done");
 }
 
+/// The worker processes of one measure: killed and waited for if the measure stops half-way
+/// (a worker that failed), so none is left behind.
+struct Workers(Vec<(std::process::Child, BufReader<std::process::ChildStdout>)>);
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        for (child, _) in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 /// Moves per second with `processes` worker processes sharing `games` games on the database
 /// at `url`: from the moment every worker has its games and is told to go, to the last one's
 /// end.
 fn moves_per_s(url: &str, processes: usize, games: usize, per_game: usize, base: u64) -> f64 {
-    let mut workers: Vec<_> = (0..processes)
-        .map(|index| {
-            let mut child = Command::new(std::env::current_exe().unwrap())
-                .env(
-                    WORKER,
-                    format!("{games} {per_game} {base} {index} {processes} {url}"),
-                )
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap();
-            let out = BufReader::new(child.stdout.take().unwrap());
-            (child, out)
-        })
-        .collect();
+    let mut workers = Workers(Vec::new());
+    for index in 0..processes {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .env(
+                WORKER,
+                format!("{games} {per_game} {base} {index} {processes} {url}"),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        workers.0.push((child, out));
+    }
     let mut line = String::new();
-    for (_, out) in &mut workers {
+    for (_, out) in &mut workers.0 {
         line.clear();
         out.read_line(&mut line).unwrap();
         assert_eq!(line.trim(), "ready", "a worker failed to set up");
     }
     let t0 = Instant::now();
-    for (child, _) in &mut workers {
+    for (child, _) in &mut workers.0 {
         child.stdin.as_mut().unwrap().write_all(b"go\n").unwrap();
     }
-    for (child, out) in &mut workers {
+    for (child, out) in &mut workers.0 {
         line.clear();
         out.read_line(&mut line).unwrap();
         assert_eq!(line.trim(), "done", "a worker failed");
         let _ = child.stdin.take();
     }
     let secs = t0.elapsed().as_secs_f64();
-    for (mut child, _) in workers {
+    for (child, _) in &mut workers.0 {
         assert!(child.wait().unwrap().success());
     }
     (games * per_game) as f64 / secs
