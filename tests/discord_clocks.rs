@@ -236,7 +236,13 @@ async fn the_time_option_and_the_clock_on_the_board() {
         .cmd(&alice(), "en-US", "challenge", &[("time", json!(8))])
         .await;
     let text = r.message()["content"].as_str().unwrap().to_owned();
-    assert!(text.contains("Time control: 5+3 (live)."), "{text}");
+    // The challenge shows each side's time, and the grace of the first moves.
+    assert!(
+        text.contains(
+            "Time control: 5+3 (live). White 5:00 · Black 5:00; each side has 30 s for its first move."
+        ),
+        "{text}"
+    );
     w.cmd(&bob(), "en-US", "accept", &[]).await;
     // The game is played in the thread opened on the challenge message.
     let thread = w
@@ -256,7 +262,7 @@ async fn the_time_option_and_the_clock_on_the_board() {
     let r = w2.cmd(&alice(), "es-ES", "challenge", &[]).await;
     let text = r.message()["content"].as_str().unwrap().to_owned();
     assert!(
-        text.contains("Control de tiempo: 3 días por jugada."),
+        text.contains("Control de tiempo: 3 días por jugada. Blancas 3 d 0 h · Negras 3 d 0 h."),
         "{text}"
     );
 }

@@ -729,15 +729,7 @@ fn show_challenge(out: &mut impl Write, c: &ChallengeView, lang: Lang) -> io::Re
         rated = if c.rated { "yes" } else { "no" }
     );
     writeln!(out, "{text} {rated}")?;
-    writeln!(
-        out,
-        "{}",
-        tr!(
-            lang,
-            "challenge-time",
-            control = i18n::clock::control(lang, c.time)
-        )
-    )
+    writeln!(out, "{}", i18n::clock::challenge_line(lang, c.time))
 }
 
 /// The board as text, white at the bottom.

@@ -99,9 +99,9 @@ pub fn clock_field(view: &GameView, lang: crate::game::Lang) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// The line of a challenge message that names its time control.
+/// The line of a challenge message that names its time control and each side's time.
 pub fn challenge_line(tc: TimeControl, lang: crate::game::Lang) -> String {
-    tr!(lang, "challenge-time", control = clock::control(lang, tc))
+    clock::challenge_line(lang, tc)
 }
 
 /// The text above the board of a post no interaction caused.

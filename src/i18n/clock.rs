@@ -69,6 +69,28 @@ pub fn remaining(lang: Lang, tc: TimeControl, ms: i64) -> String {
     }
 }
 
+/// The time-control line of a challenge: the control and, for a timed game, each side's
+/// time when it starts; a live game also says how long each side has for its first move.
+pub fn challenge_line(lang: Lang, tc: TimeControl) -> String {
+    let control = control(lang, tc);
+    match tc {
+        TimeControl::Untimed => tr!(lang, "challenge-time", control = control),
+        TimeControl::Correspondence { .. } => tr!(
+            lang,
+            "challenge-time-clock",
+            control = control,
+            start = remaining(lang, tc, tc.base_ms())
+        ),
+        TimeControl::Live { .. } => tr!(
+            lang,
+            "challenge-time-live",
+            control = control,
+            start = remaining(lang, tc, tc.base_ms()),
+            grace = super::num((crate::game::LIVE_FIRST_MOVE_GRACE_MS / 1000) as f64)
+        ),
+    }
+}
+
 /// The clock line of a game: the control and both remaining times (nothing for an untimed
 /// game).
 pub fn clock_line(lang: Lang, c: &ClockView) -> Option<String> {

@@ -23,6 +23,8 @@ clock-untimed-deadline = If { $player } has not moved { $deadline }, their oppon
 embed-clock = Clock
 # The challenge message's line.
 challenge-time = Time control: { $control }.
+challenge-time-clock = Time control: { $control }. White { $start } · Black { $start }.
+challenge-time-live = Time control: { $control }. White { $start } · Black { $start }; each side has { $grace } s for its first move.
 # A game that ended on time (the post says so above the final board).
 timeout-post = { $player }'s time ran out. { $status }
 timeout-aborted-post = { $player } did not move in time: the game is aborted, without a result.
