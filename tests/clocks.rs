@@ -556,38 +556,44 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     ));
 }
 
+/// The SQLite migrations as they shipped, in order.
+const SQLITE_MIGRATIONS: [&str; 13] = [
+    include_str!("../migrations/0001_initial.sql"),
+    include_str!("../migrations/0002_bot_settings.sql"),
+    include_str!("../migrations/0003_pings.sql"),
+    include_str!("../migrations/0004_game_language.sql"),
+    include_str!("../migrations/0005_takebacks.sql"),
+    include_str!("../migrations/0006_threads.sql"),
+    include_str!("../migrations/0007_clocks.sql"),
+    include_str!("../migrations/0008_ratings.sql"),
+    include_str!("../migrations/0009_engine_players.sql"),
+    include_str!("../migrations/0010_pending_events_in_games.sql"),
+    include_str!("../migrations/0011_post_claims.sql"),
+    include_str!("../migrations/0012_local_event_index.sql"),
+    include_str!("../migrations/0013_engine_claims.sql"),
+];
+
+/// A SQLite file at `path` as version `version` of the bot left it: its first `version`
+/// migrations applied.
+fn old_database(path: &std::path::Path, version: usize) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    for sql in &SQLITE_MIGRATIONS[..version] {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.pragma_update(None, "user_version", version as i64)
+        .unwrap();
+    conn
+}
+
 #[test]
 fn migration_0014_drops_the_untimed_reminders_pending_before_both_sides_moved() {
-    let dir = std::env::temp_dir().join(format!(
-        "cajitas-clocks-0014-{}-{}",
-        std::process::id(),
-        fastrand::u64(..)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::bot::TempDir::new("clocks-0014");
     let db = dir.join("old.db");
     let idle_at = T0 + 7 * DAY_MS * 8 / 10;
     {
         // The schema as it was (migrations 0001 to 0013): two untimed games whose reminder
         // the earlier version scheduled, one after 1. e4 only, one after 1. e4 e5.
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        for sql in [
-            include_str!("../migrations/0001_initial.sql"),
-            include_str!("../migrations/0002_bot_settings.sql"),
-            include_str!("../migrations/0003_pings.sql"),
-            include_str!("../migrations/0004_game_language.sql"),
-            include_str!("../migrations/0005_takebacks.sql"),
-            include_str!("../migrations/0006_threads.sql"),
-            include_str!("../migrations/0007_clocks.sql"),
-            include_str!("../migrations/0008_ratings.sql"),
-            include_str!("../migrations/0009_engine_players.sql"),
-            include_str!("../migrations/0010_pending_events_in_games.sql"),
-            include_str!("../migrations/0011_post_claims.sql"),
-            include_str!("../migrations/0012_local_event_index.sql"),
-            include_str!("../migrations/0013_engine_claims.sql"),
-        ] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 13).unwrap();
+        let conn = old_database(&db, 13);
         let start = Position::new().fen();
         let mut games = String::from(
             "INSERT INTO users (id, name, is_bot, updated_at)
@@ -640,7 +646,6 @@ fn migration_0014_drops_the_untimed_reminders_pending_before_both_sides_moved() 
     );
     assert_eq!(posts[0].place.channel, 200);
     drop(svc);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -658,21 +663,7 @@ fn pending_events_from_before_migration_0010_move_into_their_games() {
         // The schema as it was (migrations 0001 to 0009): a 1-day game after 1. e4 e5 with its
         // pending reminder as a row of clock_events, and a finished game whose timeout was
         // recorded done but not posted yet.
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        for sql in [
-            include_str!("../migrations/0001_initial.sql"),
-            include_str!("../migrations/0002_bot_settings.sql"),
-            include_str!("../migrations/0003_pings.sql"),
-            include_str!("../migrations/0004_game_language.sql"),
-            include_str!("../migrations/0005_takebacks.sql"),
-            include_str!("../migrations/0006_threads.sql"),
-            include_str!("../migrations/0007_clocks.sql"),
-            include_str!("../migrations/0008_ratings.sql"),
-            include_str!("../migrations/0009_engine_players.sql"),
-        ] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 9).unwrap();
+        let conn = old_database(&db, 9);
         let start = Position::new().fen();
         let after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
         conn.execute_batch(&format!(
