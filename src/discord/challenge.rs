@@ -88,7 +88,10 @@ pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
                 .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
         );
     }
-    let content = format!("{content}\n{}", super::clocks::challenge_line(c.time, lang));
+    let content = format!(
+        "{content}\n{}",
+        crate::i18n::clock::challenge_line(lang, c.time)
+    );
     Reply {
         content,
         components: vec![serenity::CreateActionRow::Buttons(buttons)],

@@ -99,11 +99,6 @@ pub fn clock_field(view: &GameView, lang: crate::game::Lang) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// The line of a challenge message that names its time control and each side's time.
-pub fn challenge_line(tc: TimeControl, lang: crate::game::Lang) -> String {
-    clock::challenge_line(lang, tc)
-}
-
 /// The text above the board of a post no interaction caused.
 pub fn notice_text(kind: &NoticeKind, v: &GameView, lang: crate::game::Lang) -> String {
     let to_move = mention(v.player_to_move());
