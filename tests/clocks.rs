@@ -27,13 +27,19 @@ struct World {
     ch: ChannelRef,
 }
 
-fn world() -> World {
+/// Service options at `T0` on a clock the test moves, posting to a notifier it reads.
+fn recorded_options() -> (ServiceOptions, Arc<ManualClock>, Arc<RecordingNotifier>) {
     let clock = Arc::new(ManualClock::new(T0));
     let posts = Arc::new(RecordingNotifier::default());
     let opts = ServiceOptions {
         notifier: posts.clone(),
         ..ServiceOptions::with_clock(clock.clone())
     };
+    (opts, clock, posts)
+}
+
+fn world() -> World {
+    let (opts, clock, posts) = recorded_options();
     World {
         svc: support::db::memory_or_postgres(env!("CARGO_CRATE_NAME"), opts),
         clock,
@@ -556,28 +562,11 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     ));
 }
 
-/// The SQLite migrations as they shipped, in order.
-const SQLITE_MIGRATIONS: [&str; 13] = [
-    include_str!("../migrations/0001_initial.sql"),
-    include_str!("../migrations/0002_bot_settings.sql"),
-    include_str!("../migrations/0003_pings.sql"),
-    include_str!("../migrations/0004_game_language.sql"),
-    include_str!("../migrations/0005_takebacks.sql"),
-    include_str!("../migrations/0006_threads.sql"),
-    include_str!("../migrations/0007_clocks.sql"),
-    include_str!("../migrations/0008_ratings.sql"),
-    include_str!("../migrations/0009_engine_players.sql"),
-    include_str!("../migrations/0010_pending_events_in_games.sql"),
-    include_str!("../migrations/0011_post_claims.sql"),
-    include_str!("../migrations/0012_local_event_index.sql"),
-    include_str!("../migrations/0013_engine_claims.sql"),
-];
-
 /// A SQLite file at `path` as version `version` of the bot left it: its first `version`
 /// migrations applied.
 fn old_database(path: &std::path::Path, version: usize) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(path).unwrap();
-    for sql in &SQLITE_MIGRATIONS[..version] {
+    for sql in &cajitas::store::sqlite::MIGRATION_FILES[..version] {
         conn.execute_batch(sql).unwrap();
     }
     conn.pragma_update(None, "user_version", version as i64)
@@ -625,12 +614,7 @@ fn migration_0014_drops_the_untimed_reminders_pending_before_both_sides_moved() 
         }
         conn.execute_batch(&games).unwrap();
     }
-    let clock = Arc::new(ManualClock::new(T0));
-    let posts = Arc::new(RecordingNotifier::default());
-    let opts = ServiceOptions {
-        notifier: posts.clone(),
-        ..ServiceOptions::with_clock(clock.clone())
-    };
+    let (opts, clock, posts) = recorded_options();
     let svc = GameService::open(&db, opts).unwrap();
     // Only the game both sides moved in keeps its reminder.
     assert_eq!(svc.next_due(EventScope::Only(100)).unwrap(), None);
@@ -688,12 +672,7 @@ fn pending_events_from_before_migration_0010_move_into_their_games() {
         ))
         .unwrap();
     }
-    let clock = Arc::new(ManualClock::new(T0));
-    let posts = Arc::new(RecordingNotifier::default());
-    let opts = ServiceOptions {
-        notifier: posts.clone(),
-        ..ServiceOptions::with_clock(clock.clone())
-    };
+    let (opts, clock, posts) = recorded_options();
     let svc = GameService::open(&db, opts).unwrap();
     // The reminder is the game's pending event now, found by the index on the due time ...
     assert_eq!(svc.next_due(EventScope::All).unwrap(), Some(reminder_at));
