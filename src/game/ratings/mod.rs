@@ -1,4 +1,4 @@
-//! Ratings: Glicko-2 with lichess's parameters ([`glicko`]), one pool per server (guild)
+//! Ratings: Glicko-2 exactly as lichess rates a game ([`glicko`]), one pool per server (guild)
 //! and per [`Speed`]; games outside a server rate in a pool of their channel, so the
 //! console's `local` channel is a pool of its own.
 //!
@@ -221,8 +221,7 @@ impl GameService {
             }
             None => (PARAMS.start, 0),
         });
-        let w_new = PARAMS.rate_game(w, b, white_score);
-        let b_new = PARAMS.rate_game(b, w, 1.0 - white_score);
+        let (w_new, b_new) = PARAMS.rate_game(w, b, white_score);
         let change =
             |user: &UserRow, colour, before: Glicko, after: Glicko, score| RatingChangeRow {
                 game_id: game.id,
