@@ -683,3 +683,64 @@ fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
     assert!(end.rating_changes.is_empty());
     assert_eq!(snapshot(&g, &[a.id, engine.id]), Vec::<String>::new());
 }
+
+#[test]
+fn pgn_tags_say_rated_or_casual_and_the_time_control_as_lichess_does() {
+    use cajitas::game::{ChallengeTerms, TimeControl};
+    let (g, _) = svc();
+    let (a, b) = (user(1, "alice"), user(2, "bob"));
+    let c = ch(10);
+    let tags = |g: &GameService| {
+        let pgn = g.pgn(c).unwrap();
+        let tag = |name: &str| {
+            let start = format!("[{name} \"");
+            let line = pgn.lines().find(|l| l.starts_with(&start));
+            line.map(|l| l[start.len()..l.len() - 2].to_owned())
+        };
+        (tag("Event"), tag("TimeControl"))
+    };
+    let some = |e: &str, t: &str| (Some(e.to_owned()), Some(t.to_owned()));
+    for (time, rated, want) in [
+        (
+            TimeControl::DEFAULT,
+            true,
+            some("Rated correspondence game", "-"),
+        ),
+        (
+            TimeControl::DEFAULT,
+            false,
+            some("Casual correspondence game", "-"),
+        ),
+        (
+            TimeControl::Live {
+                base_secs: 180,
+                increment_secs: 2,
+            },
+            true,
+            some("Rated live game", "180+2"),
+        ),
+        (
+            TimeControl::Live {
+                base_secs: 600,
+                increment_secs: 5,
+            },
+            false,
+            some("Casual live game", "600+5"),
+        ),
+        (
+            TimeControl::Untimed,
+            false,
+            some("Casual correspondence game", "-"),
+        ),
+    ] {
+        let terms = ChallengeTerms {
+            time,
+            rated,
+            ..ChallengeTerms::new(ColourChoice::White)
+        };
+        g.challenge_with(&a, c, Some(&b), terms).unwrap();
+        g.accept(&b, c).unwrap();
+        play(&g, c, &a, &b, &FOOLS_MATE);
+        assert_eq!(tags(&g), want, "{time:?} rated {rated}");
+    }
+}
