@@ -636,6 +636,14 @@ fn the_rebuild_command_rebuilds_the_database_the_bot_runs_on() {
         "{stdout}{stderr}"
     );
     assert_eq!(snapshot(&g, &[1, 2]), rated);
+    // …with lichess's numbers (White won): 1738.60 and 1261.40, RD 396.7003, whatever the
+    // database held before (a deployment rated the old way rebuilds once).
+    let c = ch(10);
+    let stats = |u: &UserRef| g.stats(c, u).unwrap().speeds[0].shown;
+    let (w, b) = (stats(&a), stats(&b));
+    assert!((w.rating - 1738.603531).abs() < 1e-5, "{w:?}");
+    assert!((b.rating - 1261.396469).abs() < 1e-5, "{b:?}");
+    assert!((w.deviation - 396.700308).abs() < 1e-5, "{w:?}");
 }
 
 #[test]
