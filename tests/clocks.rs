@@ -856,10 +856,12 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     w.svc.accept(&d, ch2).unwrap();
     wait_for("the new plan", || scheduler.planned() == Some(T0 + 30_000));
     assert_eq!(scheduler.wakeups(), woke + 1);
-    // A later deadline does not wake it.
+    // A later deadline does not wake it: no ring waits for it, and none was counted.
     w.svc
         .play_move(&w.white, w.ch, "e4", Lang::En, false)
         .unwrap();
+    assert!(!scheduler.ring_pending(), "the move rang the scheduler");
+    assert_eq!(scheduler.wakeups(), woke + 1);
     // Virtual time passes; a poke runs the round that aborts the live game: its wake-up is
     // the first one since the move (the move woke nothing).
     w.advance_ms(30_000);
