@@ -843,10 +843,8 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     let scheduler = Scheduler::start(w.svc.clone(), EventScope::All);
     wait_for("the plan", || scheduler.planned() == Some(T0 + 14 * DAY_MS));
     let woke = scheduler.wakeups();
-    // Nothing is due: it does not wake.
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(scheduler.wakeups(), woke);
-    // A live game in another channel: a deadline in 30 s wakes it to plan again.
+    // Nothing is due: it does not wake. A live game in another channel: a deadline in 30 s
+    // wakes it to plan again, and that wake-up is the first one since the plan.
     let ch2 = ChannelRef {
         guild: Some(1),
         channel: 501,
@@ -858,16 +856,18 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     w.svc.accept(&d, ch2).unwrap();
     wait_for("the new plan", || scheduler.planned() == Some(T0 + 30_000));
     assert_eq!(scheduler.wakeups(), woke + 1);
-    // A later deadline does not wake it.
+    // A later deadline does not wake it: no ring waits for it, and none was counted.
     w.svc
         .play_move(&w.white, w.ch, "e4", Lang::En, false)
         .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    assert!(!scheduler.ring_pending(), "the move rang the scheduler");
     assert_eq!(scheduler.wakeups(), woke + 1);
-    // Virtual time passes; a poke runs the round that aborts the live game.
+    // Virtual time passes; a poke runs the round that aborts the live game: its wake-up is
+    // the first one since the move (the move woke nothing).
     w.advance_ms(30_000);
     scheduler.poke();
     wait_for("the abort", || w.svc.board(ch2).unwrap().aborted);
+    assert_eq!(scheduler.wakeups(), woke + 2);
     wait_for("the post", || w.posts.posts().len() == 1);
     scheduler.stop();
 }
