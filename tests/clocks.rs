@@ -912,3 +912,53 @@ fn a_real_one_second_live_clock_runs_out() {
     );
     assert_eq!(posts.posts()[0].kind, NoticeKind::TimedOut);
 }
+
+// Issue 25, item 4: the final clock.
+#[test]
+fn a_flagged_side_shows_no_time_left() {
+    use cajitas::i18n::clock::clock_line;
+    // Live: black flags; the scheduler comes 5 s late.
+    let w = world();
+    w.start("3+2");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(10_000);
+    w.mv(Color::White, "Nf3").unwrap();
+    w.advance_ms(185_000);
+    w.round();
+    let v = w.board();
+    assert!(v.finished);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (172_000, 0));
+    assert_eq!(
+        clock_line(Lang::En, &v.clock).unwrap(),
+        "⏱ 3+2 (live) · White 2:52 · Black 0:00"
+    );
+    // Correspondence: white's day runs out; a move after it is refused and ends the game.
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(DAY_MS + 1);
+    assert!(matches!(
+        w.mv(Color::White, "Nf3"),
+        Err(GameError::TimeRanOut)
+    ));
+    let v = w.board();
+    assert!(v.finished);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (0, DAY_MS));
+    assert_eq!(
+        clock_line(Lang::En, &v.clock).unwrap(),
+        "⏱ 1 day per move · White 0 h 0 min · Black 1 d 0 h"
+    );
+    // A game that ends otherwise keeps the clock as it stood at its end: white resigns
+    // after an hour of thought.
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(3_600_000);
+    w.svc.resign(&w.white, w.ch, None).unwrap();
+    w.advance_ms(3_600_000);
+    let v = w.board();
+    assert_eq!(v.clock.white_ms, DAY_MS - 3_600_000);
+}
