@@ -962,3 +962,46 @@ fn a_flagged_side_shows_no_time_left() {
     let v = w.board();
     assert_eq!(v.clock.white_ms, DAY_MS - 3_600_000);
 }
+
+// Issue 25, item 5: a takeback never gives time back.
+#[test]
+fn a_takeback_charges_the_time_used_and_gives_none_back() {
+    let w = world();
+    w.start("3+2");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(1_000);
+    w.mv(Color::White, "Nf3").unwrap();
+    w.advance_ms(1_000);
+    let v = w.mv(Color::Black, "Nc6").unwrap();
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (181_000, 181_000));
+    // White thinks 2:28: 0:33 left. White asks to take back Nf3 and Nc6; black accepts 2 s
+    // later. White is charged the 2:30 their turn took, then the game is rewound: white to
+    // move at 0:31 from now, black's time as it was.
+    w.advance_ms(148_000);
+    assert_eq!(w.board().clock.white_ms, 33_000);
+    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    assert_eq!(t.plies, 2);
+    w.advance_ms(2_000);
+    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    let v = w.board();
+    assert_eq!(v.ply, 2);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (31_000, 181_000));
+    assert_eq!(v.clock.deadline, Some(w.clock.now_ms() + 31_000));
+    // White's clock runs on from the takeback.
+    w.advance_ms(1_000);
+    assert_eq!(w.board().clock.white_ms, 30_000);
+    // One ply: white plays, black thinks 5 s, white asks to take the move back and black
+    // accepts 1 s later. Black, whose clock was running, is charged the 6 s; white moves
+    // again with the time their move left them.
+    let v = w.mv(Color::White, "Nf3").unwrap();
+    assert_eq!(v.clock.white_ms, 32_000);
+    w.advance_ms(5_000);
+    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    assert_eq!(t.plies, 1);
+    w.advance_ms(1_000);
+    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    let v = w.board();
+    assert_eq!(v.ply, 2);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (32_000, 175_000));
+}

@@ -404,8 +404,31 @@ pub(crate) fn after_move(
     c
 }
 
-/// The clock after a takeback at `now` to `ply` plies with `turn` to move: remaining times
-/// stay as they are (no time is given back), the turn begins now.
+/// The clock with the turn in progress charged at `now`: in a live game past `turn`'s grace
+/// (`ply` plies played), the player to move has used `now - clock_at` of their time, and their
+/// turn goes on from `now`. A takeback charges it before it rewinds (lichess's rule: the time
+/// of the current turn is never given back), without the increment (no move was made).
+pub(crate) fn charge_turn(
+    tc: TimeControl,
+    before: ClockState,
+    ply: u32,
+    turn: Color,
+    now: i64,
+) -> ClockState {
+    let mut c = before;
+    if let TimeControl::Live { .. } = tc
+        && ply >= 2
+    {
+        let used = (now - before.clock_at).max(0);
+        c.set(turn, (before.remaining(turn) - used).max(0));
+        c.clock_at = now;
+    }
+    c
+}
+
+/// The clock after a takeback at `now` to `ply` plies with `turn` to move, the turn in
+/// progress already charged ([`charge_turn`]): remaining times stay as they are (no time is
+/// given back), the turn begins now.
 pub(crate) fn after_rewind(
     tc: TimeControl,
     before: ClockState,
