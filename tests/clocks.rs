@@ -432,7 +432,7 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     w.advance_ms(6 * DAY_MS);
     assert!(matches!(
         w.svc.claim_abandoned(&w.black, w.ch, false),
-        Err(GameError::ClaimTooEarly { at_ms }) if at_ms == T0 + 7 * DAY_MS
+        Err(GameError::ClaimTooEarly { at_ms, .. }) if at_ms == T0 + 7 * DAY_MS
     ));
     // The reminder at 80% of the 7 days went out, to white only.
     w.round();

@@ -442,6 +442,43 @@ fn the_console_takes_a_time_control_and_prints_the_clock() {
     );
 }
 
+// Issue 25, item 8: the console never prints Discord markup.
+#[test]
+fn the_console_writes_claim_dates_and_commands_its_own_way() {
+    let dir = temp_dir("claim-markup");
+    let out = local(
+        &dir,
+        &["--no-png"],
+        "challenge bob white untimed\nas bob\naccept\nas alice\nmove e4\nclaim-win\nlang es\nboard\nclaim-win\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // The untimed deadline names the console's command.
+    assert!(
+        text.contains("their opponent may claim the game with `claim-win`."),
+        "{text}"
+    );
+    assert!(
+        text.contains("su rival podrá reclamar la partida con `claim-win`."),
+        "{text}"
+    );
+    // A claim too early says when, as the clock lines do: the UTC date and the time left.
+    let early = "Your opponent still has time to move: you can claim the game ";
+    let at = text
+        .find(early)
+        .map(|i| &text[i + early.len()..])
+        .expect(&text);
+    let line = at.lines().next().unwrap();
+    assert!(
+        line.contains(" UTC (~7 d 0 h).") || line.contains(" UTC (~6 d 23 h)."),
+        "{line}"
+    );
+    assert!(text.contains("podrás reclamar la partida 2"), "{text}");
+    for markup in ["<t:", "<#", "<@", "`/"] {
+        assert!(!text.contains(markup), "{markup} in\n{text}");
+    }
+}
+
 // Issue 25, item 4: the console shows the flagged side's clock at zero.
 #[test]
 fn the_console_shows_a_flagged_clock_at_zero() {

@@ -624,7 +624,10 @@ impl GameService {
             }
             let at = t.game.row.clock.deadline.unwrap_or(i64::MAX);
             if t.now < at {
-                return Err(GameError::ClaimTooEarly { at_ms: at });
+                return Err(GameError::ClaimTooEarly {
+                    at_ms: at,
+                    as_of_ms: t.now,
+                });
             }
             t.record_actor()?;
             if t.game.row.ply < 2 {
