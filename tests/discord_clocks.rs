@@ -159,6 +159,13 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
     assert_eq!(users(m), vec![WHITE.to_string(), BLACK.to_string()]);
     assert_eq!(m["allowed_mentions"]["parse"], json!([]));
     assert_eq!(m["embeds"].as_array().map(Vec::len), Some(1));
+    // Its clock is the final one: white, who flagged, has no time left (issue 25, item 4).
+    let clock = m["embeds"][0]["fields"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["name"] == "Clock"))
+        .and_then(|f| f["value"].as_str())
+        .expect("a clock field");
+    assert!(clock.contains("White 0 h 0 min · Black 1 d 0 h"), "{clock}");
     // The reminder pings only the player to move (white).
     let m = &posts_in(&fake, REMINDED)[0];
     let content = m["content"].as_str().unwrap();
