@@ -212,10 +212,13 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
         return Ok(());
     };
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let actor = user_ref(ctx.author());
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let game = ctx
         .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.last_finished_game(ch)?))
+        .blocking(&r, Defer::Message, move |g| {
+            Ok(g.last_finished_game_for(&actor, ch)?)
+        })
         .await?;
     // The answer takes seconds: a deferred reply, edited as the engine works.
     r.defer(false).await?;
