@@ -1,5 +1,7 @@
-//! `/play` (a game against the computer) and `/analysis` (the channel's last finished game,
-//! analysed by the engine). Without an engine both answer, ephemerally, how to add one.
+//! `/play` (a game against the computer), the Rematch of such a game (a new game, colours
+//! swapped, started the same way), and `/analysis` (the caller's last finished game of the
+//! channel, or the channel's, analysed by the engine). Without an engine they answer,
+//! ephemerally, how to add one.
 //!
 //! Where games get threads (`CAJITAS_THREADS=auto` and the permissions), a game against the
 //! computer gets one too, as an accepted challenge does: opened on `/play`'s answer, with
