@@ -349,8 +349,9 @@ impl GameService {
     /// - else, when looking (`or_last`): a game's own thread: its game; `actor`'s last game
     ///   of the channel, so that `/pgn` still reaches a game whose thread was archived; and
     ///   for someone who never played there, what a spectator expects: the game played in
-    ///   the channel itself, the links to the games in progress in threads, else the
-    ///   channel's last game. Someone with a game there is never given another pair's game.
+    ///   the channel itself, the links to the games in progress in threads (for no one in
+    ///   particular, `actor` being `None`: the one game in progress), else the channel's
+    ///   last game. Someone with a game there is never given another pair's game.
     pub(super) fn locate(
         &self,
         tx: &dyn Tx,
@@ -413,10 +414,15 @@ impl GameService {
         if let Some(row) = here {
             return Ok(row);
         }
-        if !all.is_empty() {
-            return Err(GameError::GamesInThreads {
-                threads: links(&all),
-            });
+        match (actor, all.as_slice()) {
+            (_, []) => {}
+            // Asked for no one (a tool, a notice): the channel's one game.
+            (None, [one]) => return Ok((*one).clone()),
+            _ => {
+                return Err(GameError::GamesInThreads {
+                    threads: links(&all),
+                });
+            }
         }
         tx.last_channel_game(ch.channel, None)?
             .or(last_here)
