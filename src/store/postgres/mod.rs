@@ -265,9 +265,64 @@ impl<'r> Columns<'r> {
     }
 }
 
+/// A blocking client that may be dropped anywhere. `postgres::Client` closes its connection
+/// on drop by blocking on its own runtime, which panics on a thread that drives a tokio
+/// runtime ("Cannot start a runtime from within a runtime"): at the bot's shutdown, the
+/// runtime drops its tasks, and the pools they hold, on its own threads, and the process
+/// aborted. On such a thread the client is closed on a short thread of its own.
+pub struct Client(Option<postgres::Client>);
+
+impl Client {
+    /// Wraps a connected client.
+    pub fn new(client: postgres::Client) -> Client {
+        Client(Some(client))
+    }
+}
+
+impl std::ops::Deref for Client {
+    type Target = postgres::Client;
+    fn deref(&self) -> &postgres::Client {
+        self.0
+            .as_ref()
+            .expect("a client is only taken when dropped")
+    }
+}
+
+impl std::ops::DerefMut for Client {
+    fn deref_mut(&mut self) -> &mut postgres::Client {
+        self.0
+            .as_mut()
+            .expect("a client is only taken when dropped")
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let Some(client) = self.0.take() else {
+            return;
+        };
+        if tokio::runtime::Handle::try_current().is_err() {
+            return drop(client);
+        }
+        // Joined, so that the server sees the session end before this returns; a thread
+        // that cannot be started leaves the socket to be closed with the process.
+        let closing = std::thread::Builder::new()
+            .name("pg-close".into())
+            .spawn(move || drop(client));
+        match closing {
+            Ok(thread) => {
+                let _ = thread.join();
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "cannot close a PostgreSQL connection cleanly");
+            }
+        }
+    }
+}
+
 /// A pooled connection with its prepared statements (prepared once per connection, by SQL).
 pub struct Conn {
-    client: postgres::Client,
+    client: Client,
     statements: HashMap<&'static str, Statement>,
     /// Set when the session may hold a lock it could not release: the pool closes it.
     poisoned: bool,
@@ -291,7 +346,7 @@ impl r2d2::ManageConnection for Manager {
     type Error = postgres::Error;
 
     fn connect(&self) -> Result<Conn, postgres::Error> {
-        let mut client = self.0.connect()?;
+        let mut client = Client::new(self.0.connect()?);
         // An acknowledged commit is on the server's disk (the server's default, stated here
         // so that a server configured otherwise does not weaken it); a lock waits 5 s at most.
         client.batch_execute(&format!(
