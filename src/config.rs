@@ -377,8 +377,9 @@ pub fn guild_id_from(raw: Option<&str>) -> Result<Option<u64>, ConfigError> {
     }
 }
 
-/// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…` or `postgresql://…` is a
-/// PostgreSQL database; anything else a SQLite file, empty meaning [`DEFAULT_DB`].
+/// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…`, `postgresql://…` or a libpq
+/// keyword/value string (`host=… user=… dbname=…`) is a PostgreSQL database; anything else a
+/// SQLite file, empty meaning [`DEFAULT_DB`].
 pub fn parse_db(raw: &str) -> Result<Database, std::convert::Infallible> {
     Ok(Database::parse(raw, DEFAULT_DB))
 }
@@ -387,7 +388,7 @@ pub fn parse_db(raw: &str) -> Result<Database, std::convert::Infallible> {
 pub fn describe_db(db: &Database) -> String {
     match db {
         Database::Sqlite(path) => path.display().to_string(),
-        Database::Postgres(url) => redact_url(url),
+        Database::Postgres(url) => crate::store::postgres::describe(url),
     }
 }
 
