@@ -452,6 +452,26 @@ impl BotConfig {
         })
     }
 
+    /// Checks every setting of the environment that `cajitas run` checks, but the token (only
+    /// the bot needs one): `cajitas local` on the same `.env` refuses, with exit 2, what the
+    /// bot would refuse, instead of passing it silently.
+    pub fn check_env() -> Result<(), ConfigError> {
+        let var = |name: &str| std::env::var(name).ok();
+        guild_id_from(var("DISCORD_GUILD_ID").as_deref())?;
+        api_base_from(
+            var(API_BASE_VAR).as_deref(),
+            var(API_BASE_TRUSTED_VAR).as_deref(),
+        )?;
+        challenge_ttl_from_env()?;
+        blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?;
+        shards_from(var(SHARDS_VAR).as_deref())?;
+        threads_from(var(THREADS_VAR).as_deref())?;
+        abandon_after_from(var(ABANDON_DAYS_VAR).as_deref())?;
+        EngineSettings::from_env()?;
+        metrics_from(var(METRICS_VAR).as_deref())?;
+        Ok(())
+    }
+
     /// Logs what the bot is about to use, never the token.
     pub fn log_summary(&self) {
         tracing::info!(
