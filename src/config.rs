@@ -603,6 +603,18 @@ mod tests {
         let shown = describe_db(&url);
         assert!(!shown.contains("s3cr3t"), "{shown}");
         assert_eq!(shown, "postgres://[redacted]@db.internal:5432/cajitas");
+        // A libpq keyword/value string is PostgreSQL too, shown without its password.
+        let kv = "host=/run/postgresql port=5433 user=bot password='s3 cr3t' dbname=cajitas";
+        assert!(pg(kv));
+        assert!(pg(" PASSWORD=x host=db"));
+        assert!(!pg("my=file.db"));
+        assert!(!pg("hosts=x"));
+        assert_eq!(
+            describe_db(&parse_db(kv).unwrap()),
+            "host=/run/postgresql port=5433 user=bot dbname=cajitas"
+        );
+        let bad = describe_db(&parse_db("host=x password=s3cr3t nonsense=1").unwrap());
+        assert!(!bad.contains("s3cr3t"), "{bad}");
     }
 
     #[test]
