@@ -89,6 +89,15 @@ fn run_bot(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // A mistyped path would start a bot on an empty database: said on the first line.
+    if let Database::Sqlite(path) = &cfg.db
+        && !path.exists()
+    {
+        tracing::warn!(
+            db = %path.display(),
+            "no database file there: a new, empty one is created"
+        );
+    }
     cfg.log_summary();
     // With SQLite, one bot process per database file (several shards may run in it).
     let _one_process = match &cfg.db {

@@ -377,8 +377,9 @@ pub fn guild_id_from(raw: Option<&str>) -> Result<Option<u64>, ConfigError> {
     }
 }
 
-/// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…` or `postgresql://…` is a
-/// PostgreSQL database; anything else a SQLite file, empty meaning [`DEFAULT_DB`].
+/// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…`, `postgresql://…` or a libpq
+/// keyword/value string (`host=… user=… dbname=…`) is a PostgreSQL database; anything else a
+/// SQLite file, empty meaning [`DEFAULT_DB`].
 pub fn parse_db(raw: &str) -> Result<Database, std::convert::Infallible> {
     Ok(Database::parse(raw, DEFAULT_DB))
 }
@@ -387,7 +388,7 @@ pub fn parse_db(raw: &str) -> Result<Database, std::convert::Infallible> {
 pub fn describe_db(db: &Database) -> String {
     match db {
         Database::Sqlite(path) => path.display().to_string(),
-        Database::Postgres(url) => redact_url(url),
+        Database::Postgres(url) => crate::store::postgres::describe(url),
     }
 }
 
@@ -449,6 +450,26 @@ impl BotConfig {
             engine: EngineSettings::from_env()?,
             metrics: metrics_from(var(METRICS_VAR).as_deref())?,
         })
+    }
+
+    /// Checks every setting of the environment that `cajitas run` checks, but the token (only
+    /// the bot needs one): `cajitas local` on the same `.env` refuses, with exit 2, what the
+    /// bot would refuse, instead of passing it silently.
+    pub fn check_env() -> Result<(), ConfigError> {
+        let var = |name: &str| std::env::var(name).ok();
+        guild_id_from(var("DISCORD_GUILD_ID").as_deref())?;
+        api_base_from(
+            var(API_BASE_VAR).as_deref(),
+            var(API_BASE_TRUSTED_VAR).as_deref(),
+        )?;
+        challenge_ttl_from_env()?;
+        blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?;
+        shards_from(var(SHARDS_VAR).as_deref())?;
+        threads_from(var(THREADS_VAR).as_deref())?;
+        abandon_after_from(var(ABANDON_DAYS_VAR).as_deref())?;
+        EngineSettings::from_env()?;
+        metrics_from(var(METRICS_VAR).as_deref())?;
+        Ok(())
     }
 
     /// Logs what the bot is about to use, never the token.
@@ -582,6 +603,18 @@ mod tests {
         let shown = describe_db(&url);
         assert!(!shown.contains("s3cr3t"), "{shown}");
         assert_eq!(shown, "postgres://[redacted]@db.internal:5432/cajitas");
+        // A libpq keyword/value string is PostgreSQL too, shown without its password.
+        let kv = "host=/run/postgresql port=5433 user=bot password='s3 cr3t' dbname=cajitas";
+        assert!(pg(kv));
+        assert!(pg(" PASSWORD=x host=db"));
+        assert!(!pg("my=file.db"));
+        assert!(!pg("hosts=x"));
+        assert_eq!(
+            describe_db(&parse_db(kv).unwrap()),
+            "host=/run/postgresql port=5433 user=bot dbname=cajitas"
+        );
+        let bad = describe_db(&parse_db("host=x password=s3cr3t nonsense=1").unwrap());
+        assert!(!bad.contains("s3cr3t"), "{bad}");
     }
 
     #[test]

@@ -11,10 +11,36 @@ use tracing_subscriber::EnvFilter;
 /// contains interaction tokens.
 pub const DEFAULT_FILTER: &str = "info,serenity=warn";
 
-/// Builds the filter from `RUST_LOG`, falling back to [`DEFAULT_FILTER`].
-pub fn filter() -> EnvFilter {
-    let text = filter_text(std::env::var("RUST_LOG").ok().as_deref());
-    EnvFilter::try_new(&text).unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER))
+/// The filter of `cajitas local` when `RUST_LOG` is unset or empty: its stderr is the
+/// terminal the game is played in, so only warnings and errors (no "Database migrated" at
+/// start).
+pub const CONSOLE_FILTER: &str = "warn";
+
+/// Builds the filter from `RUST_LOG`, falling back to `default` when it is unset or blank,
+/// and when it cannot be read: then the second value says so (to be logged as a warning).
+pub fn filter(default: &str) -> (EnvFilter, Option<String>) {
+    filter_from(std::env::var("RUST_LOG").ok().as_deref(), default)
+}
+
+/// [`filter`] on a given `RUST_LOG` value.
+pub fn filter_from(rust_log: Option<&str>, default: &str) -> (EnvFilter, Option<String>) {
+    let rust_log = rust_log.filter(|s| !s.trim().is_empty());
+    let Some(value) = rust_log else {
+        return (EnvFilter::new(filter_text(Some(default))), None);
+    };
+    match EnvFilter::try_new(filter_text(Some(value))) {
+        Ok(f) => (f, None),
+        Err(e) => {
+            let shown: String = value.chars().take(100).collect();
+            (
+                EnvFilter::new(filter_text(Some(default))),
+                Some(format!(
+                    "RUST_LOG={shown:?} is not a valid log filter ({e}); logging with the \
+                     default {default:?} instead"
+                )),
+            )
+        }
+    }
 }
 
 /// The filter directives for a `RUST_LOG` value: [`DEFAULT_FILTER`] when unset or blank;
@@ -28,12 +54,22 @@ pub fn filter_text(rust_log: Option<&str>) -> String {
     }
 }
 
-/// Installs the global subscriber, writing to stderr. Calling it twice is harmless.
-pub fn init() {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter())
+/// Installs the global subscriber, writing to stderr, with `default` as the filter when
+/// `RUST_LOG` is unset, blank or invalid (an invalid one is named in a warning). Colours
+/// only when stderr is a terminal: a log file or a pipe gets plain text. Calling it twice is
+/// harmless.
+pub fn init(default: &str) {
+    use std::io::IsTerminal;
+    let (filter, bad) = filter(default);
+    let installed = tracing_subscriber::fmt()
+        .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .try_init();
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init()
+        .is_ok();
+    if let Some(warning) = bad.filter(|_| installed) {
+        tracing::warn!("{warning}");
+    }
 }
 
 #[cfg(test)]
@@ -53,5 +89,27 @@ mod tests {
         // The result parses, and serenity's INFO spans are off by default.
         let f = EnvFilter::try_new(filter_text(None)).unwrap();
         assert_eq!(f.to_string(), "serenity=warn,info");
+    }
+
+    #[test]
+    fn an_invalid_rust_log_is_named_and_the_default_used() {
+        let (f, warning) = filter_from(Some("not a [filter"), CONSOLE_FILTER);
+        let warning = warning.expect("a warning");
+        assert!(warning.contains("RUST_LOG=\"not a [filter\""), "{warning}");
+        assert!(warning.contains("\"warn\""), "{warning}");
+        assert_eq!(f.to_string(), "serenity=warn,warn");
+        for ok in [
+            None,
+            Some(""),
+            Some(" "),
+            Some("debug"),
+            Some("cajitas=trace"),
+        ] {
+            assert!(filter_from(ok, DEFAULT_FILTER).1.is_none(), "{ok:?}");
+        }
+        assert_eq!(
+            filter_from(None, CONSOLE_FILTER).0.to_string(),
+            "serenity=warn,warn"
+        );
     }
 }

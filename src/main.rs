@@ -5,6 +5,10 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     cajitas::config::load_dotenv();
     let cli = <cajitas::cli::Cli as clap::Parser>::parse();
-    cajitas::logging::init();
+    // The console's stderr is the player's terminal: warnings only, unless RUST_LOG says.
+    cajitas::logging::init(match cli.command {
+        Some(cajitas::cli::Command::Local(_)) => cajitas::logging::CONSOLE_FILTER,
+        _ => cajitas::logging::DEFAULT_FILTER,
+    });
     cajitas::cli::run(cli)
 }

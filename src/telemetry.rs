@@ -6,8 +6,11 @@
 //! brings hyper 1 and its server stack into the bot's build, for one `GET` answered with a
 //! string. Ours is a tokio task: it reads at most [`MAX_REQUEST`] bytes of a request head
 //! within [`READ_TIMEOUT`], answers `GET /metrics` (200), any other path (404) or method
-//! (405), and closes the connection; at most [`MAX_CONNECTIONS`] are served at once, the
-//! others wait in the kernel's backlog. It never blocks the runtime: the values that need
+//! (405), and closes the connection. At most [`MAX_CONNECTIONS`] requests are answered at
+//! once, a slot taken only once a request head has arrived: a client that connects and says
+//! nothing holds no slot, only one of the [`MAX_PENDING`] connections read at once, and for
+//! [`READ_TIMEOUT`] at most; so idle sockets never delay a scrape. It never blocks the
+//! runtime: the values that need
 //! the database or a lock (the active games, the gateway latency, the engine queue) are
 //! read by the [`Refresh`] hook the front end installs, off the runtime's workers where
 //! they block, at most once a second however often the endpoint is scraped.
@@ -26,10 +29,13 @@ use tokio::net::{TcpListener, TcpStream};
 
 /// The largest request head read (the request line and headers); longer ones get a 431.
 pub const MAX_REQUEST: usize = 8 * 1024;
-/// How long a client may take to send its request head.
-pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
-/// How many scrapes are answered at once.
+/// How long a client may take to send its request head (a scraper sends it at once).
+pub const READ_TIMEOUT: Duration = Duration::from_secs(2);
+/// How many scrapes are answered at once (slots taken once a request head has arrived).
 pub const MAX_CONNECTIONS: usize = 8;
+/// How many connections may be waiting for their request head at once; more wait in the
+/// kernel's backlog.
+pub const MAX_PENDING: usize = 256;
 /// The shortest time between two refreshes of the sampled values.
 const REFRESH_EVERY: Duration = Duration::from_secs(1);
 /// The longest a refresh may take before the scrape is answered with the values as they are.
@@ -159,6 +165,7 @@ impl Endpoint {
         let server = Server {
             inner: Arc::new(Inner {
                 handle,
+                slots: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
                 refresh: Mutex::new(None),
                 last_refresh: tokio::sync::Mutex::new(None),
             }),
@@ -172,18 +179,17 @@ impl Endpoint {
             }
         });
         let inner = Arc::clone(&server.inner);
-        let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+        let pending = Arc::new(tokio::sync::Semaphore::new(MAX_PENDING));
         tokio::spawn(async move {
             loop {
-                let Ok(permit) = Arc::clone(&slots).acquire_owned().await else {
+                let Ok(reading) = Arc::clone(&pending).acquire_owned().await else {
                     return;
                 };
                 match listener.accept().await {
                     Ok((stream, _)) => {
                         let inner = Arc::clone(&inner);
                         tokio::spawn(async move {
-                            inner.answer(stream).await;
-                            drop(permit);
+                            inner.answer(stream, reading).await;
                         });
                     }
                     Err(e) => {
@@ -212,6 +218,8 @@ impl Server {
 
 struct Inner {
     handle: PrometheusHandle,
+    /// The slots of the requests being answered ([`MAX_CONNECTIONS`]).
+    slots: Arc<tokio::sync::Semaphore>,
     refresh: Mutex<Option<Refresh>>,
     last_refresh: tokio::sync::Mutex<Option<Instant>>,
 }
@@ -240,7 +248,9 @@ impl Inner {
         *last = Some(Instant::now());
     }
 
-    async fn answer(&self, mut stream: TcpStream) {
+    /// Reads the request head (holding `reading`, one of the [`MAX_PENDING`]), then answers
+    /// it in one of the [`MAX_CONNECTIONS`] slots.
+    async fn answer(&self, mut stream: TcpStream, reading: tokio::sync::OwnedSemaphorePermit) {
         let head = match tokio::time::timeout(READ_TIMEOUT, read_head(&mut stream)).await {
             Ok(Ok(head)) => head,
             Ok(Err(Head::TooLarge)) => {
@@ -248,6 +258,10 @@ impl Inner {
                 return;
             }
             Ok(Err(Head::Closed)) | Err(_) => return,
+        };
+        drop(reading);
+        let Ok(_slot) = self.slots.acquire().await else {
+            return;
         };
         let (status, body) = match route(&head) {
             Route::Metrics => {

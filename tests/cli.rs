@@ -101,3 +101,113 @@ fn help_lists_subcommands_and_hides_env_values() {
     assert!(!help.contains("tok-should-not-show"), "{help}");
     assert!(!help.contains("--token"), "{help}");
 }
+
+/// The files in the command's working directory.
+fn files_in(c: &Cajitas) -> Vec<String> {
+    std::fs::read_dir(c._dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// `cajitas local` reads the settings `cajitas run` reads, and refuses what the bot refuses
+/// (they share one `.env`), with exit 2 before it opens anything.
+#[test]
+fn the_console_refuses_the_settings_the_bot_refuses() {
+    for (var, value) in [
+        ("CAJITAS_BLOCKING_THREADS", "0"),
+        ("CAJITAS_BLOCKING_THREADS", "65"),
+        ("CAJITAS_BLOCKING_THREADS", "x"),
+        ("CAJITAS_THREADS", "sometimes"),
+        ("CAJITAS_SHARDS", "3"),
+        ("CAJITAS_METRICS", "localhost:9100"),
+        ("DISCORD_GUILD_ID", "my-server"),
+        ("CAJITAS_ABANDON_DAYS", "0"),
+    ] {
+        let mut c = cajitas();
+        c.args(["local", "--no-png"])
+            .env_remove("CAJITAS_DB")
+            .env("CAJITAS_ENGINE", "off")
+            .env(var, value)
+            .stdin(std::process::Stdio::null());
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{var}={value}: {err}");
+        assert!(err.contains(var), "{var}={value}: {err}");
+        assert_eq!(files_in(&c), Vec::<String>::new(), "nothing opened");
+    }
+}
+
+/// The tools that read a deployment refuse a database file that is not there (exit 2),
+/// instead of creating an empty one and reporting "0 rated games".
+#[test]
+fn tools_that_read_a_deployment_refuse_a_missing_database_file() {
+    for args in [
+        &["ratings", "rebuild"][..],
+        &["ratings", "rebuild", "--db", "typo.db"][..],
+        &[
+            "migrate",
+            "--from",
+            "typo.db",
+            "--to",
+            "postgres://u:pa55@127.0.0.1:1/x",
+        ][..],
+    ] {
+        let mut c = cajitas();
+        c.args(args).env_remove("CAJITAS_DB");
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("no such database file"), "{args:?}: {err}");
+        assert!(!err.contains("pa55"), "{err}");
+        assert_eq!(
+            files_in(&c),
+            Vec::<String>::new(),
+            "{args:?} created a file"
+        );
+    }
+}
+
+/// A PostgreSQL server that is not there is one clear message, at once (no 10 s wait, no
+/// `ERROR r2d2` lines), for a URL and a libpq keyword/value string alike; the string is
+/// never a file named after it, and its password is never printed.
+#[test]
+fn an_unreachable_postgresql_is_one_message_at_once() {
+    for db in [
+        "postgres://u:pa55@127.0.0.1:1/x",
+        "host=127.0.0.1 port=1 user=u password=pa55 dbname=x",
+    ] {
+        let mut c = cajitas();
+        c.args(["ratings", "rebuild"])
+            .env("CAJITAS_DB", db)
+            .env_remove("RUST_LOG");
+        let started = std::time::Instant::now();
+        let out = c.output().unwrap();
+        let took = started.elapsed();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{db}: {err}");
+        assert!(took < std::time::Duration::from_secs(2), "{took:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.contains("error connecting to server"), "{err}");
+        assert!(!err.contains("pa55") && !err.contains("r2d2"), "{err}");
+        assert_eq!(files_in(&c), Vec::<String>::new(), "{db}: a file was made");
+    }
+}
+
+/// An invalid `RUST_LOG` is named in a warning (it was silently replaced by the default), and
+/// no log line has colour codes when stderr is not a terminal.
+#[test]
+fn an_invalid_rust_log_is_named_in_a_warning() {
+    let mut c = cajitas();
+    c.args(["local", "--no-png"])
+        .env_remove("CAJITAS_DB")
+        .env("CAJITAS_ENGINE", "off")
+        .env("RUST_LOG", "not a [filter")
+        .stdin(std::process::Stdio::null());
+    let out = c.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("WARN"), "{err}");
+    assert!(err.contains("RUST_LOG=\"not a [filter\""), "{err}");
+    assert!(!err.contains('\u{1b}'), "colour codes in {err:?}");
+}

@@ -32,6 +32,50 @@ as alice
 move Qxf7#
 ";
 
+/// The console's stderr is the player's terminal: by default it logs warnings only (no
+/// "INFO rusqlite_migration: Database migrated" at start), without colour codes when it is not
+/// a terminal, and the chart of one game draws without tiny-skia's "empty paths" warning. Its
+/// first line says the database was new.
+#[test]
+fn the_console_logs_nothing_for_a_new_database_and_a_chart_of_one_game() {
+    let dir = bot::TempDir::new("console-quiet");
+    let boards = dir.path().join("boards");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cajitas"))
+        .args(["local", "--boards", boards.to_str().unwrap()])
+        .current_dir(dir.path())
+        .env("CAJITAS_DB", dir.path().join("local.db"))
+        .env("CAJITAS_ENGINE", "off")
+        .env_remove("RUST_LOG")
+        .env_remove("CAJITAS_CHALLENGE_TTL")
+        .env_remove("DISCORD_TOKEN")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{RATED_GAME}stats\nquit\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Rating chart: "), "{stdout}");
+    let mut lines = stderr.lines();
+    let first = lines.next().unwrap_or_default();
+    assert!(
+        first.contains("A new database was created") && first.contains("local.db"),
+        "{stderr}"
+    );
+    let rest: Vec<&str> = lines.collect();
+    assert!(rest.is_empty(), "nothing else on stderr: {stderr}");
+    assert!(!stderr.contains('\u{1b}'), "no colour codes: {stderr:?}");
+}
+
 #[test]
 fn a_rated_console_game_then_stats_with_a_chart_and_the_leaderboard() {
     let dir = bot::TempDir::new("console-ratings");

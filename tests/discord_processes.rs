@@ -122,6 +122,48 @@ async fn two_bots_on_postgres_register_the_commands_once() {
     assert_eq!(stored, 1);
 }
 
+/// SIGTERM stops a bot on PostgreSQL cleanly, as on SQLite: exit 0, no panic. (Its pools'
+/// connections used to be closed on a runtime thread, where the blocking client panics:
+/// "Cannot start a runtime from within a runtime", and the process aborted with 134.) One
+/// process runs a shard of its own, so it holds the coordination locks' pool too, and has
+/// played: the store's pool has connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_a_bot_on_postgres_with_exit_0_and_no_panic() {
+    let Some(pg) = server_or_skip("sigterm_stops_a_bot_on_postgres_with_exit_0_and_no_panic")
+    else {
+        return;
+    };
+    let _quiet = timing_lock();
+    let db = pg.database("sigterm");
+    let fake = FakeDiscord::start(HEARTBEAT_MS).await;
+    let mut processes = Processes::new(&fake, "sigterm", &db.url);
+    for shards in ["0-0/1", ""] {
+        let mut bot = processes.start(shards);
+        fake.wait_ready(processes.starts).await;
+        let ch = in_channel(1_300_000_000_000_000_010 + processes.starts as u64);
+        let c = cmd(
+            &fake,
+            &ch,
+            &alice(),
+            "challenge",
+            &[("opponent", serde_json::json!(bob().id.to_string()))],
+            &[&bob()],
+        )
+        .await;
+        assert_eq!(c.callback_type(), Some(4), "{:?}", c.json);
+        bot.signal("TERM");
+        let (code, log) = tokio::task::spawn_blocking(move || {
+            let code = bot.wait_exit(Duration::from_secs(30));
+            (code, bot.log_text())
+        })
+        .await
+        .unwrap();
+        assert_eq!(code, Some(0), "CAJITAS_SHARDS={shards:?}: {log}");
+        assert!(log.contains("stopped"), "{log}");
+        assert!(!log.contains("panicked"), "{log}");
+    }
+}
+
 /// Sends `/name options…` as `user` in `ch` and returns the callback.
 async fn cmd(
     fake: &FakeDiscord,

@@ -333,7 +333,13 @@ fn migrate_refuses_a_target_that_is_not_postgres() {
         "postgres://u:pa55@127.0.0.1:1/x",
         &[],
     );
-    assert_eq!(out.status.code(), Some(1));
+    // A source that does not exist is refused before anything is opened.
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("no such database file"),
+        "{}",
+        text(&out)
+    );
     assert!(!text(&out).contains("pa55"), "{}", text(&out));
     assert!(!dir.0.join("missing.db").exists(), "no file is created");
 }
@@ -394,4 +400,118 @@ fn the_console_plays_on_postgresql_and_never_prints_the_password() {
         "the password was printed: {all}"
     );
     assert!(all.contains("127.0.0.1:1/nothing"), "{all}");
+}
+
+/// `cajitas ARGS` in `dir` with `env` (and no `CAJITAS_DB` of the test's own): its output and
+/// how long it took.
+fn cajitas_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Output, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cajitas"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env_remove("CAJITAS_DB")
+        .env_remove("RUST_LOG");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (out, started.elapsed())
+}
+
+/// A wrong password is reported with the server's reason (SQLSTATE 28P01, "password
+/// authentication failed for user …"), never the password, within 2 s (it was "timed out
+/// waiting for connection: db error" after the pool's 10 s). A libpq keyword/value string is a
+/// PostgreSQL database (it was a SQLite file named after the whole string, password included),
+/// for `CAJITAS_DB` and `migrate --to` alike, and its password is never printed. The server's
+/// notices ("relation … already exists, skipping" at every start) are not logged at INFO.
+#[test]
+fn a_wrong_password_says_why_at_once_and_keyword_value_strings_are_postgresql() {
+    let Some(pg) = server_or_skip(
+        "a_wrong_password_says_why_at_once_and_keyword_value_strings_are_postgresql",
+    ) else {
+        return;
+    };
+    let db = pg.database("password");
+    let name = db
+        .url
+        .split("///")
+        .nth(1)
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap();
+    let Some(url) = pg.password_user("cajitas_pw", "right-pa55", name) else {
+        support::postgres::skipped(
+            "a_wrong_password_says_why_at_once_and_keyword_value_strings_are_postgresql",
+            "not a server the tests started",
+        );
+        return;
+    };
+    let socket = pg.dir().unwrap().display().to_string();
+    let dir = TempDir::new("password");
+    let rebuild = |db: &str, log: &str| {
+        cajitas_in(
+            &dir,
+            &["ratings", "rebuild"],
+            &[("CAJITAS_DB", db), ("RUST_LOG", log)],
+        )
+    };
+    let keywords =
+        |password: &str| format!("host={socket} user=cajitas_pw password={password} dbname={name}");
+    for wrong in [format!("{url}&password=wr0ng-pa55"), keywords("wr0ng-pa55")] {
+        let (out, took) = rebuild(&wrong, "");
+        let all = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{all}");
+        assert!(took < std::time::Duration::from_secs(2), "{took:?}: {all}");
+        assert!(
+            all.contains("password authentication failed for user \"cajitas_pw\"")
+                && all.contains("28P01"),
+            "{all}"
+        );
+        assert!(
+            !all.contains("wr0ng-pa55"),
+            "the password was printed: {all}"
+        );
+        assert!(!all.contains("r2d2") && !all.contains("timed out"), "{all}");
+    }
+    // The right password, as a keyword/value string: twice, the second start finding the
+    // schema there (the server's notice is not logged at INFO).
+    for _ in 0..2 {
+        let (out, _) = rebuild(&keywords("right-pa55"), "info");
+        let all = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{all}");
+        assert!(all.contains("Ratings rebuilt"), "{all}");
+        assert!(
+            !all.contains("right-pa55"),
+            "the password was printed: {all}"
+        );
+        assert!(
+            !all.contains("NOTICE") && !all.contains("already exists"),
+            "{all}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&*dir).unwrap().count(),
+        0,
+        "no file named after the string"
+    );
+    // `migrate --to` takes it too, and prints where it copies without the password.
+    let source = dir.join("source.db");
+    drop(SqliteStore::open(&source).unwrap());
+    let out = migrate(&source, &keywords("right-pa55"), &[]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("done: every row copied and checked"), "{all}");
+    assert!(all.contains(&format!("dbname={name}")), "{all}");
+    assert!(
+        !all.contains("right-pa55"),
+        "the password was printed: {all}"
+    );
+    let out = migrate(&source, &keywords("wr0ng-pa55"), &[]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("28P01") && !all.contains("wr0ng-pa55"),
+        "{all}"
+    );
 }

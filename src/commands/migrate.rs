@@ -18,8 +18,9 @@ pub struct MigrateArgs {
     /// first.
     #[arg(long, value_name = "FILE.db")]
     pub from: PathBuf,
-    /// The PostgreSQL database to copy into (`postgres://…` or `postgresql://…`); its schema
-    /// is created or brought up to date first.
+    /// The PostgreSQL database to copy into (`postgres://…`, `postgresql://…` or a
+    /// keyword/value string such as `host=/run/postgresql dbname=cajitas`); its schema is
+    /// created or brought up to date first.
     #[arg(long, value_name = "URL")]
     pub to: String,
     /// Stop after this many rows, as if interrupted (for tests of a resumed copy).
@@ -33,14 +34,25 @@ pub const STOPPED: u8 = 3;
 /// Runs `cajitas migrate`: 0 when copied and checked, 1 when a check failed or the copy
 /// failed, 2 for bad arguments, [`STOPPED`] after `--stop-after`.
 pub fn run(args: &MigrateArgs) -> ExitCode {
-    let Database::Postgres(url) = config::parse_db(&args.to).unwrap_or_else(|e| match e {}) else {
+    let target = config::parse_db(&args.to).unwrap_or_else(|e| match e {});
+    let Database::Postgres(url) = &target else {
+        // Not echoed: it may be a connection string with a password that was not recognised.
         eprintln!(
-            "error: --to must be a PostgreSQL URL (postgres://… or postgresql://…), not {:?}",
-            config::redact_url(&args.to)
+            "error: --to must be a PostgreSQL URL (postgres://… or postgresql://…) or a \
+             keyword/value string (host=… dbname=…)"
         );
         return ExitCode::from(2);
     };
-    let shown = config::redact_url(&url);
+    let url = url.clone();
+    // The source is read, never created: a mistyped path must not copy an empty database.
+    if !args.from.is_file() {
+        eprintln!(
+            "error: --from {}: no such database file (give the bot's SQLite file)",
+            args.from.display()
+        );
+        return ExitCode::from(2);
+    }
+    let shown = config::describe_db(&target);
     println!("copying {} into {shown}", args.from.display());
     let report = match copy::sqlite_to_postgres(&args.from, &url, args.stop_after) {
         Ok(r) => r,

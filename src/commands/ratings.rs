@@ -33,6 +33,18 @@ pub enum RatingsAction {
 pub fn run(args: &RatingsArgs) -> ExitCode {
     match &args.action {
         RatingsAction::Rebuild { db } => {
+            // A deployment is read, never created: a mistyped path must not leave an empty
+            // database behind and report "0 rated games".
+            if let Database::Sqlite(path) = db
+                && !path.is_file()
+            {
+                eprintln!(
+                    "error: {}: no such database file (give the bot's database with --db or \
+                     CAJITAS_DB)",
+                    path.display()
+                );
+                return ExitCode::from(2);
+            }
             let result = GameService::open_db(db, ServiceOptions::default())
                 .and_then(|svc| svc.rebuild_ratings());
             match result {

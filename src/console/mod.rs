@@ -127,7 +127,9 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let notifier =
         ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
             .speaking(lang.clone());
-    let read = crate::config::challenge_ttl_from_env().and_then(|ttl| {
+    // Every setting the bot checks is checked here too (the same `.env` serves both).
+    let read = config::BotConfig::check_env().and_then(|()| {
+        let ttl = crate::config::challenge_ttl_from_env()?;
         Ok((
             ttl,
             crate::config::abandon_after_from_env()?,
@@ -151,8 +153,19 @@ pub fn main(args: LocalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let new_file = match &args.db {
+        Database::Sqlite(path) => !path.exists(),
+        Database::Postgres(_) => false,
+    };
     let service = match GameService::open_db(&args.db, opts) {
-        Ok(s) => s,
+        Ok(s) => {
+            if new_file {
+                // Said first, so that a mistyped path is seen before anything is played.
+                let path = config::describe_db(&args.db);
+                eprintln!("{}", tr!(args.lang, "console-new-database", path = path));
+            }
+            s
+        }
         Err(e) => {
             // A PostgreSQL URL is shown without its password.
             let path = config::describe_db(&args.db);

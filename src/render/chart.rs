@@ -273,6 +273,27 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
     let clip = Rect::from_ltrb(x0, y0, x1, y1).expect("plot area");
     let clamp_y = |y: f32| y.clamp(y0, y1);
     for (s, colour) in series.iter().zip(PALETTE) {
+        // All its points at one time (one game): the band is a bar around the dot, as wide
+        // as it. (As an outline it would be a vertical line, which tiny-skia cannot fill: it
+        // logged a warning for every chart of one game.)
+        let x_first = sx(s.points[0].at_ms);
+        if s.points.iter().all(|p| sx(p.at_ms) == x_first) {
+            let top = s
+                .points
+                .iter()
+                .map(|p| sy(p.rating + p.deviation))
+                .fold(y1, f32::min);
+            let bottom = s
+                .points
+                .iter()
+                .map(|p| sy(p.rating - p.deviation))
+                .fold(y0, f32::max);
+            let bar = Rect::from_ltrb(x_first - 4.0, clamp_y(top), x_first + 4.0, clamp_y(bottom));
+            if let Some(bar) = bar.filter(|r| r.height() > 0.0) {
+                pm.fill_rect(bar, &paint(colour, 48), Transform::identity(), None);
+            }
+            continue;
+        }
         let mut band = PathBuilder::new();
         for (i, p) in s.points.iter().enumerate() {
             let (x, y) = (sx(p.at_ms), clamp_y(sy(p.rating + p.deviation)));

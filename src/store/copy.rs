@@ -12,7 +12,7 @@ use std::path::Path;
 use postgres::types::ToSql;
 use rusqlite::types::Value;
 
-use super::postgres::{Pool, pool};
+use super::postgres::{config, connect};
 use super::{StoreError, sqlite};
 
 /// How a column is typed in PostgreSQL (SQLite stores all of these as INTEGER or TEXT).
@@ -332,10 +332,10 @@ pub fn sqlite_to_postgres(
         from,
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    let pool: Pool = pool(to, 2)?;
-    super::postgres::migrate(pool.get()?.client())?;
-    let mut conn = pool.get()?;
-    let target = conn.client();
+    // One connection: a server that refuses the login says why at once.
+    let mut conn = connect(&config(to)?)?;
+    super::postgres::migrate(&mut conn)?;
+    let target: &mut postgres::Client = &mut conn;
 
     // One snapshot of the source for the whole copy.
     let snapshot = source.transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)?;

@@ -293,6 +293,47 @@ impl PgServer {
         }
     }
 
+    /// A role `user` that must log in with `password` (scram-sha-256, by a line put first in
+    /// `pg_hba.conf`, the server reloaded), and the URL of database `db` as that role, without
+    /// the password: the tests add the right or a wrong one. `None` on a server the tests did
+    /// not start (its authentication is not theirs to change).
+    pub fn password_user(&self, user: &str, password: &str, db: &str) -> Option<String> {
+        let dir = self.dir.as_ref()?;
+        let hba = dir.join("data").join("pg_hba.conf");
+        let old = std::fs::read_to_string(&hba).expect("read pg_hba.conf");
+        let line = format!("local all {user} scram-sha-256\n");
+        if !old.starts_with(&line) {
+            std::fs::write(&hba, format!("{line}{old}")).expect("write pg_hba.conf");
+        }
+        let (user, password) = (user.to_owned(), password.to_owned());
+        off_runtime(|| {
+            let mut admin = postgres::Client::connect(&self.admin_url, postgres::NoTls)
+                .expect("connect to the test server");
+            admin
+                .batch_execute(&format!(
+                    "DO $$ BEGIN
+                         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{user}') THEN
+                             CREATE ROLE \"{user}\" LOGIN SUPERUSER;
+                         END IF;
+                     END $$;
+                     ALTER ROLE \"{user}\" PASSWORD '{password}';
+                     SELECT pg_reload_conf();"
+                ))
+                .expect("create the role");
+        });
+        let url = format!("postgresql:///{db}?host={}&user={user}", dir.display());
+        // The reload is asynchronous: wait until a login without the password is refused.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while off_runtime(|| postgres::Client::connect(&url, postgres::NoTls).is_ok()) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server never asked for the password"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Some(url)
+    }
+
     fn stop(&self) {
         if let (Some(dir), Some(bin)) = (&self.dir, &self.bin) {
             let mut c = match self.as_owner.split_first() {

@@ -18,6 +18,7 @@ console-board-image-failed = (could not write the board image: { $error })
 console-notice = {"["}notice] { $text }
 console-notice-board = (board: { $path })
 console-cannot-open-db = error: cannot open the database { $path }: { $error }
+console-new-database = A new database was created: { $path } (none was there; give another with --db or CAJITAS_DB)
 
 ## Refusals of a line that is not a command ($what and friends come quoted)
 

@@ -16,6 +16,7 @@ console-board-image-failed = (no se ha podido escribir la imagen del tablero: { 
 console-notice = {"["}aviso] { $text }
 console-notice-board = (tablero: { $path })
 console-cannot-open-db = error: no se puede abrir la base de datos { $path }: { $error }
+console-new-database = Se creó una base de datos nueva: { $path } (no había ninguna; indica otra con --db o CAJITAS_DB)
 
 ## Negativas a una línea que no es una orden
 

@@ -156,11 +156,80 @@ pub mod locks {
     }
 }
 
-/// Whether `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than
-/// a SQLite file.
+/// Whether `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`, or a libpq
+/// keyword/value string, see [`is_keyword_value`]) rather than a SQLite file.
 pub fn is_postgres_url(db: &str) -> bool {
     let lower = db.trim_start().to_ascii_lowercase();
-    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+    lower.starts_with("postgres://") || lower.starts_with("postgresql://") || is_keyword_value(db)
+}
+
+/// The keywords of libpq's connection strings that the `postgres` crate reads.
+const KEYWORDS: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "options",
+    "application_name",
+    "sslmode",
+    "sslnegotiation",
+    "connect_timeout",
+    "tcp_user_timeout",
+    "keepalives",
+    "keepalives_idle",
+    "keepalives_interval",
+    "keepalives_retries",
+    "target_session_attrs",
+    "channel_binding",
+    "load_balance_hosts",
+];
+
+/// Whether `db` is a libpq keyword/value string (`host=/run/postgresql user=bot …`): it
+/// begins with one of libpq's keywords and `=`. Such a string is a PostgreSQL database, never
+/// a file named after it (with its password).
+pub fn is_keyword_value(db: &str) -> bool {
+    db.trim_start().split_once('=').is_some_and(|(key, _)| {
+        let key = key.trim_end().to_ascii_lowercase();
+        KEYWORDS.contains(&key.as_str())
+    })
+}
+
+/// A PostgreSQL database for logs and messages, without its password: a URL as
+/// `config::redact_url` shows it; a keyword/value string as its host, port, user and
+/// database (or "a PostgreSQL database" when it cannot be read).
+pub fn describe(db: &str) -> String {
+    if !is_keyword_value(db) {
+        return crate::config::redact_url(db);
+    }
+    let Ok(config) = db.parse::<postgres::Config>() else {
+        return "a PostgreSQL database (an unreadable keyword/value string)".to_owned();
+    };
+    let mut parts = Vec::new();
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .map(|h| match h {
+            postgres::config::Host::Tcp(name) => name.clone(),
+            #[cfg(unix)]
+            postgres::config::Host::Unix(dir) => dir.display().to_string(),
+        })
+        .collect();
+    if !hosts.is_empty() {
+        parts.push(format!("host={}", hosts.join(",")));
+    }
+    let ports: Vec<String> = config.get_ports().iter().map(u16::to_string).collect();
+    if !ports.is_empty() {
+        parts.push(format!("port={}", ports.join(",")));
+    }
+    if let Some(user) = config.get_user() {
+        parts.push(format!("user={user}"));
+    }
+    if let Some(db) = config.get_dbname() {
+        parts.push(format!("dbname={db}"));
+    }
+    parts.join(" ")
 }
 
 impl From<postgres::Error> for StoreError {
@@ -269,9 +338,64 @@ impl<'r> Columns<'r> {
     }
 }
 
+/// A blocking client that may be dropped anywhere. `postgres::Client` closes its connection
+/// on drop by blocking on its own runtime, which panics on a thread that drives a tokio
+/// runtime ("Cannot start a runtime from within a runtime"): at the bot's shutdown, the
+/// runtime drops its tasks, and the pools they hold, on its own threads, and the process
+/// aborted. On such a thread the client is closed on a short thread of its own.
+pub struct Client(Option<postgres::Client>);
+
+impl Client {
+    /// Wraps a connected client.
+    pub fn new(client: postgres::Client) -> Client {
+        Client(Some(client))
+    }
+}
+
+impl std::ops::Deref for Client {
+    type Target = postgres::Client;
+    fn deref(&self) -> &postgres::Client {
+        self.0
+            .as_ref()
+            .expect("a client is only taken when dropped")
+    }
+}
+
+impl std::ops::DerefMut for Client {
+    fn deref_mut(&mut self) -> &mut postgres::Client {
+        self.0
+            .as_mut()
+            .expect("a client is only taken when dropped")
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let Some(client) = self.0.take() else {
+            return;
+        };
+        if tokio::runtime::Handle::try_current().is_err() {
+            return drop(client);
+        }
+        // Joined, so that the server sees the session end before this returns; a thread
+        // that cannot be started leaves the socket to be closed with the process.
+        let closing = std::thread::Builder::new()
+            .name("pg-close".into())
+            .spawn(move || drop(client));
+        match closing {
+            Ok(thread) => {
+                let _ = thread.join();
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "cannot close a PostgreSQL connection cleanly");
+            }
+        }
+    }
+}
+
 /// A pooled connection with its prepared statements (prepared once per connection, by SQL).
 pub struct Conn {
-    client: postgres::Client,
+    client: Client,
     statements: HashMap<&'static str, Statement>,
     /// Set when the session may hold a lock it could not release: the pool closes it.
     poisoned: bool,
@@ -295,7 +419,7 @@ impl r2d2::ManageConnection for Manager {
     type Error = postgres::Error;
 
     fn connect(&self) -> Result<Conn, postgres::Error> {
-        let mut client = self.0.connect()?;
+        let mut client = Client::new(self.0.connect()?);
         // An acknowledged commit is on the server's disk (the server's default, stated here
         // so that a server configured otherwise does not weaken it); a lock waits 5 s at most.
         client.batch_execute(&format!(
@@ -353,10 +477,55 @@ impl std::fmt::Debug for PostgresStore {
     }
 }
 
-/// Opens a pool on `url` (`postgres://…` or `postgresql://…`, any form the `postgres` crate
-/// reads; a Unix socket directory as `host=/dir`), without TLS.
+/// How long a connection attempt waits for the server, unless the connection string says
+/// (`connect_timeout`): an unreachable server is reported in seconds, not after the pool's
+/// wait.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The connection settings of `url`: a URL (`postgres://…` or `postgresql://…`) or a libpq
+/// keyword/value string (`host=… user=… dbname=…`), any form the `postgres` crate reads. The
+/// server's notices (such as "relation … already exists, skipping" at every start) are
+/// logged at debug, not as the crate's INFO lines.
+pub fn config(url: &str) -> Result<postgres::Config, StoreError> {
+    let mut config: postgres::Config = url.parse()?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    config.notice_callback(|notice| {
+        tracing::debug!(
+            severity = notice.severity(),
+            code = notice.code().code(),
+            "PostgreSQL: {}",
+            notice.message()
+        );
+    });
+    Ok(config)
+}
+
+/// Connects once, outside any pool: a server that cannot be reached or refuses the login
+/// (a wrong password: SQLSTATE 28P01) is reported at once, with the server's reason, instead
+/// of the pool's "timed out waiting for connection" after its wait.
+pub fn connect(config: &postgres::Config) -> Result<Client, StoreError> {
+    Ok(Client::new(config.connect(NoTls)?))
+}
+
+/// Opens a pool on `url` (see [`config`]), without TLS.
 pub fn pool(url: &str, size: u32) -> Result<Pool, StoreError> {
-    pool_of(url.parse()?, size, 1, None)
+    pool_of(config(url)?, size, 1, None)
+}
+
+/// What the pools do with a failed connection attempt (r2d2's own handler logs each at
+/// ERROR, through `log`): one WARN line with the server's reason.
+#[derive(Debug)]
+struct WarnOnError;
+
+impl r2d2::HandleError<postgres::Error> for WarnOnError {
+    fn handle_error(&self, e: postgres::Error) {
+        tracing::warn!(
+            error = %super::postgres_reason(&e),
+            "cannot open a PostgreSQL connection"
+        );
+    }
 }
 
 /// The coordination locks' pool on `config` ([`LOCK_POOL_SIZE`]): no connection until a lock
@@ -387,6 +556,7 @@ fn pool_of(
         // (see `PostgresStore::transaction`), and dropped from the pool as broken.
         .test_on_check_out(false)
         .connection_timeout(Duration::from_secs(10))
+        .error_handler(Box::new(WarnOnError))
         .build(manager)?)
 }
 
@@ -394,13 +564,15 @@ impl PostgresStore {
     /// Connects to the database at `url` and brings its schema up to date (under the
     /// migrations' advisory lock).
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let store = PostgresStore {
-            pool: pool(url, POOL_SIZE)?,
-            config: url.parse()?,
+        let config = config(url)?;
+        // One connection first, for the migrations: a server that is not there, or that
+        // refuses the login, is reported now with its reason.
+        migrate(&mut *connect(&config)?)?;
+        Ok(PostgresStore {
+            pool: pool_of(config.clone(), POOL_SIZE, 1, None)?,
+            config,
             locks: Arc::default(),
-        };
-        migrate(store.pool.get()?.client())?;
-        Ok(store)
+        })
     }
 
     /// The store's pool, for work outside its transactions.
