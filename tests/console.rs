@@ -441,3 +441,54 @@ fn the_console_takes_a_time_control_and_prints_the_clock() {
         "{text}"
     );
 }
+
+/// A database where alice's day to move ran out two days ago, in the console's channel:
+/// alice (white) and bob played e4 e5 three days ago on a 1-day clock, and nothing ran since.
+fn overdue_game(dir: &std::path::Path) {
+    use cajitas::console::{local_channel, local_user};
+    use cajitas::game::{
+        Clock, ColourChoice, DAY_MS, GameService, Lang, ManualClock, ServiceOptions, SystemClock,
+    };
+    let now = SystemClock.now_ms();
+    let clock = std::sync::Arc::new(ManualClock::new(now - 3 * DAY_MS));
+    let svc = GameService::open(&dir.join("local.db"), ServiceOptions::with_clock(clock)).unwrap();
+    let (alice, bob, ch) = (local_user("alice"), local_user("bob"), local_channel());
+    svc.challenge_timed(
+        &alice,
+        ch,
+        Some(&bob),
+        ColourChoice::White,
+        "1d".parse().unwrap(),
+    )
+    .unwrap();
+    svc.accept(&bob, ch).unwrap();
+    svc.play_move(&alice, ch, "e4", Lang::En, false).unwrap();
+    svc.play_move(&bob, ch, "e5", Lang::En, false).unwrap();
+}
+
+#[test]
+fn what_fell_due_while_nobody_ran_is_done_before_the_first_command() {
+    const TIMEOUT: &str = "[notice] alice's time ran out. Black wins on time (bob wins, 0-1).";
+    // A session that quits at once still ends the game, and says so.
+    let dir = temp_dir("catch-up-quit");
+    overdue_game(&dir);
+    let out = local(&dir, &["--no-png"], "quit\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(stdout.lines().next(), Some(TIMEOUT), "{stdout}");
+
+    // `history` typed first shows the game over, after the notice.
+    let dir = temp_dir("catch-up-history");
+    overdue_game(&dir);
+    let out = local(&dir, &["--no-png"], "history\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.first(), Some(&TIMEOUT), "{stdout}");
+    assert!(
+        lines[1..]
+            .iter()
+            .any(|l| l.starts_with("game 1: alice - bob  0-1")),
+        "{stdout}"
+    );
+}

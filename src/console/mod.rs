@@ -169,8 +169,9 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     // The console's own games' deadlines and reminders (channel `local` only: `cajitas run`
-    // on the same database skips them).
-    let _scheduler = crate::game::Scheduler::start(
+    // on the same database skips them). What fell due while nobody ran is done, and printed,
+    // before the first command is read.
+    let _scheduler = crate::game::Scheduler::start_caught_up(
         service.clone(),
         crate::game::EventScope::Only(local_channel().channel),
     );
