@@ -63,6 +63,16 @@ fn check_game(out: &Output, name: &str) {
     // Every move of the person is answered before the next line is read: three replies,
     // none refused.
     assert_eq!(engine_moves(&stdout, name, 2).len(), 3, "{stdout}");
+    // Each reply reads in order: the engine's move, then the board and where the game
+    // stands, and no notice saying the same before (or after) it.
+    let lines: Vec<&str> = stdout.lines().collect();
+    let prefix = format!("{name}, level 2 plays ");
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with(&prefix) {
+            assert!(lines[i + 1].starts_with("8 "), "{stdout}");
+        }
+    }
+    assert!(!stdout.contains("[notice]"), "{stdout}");
     assert!(!stdout.contains("not your turn"), "{stdout}");
     assert!(!stdout.contains("may claim the game"), "{stdout}");
 }

@@ -24,7 +24,7 @@ mod terminal;
 
 pub use command::{Command, CommandError, DrawAction, TakebackAction};
 
-pub use notify::ConsoleNotifier;
+pub use notify::{ConsoleNotifier, Notices};
 pub use terminal::{EscapeControls, LineRead, LineReader};
 
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -127,6 +127,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let notifier =
         ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
             .speaking(lang.clone());
+    let notices = notifier.notices();
     let read = crate::config::challenge_ttl_from_env().and_then(|ttl| {
         Ok((
             ttl,
@@ -187,6 +188,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let mut session = Session::with_lang(service, &args.as_user, lang);
     session.boards = boards;
     session.engine = engine;
+    session.notices = Some(notices);
     // Not locked for the whole session: the notifier prints from other threads (the
     // scheduler's notices, the engine's failures) between the session's lines.
     match session.run(stdin.lock(), io::stdout(), interactive) {
@@ -232,6 +234,9 @@ pub struct Session {
     pub boards: Option<PathBuf>,
     /// The computer as a player, when there is an engine (`play`).
     pub engine: Option<Arc<crate::engine::EnginePlayer>>,
+    /// The notifier's printer, when notices print on the session's terminal: held while a
+    /// command runs ([`ConsoleNotifier::notices`]).
+    pub notices: Option<Notices>,
 }
 
 /// What one input line asks for.
@@ -256,6 +261,7 @@ impl Session {
             ch: local_channel(),
             boards: None,
             engine: None,
+            notices: None,
         }
     }
 
@@ -309,7 +315,17 @@ impl Session {
                     }
                 },
             };
-            match self.execute(&line, &mut out)? {
+            // The notices that come while a command runs (the engine's move it waits for,
+            // a timeout) print after its answer, not inside it.
+            if let Some(n) = &self.notices {
+                n.hold();
+            }
+            let flow = self.execute(&line, &mut out);
+            out.flush()?;
+            if let Some(n) = &self.notices {
+                n.release()?;
+            }
+            match flow? {
                 Flow::Continue => {}
                 Flow::Quit => break,
             }
