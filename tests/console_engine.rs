@@ -50,7 +50,8 @@ fn check_game(out: &Output, name: &str) {
     for needle in [
         format!("alice plays the computer ({name}, level 2) as White").as_str(),
         "alice plays e4.",
-        "alice took back 2 moves: the computer never minds.",
+        // Two plies: the person's move and the computer's reply, not "2 moves".
+        "alice took back their last move and the computer's reply: the computer never minds.",
         "alice plays d4.",
         "alice resigns.",
         format!("Black wins by resignation ({name} wins, 0-1).").as_str(),
