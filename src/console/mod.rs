@@ -1,7 +1,9 @@
 //! `cajitas local`: play in the terminal without a Discord token, through the same
 //! [game service](crate::game) and database as the bot, in a channel named `local`.
 //!
-//! Commands come one per line and mirror the slash commands (`help` lists them). Standard
+//! Commands come one per line and mirror the slash commands (`help` lists them); in Spanish
+//! their Spanish names work too ([`Command::parse_in`]), and a line that is no command but a
+//! legal move for the side to move is played as `move`. Standard
 //! input may be a pipe, so a whole session can be scripted; refusals print the service's
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
@@ -334,14 +336,41 @@ impl Session {
     }
 
     fn execute(&mut self, line: &str, out: &mut impl Write) -> io::Result<Flow> {
-        match Command::parse(line) {
+        let lang = self.lang.get();
+        match Command::parse_in(line, lang) {
             Ok(Some(cmd)) => self.run_command(cmd, out),
             Ok(None) => Ok(Flow::Continue),
             Err(e) => {
-                writeln!(out, "{}", e.message(self.lang.get()))?;
-                Ok(Flow::Continue)
+                let bare = match e {
+                    CommandError::Unknown(_) => self.bare_move(line, lang),
+                    _ => None,
+                };
+                match bare {
+                    Some(cmd) => self.run_command(cmd, out),
+                    None => {
+                        writeln!(out, "{}", e.message(lang))?;
+                        Ok(Flow::Continue)
+                    }
+                }
             }
         }
+    }
+
+    /// A line that is no command but a legal move for the side to move in the channel's
+    /// game (`e4`, `Cf3`, `Nf3 claim`): that `move` (refused as any move when it is not the
+    /// acting user's turn).
+    fn bare_move(&self, line: &str, lang: Lang) -> Option<Command> {
+        let Ok(Some(Command::Move { text, claim })) =
+            Command::parse_in(&format!("move {}", line.trim()), lang)
+        else {
+            return None;
+        };
+        let v = self.service.board(self.ch).ok()?;
+        if v.finished || v.aborted {
+            return None;
+        }
+        cajitas_rules::read_move(&v.position, &text, lang).ok()?;
+        Some(Command::Move { text, claim })
     }
 
     /// Runs one parsed command.
