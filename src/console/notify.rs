@@ -27,13 +27,18 @@ pub struct ConsoleNotifier {
 #[derive(Clone)]
 pub struct Notices(Arc<Mutex<Printer>>);
 
+/// A game's state: its id and ply.
+type State = (i64, u32);
+
+/// A notice held: the state it shows, if it shows only that, and its text.
+type Held = (Option<State>, Vec<u8>);
+
 struct Printer {
     out: Box<dyn Write + Send>,
-    /// The notices held, in order, with the state each shows (a game and its ply), if it
-    /// shows only that.
-    held: Option<Vec<(Option<(i64, u32)>, Vec<u8>)>>,
+    /// The notices held, in order.
+    held: Option<Vec<Held>>,
     /// The last states the session showed.
-    shown: VecDeque<(i64, u32)>,
+    shown: VecDeque<State>,
 }
 
 impl Notices {
