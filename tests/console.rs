@@ -522,3 +522,165 @@ fn the_console_shows_a_flagged_clock_at_zero() {
     );
     assert!(!text.contains("White 1 d 0 h"), "{text}");
 }
+
+/// A database where alice's day to move ran out two days ago, in the console's channel:
+/// alice (white) and bob played e4 e5 three days ago on a 1-day clock, and nothing ran since.
+fn overdue_game(dir: &std::path::Path) {
+    use cajitas::console::{local_channel, local_user};
+    use cajitas::game::{
+        Clock, ColourChoice, DAY_MS, GameService, Lang, ManualClock, ServiceOptions, SystemClock,
+    };
+    let now = SystemClock.now_ms();
+    let clock = std::sync::Arc::new(ManualClock::new(now - 3 * DAY_MS));
+    let svc = GameService::open(&dir.join("local.db"), ServiceOptions::with_clock(clock)).unwrap();
+    let (alice, bob, ch) = (local_user("alice"), local_user("bob"), local_channel());
+    svc.challenge_timed(
+        &alice,
+        ch,
+        Some(&bob),
+        ColourChoice::White,
+        "1d".parse().unwrap(),
+    )
+    .unwrap();
+    svc.accept(&bob, ch).unwrap();
+    svc.play_move(&alice, ch, "e4", Lang::En, false).unwrap();
+    svc.play_move(&bob, ch, "e5", Lang::En, false).unwrap();
+}
+
+#[test]
+fn what_fell_due_while_nobody_ran_is_done_before_the_first_command() {
+    const TIMEOUT: &str = "[notice] alice's time ran out. Black wins on time (bob wins, 0-1).";
+    // A session that quits at once still ends the game, and says so.
+    let dir = temp_dir("catch-up-quit");
+    overdue_game(&dir);
+    let out = local(&dir, &["--no-png"], "quit\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(stdout.lines().next(), Some(TIMEOUT), "{stdout}");
+
+    // `history` typed first shows the game over, after the notice.
+    let dir = temp_dir("catch-up-history");
+    overdue_game(&dir);
+    let out = local(&dir, &["--no-png"], "history\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.first(), Some(&TIMEOUT), "{stdout}");
+    assert!(
+        lines[1..]
+            .iter()
+            .any(|l| l.starts_with("game 1: alice - bob  0-1")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bare_moves_and_challenge_options_in_any_order() {
+    let dir = temp_dir("bare-moves");
+    let script = "\
+challenge bob 30+20 white
+cancel
+challenge rated:false bob white
+as bob
+accept
+as alice
+e4
+e5
+as bob
+e5
+as alice
+Nf3
+Nf9
+as bob
+Nc6 
+as alice
+takeback
+as bob
+takeback accept
+";
+    let out = local(&dir, &["--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for needle in [
+        // The time control before the colour, and `rated:` first, as the slash command's.
+        "alice challenges bob (the challenger plays white).",
+        "Time control: 30+20 (live).",
+        "Casual (unrated).",
+        // A line that is a legal move is played as `move`...
+        "alice plays e4.",
+        "It is not your turn", // alice's e5, legal for Black
+        "bob plays e5.",
+        "alice plays Nf3.",
+        "bob plays Nc6.",
+        // ...and one that is no move still is no command.
+        "Unknown command \"nf9\"",
+        // Two plies taken back are a move and its reply, not "2 moves".
+        "alice asks to take back their last move and the reply. bob, do you accept?",
+        "bob accepts the takeback: one move and its reply taken back.",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in\n{stdout}");
+    }
+    assert!(!stdout.contains("Usage"), "{stdout}");
+    assert!(!stdout.contains("Unknown command \"e"), "{stdout}");
+}
+
+#[test]
+fn the_spanish_words_of_the_slash_commands_in_a_spanish_console() {
+    let dir = temp_dir("spanish-words");
+    let script = "\
+ayuda
+desafiar puntuada:no bob 10+5 blancas
+as bob
+aceptar
+as alice
+jugada e4
+as bob
+Cc6
+as alice
+Cf3
+tablas ofrecer
+as bob
+tablas rechazar
+as alice
+deshacer
+as bob
+deshacer aceptar
+tablero
+rendirse
+historial
+salir
+ayuda
+";
+    let out = local(&dir, &["--lang", "es", "--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for needle in [
+        // `help` lists the Spanish words, from the slash commands' localisations.
+        "desafiar [NOMBRE] [blancas|negras|azar] [TIEMPO] [puntuada:sí|no]",
+        "tablas ofrecer|aceptar|rechazar|reclamar",
+        "ayuda | salir",
+        "alice desafía a bob: alice juega con blancas",
+        "Amistosa (no puntuada).",
+        "Control de tiempo: 10+5",
+        "Empieza la partida 1",
+        "alice juega e4.",
+        "bob juega Cc6.", // a bare move, in Spanish letters
+        "alice juega Cf3.",
+        "alice ofrece tablas.",
+        "bob rechaza las tablas; la partida continúa.",
+        "alice pide deshacer su última jugada. bob, ¿aceptas?",
+        "bob acepta deshacer: se deshace una jugada.",
+        "bob abandona.",
+        "partida 1: alice - bob  1-0",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in\n{stdout}");
+    }
+    assert!(!stdout.contains("Orden desconocida"), "{stdout}");
+    assert!(!stdout.contains("Uso:"), "{stdout}");
+    // `salir` ends the session: the last `ayuda` is not read.
+    assert_eq!(
+        stdout.matches("Órdenes (una por línea").count(),
+        1,
+        "{stdout}"
+    );
+}

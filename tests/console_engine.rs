@@ -50,7 +50,8 @@ fn check_game(out: &Output, name: &str) {
     for needle in [
         format!("alice plays the computer ({name}, level 2) as White").as_str(),
         "alice plays e4.",
-        "alice took back 2 moves: the computer never minds.",
+        // Two plies: the person's move and the computer's reply, not "2 moves".
+        "alice took back their last move and the computer's reply: the computer never minds.",
         "alice plays d4.",
         "alice resigns.",
         format!("Black wins by resignation ({name} wins, 0-1).").as_str(),
@@ -63,6 +64,16 @@ fn check_game(out: &Output, name: &str) {
     // Every move of the person is answered before the next line is read: three replies,
     // none refused.
     assert_eq!(engine_moves(&stdout, name, 2).len(), 3, "{stdout}");
+    // Each reply reads in order: the engine's move, then the board and where the game
+    // stands, and no notice saying the same before (or after) it.
+    let lines: Vec<&str> = stdout.lines().collect();
+    let prefix = format!("{name}, level 2 plays ");
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with(&prefix) {
+            assert!(lines[i + 1].starts_with("8 "), "{stdout}");
+        }
+    }
+    assert!(!stdout.contains("[notice]"), "{stdout}");
     assert!(!stdout.contains("not your turn"), "{stdout}");
     assert!(!stdout.contains("may claim the game"), "{stdout}");
 }

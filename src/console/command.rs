@@ -4,7 +4,7 @@ use cajitas_rules::Lang;
 
 use crate::game::ratings::Speed;
 use crate::game::{ColourChoice, TimeControl};
-use crate::tr;
+use crate::{i18n, tr};
 
 /// What to do about a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,13 +145,144 @@ pub fn parse_lang(s: &str) -> Result<Lang, CommandError> {
     }
 }
 
-fn colour_of(s: &str) -> Option<ColourChoice> {
+fn colour_of(s: &str, lang: Lang) -> Option<ColourChoice> {
     match s.to_lowercase().as_str() {
         "white" | "blancas" => Some(ColourChoice::White),
         "black" | "negras" => Some(ColourChoice::Black),
         "random" | "azar" => Some(ColourChoice::Random),
+        _ if spanish(lang, s, "cmd-challenge.colour-random") => Some(ColourChoice::Random),
         _ => None,
     }
+}
+
+/// The console's commands that are slash commands too, by their English word: in Spanish
+/// their word is the slash command's Spanish name (`cmd-<word>.name`, commands.ftl), so the
+/// console and Discord read the same words.
+const SLASH_WORDS: [&str; 17] = [
+    "challenge",
+    "claim-win",
+    "play",
+    "accept",
+    "decline",
+    "cancel",
+    "move",
+    "draw",
+    "takeback",
+    "resign",
+    "abort",
+    "board",
+    "pgn",
+    "history",
+    "stats",
+    "leaderboard",
+    "help",
+];
+
+/// A word as compared: lower case, without accents, a space as `-` (`Clasificación` and
+/// `clasificacion`, `al azar` and `al-azar` are the same word).
+fn fold(s: &str) -> String {
+    s.trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| match c {
+            'á' => 'a',
+            'é' => 'e',
+            'í' => 'i',
+            'ó' => 'o',
+            'ú' | 'ü' => 'u',
+            ' ' => '-',
+            c => c,
+        })
+        .collect()
+}
+
+/// Whether the console speaks Spanish and `typed` is the Spanish word of the Fluent message
+/// (or attribute) `id`.
+fn spanish(lang: Lang, typed: &str, id: &str) -> bool {
+    lang == Lang::Es && fold(typed) == fold(&i18n::text(Lang::Es, id, None))
+}
+
+/// The English command of a Spanish command word: a slash command's Spanish name, or
+/// `salir` (`console-quit-word`).
+fn spanish_command(word: &str) -> Option<&'static str> {
+    if spanish(Lang::Es, word, "console-quit-word") {
+        return Some("quit");
+    }
+    SLASH_WORDS
+        .into_iter()
+        .find(|w| spanish(Lang::Es, word, &format!("cmd-{w}.name")))
+}
+
+/// Whether `typed` is the option word `english`, or (in Spanish) the word of Fluent's `id`.
+fn word_is(lang: Lang, typed: &str, english: &str, id: &str) -> bool {
+    typed.eq_ignore_ascii_case(english) || spanish(lang, typed, id)
+}
+
+/// `rated:true|false` (in Spanish also `puntuada:sí|no`): `None` for another option, an
+/// error for another value.
+fn rated_option(lang: Lang, a: &str) -> Result<Option<bool>, CommandError> {
+    let Some((key, value)) = a.split_once(':') else {
+        return Ok(None);
+    };
+    if !word_is(lang, key, "rated", "cmd-challenge.rated-name") {
+        return Ok(None);
+    }
+    match fold(value).as_str() {
+        "true" | "yes" | "si" => Ok(Some(true)),
+        "false" | "no" => Ok(Some(false)),
+        _ => Err(CommandError::Usage(CHALLENGE_USAGE)),
+    }
+}
+
+/// Whether `a` is written like a time control (`4d`, `4+4`), offered or not.
+fn looks_like_time(a: &str) -> bool {
+    let days = a
+        .strip_suffix(['d', 'D'])
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    days || a.contains('+')
+}
+
+/// `challenge`'s options, in any order (as the slash command's): a name, a colour, a time
+/// control, `rated:…`, each at most once.
+fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
+    let usage = || CommandError::Usage(CHALLENGE_USAGE);
+    let (mut rated, mut time, mut colour) = (None, None, None);
+    let mut names = Vec::new();
+    for a in args {
+        let again = if let Some(r) = rated_option(lang, a)? {
+            rated.replace(r).is_some()
+        } else if let Ok(t) = a.parse::<TimeControl>() {
+            time.replace(t).is_some()
+        } else if looks_like_time(a) {
+            // A time control that is not offered.
+            return Err(usage());
+        } else if let Some(c) = colour_of(a, lang) {
+            colour.replace(c).is_some()
+        } else {
+            names.push(*a);
+            false
+        };
+        if again {
+            return Err(usage());
+        }
+    }
+    let opponent = match names.as_slice() {
+        [] => None,
+        [one] => Some(one.to_string()),
+        // `challenge bob green`: a colour mistyped.
+        [_, second] if colour.is_none() => {
+            return Err(CommandError::UnknownColour(
+                second.chars().take(40).collect(),
+            ));
+        }
+        _ => return Err(usage()),
+    };
+    Ok(Command::Challenge {
+        opponent,
+        colour: colour.unwrap_or(ColourChoice::Random),
+        time: time.unwrap_or(TimeControl::DEFAULT),
+        rated: rated.unwrap_or(true),
+    })
 }
 
 /// How `play` is written.
@@ -161,8 +292,15 @@ const PLAY_USAGE: &str = "play [1-8] [white|black|random]";
 const CHALLENGE_USAGE: &str = "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed] [rated:true|false]";
 
 impl Command {
-    /// Parses one line: `Ok(None)` for a blank line or a `#` comment.
+    /// Parses one line with the English command words: `Ok(None)` for a blank line or a `#`
+    /// comment.
     pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+        Command::parse_in(line, Lang::En)
+    }
+
+    /// Parses one line of a console speaking `lang`: in Spanish the Spanish words of the
+    /// slash commands and their options work too (`desafiar`, `tablas ofrecer`, `salir`).
+    pub fn parse_in(line: &str, lang: Lang) -> Result<Option<Command>, CommandError> {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Ok(None);
@@ -172,71 +310,30 @@ impl Command {
             None => (line, ""),
         };
         let args: Vec<&str> = rest.split_whitespace().collect();
-        let command = match cmd.to_lowercase().as_str() {
+        let word = cmd.to_lowercase();
+        let word = match lang {
+            Lang::Es => spanish_command(&word).unwrap_or(word.as_str()),
+            _ => word.as_str(),
+        };
+        let first = args.first().copied().unwrap_or_default();
+        let command = match word {
             "quit" | "exit" => Command::Quit,
             "help" | "?" => Command::Help,
             "as" if rest.is_empty() => return Err(CommandError::Usage("as NAME")),
             "as" => Command::As(rest.to_owned()),
             "lang" => Command::Lang(args.first().map(|a| parse_lang(a)).transpose()?),
-            "challenge" => {
-                let mut rated = true;
-                let mut args = args;
-                if let Some(i) = args
-                    .iter()
-                    .position(|a| a.to_lowercase().starts_with("rated:"))
-                {
-                    rated = match args[i].to_lowercase().as_str() {
-                        "rated:true" | "rated:yes" => true,
-                        "rated:false" | "rated:no" => false,
-                        _ => return Err(CommandError::Usage(CHALLENGE_USAGE)),
-                    };
-                    args.remove(i);
-                }
-                let time = match args.last().map(|a| a.parse::<TimeControl>()) {
-                    Some(Ok(t)) => {
-                        args.pop();
-                        t
-                    }
-                    _ => TimeControl::DEFAULT,
-                };
-                let (opponent, colour) = match args.as_slice() {
-                    [] => (None, ColourChoice::Random),
-                    [one] => match colour_of(one) {
-                        Some(c) => (None, c),
-                        None => (Some(*one), ColourChoice::Random),
-                    },
-                    [name, colour] => match colour_of(colour) {
-                        Some(c) => (Some(*name), c),
-                        // A time control that is not offered.
-                        None if colour.contains('+') || colour.ends_with(['d', 'D']) => {
-                            return Err(CommandError::Usage(CHALLENGE_USAGE));
-                        }
-                        None => {
-                            return Err(CommandError::UnknownColour(
-                                colour.chars().take(40).collect(),
-                            ));
-                        }
-                    },
-                    _ => {
-                        return Err(CommandError::Usage(CHALLENGE_USAGE));
-                    }
-                };
-                Command::Challenge {
-                    opponent: opponent.map(str::to_owned),
-                    colour,
-                    time,
-                    rated,
-                }
-            }
+            "challenge" => parse_challenge(&args, lang)?,
             "claim-win" => match args.as_slice() {
                 [] => Command::ClaimWin { draw: false },
-                ["draw"] => Command::ClaimWin { draw: true },
+                [d] if word_is(lang, d, "draw", "cmd-claim-win.draw-name") => {
+                    Command::ClaimWin { draw: true }
+                }
                 _ => return Err(CommandError::Usage("claim-win [draw]")),
             },
             "play" => {
                 let (mut level, mut colour) = (None, None);
                 for a in &args {
-                    match (a.parse::<u8>(), colour_of(a)) {
+                    match (a.parse::<u8>(), colour_of(a, lang)) {
                         (Ok(n), _) if (1..=8).contains(&n) && level.is_none() => level = Some(n),
                         (_, Some(c)) if colour.is_none() => colour = Some(c),
                         _ => return Err(CommandError::Usage(PLAY_USAGE)),
@@ -252,7 +349,9 @@ impl Command {
             "cancel" => Command::Cancel,
             "move" | "m" => {
                 let (text, claim) = match rest.rsplit_once(char::is_whitespace) {
-                    Some((t, "claim")) => (t.trim(), true),
+                    Some((t, c)) if word_is(lang, c, "claim", "cmd-draw.action-claim") => {
+                        (t.trim(), true)
+                    }
                     _ => (rest, false),
                 };
                 Command::Move {
@@ -260,21 +359,29 @@ impl Command {
                     claim,
                 }
             }
-            "draw" => Command::Draw(match args.first().map(|a| a.to_lowercase()).as_deref() {
-                Some("offer") => DrawAction::Offer,
-                Some("accept") => DrawAction::Accept,
-                Some("decline") => DrawAction::Decline,
-                Some("claim") => DrawAction::Claim,
-                _ => return Err(CommandError::Usage("draw offer|accept|decline|claim")),
-            }),
-            "takeback" => {
-                Command::Takeback(match args.first().map(|a| a.to_lowercase()).as_deref() {
-                    None => TakebackAction::Request,
-                    Some("accept") => TakebackAction::Accept,
-                    Some("decline") => TakebackAction::Decline,
-                    _ => return Err(CommandError::Usage("takeback [accept|decline]")),
+            "draw" => {
+                let is = |english, id| word_is(lang, first, english, id);
+                Command::Draw(if is("offer", "cmd-draw.action-offer") {
+                    DrawAction::Offer
+                } else if is("accept", "cmd-draw.action-accept") {
+                    DrawAction::Accept
+                } else if is("decline", "cmd-draw.action-decline") {
+                    DrawAction::Decline
+                } else if is("claim", "cmd-draw.action-claim") {
+                    DrawAction::Claim
+                } else {
+                    return Err(CommandError::Usage("draw offer|accept|decline|claim"));
                 })
             }
+            "takeback" => Command::Takeback(if args.is_empty() {
+                TakebackAction::Request
+            } else if word_is(lang, first, "accept", "cmd-accept.name") {
+                TakebackAction::Accept
+            } else if word_is(lang, first, "decline", "cmd-decline.name") {
+                TakebackAction::Decline
+            } else {
+                return Err(CommandError::Usage("takeback [accept|decline]"));
+            }),
             "resign" => Command::Resign,
             "abort" => Command::Abort,
             "board" => Command::Board,
@@ -286,6 +393,7 @@ impl Command {
                     None => None,
                     Some("live") | Some("vivo") => Some(Speed::Live),
                     Some("correspondence") | Some("correspondencia") => Some(Speed::Correspondence),
+                    Some(a) if spanish(lang, a, "cmd-leaderboard.speed-live") => Some(Speed::Live),
                     _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
                 })
             }
@@ -398,6 +506,102 @@ mod tests {
             p("challenge rated:maybe"),
             Err(CommandError::Usage(_))
         ));
+        // The options in any order, each once.
+        let live = TimeControl::Live {
+            base_secs: 1800,
+            increment_secs: 20,
+        };
+        for line in [
+            "challenge bob 30+20 white",
+            "challenge white bob 30+20",
+            "challenge 30+20 white bob",
+            "challenge rated:false 30+20 bob white",
+        ] {
+            assert_eq!(
+                p(line),
+                Ok(Some(Command::Challenge {
+                    opponent: Some("bob".into()),
+                    colour: ColourChoice::White,
+                    time: live,
+                    rated: !line.contains("rated:false"),
+                })),
+                "{line}"
+            );
+        }
+        for bad in [
+            "challenge bob white black",
+            "challenge bob 3d 5+3",
+            "challenge rated:false bob rated:true",
+            "challenge 4+4 bob",
+            "challenge bob carol white",
+        ] {
+            assert!(matches!(p(bad), Err(CommandError::Usage(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn spanish_words_in_a_spanish_console() {
+        let es = |line| Command::parse_in(line, Lang::Es);
+        for (line, c) in [
+            ("ayuda", Command::Help),
+            ("salir", Command::Quit),
+            ("aceptar", Command::Accept),
+            ("rechazar", Command::Decline),
+            ("cancelar", Command::Cancel),
+            ("rendirse", Command::Resign),
+            ("anular", Command::Abort),
+            ("tablero", Command::Board),
+            ("historial", Command::History),
+            ("Estadísticas bob", Command::Stats(Some("bob".into()))),
+            (
+                "clasificación en-vivo",
+                Command::Leaderboard(Some(Speed::Live)),
+            ),
+            ("tablas ofrecer", Command::Draw(DrawAction::Offer)),
+            ("tablas Reclamar", Command::Draw(DrawAction::Claim)),
+            ("deshacer", Command::Takeback(TakebackAction::Request)),
+            (
+                "deshacer aceptar",
+                Command::Takeback(TakebackAction::Accept),
+            ),
+            (
+                "deshacer rechazar",
+                Command::Takeback(TakebackAction::Decline),
+            ),
+            ("reclamar-victoria tablas", Command::ClaimWin { draw: true }),
+            (
+                "jugar 3 negras",
+                Command::Play {
+                    level: 3,
+                    colour: ColourChoice::Black,
+                },
+            ),
+            (
+                "jugada Cf3 reclamar",
+                Command::Move {
+                    text: "Cf3".into(),
+                    claim: true,
+                },
+            ),
+            (
+                "desafiar puntuada:no al-azar bob 1d",
+                Command::Challenge {
+                    opponent: Some("bob".into()),
+                    colour: ColourChoice::Random,
+                    time: TimeControl::Correspondence { days: 1 },
+                    rated: false,
+                },
+            ),
+            // The English words work in Spanish too.
+            ("accept", Command::Accept),
+            ("draw offer", Command::Draw(DrawAction::Offer)),
+        ] {
+            assert_eq!(es(line), Ok(Some(c)), "{line}");
+        }
+        // In English the Spanish words are not commands.
+        assert_eq!(p("salir"), Err(CommandError::Unknown("salir".into())));
+        assert_eq!(p("tablas"), Err(CommandError::Unknown("tablas".into())));
+        assert!(matches!(p("draw ofrecer"), Err(CommandError::Usage(_))));
     }
 
     #[test]

@@ -98,6 +98,10 @@ impl Session {
         );
         writeln!(out, "{text}")?;
         show_game(out, &v, lang)?;
+        // The engine player's notice of this move says what was just shown.
+        if let Some(n) = &self.notices {
+            n.shown(v.game_id, v.ply);
+        }
         self.show_png(out, &v, lang)
     }
 }

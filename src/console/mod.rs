@@ -1,7 +1,9 @@
 //! `cajitas local`: play in the terminal without a Discord token, through the same
 //! [game service](crate::game) and database as the bot, in a channel named `local`.
 //!
-//! Commands come one per line and mirror the slash commands (`help` lists them). Standard
+//! Commands come one per line and mirror the slash commands (`help` lists them); in Spanish
+//! their Spanish names work too ([`Command::parse_in`]), and a line that is no command but a
+//! legal move for the side to move is played as `move`. Standard
 //! input may be a pipe, so a whole session can be scripted; refusals print the service's
 //! message and the session goes on. It ends with `quit` or at the end of the input, with exit
 //! status 0 either way.
@@ -24,7 +26,7 @@ mod terminal;
 
 pub use command::{Command, CommandError, DrawAction, TakebackAction};
 
-pub use notify::ConsoleNotifier;
+pub use notify::{ConsoleNotifier, Notices};
 pub use terminal::{EscapeControls, LineRead, LineReader};
 
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -127,6 +129,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let notifier =
         ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
             .speaking(lang.clone());
+    let notices = notifier.notices();
     // Every setting the bot checks is checked here too (the same `.env` serves both).
     let read = config::BotConfig::check_env().and_then(|()| {
         let ttl = crate::config::challenge_ttl_from_env()?;
@@ -182,8 +185,9 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let stdin = io::stdin();
     let interactive = stdin.is_terminal();
     // The console's own games' deadlines and reminders (channel `local` only: `cajitas run`
-    // on the same database skips them).
-    let _scheduler = crate::game::Scheduler::start(
+    // on the same database skips them). What fell due while nobody ran is done, and printed,
+    // before the first command is read.
+    let _scheduler = crate::game::Scheduler::start_caught_up(
         service.clone(),
         crate::game::EventScope::Only(local_channel().channel),
     );
@@ -199,6 +203,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
     let mut session = Session::with_lang(service, &args.as_user, lang);
     session.boards = boards;
     session.engine = engine;
+    session.notices = Some(notices);
     // Not locked for the whole session: the notifier prints from other threads (the
     // scheduler's notices, the engine's failures) between the session's lines.
     match session.run(stdin.lock(), io::stdout(), interactive) {
@@ -244,6 +249,9 @@ pub struct Session {
     pub boards: Option<PathBuf>,
     /// The computer as a player, when there is an engine (`play`).
     pub engine: Option<Arc<crate::engine::EnginePlayer>>,
+    /// The notifier's printer, when notices print on the session's terminal: held while a
+    /// command runs ([`ConsoleNotifier::notices`]).
+    pub notices: Option<Notices>,
 }
 
 /// What one input line asks for.
@@ -268,6 +276,7 @@ impl Session {
             ch: local_channel(),
             boards: None,
             engine: None,
+            notices: None,
         }
     }
 
@@ -321,7 +330,17 @@ impl Session {
                     }
                 },
             };
-            match self.execute(&line, &mut out)? {
+            // The notices that come while a command runs (the engine's move it waits for,
+            // a timeout) print after its answer, not inside it.
+            if let Some(n) = &self.notices {
+                n.hold();
+            }
+            let flow = self.execute(&line, &mut out);
+            out.flush()?;
+            if let Some(n) = &self.notices {
+                n.release()?;
+            }
+            match flow? {
                 Flow::Continue => {}
                 Flow::Quit => break,
             }
@@ -330,14 +349,41 @@ impl Session {
     }
 
     fn execute(&mut self, line: &str, out: &mut impl Write) -> io::Result<Flow> {
-        match Command::parse(line) {
+        let lang = self.lang.get();
+        match Command::parse_in(line, lang) {
             Ok(Some(cmd)) => self.run_command(cmd, out),
             Ok(None) => Ok(Flow::Continue),
             Err(e) => {
-                writeln!(out, "{}", e.message(self.lang.get()))?;
-                Ok(Flow::Continue)
+                let bare = match e {
+                    CommandError::Unknown(_) => self.bare_move(line, lang),
+                    _ => None,
+                };
+                match bare {
+                    Some(cmd) => self.run_command(cmd, out),
+                    None => {
+                        writeln!(out, "{}", e.message(lang))?;
+                        Ok(Flow::Continue)
+                    }
+                }
             }
         }
+    }
+
+    /// A line that is no command but a legal move for the side to move in the channel's
+    /// game (`e4`, `Cf3`, `Nf3 claim`): that `move` (refused as any move when it is not the
+    /// acting user's turn).
+    fn bare_move(&self, line: &str, lang: Lang) -> Option<Command> {
+        let Ok(Some(Command::Move { text, claim })) =
+            Command::parse_in(&format!("move {}", line.trim()), lang)
+        else {
+            return None;
+        };
+        let v = self.service.board(self.ch).ok()?;
+        if v.finished || v.aborted {
+            return None;
+        }
+        cajitas_rules::read_move(&v.position, &text, lang).ok()?;
+        Some(Command::Move { text, claim })
     }
 
     /// Runs one parsed command.

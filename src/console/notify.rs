@@ -1,19 +1,83 @@
 //! The console side of the service's outbound port: a notice is printed as a line (with
 //! the board's picture written to the boards folder, when there is one).
 
-use std::io::Write;
+use std::collections::VecDeque;
+use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::ConsoleLang;
-use crate::game::{Notice, Notifier, NotifyError};
+use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
 use crate::tr;
+
+/// How many of the states the session showed itself are remembered (see [`Notices::shown`]).
+const SHOWN: usize = 16;
 
 /// Prints notices to a writer (standard output in `cajitas local`).
 pub struct ConsoleNotifier {
-    out: Mutex<Box<dyn Write + Send>>,
+    printer: Notices,
     boards: Option<PathBuf>,
     lang: ConsoleLang,
+}
+
+/// The notifier's printer, shared with the session: while the session runs a command it
+/// holds the notices that come (they print after the command's answer), and it tells which
+/// game states it showed itself (the engine's move it waited for), whose notices are not
+/// printed again.
+#[derive(Clone)]
+pub struct Notices(Arc<Mutex<Printer>>);
+
+/// A game's state: its id and ply.
+type State = (i64, u32);
+
+/// A notice held: the state it shows, if it shows only that, and its text.
+type Held = (Option<State>, Vec<u8>);
+
+struct Printer {
+    out: Box<dyn Write + Send>,
+    /// The notices held, in order.
+    held: Option<Vec<Held>>,
+    /// The last states the session showed.
+    shown: VecDeque<State>,
+}
+
+impl Notices {
+    fn lock(&self) -> MutexGuard<'_, Printer> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Holds the notices that come from now on, until [`Notices::release`].
+    pub fn hold(&self) {
+        let mut p = self.lock();
+        if p.held.is_none() {
+            p.held = Some(Vec::new());
+        }
+    }
+
+    /// The session showed game `game_id` at `ply` with its status line: a notice of only
+    /// that state is not printed.
+    pub fn shown(&self, game_id: i64, ply: u32) {
+        let mut p = self.lock();
+        if p.shown.len() == SHOWN {
+            p.shown.pop_front();
+        }
+        p.shown.push_back((game_id, ply));
+    }
+
+    /// Prints the notices held, in order (less those the session showed), and prints the
+    /// next ones as they come.
+    pub fn release(&self) -> io::Result<()> {
+        let mut p = self.lock();
+        let Some(held) = p.held.take() else {
+            return Ok(());
+        };
+        for (state, text) in held {
+            if !state.is_some_and(|s| p.shown.contains(&s)) {
+                p.out.write_all(&text)?;
+            }
+        }
+        p.out.flush()
+    }
 }
 
 impl std::fmt::Debug for ConsoleNotifier {
@@ -30,7 +94,11 @@ impl ConsoleNotifier {
     /// a PNG.
     pub fn new(out: Box<dyn Write + Send>, boards: Option<PathBuf>) -> ConsoleNotifier {
         ConsoleNotifier {
-            out: Mutex::new(out),
+            printer: Notices(Arc::new(Mutex::new(Printer {
+                out,
+                held: None,
+                shown: VecDeque::new(),
+            }))),
             boards,
             lang: ConsoleLang::new(cajitas_rules::Lang::En),
         }
@@ -39,6 +107,11 @@ impl ConsoleNotifier {
     /// Prints in `lang`, the session's language (switched by its `lang` command).
     pub fn speaking(self, lang: ConsoleLang) -> ConsoleNotifier {
         ConsoleNotifier { lang, ..self }
+    }
+
+    /// Its printer, for the session ([`super::Session::notices`]).
+    pub fn notices(&self) -> Notices {
+        self.printer.clone()
     }
 }
 
@@ -59,11 +132,24 @@ impl Notifier for ConsoleNotifier {
             None => String::new(),
         };
         let line = tr!(lang, "console-notice", text = what);
-        let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
-        writeln!(out, "{line}{picture}")
+        let mut text = Vec::new();
+        writeln!(text, "{line}{picture}")
             // A rated game that ended on time: both players' changes, as after any ending.
-            .and_then(|()| super::ratings::print_changes(&mut *out, v, lang))
-            .and_then(|()| out.flush())
+            .and_then(|()| super::ratings::print_changes(&mut text, v, lang))
+            .map_err(|e| NotifyError::Delivery(e.to_string()))?;
+        // A game's new state (the engine's move) shows only its status line.
+        let state = matches!(notice.kind, NoticeKind::GameState).then_some((v.game_id, v.ply));
+        let mut p = self.printer.lock();
+        if state.is_some_and(|s| p.shown.contains(&s)) {
+            return Ok(None);
+        }
+        if let Some(held) = &mut p.held {
+            held.push((state, text));
+            return Ok(None);
+        }
+        p.out
+            .write_all(&text)
+            .and_then(|()| p.out.flush())
             .map(|()| None)
             .map_err(|e| NotifyError::Delivery(e.to_string()))
     }

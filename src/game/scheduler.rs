@@ -152,6 +152,26 @@ impl Scheduler {
     /// Starts the scheduler of `svc` for the events of `scope`. Blocking work only: call it
     /// from anywhere; the thread is its own.
     pub fn start(svc: GameService, scope: EventScope) -> Scheduler {
+        Scheduler::spawn(svc, scope, false)
+    }
+
+    /// [`Scheduler::start`], with the start-up work and the first round run on the calling
+    /// thread before it returns: whatever fell due while nobody ran is done, and its notices
+    /// posted, by then (`cajitas local` reads its first command only after them).
+    pub fn start_caught_up(svc: GameService, scope: EventScope) -> Scheduler {
+        start_up(&svc, scope);
+        match svc.run_round(scope) {
+            Ok(round) if round.claimed + round.posted + round.failed > 0 => {
+                tracing::info!(?round, "scheduler round at start");
+            }
+            Ok(_) => {}
+            // The thread tries again.
+            Err(e) => tracing::warn!(error = %e, "scheduler round at start failed"),
+        }
+        Scheduler::spawn(svc, scope, true)
+    }
+
+    fn spawn(svc: GameService, scope: EventScope, started_up: bool) -> Scheduler {
         let bell = Arc::clone(&svc.inner.bell);
         {
             let mut b = bell.lock();
@@ -163,7 +183,12 @@ impl Scheduler {
             let (bell, wakeups) = (Arc::clone(&bell), Arc::clone(&wakeups));
             std::thread::Builder::new()
                 .name("cajitas-scheduler".into())
-                .spawn(move || run(svc, scope, &bell, &wakeups))
+                .spawn(move || {
+                    if !started_up {
+                        start_up(&svc, scope);
+                    }
+                    run(svc, scope, &bell, &wakeups)
+                })
                 .expect("the scheduler thread starts")
         };
         Scheduler {
@@ -259,13 +284,18 @@ impl Drop for Scheduler {
     }
 }
 
-fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64) {
+/// Before the first round: the games from before clocks get their abandonment period, and
+/// the post claims a killed predecessor left are freed.
+fn start_up(svc: &GameService, scope: EventScope) {
     if let Err(e) = svc.adopt_unclocked_games() {
         tracing::warn!(error = %e, "scheduler: could not adopt the games from before clocks");
     }
     if let Err(e) = svc.release_own_post_claims(scope) {
         tracing::warn!(error = %e, "scheduler: could not free the posts a stopped process claimed");
     }
+}
+
+fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64) {
     loop {
         {
             let mut b = bell.lock();

@@ -89,7 +89,7 @@ takeback-asks = { $who } asks to take back { $plies ->
 }. { $opponent }, do you accept?
 takeback-accepts = { $who } accepts the takeback: { $plies ->
     [one] one move
-   *[other] { $plies } moves
+   *[other] one move and its reply
 } taken back.
 takeback-declines = { $who } declines the takeback; the game goes on.
 button-accept-takeback = Accept takeback

@@ -12,6 +12,8 @@ console-not-utf8 = That line is not valid UTF-8 text; ignored.
 console-now-acting = Now acting as { $name }.
 console-lang-set = Now in English: moves are read with R = rook.
 console-lang-now = The console speaks English and reads R as rook. Usage: lang en|es
+# The word of `quit` in Spanish consoles (the other commands are the slash commands' names).
+console-quit-word = quit
 console-sorry = Sorry, something went wrong: { $error }
 console-board-image = Board image: { $path }
 console-board-image-failed = (could not write the board image: { $error })
@@ -67,12 +69,13 @@ console-help =
                                     challenge NAME (or anyone, without a name); the colour is yours;
                                     TIME: 1d 2d 3d 5d 7d 10d 14d (days per move, 3d by default),
                                     3+2 5+3 10+5 15+10 30+20 (live), untimed;
-                                    rated unless rated:false
+                                    rated unless rated:false; the options in any order
       accept | decline | cancel     answer or withdraw the challenge
       play [1-8] [white|black|random]
                                     play the computer (a chess engine) at that level, 1 by default
       move TEXT [claim]             play a move: e4, Nf3, Cf3 (Spanish), e2e4, O-O, ♘f3 ...;
-                                    `claim` claims a draw together with the move
+                                    `claim` claims a draw together with the move;
+                                    a move alone (e4, Nf3) is played too
       draw offer|accept|decline|claim
       takeback [accept|decline]     ask to take back your last move, or answer the request
       resign | abort                resign, or abort before both players have moved (any time against the computer)

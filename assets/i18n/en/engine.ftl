@@ -8,8 +8,8 @@ play-started = { $who } plays the computer ({ $engine }) as { $colour ->
        *[black] Black
     }. Unrated and untimed; `/takeback` needs no asking.
 takeback-granted = { $who } took back { $plies ->
-        [one] one move
-       *[other] { $plies } moves
+        [one] their last move
+       *[other] their last move and the computer's reply
     }: the computer never minds.
 analysis-progress = Analysing… { $done }/{ $total } positions
 analysis-failed = The analysis could not be finished: the engine did not answer. Try again in a minute.

@@ -97,7 +97,7 @@ takeback-asks = { $who } pide deshacer { $plies ->
 }. { $opponent }, ¿aceptas?
 takeback-accepts = { $who } acepta deshacer: { $plies ->
     [one] se deshace una jugada
-   *[other] se deshacen { $plies } jugadas
+   *[other] se deshacen una jugada y su respuesta
 }.
 takeback-declines = { $who } rechaza deshacer; la partida continúa.
 button-accept-takeback = Aceptar

@@ -1,6 +1,7 @@
 # `cajitas local`: los textos de la consola, en español (el glosario está al principio de
-# cajitas.ftl). Los ids son los de assets/i18n/en/console.ftl. Las órdenes siguen siendo
-# palabras inglesas en los dos idiomas (`accept`, `move`…): la ayuda lo explica.
+# cajitas.ftl). Los ids son los de assets/i18n/en/console.ftl. Las órdenes son las
+# palabras inglesas y, en español, también los nombres españoles de los comandos de barra
+# (commands.ftl) y `salir` (console-quit-word): la ayuda lo explica.
 
 ## La sesión
 
@@ -10,6 +11,8 @@ console-not-utf8 = Esa línea no es texto UTF-8 válido; no se tiene en cuenta.
 console-now-acting = Ahora juegas como { $name }.
 console-lang-set = Ahora en español: las jugadas se leen con R = rey, D = dama, T = torre, A = alfil, C = caballo.
 console-lang-now = La consola habla español y lee R como rey. Uso: lang en|es
+# La palabra de `quit` en español (las demás órdenes son los nombres de los comandos de barra).
+console-quit-word = salir
 console-sorry = Lo siento, algo ha fallado: { $error }
 console-board-image = Imagen del tablero: { $path }
 console-board-image-failed = (no se ha podido escribir la imagen del tablero: { $error })
@@ -59,25 +62,30 @@ console-win = { $reason ->
 ## Ayuda
 
 console-help =
-    Órdenes (una por línea; se escriben en inglés):
+    Órdenes (una por línea; en español, con las palabras de los comandos de Discord, o en inglés):
       as NOMBRE                     juega como NOMBRE a partir de ahora
-      challenge [NOMBRE] [white|black|random] [TIEMPO] [rated:true|false]
-                                    desafía a NOMBRE (o a cualquiera, sin nombre); el color es el tuyo (también blancas, negras);
+      { cmd-challenge.name } [NOMBRE] [blancas|negras|azar] [TIEMPO] [{ cmd-challenge.rated-name }:sí|no]
+                                    desafía a NOMBRE (o a cualquiera, sin nombre); el color es el tuyo;
                                     TIEMPO: 1d 2d 3d 5d 7d 10d 14d (días por jugada, 3d si no eliges),
                                     3+2 5+3 10+5 15+10 30+20 (en vivo), untimed (sin reloj);
-                                    puntuada salvo con rated:false
-      accept | decline | cancel     acepta o rechaza el desafío, o retira el tuyo
-      play [1-8] [white|black|random]
+                                    puntuada salvo con { cmd-challenge.rated-name }:no; las opciones en cualquier orden
+      { cmd-accept.name } | { cmd-decline.name } | { cmd-cancel.name }    acepta o rechaza el desafío, o retira el tuyo
+      { cmd-play.name } [1-8] [blancas|negras|azar]
                                     juega contra la computadora (un motor de ajedrez) a ese nivel, 1 si no eliges
-      move JUGADA [claim]           juega: e4, Cf3, Nf3 (inglés), e2e4, O-O, ♘f3...;
-                                    `claim` reclama tablas junto con la jugada
-      draw offer|accept|decline|claim
+      { cmd-move.name } JUGADA [{ cmd-draw.action-claim }]     juega: e4, Cf3, Nf3 (inglés), e2e4, O-O, ♘f3...;
+                                    `{ cmd-draw.action-claim }` reclama tablas junto con la jugada;
+                                    una jugada sola (e4, Cf3) también vale
+      { cmd-draw.name } { cmd-draw.action-offer }|{ cmd-draw.action-accept }|{ cmd-draw.action-decline }|{ cmd-draw.action-claim }
                                     ofrece tablas, las acepta, las rechaza o las reclama
-      takeback [accept|decline]     pide deshacer tu última jugada, o responde a la petición
-      resign | abort                abandona, o anula la partida antes de que ambos hayan jugado (contra el ordenador, cuando quieras)
-      claim-win [draw]              gana (o tablas) una partida sin reloj cuyo rival dejó de jugar
-      board | pgn | history         muestra el tablero, la partida en PGN, las últimas partidas terminadas
-      stats [NOMBRE] | leaderboard [live|correspondence]
+      { cmd-takeback.name } [{ cmd-accept.name }|{ cmd-decline.name }]   pide deshacer tu última jugada, o responde a la petición
+      { cmd-resign.name } | { cmd-abort.name }             abandona, o anula la partida antes de que ambos hayan jugado (contra el ordenador, cuando quieras)
+      { cmd-claim-win.name } [{ cmd-claim-win.draw-name }]
+                                    gana (o tablas) una partida sin reloj cuyo rival dejó de jugar
+      { cmd-board.name } | { cmd-pgn.name } | { cmd-history.name }     muestra el tablero, la partida en PGN, las últimas partidas terminadas
+      { cmd-stats.name } [NOMBRE] | { cmd-leaderboard.name } [{ cmd-leaderboard.speed-live }|{ cmd-leaderboard.speed-correspondence }]
                                     puntuaciones y resultados (con un gráfico PNG), los mejores jugadores
       lang en|es                    el idioma de la consola y de las jugadas (es: R = rey, D T A C = dama torre alfil caballo; en: R = torre)
-      help | quit                   esta ayuda | salir
+      { cmd-help.name } | { console-quit-word }                 esta ayuda | salir
+    En inglés: challenge [white|black|random] [rated:true|false], accept, decline, cancel, play, move [claim],
+    draw offer|accept|decline|claim, takeback [accept|decline], resign, abort, claim-win [draw], board, pgn,
+    history, stats, leaderboard [live|correspondence], help, quit.

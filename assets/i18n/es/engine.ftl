@@ -7,9 +7,9 @@ play-started = { $who } juega contra la computadora ({ $engine }) con { $colour 
         [white] blancas
        *[black] negras
     }. Sin puntuación ni reloj; `/deshacer` no necesita permiso.
-takeback-granted = { $who } retrocedió { $plies ->
-        [one] una jugada
-       *[other] { $plies } jugadas
+takeback-granted = { $who } deshizo { $plies ->
+        [one] su última jugada
+       *[other] su última jugada y la respuesta de la computadora
     }: a la computadora no le importa.
 analysis-progress = Analizando… { $done }/{ $total } posiciones
 analysis-failed = No se pudo terminar el análisis: el motor no respondió. Inténtalo de nuevo en un minuto.
