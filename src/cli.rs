@@ -26,7 +26,7 @@ pub enum Command {
     Render(crate::commands::render::RenderArgs),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft(crate::commands::perft::PerftArgs),
-    /// Play move text (FILE or standard input) and print the game as one JSON line.
+    /// Play move text or PGN (FILE or standard input) and print one JSON line per game.
     Replay(crate::commands::replay::ReplayArgs),
     /// Play in the terminal without Discord, through the same game service and database.
     Local(crate::console::LocalArgs),

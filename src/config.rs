@@ -903,9 +903,10 @@ fn number_in<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     }
 }
 
-/// Finds the engine: `explicit` (`CAJITAS_ENGINE`) when given, which must then be a file
-/// (or `off`: no engine, even when one is installed); otherwise `stockfish` in the folders
-/// of `path` (`PATH`); otherwise `debian` when it is a file.
+/// Finds the engine: `explicit` (`CAJITAS_ENGINE`) when given, which must then be a file,
+/// or a bare program name found in the folders of `path` (or `off`: no engine, even when one
+/// is installed); otherwise `stockfish` in the folders of `path` (`PATH`); otherwise `debian`
+/// when it is a file.
 pub fn find_engine(
     explicit: Option<&std::ffi::OsStr>,
     path: Option<&std::ffi::OsStr>,
@@ -914,25 +915,43 @@ pub fn find_engine(
     if explicit.is_some_and(|p| p == "off") {
         return Ok(None);
     }
+    let on_path = |name: &std::path::Path| {
+        path.into_iter()
+            .flat_map(std::env::split_paths)
+            .map(|dir| dir.join(name))
+            .find(|candidate| candidate.is_file())
+    };
     if let Some(p) = explicit.filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
-        return if p.is_file() {
-            Ok(Some(p))
+        // A bare name (`stockfish`) is looked up on PATH, as a shell does; Debian's place
+        // is still tried for `stockfish` (root's PATH lacks /usr/games).
+        let bare = p.components().count() == 1 && p.parent() == Some(std::path::Path::new(""));
+        let found = if bare {
+            on_path(&p).or_else(|| {
+                (debian.file_name() == Some(p.as_os_str()) && debian.is_file())
+                    .then(|| debian.to_path_buf())
+            })
         } else {
-            Err(ConfigError::BadEngine(format!(
-                "{ENGINE_VAR} names {}, which is not a file; install an engine \
-                 (`apt install stockfish`) or leave {ENGINE_VAR} empty",
-                p.display()
-            )))
+            p.is_file().then(|| p.clone())
         };
+        return found.map(Some).ok_or_else(|| {
+            ConfigError::BadEngine(if bare {
+                format!(
+                    "{ENGINE_VAR} names {}, which is not a program on PATH; install an engine \
+                     (`apt install stockfish`), give its full path, or leave {ENGINE_VAR} empty",
+                    p.display()
+                )
+            } else {
+                format!(
+                    "{ENGINE_VAR} names {}, which is not a file; install an engine \
+                     (`apt install stockfish`) or leave {ENGINE_VAR} empty",
+                    p.display()
+                )
+            })
+        });
     }
-    if let Some(path) = path {
-        for dir in std::env::split_paths(path) {
-            let candidate = dir.join("stockfish");
-            if candidate.is_file() {
-                return Ok(Some(candidate));
-            }
-        }
+    if let Some(found) = on_path(std::path::Path::new("stockfish")) {
+        return Ok(Some(found));
     }
     Ok(debian.is_file().then(|| debian.to_path_buf()))
 }
@@ -1007,6 +1026,19 @@ mod engine_tests {
         // A named engine that is not there is an error that says what to do.
         let err = find_engine(Some(nowhere.as_os_str()), Some(&path), &mine).unwrap_err();
         assert!(err.to_string().contains("apt install stockfish"), "{err}");
+        // A bare name is looked up on PATH (issue 26), not in the working folder.
+        assert_eq!(
+            find_engine(Some("stockfish".as_ref()), Some(&path), &nowhere).unwrap(),
+            Some(dir.join("bin").join("stockfish"))
+        );
+        let err = find_engine(Some("my-engine".as_ref()), Some(&path), &nowhere).unwrap_err();
+        assert!(err.to_string().contains("not a program on PATH"), "{err}");
+        // `stockfish` not on PATH: Debian's place, as without CAJITAS_ENGINE.
+        let debian = dir.join("bin").join("stockfish");
+        assert_eq!(
+            find_engine(Some("stockfish".as_ref()), None, &debian).unwrap(),
+            Some(debian.clone())
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

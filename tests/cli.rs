@@ -168,6 +168,47 @@ fn tools_that_read_a_deployment_refuse_a_missing_database_file() {
     }
 }
 
+/// Issue 26: a reader that went away (`cajitas migrate … | head -1`) once made the printing
+/// commands panic (exit 101, "failed printing to stdout: Broken pipe"). Each now ends
+/// quietly: status 0 and nothing on stderr, as the console already did. The pipe's reading
+/// end is closed before the command starts, so its first line meets EPIPE every time.
+#[test]
+fn every_printing_command_ends_quietly_on_a_closed_stdout() {
+    let cases: [&[&str]; 6] = [
+        // The first line ("copying …") comes before any connection: no server needed.
+        &[
+            "migrate",
+            "--from",
+            "missing.db",
+            "--to",
+            "postgres://u:secret@127.0.0.1:1/x",
+        ],
+        &["perft", "2", "--divide"],
+        &["replay"],
+        &["ratings", "rebuild", "--db", "r.db"],
+        &["render", "-o", "/dev/stdout", "--size", "128"],
+        &["--help"],
+    ];
+    for args in cases {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = cajitas()
+            .args(args)
+            .env_remove("CAJITAS_DB")
+            .stdin(std::process::Stdio::null())
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// A PostgreSQL server that is not there is one clear message, at once (no 10 s wait, no
 /// `ERROR r2d2` lines), for a URL and a libpq keyword/value string alike; the string is
 /// never a file named after it, and its password is never printed.
@@ -210,4 +251,43 @@ fn an_invalid_rust_log_is_named_in_a_warning() {
     assert!(err.contains("WARN"), "{err}");
     assert!(err.contains("RUST_LOG=\"not a [filter\""), "{err}");
     assert!(!err.contains('\u{1b}'), "colour codes in {err:?}");
+}
+
+/// Issue 26: `render -o x.png` without `--fen` draws the initial position.
+#[test]
+fn render_without_a_fen_draws_the_initial_position() {
+    let cmd = cajitas();
+    let dir = cmd.get_current_dir().unwrap().to_path_buf();
+    let mut cmd = cmd;
+    let out = cmd.args(["render", "-o", "start.png"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let drawn = std::fs::read(dir.join("start.png")).unwrap();
+    let out = cajitas()
+        .args([
+            "render",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "-o",
+            "/dev/stdout",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        drawn, out.stdout,
+        "the same board as --fen of the initial position"
+    );
+}
+
+/// Issue 26: `replay --help` says one JSON line per game (it prints one per game).
+#[test]
+fn replay_help_says_one_line_per_game() {
+    let out = cajitas().args(["replay", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("one JSON line per game"), "{help}");
+    assert!(!help.contains("as one JSON line"), "{help}");
 }

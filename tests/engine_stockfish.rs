@@ -264,3 +264,90 @@ fn cajitas_analyse_prints_the_report_and_writes_the_chart() {
     assert!(std::fs::read(&out).unwrap().starts_with(b"\x89PNG"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Morphy's Opera Game (Paris 1858): rook moves all through it, and a mate at the end.
+const OPERA_MOVES: &str = "1.e4 e5 2.Nf3 d6 3.d4 Bg4 4.dxe5 Bxf3 5.Qxf3 dxe5 6.Bc4 Nf6 \
+    7.Qb3 Qe7 8.Nc3 c6 9.Bg5 b5 10.Nxb5 cxb5 11.Bxb5+ Nbd7 12.O-O-O Rd8 13.Rxd7 Rxd7 \
+    14.Rd1 Qe6 15.Bxd7+ Nxd7 16.Qb8+ Nxb8 17.Rd8#";
+
+/// Issues 25 and 26: `cajitas analyse --lang es` reads the PGN as standard SAN (`R` is a
+/// rook: 12...Rd8 is not the king), names untagged players "Blancas" and "Negras", takes the
+/// result from the mate on the board rather than printing "(*)", and says a PGN error in
+/// Spanish. The engine is named by its bare name, found on PATH (issue 26). Its report goes
+/// quietly nowhere when stdout is closed.
+#[test]
+fn cajitas_analyse_in_spanish_reads_standard_san_and_names_what_the_pgn_does_not() {
+    const TEST: &str =
+        "cajitas_analyse_in_spanish_reads_standard_san_and_names_what_the_pgn_does_not";
+    let dir = std::env::temp_dir().join(format!("cajitas-analyse-es-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let untagged = dir.join("opera.pgn");
+    // No tags and no result marker: everything the title says comes from the moves.
+    std::fs::write(&untagged, format!("{OPERA_MOVES} *\n")).unwrap();
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "[Event \"x\"]\n\n1. e4 e5 2. Nf4 *\n").unwrap();
+    let Some(settings) = engine(TEST).map(|_| EngineSettings::from_env().unwrap()) else {
+        return;
+    };
+    let program = settings.program.unwrap();
+    // CAJITAS_ENGINE=<bare name>, with the engine's folder on PATH.
+    let path = std::env::join_paths(
+        std::iter::once(program.parent().unwrap().to_path_buf()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_cajitas");
+    let analyse = |file: &std::path::Path, lang: &str| {
+        std::process::Command::new(bin)
+            .args(["analyse", file.to_str().unwrap(), "--lang", lang])
+            .args(["--depth", "6", "--movetime", "20", "--out"])
+            .arg(dir.join(format!("chart-{lang}.png")))
+            .env("CAJITAS_ENGINE", program.file_name().unwrap())
+            .env("PATH", &path)
+            .env("CAJITAS_ENGINE_PROCESSES", "1")
+            .output()
+            .unwrap()
+    };
+    let _serial = serial::time_window();
+    for (lang, title) in [
+        ("es", "Análisis: Blancas contra Negras (1-0)"),
+        ("en", "Analysis: White vs Black (1-0)"),
+    ] {
+        let run = analyse(&untagged, lang);
+        let (out, err) = (
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr),
+        );
+        assert!(run.status.success(), "{lang}: {out}\n{err}");
+        assert_eq!(out.lines().next(), Some(title), "{lang}: {out}");
+    }
+    let run = analyse(&bad, "es");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("línea 3: 2. Nf4: Ningún caballo puede llegar a f4."),
+        "{err}"
+    );
+    // A closed stdout: quiet, status 0.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let run = std::process::Command::new(bin)
+        .args([
+            "analyse",
+            untagged.to_str().unwrap(),
+            "--depth",
+            "1",
+            "--out",
+        ])
+        .arg(dir.join("chart.png"))
+        .env("CAJITAS_ENGINE", &program)
+        .env("CAJITAS_ENGINE_PROCESSES", "1")
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

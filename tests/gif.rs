@@ -402,3 +402,22 @@ fn the_size_guard_shrinks_then_cuts_frames_until_it_fits() {
     let d = decode_mini(&cut);
     assert!(d.frames.len() < game.moves().len() + 1);
 }
+
+/// Issue 25 item 15: the moves given to `gif_of_positions` come from outside; one that is
+/// not legal where it is played is an error naming it, never a panic.
+#[test]
+fn an_illegal_move_in_the_list_is_an_error_not_a_panic() {
+    let start = Position::new();
+    let e4 = read_move(&start, "e4", Lang::En).unwrap();
+    // e4 twice: the second is not legal (Black to move, and no white pawn on e2).
+    let err = Renderer::new()
+        .gif_of_positions(
+            &start,
+            &[e4, e4],
+            &caption("Ana", "Bo"),
+            &GifOptions::default(),
+        )
+        .unwrap_err();
+    assert_eq!(err, cajitas::render::RenderError::IllegalMove { ply: 1 });
+    assert!(err.to_string().contains("move 2"), "{err}");
+}

@@ -408,3 +408,170 @@ fn a_game_to_an_animated_gif_from_moves_and_from_pgn() {
     let out = cajitas(&["render", "--moves", "e4", "-o", "x.png"], dir.path());
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Morphy's Opera Game (Paris 1858): rook moves all through it, and a mate at the end.
+const OPERA: &str = "[White \"Paul Morphy\"]\n[Black \"Duke Karl / Count Isouard\"]\n\
+    [Result \"1-0\"]\n\n1.e4 e5 2.Nf3 d6 3.d4 Bg4 4.dxe5 Bxf3 5.Qxf3 dxe5 6.Bc4 Nf6 \
+    7.Qb3 Qe7 8.Nc3 c6 9.Bg5 b5 10.Nxb5 cxb5 11.Bxb5+ Nbd7 12.O-O-O Rd8 13.Rxd7 Rxd7 \
+    14.Rd1 Qe6 15.Bxd7+ Nxd7 16.Qb8+ Nxb8 17.Rd8# 1-0\n";
+
+fn gif_frames(path: &Path) -> usize {
+    let bytes = std::fs::read(path).unwrap();
+    let mut d = gif::DecodeOptions::new().read_info(&bytes[..]).unwrap();
+    let mut n = 0;
+    while d.read_next_frame().unwrap().is_some() {
+        n += 1;
+    }
+    n
+}
+
+/// Issue 25 item 15: a move after the game ended by itself (here a fivefold repetition:
+/// legal moves remain, so the reader finds one) once panicked (exit 101). Now: exit 2, the
+/// move named and why, in the language of --lang; no file.
+#[test]
+fn a_move_after_the_game_ended_is_refused_by_name() {
+    let dir = temp_dir("over");
+    let moves = format!("{}Nf3", "Nf3 Nf6 Ng1 Ng8 ".repeat(4));
+    for (lang, why) in [
+        (
+            "en",
+            "--moves: move 17 \"Nf3\": The game was already over: draw by fivefold repetition.",
+        ),
+        (
+            "es",
+            "--moves: jugada 17 «Nf3»: La partida ya había terminado: tablas por quíntuple repetición de jugadas.",
+        ),
+    ] {
+        let out = cajitas(
+            &[
+                "render", "--gif", "over.gif", "--moves", &moves, "--lang", lang,
+            ],
+            dir.path(),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{lang}: {stderr}");
+        assert_eq!(stderr.trim(), format!("error: {why}"), "{lang}");
+    }
+    // After a mate: the move is refused too (the reader finds no legal move).
+    let out = cajitas(
+        &[
+            "render",
+            "--gif",
+            "over.gif",
+            "--moves",
+            "f3 e5 g4 Qh4# a3",
+            "--lang",
+            "es",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "jugada 5 «a3»: La partida ya había terminado: ganaron las negras por jaque mate."
+        ),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("over.gif").exists());
+}
+
+/// Issue 25 item 18: `--pgn` is read as standard SAN whatever --lang says (in Spanish, `R`
+/// was read as the king and the Opera Game failed at 13...Rxd7).
+#[test]
+fn a_pgn_full_of_rook_moves_draws_in_both_languages() {
+    let dir = temp_dir("opera");
+    std::fs::write(dir.path().join("opera.pgn"), OPERA).unwrap();
+    for lang in ["en", "es"] {
+        let gif = format!("opera-{lang}.gif");
+        let out = cajitas(
+            &[
+                "render",
+                "--gif",
+                &gif,
+                "--pgn",
+                "opera.pgn",
+                "--size",
+                "128",
+                "--lang",
+                lang,
+            ],
+            dir.path(),
+        );
+        assert!(
+            out.status.success(),
+            "{lang}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(gif_frames(&dir.path().join(&gif)), 34, "{lang}");
+    }
+    // A PGN error is said in the language of --lang.
+    std::fs::write(
+        dir.path().join("bad.pgn"),
+        "[Event \"x\"]\n\n1. e4 e5 2. Nf4 *\n",
+    )
+    .unwrap();
+    let out = cajitas(
+        &[
+            "render", "--gif", "bad.gif", "--pgn", "bad.pgn", "--lang", "es",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("bad.pgn: línea 3: 2. Nf4: Ningún caballo puede llegar a f4."),
+        "{stderr}"
+    );
+}
+
+/// Issue 26: a game without names is captioned "Blancas – Negras" in Spanish: the GIF is the
+/// one the library draws with those names.
+#[test]
+fn a_game_without_names_is_captioned_in_the_language_of_lang() {
+    use cajitas::render::Renderer;
+    use cajitas::render::gif::{GifCaption, GifOptions};
+    let dir = temp_dir("names");
+    let moves = "f3 e5 g4 Qh4#";
+    let mut game = cajitas_rules::Game::new();
+    for m in moves.split_whitespace() {
+        let mv = cajitas_rules::read_move(game.position(), m, cajitas_rules::Lang::En).unwrap();
+        game.try_play(mv).unwrap();
+    }
+    for (lang, code, white, black) in [
+        (cajitas_rules::Lang::Es, "es", "Blancas", "Negras"),
+        (cajitas_rules::Lang::En, "en", "White", "Black"),
+    ] {
+        let gif = format!("{code}.gif");
+        let out = cajitas(
+            &[
+                "render", "--gif", &gif, "--moves", moves, "--size", "128", "--lang", code,
+            ],
+            dir.path(),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let expected = Renderer::new()
+            .game_gif(
+                &game,
+                &GifCaption {
+                    white: white.into(),
+                    black: black.into(),
+                    outcome: game.outcome(),
+                    lang,
+                },
+                &GifOptions {
+                    size: 128,
+                    ..GifOptions::default()
+                },
+            )
+            .unwrap();
+        assert!(
+            std::fs::read(dir.path().join(&gif)).unwrap() == expected,
+            "{code}: captioned {white} – {black}"
+        );
+    }
+}

@@ -166,3 +166,67 @@ fn games_without_tags_are_separated_by_their_results() {
     let v = one(&[], "1. e4 e5 2. Nf3 1-0\n");
     assert_eq!(v["plies"], 3);
 }
+
+/// Issue 25 item 18: a PGN's movetext is standard (English) SAN whatever `--lang` says.
+/// `--lang es` once read `R` as the king, so Morphy's Opera Game (12...Rd8 read as Kd8)
+/// stopped at "13... Rxd7: Your king would be in check". Every game of a real file full of
+/// rook moves replays the same in both languages.
+#[test]
+fn pgn_is_read_as_standard_san_in_both_languages() {
+    let en = replay(&["--lang", "en", &data("historical.pgn")], b"");
+    let es = replay(&["--lang", "es", &data("historical.pgn")], b"");
+    assert_eq!(
+        es.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&es.stdout)
+    );
+    assert_eq!(en.stdout, es.stdout);
+    let games = lines(&es);
+    assert_eq!(games.len(), 8);
+    assert!(games.iter().all(|g| g.get("error").is_none()), "{games:?}");
+    // The Opera Game: 12...Rd8 13.Rxd7 Rxd7 … 17.Rd8#.
+    assert_eq!(games[0]["san"][23], "Rd8");
+    assert_eq!(games[0]["san"][32], "Rd8#");
+    assert_eq!(games[0]["status"], "checkmate");
+}
+
+/// Issues 25 and 26: `--lang es` decides the language of the errors (PGN or bare text), and
+/// bare move text outside PGN is still read with Spanish letters (`R` rey first).
+#[test]
+fn errors_are_in_the_language_of_lang_and_bare_text_keeps_its_letters() {
+    let pgn = "[Event \"x\"]\n\n1. e4 e5 2. Nf4 *\n";
+    let g = one(&["--lang", "es"], pgn);
+    assert_eq!(
+        g["error"],
+        "línea 3: 2. Nf4: Ningún caballo puede llegar a f4. ¿Quisiste decir Cf3, Ce2 o Ch3?"
+    );
+    let g = one(&["--lang", "en"], pgn);
+    assert_eq!(
+        g["error"],
+        "line 3: 2. Nf4: No knight can reach f4. Did you mean Nf3, Ne2 or Nh3?"
+    );
+    let g = one(&["--lang", "es"], "e4 e5 Cf4");
+    assert_eq!(
+        g["error"],
+        "Ningún caballo puede llegar a f4. ¿Quisiste decir Cf3, Ce2 o Ch3?"
+    );
+    // Bare text: where the king and a rook both reach f1, `Rf1` is the king (rey) in
+    // Spanish and the rook in English.
+    let moves = "e4 e5 Ac4 Ac5 Cf3 Cf6 Rf1";
+    assert_eq!(one(&["--lang", "es"], moves)["san"][6], "Kf1");
+    assert_eq!(one(&["--lang", "en"], moves)["san"][6], "Rf1");
+    // A move after a fivefold repetition, in each language.
+    let shuffle = "Nf3 Nf6 Ng1 Ng8 ".repeat(4);
+    let g = one(&["--lang", "es"], &format!("{shuffle} e4"));
+    assert_eq!(
+        g["error"],
+        "La partida ya había terminado: tablas por quíntuple repetición de jugadas."
+    );
+    assert_eq!(g["ply"], 16);
+    let g = one(&[], &format!("{shuffle} e4"));
+    assert_eq!(
+        g["error"],
+        "The game was already over: draw by fivefold repetition."
+    );
+}

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use cajitas_rules::{Lang, pgn};
+use cajitas_rules::pgn::{self, PgnResult};
+use cajitas_rules::{Color, Lang, Outcome};
 
 use super::replay::LangArg;
 use crate::config::EngineSettings;
@@ -26,7 +27,8 @@ pub struct AnalyseArgs {
     /// Where to write the evaluation chart.
     #[arg(long, default_value = "analysis.png")]
     pub out: PathBuf,
-    /// The language of the report, and which piece letters the PGN's moves use first.
+    /// The language of the report and of the error messages. The PGN's moves are always
+    /// read as standard (English) SAN.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub lang: LangArg,
     /// The deepest depth per position.
@@ -59,10 +61,15 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let game = match pgn::read_game(&pgn::decode(&bytes), lang) {
+    // A PGN file's movetext is standard (English) SAN, whatever --lang says: `R` is a rook.
+    let game = match pgn::read_game(&pgn::decode(&bytes), Lang::En) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("error: {}: {}", args.file.display(), e.message());
+            eprintln!(
+                "error: {}: {}",
+                args.file.display(),
+                crate::i18n::cli::pgn_error(lang, &e)
+            );
             return ExitCode::from(2);
         }
     };
@@ -90,30 +97,52 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
         }
     };
     // Tags are the file's text: no control characters reach the terminal, and names are capped.
-    let tag = |tag: &str, default: &str| -> String {
-        game.tag(tag)
-            .unwrap_or(default)
-            .chars()
-            .filter(|c| !c.is_control())
-            .take(crate::game::MAX_NAME_CHARS)
-            .collect()
+    let name = |tag: &str, side: Color| -> String {
+        match game
+            .tag(tag)
+            .map(str::trim)
+            .filter(|n| !n.is_empty() && *n != "?")
+        {
+            Some(n) => n
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(crate::game::MAX_NAME_CHARS)
+                .collect(),
+            None => crate::i18n::cli::default_name(lang, side),
+        }
     };
-    let name = |t: &str| tag(t, "?");
-    let result = tag("Result", "*");
-    let words = report::report(&analysis, &name("White"), &name("Black"), &result, lang);
-    println!("{}", words.title);
-    for s in &words.sides {
-        println!("  {s}");
+    // The result the moves reached (a mate, a fivefold repetition), else the file's marker
+    // or Result tag, else `*`.
+    let result = match game.outcome() {
+        Some(Outcome::Decisive {
+            winner: Color::White,
+            ..
+        }) => PgnResult::WhiteWins,
+        Some(Outcome::Decisive { .. }) => PgnResult::BlackWins,
+        Some(Outcome::Draw { .. }) => PgnResult::Draw,
+        None => PgnResult::Unknown,
     }
-    println!("{}", words.worst_title);
+    .to_string();
+    let words = report::report(
+        &analysis,
+        &name("White", Color::White),
+        &name("Black", Color::Black),
+        &result,
+        lang,
+    );
+    super::print_line(format_args!("{}", words.title));
+    for s in &words.sides {
+        super::print_line(format_args!("  {s}"));
+    }
+    super::print_line(format_args!("{}", words.worst_title));
     for w in &words.worst {
-        println!("  {w}");
+        super::print_line(format_args!("  {w}"));
     }
     if let Err(e) = write_replacing(&args.out, &report::chart(&analysis)) {
         eprintln!("error: {}: {e}", args.out.display());
         return ExitCode::FAILURE;
     }
-    println!(
+    super::print_line(format_args!(
         "{}",
         tr!(
             lang,
@@ -122,6 +151,6 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
             seconds = format!("{:.1}", t0.elapsed().as_secs_f64()),
             path = args.out.display().to_string()
         )
-    );
+    ));
     ExitCode::SUCCESS
 }

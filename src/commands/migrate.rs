@@ -53,7 +53,7 @@ pub fn run(args: &MigrateArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let shown = config::describe_db(&target);
-    println!("copying {} into {shown}", args.from.display());
+    super::print_line(format_args!("copying {} into {shown}", args.from.display()));
     let report = match copy::sqlite_to_postgres(&args.from, &url, args.stop_after) {
         Ok(r) => r,
         Err(e) => {
@@ -61,12 +61,14 @@ pub fn run(args: &MigrateArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!(
+    super::print_line(format_args!(
         "rows inserted: {}, already there: {}, rewritten (tables without a key): {}",
         report.inserted, report.skipped, report.rewritten
-    );
+    ));
     if let Some(n) = report.stopped_after {
-        println!("stopped after {n} rows, as asked: run it again to finish");
+        super::print_line(format_args!(
+            "stopped after {n} rows, as asked: run it again to finish"
+        ));
         return ExitCode::from(STOPPED);
     }
     let mut ok = true;
@@ -76,21 +78,23 @@ pub fn run(args: &MigrateArgs) -> ExitCode {
         } else {
             "DIFFERENT"
         };
-        println!(
+        super::print_line(format_args!(
             "{:<24} sqlite {:>8}  postgres {:>8}  {mark}",
             c.table, c.source, c.target
-        );
+        ));
         ok &= c.source == c.target;
     }
     match check_replays(&args.from, &url, &report.game_ids) {
-        Ok(n) => println!("games replayed on both sides to the same PGN: {n}"),
+        Ok(n) => super::print_line(format_args!(
+            "games replayed on both sides to the same PGN: {n}"
+        )),
         Err(e) => {
             eprintln!("error: {e}");
             ok = false;
         }
     }
     if ok {
-        println!("done: every row copied and checked");
+        super::print_line(format_args!("done: every row copied and checked"));
         ExitCode::SUCCESS
     } else {
         eprintln!("error: the copy does not match the source (see above)");

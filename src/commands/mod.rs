@@ -23,3 +23,27 @@ fn start_position(fen: Option<&str>) -> Result<Position, ExitCode> {
         }),
     }
 }
+
+/// Writes `line` and a newline to standard output; see [`stdout_failed`] when that fails.
+/// Every line the subcommands print goes through here (or through [`stdout_failed`]), never
+/// through `println!`, which panics on a closed pipe.
+pub(crate) fn print_line(line: impl std::fmt::Display) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+        stdout_failed(&e);
+    }
+}
+
+/// Ends the process after a write to standard output failed. When the reader went away
+/// (`EPIPE`: `cajitas migrate … | head -1`), quietly with status 0: the reader has what it
+/// wanted, and this is what the console does and what tools that see `EPIPE` rather than
+/// die of `SIGPIPE` do (so `set -o pipefail` pipelines through `head` do not fail). Any
+/// other failure (a full disk) prints the reason and gives status 1.
+pub(crate) fn stdout_failed(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("error: cannot write to standard output: {e}");
+    std::process::exit(1);
+}

@@ -61,8 +61,8 @@ pub fn run(args: &PerftArgs) -> ExitCode {
     let elapsed = start.elapsed();
     let mut out = std::io::stdout().lock();
     for line in &lines {
-        if writeln!(out, "{line}").is_err() {
-            return ExitCode::FAILURE;
+        if let Err(e) = writeln!(out, "{line}") {
+            super::stdout_failed(&e);
         }
     }
     let nodes: u64 = lines

@@ -55,7 +55,7 @@ pub fn run(args: &RatingsArgs) -> ExitCode {
                         games = crate::i18n::num(r.games as f64),
                         ratings = crate::i18n::num(r.ratings as f64)
                     );
-                    println!("{text}");
+                    super::print_line(format_args!("{text}"));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -36,7 +36,8 @@ pub enum OrientationArg {
 #[command(group(clap::ArgGroup::new("dest").required(true).args(["output", "out", "gif"])))]
 #[command(group(clap::ArgGroup::new("game").args(["pgn", "moves"]).requires("gif")))]
 pub struct RenderArgs {
-    /// A position in FEN (quote it); repeat the flag for several boards.
+    /// A position in FEN (quote it); repeat the flag for several boards. Without --fen and
+    /// --fens, the initial position is drawn.
     #[arg(long = "fen", value_name = "FEN")]
     pub fens: Vec<String>,
     /// A file with one FEN per line; blank lines are skipped.
@@ -75,7 +76,9 @@ pub struct RenderArgs {
     /// (e.g. "e4 e5 Nf3"), separated by spaces.
     #[arg(long, value_name = "MOVES", requires = "gif")]
     pub moves: Option<String>,
-    /// With --gif: the language of the move letters read and of the result line.
+    /// With --gif: the language of the names and result line, of the error messages, and of
+    /// the piece letters of --moves (`R` is a rook in English, a king in Spanish). A --pgn
+    /// file is always read as standard (English) SAN.
     #[arg(long, value_enum, default_value_t = crate::commands::replay::LangArg::En)]
     pub lang: crate::commands::replay::LangArg,
 }
@@ -182,7 +185,15 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
         } else {
             std::fs::write(path, png)
         };
-        written.map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+        match written {
+            Ok(()) => {}
+            // `-o /dev/stdout` (or a FIFO) whose reader went away: end quietly, as every
+            // command does on a closed pipe.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => super::stdout_failed(&e),
+            Err(e) => {
+                return Err(Failure::Io(format!("cannot write {}: {e}", path.display())));
+            }
+        }
     }
     match (&args.output, &args.out) {
         (Some(file), _) => eprintln!("wrote {}", file.display()),
@@ -198,20 +209,27 @@ const MAX_PGN_FILE: u64 = 16 << 20;
 /// `--gif FILE`: the game from `--pgn` (first game) or `--moves`, drawn and written.
 fn run_gif(args: &RenderArgs, path: &Path) -> Result<(), Failure> {
     let lang = Lang::from(args.lang);
+    let unnamed = |side| crate::i18n::cli::default_name(lang, side);
     let (game, outcome, white, black) = if let Some(pgn_path) = &args.pgn {
         let cannot =
             |e: &dyn std::fmt::Display| Usage(format!("cannot read {}: {e}", pgn_path.display()));
         let bytes = read_file_capped(pgn_path, MAX_PGN_FILE).map_err(|e| cannot(&e))?;
         let text = pgn::decode(&bytes);
-        let read = pgn::read_game(&text, lang)
-            .map_err(|e| Usage(format!("{}: {e}", pgn_path.display())))?;
-        let name = |tag: &str, default: &str| {
+        // A PGN file's movetext is standard (English) SAN, whatever --lang says: `R` is a
+        // rook there. --lang is the language of what is printed.
+        let read = pgn::read_game(&text, Lang::En).map_err(|e| {
+            Usage(format!(
+                "{}: {}",
+                pgn_path.display(),
+                crate::i18n::cli::pgn_error(lang, &e)
+            ))
+        })?;
+        let name = |tag: &str, side: Color| {
             read.tag(tag)
                 .filter(|n| !n.trim().is_empty() && *n != "?")
-                .unwrap_or(default)
-                .to_string()
+                .map_or_else(|| unnamed(side), str::to_string)
         };
-        let (white, black) = (name("White", "White"), name("Black", "Black"));
+        let (white, black) = (name("White", Color::White), name("Black", Color::Black));
         (read.game.clone(), read.outcome(), white, black)
     } else if let Some(text) = &args.moves {
         let mut game = Game::new();
@@ -224,12 +242,27 @@ fn run_gif(args: &RenderArgs, path: &Path) -> Result<(), Failure> {
             {
                 continue;
             }
+            let refused = |reason: String| {
+                Usage(crate::tr!(
+                    lang,
+                    "cli-moves-error",
+                    number = (i + 1).to_string(),
+                    input = cajitas_rules::pgn::echo(word),
+                    reason = reason
+                ))
+            };
+            // After the game ended by itself (mate, stalemate, a fivefold repetition, the
+            // 75-move rule, a dead position) no move is played: said, not a panic.
+            if let Some(o) = game.outcome() {
+                return Err(refused(crate::i18n::cli::game_over(lang, o)).into());
+            }
             let m = read_move(game.position(), word, lang)
-                .map_err(|e| Usage(format!("--moves: move {} {word:?}: {e}", i + 1)))?;
-            game.play(m);
+                .map_err(|e| refused(crate::i18n::read_error(lang, &e)))?;
+            game.try_play(m)
+                .map_err(|e| refused(crate::i18n::cli::play_error(lang, &e)))?;
         }
         let outcome = game.outcome();
-        (game, outcome, "White".to_string(), "Black".to_string())
+        (game, outcome, unnamed(Color::White), unnamed(Color::Black))
     } else {
         return Err(Failure::Usage(
             "--gif needs a game: give --pgn FILE or --moves \"…\"".to_string(),
@@ -278,12 +311,18 @@ fn collect_inputs(args: &RenderArgs) -> Result<Vec<Input>, Usage> {
     if let Some(path) = &args.fens_file {
         inputs.extend(read_fens_file(path)?);
     }
-    if inputs.is_empty() {
-        return Err(Usage(
-            "nothing to render: give --fen FEN or --fens FILE".to_string(),
-        ));
+    match &args.fens_file {
+        // Neither --fen nor --fens: the initial position, as `perft` and `replay` start from.
+        None if inputs.is_empty() => Ok(vec![Input {
+            origin: "the initial position".to_string(),
+            fen: Position::new().fen(),
+        }]),
+        Some(path) if inputs.is_empty() => Err(Usage(format!(
+            "nothing to render: {} has no FEN line",
+            path.display()
+        ))),
+        _ => Ok(inputs),
     }
-    Ok(inputs)
 }
 
 fn read_fens_file(path: &Path) -> Result<Vec<Input>, Usage> {

@@ -26,7 +26,9 @@ pub struct ReplayArgs {
     /// Start from this FEN instead of the initial position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Which language's piece letters come first (`R` is a rook in English, a king in Spanish).
+    /// The language of the error messages, and which piece letters come first in bare move
+    /// text (`R` is a rook in English, a king in Spanish). PGN is always read as standard
+    /// (English) SAN.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub lang: LangArg,
 }
@@ -136,10 +138,13 @@ pub fn replay_moves(index: usize, text: &str, start: &Position, lang: Lang) -> G
     let mut game = Game::from_position(start.clone());
     for token in text.split_whitespace().filter_map(move_token) {
         let played = match game.outcome() {
-            Some(o) => Err(format!("The game is already over: {o}.")),
+            Some(o) => Err(crate::i18n::cli::game_over(lang, o)),
             None => read_move(game.position(), token, lang)
-                .map_err(|e| e.to_string())
-                .and_then(|m| game.try_play(m).map_err(|e| e.to_string())),
+                .map_err(|e| crate::i18n::read_error(lang, &e))
+                .and_then(|m| {
+                    game.try_play(m)
+                        .map_err(|e| crate::i18n::cli::play_error(lang, &e))
+                }),
         };
         if let Err(error) = played {
             return GameReport::Failed {
@@ -175,19 +180,21 @@ fn looks_like_pgn(text: &str) -> bool {
 
 /// Replays the whole input, handing each game's report to `each` as soon as it is done:
 /// every game of a PGN text (games without a FEN tag start from `start`), or bare move text
-/// as one game. A failing game does not stop the next ones.
+/// as one game. A failing game does not stop the next ones. PGN movetext is standard SAN,
+/// read in English whatever `lang` is; `lang` is the language of the errors, and of the
+/// piece letters of bare move text.
 pub fn replay_each(input: &str, start: &Position, lang: Lang, mut each: impl FnMut(GameReport)) {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
     if !looks_like_pgn(input) {
         each(replay_moves(0, input, start, lang));
         return;
     }
-    let games = match pgn::read_games(input, lang) {
+    let games = match pgn::read_games(input, Lang::En) {
         Ok(games) => games,
         Err(e) => {
             each(GameReport::Failed {
                 game: 0,
-                error: e.to_string(),
+                error: crate::i18n::cli::pgn_error(lang, &e),
                 ply: e.ply,
                 input: pgn::echo(&e.input),
             });
@@ -201,7 +208,7 @@ pub fn replay_each(input: &str, start: &Position, lang: Lang, mut each: impl FnM
             Ok(g) => played(index, &g.game),
             Err(e) => GameReport::Failed {
                 game: index,
-                error: e.to_string(),
+                error: crate::i18n::cli::pgn_error(lang, &e),
                 ply: e.ply,
                 input: pgn::echo(&e.input),
             },
@@ -247,19 +254,17 @@ pub fn run(args: &ReplayArgs) -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut all_ok = true;
-    let mut write_error = None;
     replay_each(&input, &start, args.lang.into(), |report| {
         all_ok &= report.is_ok();
-        if write_error.is_none() {
-            let line = serde_json::to_string(&report).map_err(|e| e.to_string());
-            if let Err(e) = line.and_then(|l| writeln!(out, "{l}").map_err(|e| e.to_string())) {
-                write_error = Some(e);
-            }
+        // A report always serializes (strings and numbers only); a write that fails ends
+        // the process, quietly when the reader went away (`| head -1`).
+        let line = serde_json::to_string(&report).unwrap_or_default();
+        if let Err(e) = writeln!(out, "{line}") {
+            super::stdout_failed(&e);
         }
     });
-    if let Some(e) = write_error.or_else(|| out.flush().err().map(|e| e.to_string())) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
+    if let Err(e) = out.flush() {
+        super::stdout_failed(&e);
     }
     if all_ok {
         ExitCode::SUCCESS

@@ -9,6 +9,7 @@
 //! Placeables are not wrapped in Unicode isolation marks (U+2068/U+2069): they would end up
 //! inside names, moves, mentions and autocomplete values.
 
+pub mod cli;
 pub mod clock;
 mod game_errors;
 pub mod present;
@@ -40,6 +41,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/clocks.ftl"),
             include_str!("../../assets/i18n/en/ratings.ftl"),
             include_str!("../../assets/i18n/en/engine.ftl"),
+            include_str!("../../assets/i18n/en/cli.ftl"),
         ],
     ),
     (
@@ -52,6 +54,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/clocks.ftl"),
             include_str!("../../assets/i18n/es/ratings.ftl"),
             include_str!("../../assets/i18n/es/engine.ftl"),
+            include_str!("../../assets/i18n/es/cli.ftl"),
         ],
     ),
 ];

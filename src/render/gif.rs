@@ -527,7 +527,9 @@ impl Renderer {
         let mut pos = start.clone();
         frames.push((pos.clone(), Highlights::after(&pos, None)));
         for (i, m) in moves.iter().enumerate() {
-            pos.play(*m);
+            // The moves come from the caller: one that is not legal is an error, not a panic.
+            pos.try_play(*m)
+                .map_err(|_| RenderError::IllegalMove { ply: i })?;
             if (i + 1) % stride == 0 || i + 1 == moves.len() {
                 frames.push((pos.clone(), Highlights::after(&pos, Some(*m))));
             }

@@ -120,6 +120,12 @@ pub enum RenderError {
         /// The known names, comma-separated.
         known: String,
     },
+    /// A game to draw has a move that is not legal in the position it is played in.
+    #[error("move {} of the game is not legal in its position", ply + 1)]
+    IllegalMove {
+        /// How many plies were played before it.
+        ply: usize,
+    },
 }
 
 /// How many cached empty boards / sprite sets are kept before the caches are emptied

@@ -279,7 +279,10 @@ impl Iterator for Games<'_> {
 }
 
 /// Reads every game of a PGN text. Moves are read with [`read_move`] in `lang`, so the
-/// tolerant forms people type work inside PGN too.
+/// tolerant forms people type work inside PGN too. A PGN file's movetext is standard SAN,
+/// whose letters are English (`R` a rook): read files with [`Lang::En`] whatever the
+/// reader's language, or Spanish `R` (rey) would turn `12...Rd8` into a king move where one
+/// is legal. `cajitas replay`, `analyse` and `render` do so.
 ///
 /// The text may have a byte order mark, CRLF line ends, `{}` and `;` comments (`%clk` and
 /// `%eval` included), NAGs (`$1`), annotation glyphs (`!?`, `+-`), variations (skipped),
