@@ -101,12 +101,63 @@ pub enum ProcessError {
 /// What the search is limited by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// The time to think.
+    /// The time to think (`go movetime`), when [`Limits::nodes`] is `None`; with nodes, the
+    /// least time the search is given before it counts as hung (see [`Limits::patience`]).
     pub movetime: Duration,
+    /// The number of nodes to search (`go nodes`): the same work whatever the machine's
+    /// load, unlike a move time.
+    pub nodes: Option<u64>,
     /// The deepest depth, if any.
     pub depth: Option<u32>,
     /// `Skill Level` (0–20); `None` for full strength.
     pub skill: Option<u8>,
+    /// Search from an empty hash table on one thread (`ucinewgame`, `Threads 1`): with a
+    /// node budget, the same position then gives the same answer every time, whatever the
+    /// process searched before.
+    pub fresh: bool,
+}
+
+/// The slowest search speed a node budget is given time for before the engine counts as
+/// hung, in nodes per second: a single Stockfish 15.1 thread searches about 1 M nodes a
+/// second on this project's 2-core machines, and a niced engine on a busy one far fewer.
+pub const SLOWEST_NPS: u64 = 25_000;
+
+impl Limits {
+    /// A search of `nodes` nodes at full strength from an empty hash on one thread, capped at
+    /// `depth` when given: an analysis's.
+    pub fn fresh_nodes(nodes: u64, depth: Option<u32>) -> Limits {
+        Limits {
+            movetime: Duration::ZERO,
+            nodes: Some(nodes),
+            depth,
+            skill: None,
+            fresh: true,
+        }
+    }
+
+    /// How long the search may take before the engine counts as hung (the pool adds its
+    /// margin): the move time, or with a node budget, the time it takes at
+    /// [`SLOWEST_NPS`] (if longer than the move time).
+    pub fn patience(&self) -> Duration {
+        match self.nodes {
+            Some(n) => self
+                .movetime
+                .max(Duration::from_millis(n.saturating_mul(1000) / SLOWEST_NPS)),
+            None => self.movetime,
+        }
+    }
+
+    /// The `go` command for these limits.
+    pub fn go(&self) -> String {
+        let mut go = match self.nodes {
+            Some(n) => format!("go nodes {}", n.max(1)),
+            None => format!("go movetime {}", self.movetime.as_millis().max(1)),
+        };
+        if let Some(d) = self.depth {
+            go.push_str(&format!(" depth {d}"));
+        }
+        go
+    }
 }
 
 enum Line {
@@ -121,6 +172,9 @@ pub struct Process {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     skill: Option<u8>,
+    /// The `Threads` it runs with now, and the one it was started with.
+    threads: u32,
+    base_threads: u32,
     autogroup: Autogroup,
 }
 
@@ -277,6 +331,8 @@ impl Process {
             stdin,
             lines: rx,
             skill: None,
+            threads: 1,
+            base_threads: 1,
             autogroup: Autogroup::NotApplicable,
         };
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
@@ -284,6 +340,12 @@ impl Process {
         p.wait_for(deadline, |l| l == "uciok")?;
         for (name, value) in options {
             p.send(&format!("setoption name {name} value {value}"))?;
+            if *name == "Threads"
+                && let Ok(n) = value.parse::<u32>()
+            {
+                p.threads = n;
+                p.base_threads = n;
+            }
         }
         p.send("isready")?;
         p.wait_for(deadline, |l| l == "readyok")?;
@@ -359,6 +421,17 @@ impl Process {
             self.send(&format!("setoption name Skill Level value {skill}"))?;
             self.skill = Some(skill);
         }
+        let threads = if limits.fresh { 1 } else { self.base_threads };
+        if self.threads != threads {
+            self.send(&format!("setoption name Threads value {threads}"))?;
+            self.threads = threads;
+        }
+        if limits.fresh {
+            // An empty hash table: what this process searched before cannot change the answer.
+            self.send("ucinewgame")?;
+            self.send("isready")?;
+            self.wait_for(deadline, |l| l == "readyok")?;
+        }
         let mut position = format!("position fen {start_fen}");
         if !moves.is_empty() {
             position.push_str(" moves");
@@ -368,11 +441,7 @@ impl Process {
             }
         }
         self.send(&position)?;
-        let mut go = format!("go movetime {}", limits.movetime.as_millis().max(1));
-        if let Some(d) = limits.depth {
-            go.push_str(&format!(" depth {d}"));
-        }
-        self.send(&go)?;
+        self.send(&limits.go())?;
         let mut score = None;
         let mut depth = 0;
         loop {

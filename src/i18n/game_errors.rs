@@ -68,6 +68,12 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
                 links = thread_links(threads)
             )
         }
+        GameError::TooManyEngineGames { limit, places } => tr!(
+            lang,
+            "error-too-many-engine-games",
+            limit = super::num(f64::from(*limit)),
+            links = thread_links(places)
+        ),
         GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
         GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
         GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),

@@ -103,6 +103,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         14,
         include_str!("../../../migrations/postgres/0014_no_early_idle_reminders.sql"),
     ),
+    (
+        15,
+        include_str!("../../../migrations/postgres/0015_analyses.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.
