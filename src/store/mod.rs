@@ -998,7 +998,7 @@ pub trait Engines {
     /// database). Returns how many.
     fn release_engine_claims(&self) -> Result<usize, StoreError>;
 
-    /// The stored analysis of game `game` at `budget` (migration 0015): its record of
+    /// The stored analysis of game `game` at `budget` (migration 0016): its record of
     /// evaluations and best moves.
     fn analysis_record(&self, game: i64, budget: &str) -> Result<Option<String>, StoreError>;
 

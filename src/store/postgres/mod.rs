@@ -105,7 +105,7 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
     ),
     (
         15,
-        include_str!("../../../migrations/postgres/0015_analyses.sql"),
+        include_str!("../../../migrations/postgres/0016_analyses.sql"),
     ),
 ];
 
