@@ -148,31 +148,39 @@ fn leaderboard(base: &Path, quick: bool) {
     let n = if quick { 50 } else { 300 };
     let mut store = SqliteStore::open(&db).unwrap();
     let pool = GUILD as i64;
+    // A month after the players' last games: the RD as of now is tested, and nobody dropped.
+    let now = 1_800_000_000_000 + 30 * 86_400_000;
     // The lowest-rated ranked player: the rank counts every other ranked player.
     let (worst, best) = store
         .read(|tx| {
-            let total = tx.ranked_count(pool, Speed::Live)?;
-            let last = tx.leaderboard(pool, Speed::Live, total - 1, 1)?;
-            let first = tx.leaderboard(pool, Speed::Live, 0, 1)?;
+            let total = tx.ranked_count(pool, Speed::Live, now)?;
+            let last = tx.leaderboard(pool, Speed::Live, now, total - 1, 1)?;
+            let first = tx.leaderboard(pool, Speed::Live, now, 0, 1)?;
             Ok::<_, cajitas::store::StoreError>((last[0].0.clone(), first[0].0.clone()))
         })
         .unwrap();
     let page = time(n, |_| {
         store
-            .read(|tx| tx.leaderboard(pool, Speed::Live, 0, 10))
+            .read(|tx| tx.leaderboard(pool, Speed::Live, now, 0, 10))
             .unwrap()
     });
     let page_cpu = last_cpu();
-    let rank_worst = time(n, |_| store.read(|tx| tx.players_above(&worst)).unwrap());
+    let rank_worst = time(n, |_| {
+        store.read(|tx| tx.players_above(&worst, now)).unwrap()
+    });
     let rank_worst_cpu = last_cpu();
-    let rank_best = time(n, |_| store.read(|tx| tx.players_above(&best)).unwrap());
+    let rank_best = time(n, |_| {
+        store.read(|tx| tx.players_above(&best, now)).unwrap()
+    });
     let count = time(n, |_| {
-        store.read(|tx| tx.ranked_count(pool, Speed::Live)).unwrap()
+        store
+            .read(|tx| tx.ranked_count(pool, Speed::Live, now))
+            .unwrap()
     });
     let count_cpu = last_cpu();
     let both = time(n, |_| {
         store
-            .read(|tx| tx.ranked_count_and_above(pool, Speed::Live, Some(&worst)))
+            .read(|tx| tx.ranked_count_and_above(pool, Speed::Live, now, Some(&worst)))
             .unwrap()
     });
     let both_cpu = last_cpu();

@@ -77,11 +77,11 @@ async fn a_rated_game_then_the_leaderboard_and_stats() {
     assert!(text.contains("Checkmate"), "{text}");
     let changes = field(&last, "Ratings").unwrap_or_else(|| panic!("no Ratings field: {text}"));
     assert!(
-        changes.contains(&format!("{} 1500? → 1742? (+242)", alice().mention())),
+        changes.contains(&format!("{} 1500? → 1739? (+239)", alice().mention())),
         "{changes}"
     );
     assert!(
-        changes.contains(&format!("{} 1500? → 1258? (\u{2212}242)", bob().mention())),
+        changes.contains(&format!("{} 1500? → 1261? (\u{2212}239)", bob().mention())),
         "{changes}"
     );
 
@@ -109,13 +109,13 @@ async fn a_rated_game_then_the_leaderboard_and_stats() {
     let t = st.text();
     assert!(t.contains("Stats · alice"), "{t}");
     assert!(
-        t.contains("Correspondence: **1742?** (RD 397), provisional"),
+        t.contains("Correspondence: **1739?** (RD 397), provisional"),
         "{t}"
     );
     assert!(t.contains("With white: +1 =0 −0"), "{t}");
     assert!(t.contains("Streak: 1 win"), "{t}");
     assert!(
-        t.contains(&format!("Won against {} · 1742? (+242)", bob().mention())),
+        t.contains(&format!("Won against {} · 1739? (+239)", bob().mention())),
         "{t}"
     );
     // The recent game links to its thread (where the helpers played it), not the channel.
@@ -133,7 +133,7 @@ async fn a_rated_game_then_the_leaderboard_and_stats() {
     assert_eq!(st.embeds()[0]["image"]["url"], "attachment://rating.png");
     let mine = w.cmd(&bob(), "en-US", "stats", &[]).await;
     assert!(mine.text().contains("Stats · bob"), "{}", mine.text());
-    assert!(mine.text().contains("1258?"), "{}", mine.text());
+    assert!(mine.text().contains("1261?"), "{}", mine.text());
     let none = w.cmd(&carol(), "en-US", "stats", &[]).await;
     assert!(none.text().contains("no rated games"), "{}", none.text());
     decodes_as_png(&none.file("rating.png").expect("an empty chart").data);
@@ -173,6 +173,26 @@ async fn leaderboard_pages_are_the_callers_and_refused_when_stale() {
                         rated_at: i64::MAX / 4,
                     })?;
                 }
+                // carol has the games but not a steady rating (RD 130).
+                let carol = carol();
+                tx.upsert_user(
+                    &UserRow {
+                        id: carol.id,
+                        name: "carol".into(),
+                        is_bot: false,
+                    },
+                    0,
+                )?;
+                tx.put_rating(&RatingRow {
+                    pool: GUILD_ID as i64,
+                    speed: Speed::Correspondence,
+                    user_id: carol.id,
+                    rating: 1900.0,
+                    deviation: 130.0,
+                    volatility: 0.06,
+                    games: 22,
+                    rated_at: i64::MAX / 4,
+                })?;
                 Ok::<_, cajitas::store::StoreError>(())
             })
             .unwrap();
@@ -186,6 +206,12 @@ async fn leaderboard_pages_are_the_callers_and_refused_when_stale() {
     assert!(t.contains("**10.** <@800000000000000005>"), "{t}");
     assert!(!t.contains("**11.**"), "{t}");
     assert!(t.contains("Page 1 of 2"), "{t}");
+    // Told what is missing: not games (22 of 5 would be nonsense), a steady rating.
+    assert!(
+        t.contains("You are not listed: your rating is not steady (RD 130 now, under 110 needed)"),
+        "{t}"
+    );
+    assert!(!t.contains("of the 5 needed"), "{t}");
     let ids = lb.custom_ids();
     assert_eq!(ids.len(), 2, "Previous and Next: {ids:?}");
     // Only the caller pages.

@@ -275,7 +275,10 @@ fn a_person_plays_at_most_two_engine_games_per_server_and_is_told_which() {
         other => panic!("not refused: {other:?}"),
     };
     assert_eq!(
-        named(s.engine_playable(&ana, Place::with_threads(guild(7, 72))).map(|_| ())),
+        named(
+            s.engine_playable(&ana, Place::with_threads(guild(7, 72)))
+                .map(|_| ())
+        ),
         (2, vec![701, 711])
     );
     assert_eq!(
@@ -316,21 +319,28 @@ fn an_analysis_is_stored_per_game_and_budget() {
     s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     s.resign(&bea, CH, None).unwrap();
     let game = s.last_finished_game(CH).unwrap();
-    assert_eq!(s.stored_analysis(game.game_id, "nodes=100000").unwrap(), None);
+    assert_eq!(
+        s.stored_analysis(game.game_id, "nodes=100000").unwrap(),
+        None
+    );
     s.store_analysis(game.game_id, "nodes=100000", "cp:20 cp:30|e2e4 e7e5")
         .unwrap();
     // The first record of a budget stays (the same budget gives the same record).
     s.store_analysis(game.game_id, "nodes=100000", "cp:0 cp:0|d2d4 d7d5")
         .unwrap();
     assert_eq!(
-        s.stored_analysis(game.game_id, "nodes=100000").unwrap().as_deref(),
+        s.stored_analysis(game.game_id, "nodes=100000")
+            .unwrap()
+            .as_deref(),
         Some("cp:20 cp:30|e2e4 e7e5")
     );
     // Another budget is another report.
     assert_eq!(s.stored_analysis(game.game_id, "nodes=5000").unwrap(), None);
     let a = cajitas::engine::Analysis::from_record(
         &game.game,
-        &s.stored_analysis(game.game_id, "nodes=100000").unwrap().unwrap(),
+        &s.stored_analysis(game.game_id, "nodes=100000")
+            .unwrap()
+            .unwrap(),
     )
     .unwrap();
     assert_eq!(a.evals.len(), 2);

@@ -7,7 +7,7 @@ mod support;
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use cajitas::game::ratings::{MyStanding, Speed, pool_of};
+use cajitas::game::ratings::{Missing, MyStanding, Speed, pool_of};
 use cajitas::game::{
     ChannelRef, ColourChoice, GameError, GameService, Lang, ManualClock, Seen, ServiceOptions,
     UserRef,
@@ -122,12 +122,19 @@ fn a_rated_game_moves_both_ratings_once_with_a_history_row_each() {
     let (white, black) = (&ch_[0], &ch_[1]);
     assert_eq!(white.user.name, "alice");
     assert_eq!(black.user.name, "bob");
-    // Two new players (1500, RD 500): the winner goes up as much as the loser goes down.
+    // Two new players (1500, RD 500), Black wins: lichess's numbers (lila's
+    // RatingCalculatorTest "default deviation: black wins": 1256 and 1744, RD 396.7003; by
+    // docs/glicko_vectors.py 1255.626254 and 1744.373746). The win with Black was less
+    // expected than one with White (1738.60), so it moves the ratings more.
     assert_eq!(white.before.text(), "1500?");
-    assert!(
-        white.diff() < -100 && white.diff() == -black.diff(),
-        "{ch_:?}"
+    assert_eq!(
+        (white.after.text(), black.after.text()),
+        ("1256?".to_owned(), "1744?".to_owned())
     );
+    assert!((white.after.rating - 1255.626254).abs() < 1e-5, "{ch_:?}");
+    assert!((black.after.rating - 1744.373746).abs() < 1e-5, "{ch_:?}");
+    assert!((white.after.deviation - 396.700308).abs() < 1e-5, "{ch_:?}");
+    assert_eq!((white.diff(), black.diff()), (-244, 244));
     assert!(white.after.provisional() && black.after.provisional());
     assert_eq!(g.rating_changes(id).unwrap(), end.rating_changes);
     assert_eq!(history_len(&g), 2);
@@ -294,10 +301,80 @@ fn provisional_marks_follow_the_deviation_and_inactivity() {
     let s = g.stats(c, &me).unwrap();
     assert!(s.speeds[0].shown.deviation > 110.0, "{:?}", s.speeds[0]);
     assert_eq!(s.speeds[0].shown.text(), "1800?");
-    // The leaderboard tests the stored RD: still listed.
+    // The leaderboard tests the RD as of now, as the "?" does: no longer listed, and told
+    // that the rating is what is missing, not the games.
     let lb = g.leaderboard(c, Speed::Live, 0, 7, None).unwrap();
-    assert_eq!(lb.entries.len(), 1);
-    assert_eq!(lb.entries[0].shown.text(), "1800?");
+    assert!(lb.entries.is_empty(), "{:?}", lb.entries);
+    assert_eq!(lb.total, 0);
+    assert!(
+        matches!(
+            lb.me,
+            MyStanding::Unranked {
+                games: 40,
+                missing: Missing::Steadiness,
+                shown: Some(s),
+            } if s.provisional()
+        ),
+        "{:?}",
+        lb.me
+    );
+}
+
+#[test]
+fn an_idle_player_leaves_the_leaderboard_when_their_rating_turns_provisional() {
+    let (g, clock) = svc();
+    let c = ch(12);
+    let pool = pool_of(c.guild, c.channel);
+    // RD 90 (σ 0.06) after their last game: RD² grows by 0.21436·σ²·173.7178² a day, so
+    // the RD as of now reaches 110 after (110² − 90²)/(0.21436·0.06²·173.7178²) = 171.8 days.
+    put(&g, pool, Speed::Live, 7, 1533.0, 90.0, 22);
+    put(&g, pool, Speed::Live, 8, 1400.0, 60.0, 30);
+    let listed = |viewer| {
+        let lb = g.leaderboard(c, Speed::Live, 0, viewer, None).unwrap();
+        let ids: Vec<u64> = lb.entries.iter().map(|e| e.user.id).collect();
+        (ids, lb.total, lb.me)
+    };
+    let (ids, total, me) = listed(7);
+    assert_eq!((ids, total), (vec![7, 8], 2));
+    assert!(matches!(me, MyStanding::Ranked { rank: 1, .. }), "{me:?}");
+    // 171 days on: still steady, still listed.
+    clock.advance(DAY * 171);
+    assert_eq!(listed(7).0, vec![7, 8]);
+    // 200 days on: shown "1533?" and off the list; the other player (RD 60) stays, now first.
+    clock.advance(DAY * 29);
+    let s = g.stats(c, &UserRef::new(7, "p7", false)).unwrap();
+    assert_eq!(s.speeds[0].shown.text(), "1533?");
+    let (ids, total, me) = listed(7);
+    assert_eq!((ids, total), (vec![8], 1));
+    let MyStanding::Unranked {
+        games: 22,
+        shown: Some(shown),
+        missing: Missing::Steadiness,
+    } = me
+    else {
+        panic!("{me:?}");
+    };
+    assert_eq!(shown.text(), "1533?");
+    assert_eq!(shown.deviation.round(), 113.0, "{shown:?}");
+    assert!(matches!(listed(8).2, MyStanding::Ranked { rank: 1, .. }));
+    // A player with a steady RD and too few games lacks only games; a new one, both.
+    put(&g, pool, Speed::Live, 9, 1600.0, 80.0, 3);
+    assert!(matches!(
+        listed(9).2,
+        MyStanding::Unranked {
+            games: 3,
+            missing: Missing::Games,
+            ..
+        }
+    ));
+    assert!(matches!(
+        listed(10).2,
+        MyStanding::Unranked {
+            games: 0,
+            missing: Missing::Both,
+            shown: None
+        }
+    ));
 }
 
 #[test]
@@ -348,7 +425,8 @@ fn leaderboard_pages_ranks_and_stale_versions() {
         corr.me,
         MyStanding::Unranked {
             games: 0,
-            shown: None
+            shown: None,
+            missing: Missing::Both
         }
     );
     // A button of the current version pages; once a rated game changes the pool, it is stale.
@@ -558,6 +636,14 @@ fn the_rebuild_command_rebuilds_the_database_the_bot_runs_on() {
         "{stdout}{stderr}"
     );
     assert_eq!(snapshot(&g, &[1, 2]), rated);
+    // …with lichess's numbers (White won): 1738.60 and 1261.40, RD 396.7003, whatever the
+    // database held before (a deployment rated the old way rebuilds once).
+    let c = ch(10);
+    let stats = |u: &UserRef| g.stats(c, u).unwrap().speeds[0].shown;
+    let (w, b) = (stats(&a), stats(&b));
+    assert!((w.rating - 1738.603531).abs() < 1e-5, "{w:?}");
+    assert!((b.rating - 1261.396469).abs() < 1e-5, "{b:?}");
+    assert!((w.deviation - 396.700308).abs() < 1e-5, "{w:?}");
 }
 
 #[test]
@@ -604,4 +690,65 @@ fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
     assert!(end.finished && end.rated, "stored as rated");
     assert!(end.rating_changes.is_empty());
     assert_eq!(snapshot(&g, &[a.id, engine.id]), Vec::<String>::new());
+}
+
+#[test]
+fn pgn_tags_say_rated_or_casual_and_the_time_control_as_lichess_does() {
+    use cajitas::game::{ChallengeTerms, TimeControl};
+    let (g, _) = svc();
+    let (a, b) = (user(1, "alice"), user(2, "bob"));
+    let c = ch(10);
+    let tags = |g: &GameService| {
+        let pgn = g.pgn(c).unwrap();
+        let tag = |name: &str| {
+            let start = format!("[{name} \"");
+            let line = pgn.lines().find(|l| l.starts_with(&start));
+            line.map(|l| l[start.len()..l.len() - 2].to_owned())
+        };
+        (tag("Event"), tag("TimeControl"))
+    };
+    let some = |e: &str, t: &str| (Some(e.to_owned()), Some(t.to_owned()));
+    for (time, rated, want) in [
+        (
+            TimeControl::DEFAULT,
+            true,
+            some("Rated correspondence game", "-"),
+        ),
+        (
+            TimeControl::DEFAULT,
+            false,
+            some("Casual correspondence game", "-"),
+        ),
+        (
+            TimeControl::Live {
+                base_secs: 180,
+                increment_secs: 2,
+            },
+            true,
+            some("Rated live game", "180+2"),
+        ),
+        (
+            TimeControl::Live {
+                base_secs: 600,
+                increment_secs: 5,
+            },
+            false,
+            some("Casual live game", "600+5"),
+        ),
+        (
+            TimeControl::Untimed,
+            false,
+            some("Casual correspondence game", "-"),
+        ),
+    ] {
+        let terms = ChallengeTerms {
+            time,
+            rated,
+            ..ChallengeTerms::new(ColourChoice::White)
+        };
+        g.challenge_with(&a, c, Some(&b), terms).unwrap();
+        g.accept(&b, c).unwrap();
+        play(&g, c, &a, &b, &FOOLS_MATE);
+        assert_eq!(tags(&g), want, "{time:?} rated {rated}");
+    }
 }

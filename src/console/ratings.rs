@@ -147,12 +147,11 @@ pub fn print_leaderboard(out: &mut impl Write, v: &LeaderboardView, lang: Lang) 
             rank = rank.to_string(),
             rating = shown.text()
         ),
-        MyStanding::Unranked { games, .. } => tr!(
-            lang,
-            "leaderboard-you-unranked",
-            games = i18n::num(*games),
-            min = i18n::num(RANKED_MIN_GAMES)
-        ),
+        MyStanding::Unranked {
+            games,
+            shown,
+            missing,
+        } => crate::i18n::ratings::unranked_line(lang, *games, *shown, *missing),
     };
     writeln!(out, "{me}")
 }

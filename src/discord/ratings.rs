@@ -111,12 +111,11 @@ fn leaderboard_reply(v: &LeaderboardView, viewer: u64, lang: Lang) -> Reply {
             rank = rank.to_string(),
             rating = shown.text()
         ),
-        MyStanding::Unranked { games, .. } => tr!(
-            lang,
-            "leaderboard-you-unranked",
-            games = crate::i18n::num(*games),
-            min = crate::i18n::num(RANKED_MIN_GAMES)
-        ),
+        MyStanding::Unranked {
+            games,
+            shown,
+            missing,
+        } => crate::i18n::ratings::unranked_line(lang, *games, *shown, *missing),
     });
     let embed = serenity::CreateEmbed::new()
         .title(tr!(lang, "leaderboard-title", speed = speed))

@@ -1,8 +1,10 @@
 //! Reading games: the board, PGN, history and legal moves.
 
 use super::load::{Loaded, stored_outcome};
-use super::{ChannelRef, GameError, GameService, GameView, HistoryEntry, Site, UserRef};
-use crate::store::Tx;
+use super::{
+    ChannelRef, GameError, GameService, GameView, HistoryEntry, Site, TimeControl, UserRef,
+};
+use crate::store::{GameRow, Speed, Tx};
 
 impl GameService {
     /// How many games are in progress, in every place (a count on the store's indexes of
@@ -191,19 +193,34 @@ fn pgn_date(unix_ms: i64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// The PGN `Event` tag, worded as lichess words its exports ("Rated Blitz game"), with our
+/// two speeds: a rated game (one against the engine never is) or a casual one, live or
+/// correspondence (untimed games rate as correspondence). PGN tags stay English, as
+/// everywhere.
+fn pgn_event(game: &GameRow) -> &'static str {
+    let rated = game.rated && !super::ratings::is_engine_game(game);
+    match (rated, super::ratings::speed_of(game)) {
+        (true, Speed::Live) => "Rated live game",
+        (true, Speed::Correspondence) => "Rated correspondence game",
+        (false, Speed::Live) => "Casual live game",
+        (false, Speed::Correspondence) => "Casual correspondence game",
+    }
+}
+
 fn pgn_of(l: &Loaded, site: Site) -> String {
     let place = ChannelRef {
         guild: l.row.guild,
         channel: l.row.thread.unwrap_or(l.row.channel),
     };
+    let tc = TimeControl::from_row(l.row.tc);
     let tags = cajitas_rules::pgn::Tags {
-        event: "Cajitas casual game".to_owned(),
+        event: pgn_event(&l.row).to_owned(),
         site: site.tag(place),
         date: pgn_date(l.row.created_at),
         round: "-".to_owned(),
         white: l.row.white.name.clone(),
         black: l.row.black.name.clone(),
-        extra: Vec::new(),
+        extra: vec![("TimeControl".to_owned(), tc.pgn_tag())],
     };
     cajitas_rules::pgn::write_game(&l.game, &tags)
 }

@@ -110,6 +110,18 @@ impl TimeControl {
             _ => 0,
         }
     }
+
+    /// The PGN `TimeControl` tag's value as lichess exports it: "180+2" (seconds, plus the
+    /// increment's seconds) for a live clock, "-" for correspondence and untimed games.
+    pub fn pgn_tag(self) -> String {
+        match self {
+            TimeControl::Live {
+                base_secs,
+                increment_secs,
+            } => format!("{base_secs}+{increment_secs}"),
+            TimeControl::Correspondence { .. } | TimeControl::Untimed => "-".to_owned(),
+        }
+    }
 }
 
 impl TimeControl {

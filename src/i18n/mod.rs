@@ -11,6 +11,7 @@
 
 pub mod clock;
 mod game_errors;
+pub mod ratings;
 mod read_errors;
 mod words;
 

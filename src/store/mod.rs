@@ -859,9 +859,32 @@ pub struct RatingChangeRow {
 
 /// A leaderboard lists players with at least this many rated games…
 pub const RANKED_MIN_GAMES: u32 = 5;
-/// …and a stored deviation below this (the partial index `ratings_leaderboard` of migration
-/// 0008 holds exactly them).
+/// …and a deviation below this as of now, widened by inactivity (the RD the "?" of a
+/// provisional rating is shown by). The partial index `ratings_leaderboard` (migrations 0008
+/// and 0015) holds those with enough games and a stored RD below it; inactivity only widens
+/// the RD, so the listed players are among them.
 pub const RANKED_MAX_DEVIATION: f64 = 110.0;
+/// How much the square of a player's RD grows per millisecond without games, per unit of
+/// their squared volatility: Glicko-2's decay `φ' = √(φ² + t·σ²)` (`t` rating periods,
+/// 0.21436 a day, see `game::ratings::glicko`) on the Glicko scale is
+/// `RD'² = RD² + ms · RANKED_RD2_PER_MS · σ²`, a test the SQL can make without a square root.
+pub const RANKED_RD2_PER_MS: f64 = 0.21436 / 86_400_000.0 * (173.7178 * 173.7178);
+
+/// Whether `r` is on its leaderboard at `now` (Unix ms): [`RANKED_MIN_GAMES`] rated games and
+/// a deviation, widened by the inactivity since `rated_at`, below [`RANKED_MAX_DEVIATION`].
+/// Both stores' SQL computes exactly this, in this order of operations.
+pub fn ranked_at(r: &RatingRow, now: i64) -> bool {
+    r.games >= RANKED_MIN_GAMES && steady_at(r, now)
+}
+
+/// Whether `r`'s deviation, widened by the inactivity since `rated_at` up to `now`, is below
+/// [`RANKED_MAX_DEVIATION`]: the leaderboard's test of the RD (see [`ranked_at`]).
+pub fn steady_at(r: &RatingRow, now: i64) -> bool {
+    r.deviation < RANKED_MAX_DEVIATION
+        && r.deviation * r.deviation
+            + ((now - r.rated_at).max(0) as f64) * RANKED_RD2_PER_MS * (r.volatility * r.volatility)
+            < RANKED_MAX_DEVIATION * RANKED_MAX_DEVIATION
+}
 
 /// Ratings and their history (migration 0008).
 pub trait Ratings {
@@ -908,23 +931,24 @@ pub trait Ratings {
         ratings: &[RatingRow; 2],
     ) -> Result<bool, StoreError>;
 
-    /// A page of the leaderboard of a pool and speed: `limit` ranked players (see
-    /// [`RANKED_MIN_GAMES`], [`RANKED_MAX_DEVIATION`]) from `offset`, best first (ties by
-    /// user id), with their users.
+    /// A page of the leaderboard of a pool and speed at `now` (Unix ms): `limit` ranked
+    /// players (see [`ranked_at`]) from `offset`, best first (ties by user id), with their
+    /// users.
     fn leaderboard(
         &self,
         pool: i64,
         speed: Speed,
+        now: i64,
         offset: u64,
         limit: u32,
     ) -> Result<Vec<(RatingRow, UserRow)>, StoreError>;
 
-    /// How many ranked players of a pool and speed stand above `r` (a count over the
-    /// leaderboard's index).
-    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError>;
+    /// How many players ranked at `now` in `r`'s pool and speed stand above `r` (a count over
+    /// the leaderboard's index).
+    fn players_above(&self, r: &RatingRow, now: i64) -> Result<u64, StoreError>;
 
-    /// How many players are ranked in a pool and speed.
-    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError>;
+    /// How many players are ranked in a pool and speed at `now`.
+    fn ranked_count(&self, pool: i64, speed: Speed, now: i64) -> Result<u64, StoreError>;
 
     /// [`Ratings::ranked_count`] and, for a ranked `r`, [`Ratings::players_above`] (the page
     /// count and the caller's rank of `/leaderboard`): the index is split at `r`, so each of
@@ -933,6 +957,7 @@ pub trait Ratings {
         &self,
         pool: i64,
         speed: Speed,
+        now: i64,
         r: Option<&RatingRow>,
     ) -> Result<(u64, Option<u64>), StoreError>;
 

@@ -28,6 +28,11 @@ leaderboard-you-unranked = You are not listed yet: { $games ->
     [one] { $games } rated game
    *[other] { $games } rated games
 } of the { $min } needed, and a steady rating (RD under 110).
+leaderboard-you-unranked-games = You are not listed yet: { $games ->
+    [one] { $games } rated game
+   *[other] { $games } rated games
+} of the { $min } needed.
+leaderboard-you-unranked-steadiness = You are not listed: your rating is not steady (RD { $rd } now, under 110 needed). Rated games bring the RD down; time without them widens it.
 button-previous = Previous
 button-next = Next
 error-leaderboard-changed = The leaderboard has changed since: run /leaderboard again.

@@ -28,6 +28,11 @@ leaderboard-you-unranked = Aún no apareces: { $games ->
     [one] { $games } partida puntuada
    *[other] { $games } partidas puntuadas
 } de las { $min } necesarias, y una puntuación estable (RD menor que 110).
+leaderboard-you-unranked-games = Aún no apareces: { $games ->
+    [one] { $games } partida puntuada
+   *[other] { $games } partidas puntuadas
+} de las { $min } necesarias.
+leaderboard-you-unranked-steadiness = No apareces: tu puntuación no es estable (RD { $rd } ahora, se necesita menos de 110). Las partidas puntuadas bajan la RD; el tiempo sin jugarlas la aumenta.
 button-previous = Anterior
 button-next = Siguiente
 error-leaderboard-changed = La clasificación ha cambiado desde entonces: vuelve a usar /clasificacion.

@@ -1,9 +1,18 @@
-//! Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", glicko.net, 2013), with
-//! lichess's parameters ([`Params::LICHESS`]). Pure arithmetic: no I/O, no time source.
+//! Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", glicko.net, 2013), rating a
+//! game the way lichess does ([`Params::LICHESS`]: scalachess's `GlickoCalculator` as lila's
+//! `PerfsUpdater` calls it). Pure arithmetic: no I/O, no time source.
 //!
-//! Each game is its own rating period: [`Params::rate_game`] is the paper's steps 2–8 with
-//! one result. Inactivity widens the deviation before a game is rated and when a rating is
-//! shown ([`Params::decayed`]): `φ' = √(φ² + t·σ²)` with `t` rating periods, lichess's
+//! [`Params::rate_game`] is the paper's steps 2–8 with one game and lichess's three changes:
+//! - step 6 adds no rating period (`skipDeviationIncrease`): φ* = φ, so a game alone never
+//!   widens the deviation;
+//! - White's first-move advantage ([`Params::colour_advantage`], 7.786 rating points): in both
+//!   players' expected scores (v, Δ and the update) White's rating counts half of it more and
+//!   Black's half of it less;
+//! - afterwards a rating moves at most [`Params::max_rating_delta`] (700) and stays within
+//!   400..4000, the deviation within 45..500, the volatility at most 0.1.
+//!
+//! Inactivity widens the deviation before a game is rated and when a rating is shown
+//! ([`Params::decayed`]): `φ' = √(φ² + t·σ²)` with `t` rating periods, lichess's
 //! [`PERIODS_PER_DAY`] per day (RD 60 grows to about 110 in a year at σ 0.06).
 //!
 //! The same inputs always give the same bits (no randomness, a fixed order of operations),
@@ -51,13 +60,37 @@ pub struct Params {
     pub max_volatility: f64,
     /// The convergence tolerance of step 5 (the paper's ε).
     pub tolerance: f64,
+    /// White's first-move advantage, in rating points: in a game's expected scores White's
+    /// rating counts half of it more, Black's half of it less (lichess: `ColorAdvantage`).
+    pub colour_advantage: f64,
+    /// The rating periods step 6 adds to a game's own rating period: 0 for lichess
+    /// (`skipDeviationIncrease`, φ* = φ), 1 for the paper.
+    pub game_periods: f64,
+    /// The most a game moves a rating, up or down (lichess: `maxRatingDelta`).
+    pub max_rating_delta: f64,
+    /// The lowest rating kept.
+    pub min_rating: f64,
+    /// The highest rating kept.
+    pub max_rating: f64,
 }
 
 /// At most this many iterations in step 5 (the Illinois method converges in a handful).
 const MAX_ITERATIONS: u32 = 200;
 
+/// One result of a rating period: the opponent, the score (1 win, 0.5 draw, 0 loss) and the
+/// player's edge, in rating points, in the expected score (their advantage minus the
+/// opponent's: +7.786 for White, −7.786 for Black with lichess's colour advantage).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Played {
+    opponent: Glicko,
+    score: f64,
+    edge: f64,
+}
+
 impl Params {
-    /// lichess's: start 1500/500/0.09, τ 0.75, RD kept in 45..=500, volatility ≤ 0.1.
+    /// lichess's: start 1500/500/0.09, τ 0.75, RD kept in 45..=500, volatility ≤ 0.1; a
+    /// game adds no rating period; White's advantage 7.786 points; at most ±700 a game and
+    /// ratings within 400..=4000.
     pub const LICHESS: Params = Params {
         start: Glicko {
             rating: 1500.0,
@@ -69,9 +102,15 @@ impl Params {
         max_deviation: 500.0,
         max_volatility: 0.1,
         tolerance: 1e-6,
+        colour_advantage: 7.786,
+        game_periods: 0.0,
+        max_rating_delta: 700.0,
+        min_rating: 400.0,
+        max_rating: 4000.0,
     };
 
-    /// The paper's system: τ 0.5 (its example), start 1500/350/0.06, nothing clamped.
+    /// The paper's system: τ 0.5 (its example), start 1500/350/0.06, every game a rating
+    /// period of its own (step 6 adds one), no colour advantage, nothing clamped.
     pub const GLICKMAN: Params = Params {
         start: Glicko {
             rating: 1500.0,
@@ -83,6 +122,11 @@ impl Params {
         max_deviation: f64::INFINITY,
         max_volatility: f64::INFINITY,
         tolerance: 1e-6,
+        colour_advantage: 0.0,
+        game_periods: 1.0,
+        max_rating_delta: f64::INFINITY,
+        min_rating: f64::NEG_INFINITY,
+        max_rating: f64::INFINITY,
     };
 
     /// The deviation of `g` after `periods` rating periods without games (never negative
@@ -106,15 +150,55 @@ impl Params {
         rd.clamp(self.min_deviation, self.max_deviation)
     }
 
-    /// `player` after one game against `opponent` with `score` (1 win, 0.5 draw, 0 loss),
-    /// the game being its own rating period.
-    pub fn rate_game(&self, player: Glicko, opponent: Glicko, score: f64) -> Glicko {
-        self.rate_period(player, &[(opponent, score)])
+    /// White and Black after one game between them, `white_score` being White's (1 win, 0.5
+    /// draw, 0 loss): each computed from both ratings before it, with White's advantage, the
+    /// game's own step 6 adding [`Params::game_periods`], and the system's limits applied.
+    pub fn rate_game(&self, white: Glicko, black: Glicko, white_score: f64) -> (Glicko, Glicko) {
+        let edge = self.colour_advantage;
+        let one = |player: Glicko, opponent: Glicko, score: f64, edge: f64| {
+            let result = Played {
+                opponent,
+                score,
+                edge,
+            };
+            self.limit(player, self.rate(player, &[result], self.game_periods))
+        };
+        (
+            one(white, black, white_score, edge),
+            one(black, white, 1.0 - white_score, -edge),
+        )
     }
 
-    /// `player` after one rating period with `results` (opponent, score), the paper's
-    /// steps 2–8; with no results only the deviation grows (step 6).
+    /// `player` after one rating period of the paper with `results` (opponent, score), no
+    /// colour advantage, step 6 adding the period itself; with no results only the deviation
+    /// grows (step 6). The system's limits on the deviation and volatility apply.
     pub fn rate_period(&self, player: Glicko, results: &[(Glicko, f64)]) -> Glicko {
+        let results: Vec<Played> = results
+            .iter()
+            .map(|&(opponent, score)| Played {
+                opponent,
+                score,
+                edge: 0.0,
+            })
+            .collect();
+        self.rate(player, &results, 1.0)
+    }
+
+    /// The rating after a game kept within [`Params::max_rating_delta`] of the one before,
+    /// and within the system's range (lila's `PerfExt.addOrReset` and `Glicko.cap`).
+    fn limit(&self, before: Glicko, after: Glicko) -> Glicko {
+        let rating = after
+            .rating
+            .clamp(
+                before.rating - self.max_rating_delta,
+                before.rating + self.max_rating_delta,
+            )
+            .clamp(self.min_rating, self.max_rating);
+        Glicko { rating, ..after }
+    }
+
+    /// The paper's steps 2–8 for `player` with `results`, step 6 adding `periods`.
+    fn rate(&self, player: Glicko, results: &[Played], periods: f64) -> Glicko {
         // Step 2: to the Glicko-2 scale.
         let mu = (player.rating - 1500.0) / SCALE;
         let phi = player.deviation / SCALE;
@@ -126,22 +210,23 @@ impl Params {
                 volatility: sigma.min(self.max_volatility),
             };
         }
-        // Steps 3 and 4: the estimated variance v and improvement Δ.
+        // Steps 3 and 4: the estimated variance v and improvement Δ, the expected scores
+        // counting each side's advantage.
         let mut v_inv = 0.0;
         let mut sum = 0.0;
-        for (o, score) in results {
-            let mu_j = (o.rating - 1500.0) / SCALE;
-            let g = g(o.deviation / SCALE);
-            let e = expected(mu, mu_j, g);
+        for r in results {
+            let mu_j = (r.opponent.rating - 1500.0) / SCALE;
+            let g = g(r.opponent.deviation / SCALE);
+            let e = expected(mu + r.edge / SCALE, mu_j, g);
             v_inv += g * g * e * (1.0 - e);
-            sum += g * (score - e);
+            sum += g * (r.score - e);
         }
         let v = 1.0 / v_inv;
         let delta = v * sum;
         // Step 5: the new volatility, by the Illinois method.
         let sigma_new = self.volatility(delta, phi, v, sigma);
-        // Step 6: the pre-period deviation.
-        let phi_star = (phi * phi + sigma_new * sigma_new).sqrt();
+        // Step 6: the pre-period deviation (lichess: no period for a game, φ* = φ).
+        let phi_star = (phi * phi + periods * sigma_new * sigma_new).sqrt();
         // Step 7: the new deviation and rating.
         let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
         let mu_new = mu + phi_new * phi_new * sum;
@@ -246,9 +331,7 @@ mod tests {
         let p = Params::GLICKMAN;
         let (mut a, mut b) = (p.start, p.start);
         let game = |a: &mut Glicko, b: &mut Glicko, score: f64| {
-            let (na, nb) = (p.rate_game(*a, *b, score), p.rate_game(*b, *a, 1.0 - score));
-            *a = na;
-            *b = nb;
+            (*a, *b) = p.rate_game(*a, *b, score);
         };
         for _ in 0..6 {
             game(&mut a, &mut b, 0.0);
@@ -268,7 +351,7 @@ mod tests {
     fn skillratings_unequal_deviation_draw() {
         let p = Params::GLICKMAN;
         let (a, b) = (r(1600.0, 350.0, 0.06), r(1500.0, 50.0, 0.06));
-        let (na, nb) = (p.rate_game(a, b, 0.5), p.rate_game(b, a, 0.5));
+        let (na, nb) = p.rate_game(a, b, 0.5);
         assert_eq!((na.rating.round(), na.deviation.round()), (1550.0, 253.0));
         assert_eq!((nb.rating.round(), nb.deviation.round()), (1501.0, 51.0));
     }
@@ -278,13 +361,13 @@ mod tests {
         let p = Params::LICHESS;
         // A new player: RD 500 cannot grow, and a first game moves the rating a lot.
         assert_eq!(p.decayed(p.start, 1000.0), 500.0);
-        let won = p.rate_game(p.start, p.start, 1.0);
+        let (won, _) = p.rate_game(p.start, p.start, 1.0);
         assert!(won.rating > 1700.0 && won.deviation < 500.0, "{won:?}");
         assert!(won.volatility <= 0.1);
         // RD never falls under 45, where unclamped these games would take it.
         let mut steady = r(2000.0, 46.0, 0.001);
         for _ in 0..20 {
-            steady = p.rate_game(steady, r(2000.0, 45.0, 0.001), 0.5);
+            steady = p.rate_game(steady, r(2000.0, 45.0, 0.001), 0.5).0;
             assert!(steady.deviation >= 45.0, "{steady:?}");
         }
         assert_eq!(steady.deviation, 45.0);
@@ -294,7 +377,7 @@ mod tests {
         };
         let mut unclamped = r(2000.0, 46.0, 0.001);
         for _ in 0..20 {
-            unclamped = free.rate_game(unclamped, r(2000.0, 45.0, 0.001), 0.5);
+            unclamped = free.rate_game(unclamped, r(2000.0, 45.0, 0.001), 0.5).0;
         }
         assert!(unclamped.deviation < 44.0, "{unclamped:?}");
         // From 60 to about 110 in a year of inactivity (σ 0.06).
@@ -305,6 +388,88 @@ mod tests {
         assert_eq!(p.decayed_after_ms(r(1800.0, 60.0, 0.06), -5), 60.0);
         assert!(r(1500.0, 110.0, 0.06).provisional());
         assert!(!r(1500.0, 109.99, 0.06).provisional());
+    }
+
+    /// Asserts `got` is `want` (rating, RD, volatility) within `tol` each.
+    fn close(got: Glicko, want: (f64, f64, f64), tol: (f64, f64, f64)) {
+        let ok = (got.rating - want.0).abs() <= tol.0
+            && (got.deviation - want.1).abs() <= tol.1
+            && (got.volatility - want.2).abs() <= tol.2;
+        assert!(ok, "got {got:?}, want {want:?} within {tol:?}");
+    }
+
+    /// lichess's own vector (lila `modules/rating/src/test/RatingCalculatorTest.scala`,
+    /// "default deviation: white wins", with `ColorAdvantage.standard` and
+    /// `skipDeviationIncrease`): two new players (1500, RD 500, σ 0.09), White wins: White
+    /// 1738.60 (lila checks 1739 ± 0.5), Black 1261.40, both RD 396.7003, σ 0.09000.
+    #[test]
+    fn lichess_vector_two_new_players_white_wins() {
+        let p = Params::LICHESS;
+        let (w, b) = p.rate_game(p.start, p.start, 1.0);
+        close(w, (1738.60, 396.7003, 0.09), (0.005, 0.0001, 0.00001));
+        close(b, (1261.40, 396.7003, 0.09), (0.005, 0.0001, 0.00001));
+        // Each is the other's mirror image around 1500.
+        assert!((w.rating + b.rating - 3000.0).abs() < 1e-9);
+        // Without White's advantage the win was less of a surprise to nobody: 1741.48 and
+        // RD 396.69 (the same vector without `ColorAdvantage`).
+        let even = Params {
+            colour_advantage: 0.0,
+            ..p
+        };
+        let (w, _) = even.rate_game(p.start, p.start, 1.0);
+        close(w, (1741.4759, 396.6898, 0.09), (0.0001, 0.0001, 0.00001));
+        // With the paper's step 6 (one rating period per game) the RD would be wider: the
+        // old way, which lichess's vector rules out.
+        let paper_step_6 = Params {
+            game_periods: 1.0,
+            ..p
+        };
+        let (w, _) = paper_step_6.rate_game(p.start, p.start, 1.0);
+        assert!(w.deviation > 396.71, "{w:?}");
+    }
+
+    // The next vectors were computed independently of this file by `docs/glicko_vectors.py`
+    // (plain Python 3, written by hand from Glickman's paper and lichess's rules as the
+    // module's documentation states them: φ* = φ, White +3.893 and Black −3.893 in the
+    // expected scores, ±700, 400..4000, RD 45..500, σ ≤ 0.1); its output is pasted here.
+
+    /// Mixed ratings and deviations, a draw: White 1400/79/0.06, Black 1550/110/0.065.
+    /// Python: White 1406.006787 RD 77.472057 σ 0.059995226; Black 1538.204686 RD
+    /// 105.804596 σ 0.064993906. (lila's test "mixed ratings and deviations: draw" agrees
+    /// to its precision: 1406 / 1538, RD 77.4720 / 105.8046.)
+    #[test]
+    fn vector_mixed_ratings_draw() {
+        let p = Params::LICHESS;
+        let (w, b) = p.rate_game(r(1400.0, 79.0, 0.06), r(1550.0, 110.0, 0.065), 0.5);
+        let tol = (0.00001, 0.00001, 1e-9);
+        close(w, (1406.006787, 77.472057, 0.059995226), tol);
+        close(b, (1538.204686, 105.804596, 0.064993906), tol);
+    }
+
+    /// The 700 cap and the 400 floor. A new player (White) beats 2600/45/0.06: unclamped
+    /// White would gain about 1,400 points; Python: White 2200.000000 (1500 + 700) RD
+    /// 496.042541 σ 0.090097001, Black 2593.999185 RD 45.000000 (the floor) σ 0.060007770.
+    /// And 430/250/0.09 (White) loses to 600/60/0.06: Python: White 400.000000 (the floor)
+    /// RD 210.710020 σ 0.089989743, Black 605.190558 RD 59.524033 σ 0.059997882.
+    #[test]
+    fn vector_the_700_cap_and_the_400_floor() {
+        let p = Params::LICHESS;
+        let tol = (0.00001, 0.00001, 1e-9);
+        let (w, b) = p.rate_game(p.start, r(2600.0, 45.0, 0.06), 1.0);
+        assert_eq!(w.rating, 2200.0);
+        close(w, (2200.0, 496.042541, 0.090097001), tol);
+        close(b, (2593.999185, 45.0, 0.060007770), tol);
+        let free = Params {
+            max_rating_delta: f64::INFINITY,
+            ..p
+        };
+        assert!(free.rate_game(p.start, r(2600.0, 45.0, 0.06), 1.0).0.rating > 2800.0);
+        let (w, b) = p.rate_game(r(430.0, 250.0, 0.09), r(600.0, 60.0, 0.06), 0.0);
+        assert_eq!(w.rating, 400.0);
+        close(w, (400.0, 210.710020, 0.089989743), tol);
+        close(b, (605.190558, 59.524033, 0.059997882), tol);
+        let (top, _) = p.rate_game(r(3998.0, 45.0, 0.06), r(3998.0, 45.0, 0.06), 1.0);
+        assert_eq!(top.rating, 4000.0, "{top:?}");
     }
 
     #[test]
@@ -323,8 +488,17 @@ mod tests {
             (r(400.0, 500.0, 0.1), r(4000.0, 45.0, 0.1), 1.0),
             (r(1500.0, 45.0, 0.1), r(1500.0, 45.0, 0.1), 0.5),
         ] {
-            let n = p.rate_game(a, b, s);
-            assert!(n.rating.is_finite() && n.deviation.is_finite() && n.volatility.is_finite());
+            let (na, nb) = p.rate_game(a, b, s);
+            for n in [na, nb] {
+                assert!(
+                    n.rating.is_finite() && n.deviation.is_finite() && n.volatility.is_finite()
+                );
+                assert!((400.0..=4000.0).contains(&n.rating), "{n:?}");
+                assert!(
+                    (45.0..=500.0).contains(&n.deviation) && n.volatility <= 0.1,
+                    "{n:?}"
+                );
+            }
         }
     }
 }

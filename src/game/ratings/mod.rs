@@ -1,4 +1,4 @@
-//! Ratings: Glicko-2 with lichess's parameters ([`glicko`]), one pool per server (guild)
+//! Ratings: Glicko-2 exactly as lichess rates a game ([`glicko`]), one pool per server (guild)
 //! and per [`Speed`]; games outside a server rate in a pool of their channel, so the
 //! console's `local` channel is a pool of its own.
 //!
@@ -17,8 +17,8 @@ use cajitas_rules::Color;
 
 pub use self::glicko::{Glicko, PROVISIONAL_DEVIATION, Params};
 pub use self::queries::{
-    ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, MyStanding, RecentGame, SpeedStats,
-    StatsView, Streak, Wdl,
+    ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, Missing, MyStanding, RecentGame,
+    SpeedStats, StatsView, Streak, Wdl,
 };
 pub use crate::store::Speed;
 
@@ -221,8 +221,7 @@ impl GameService {
             }
             None => (PARAMS.start, 0),
         });
-        let w_new = PARAMS.rate_game(w, b, white_score);
-        let b_new = PARAMS.rate_game(b, w, 1.0 - white_score);
+        let (w_new, b_new) = PARAMS.rate_game(w, b, white_score);
         let change =
             |user: &UserRow, colour, before: Glicko, after: Glicko, score| RatingChangeRow {
                 game_id: game.id,
@@ -346,11 +345,60 @@ mod tests {
     #[test]
     fn the_leaderboard_thresholds_match_the_index() {
         assert_eq!(crate::store::RANKED_MAX_DEVIATION, PROVISIONAL_DEVIATION);
-        let sql = include_str!("../../../migrations/0008_ratings.sql");
-        assert!(sql.contains(&format!(
-            "WHERE games >= {} AND deviation < {}",
-            crate::store::RANKED_MIN_GAMES,
-            crate::store::RANKED_MAX_DEVIATION
-        )));
+        for sql in [
+            include_str!("../../../migrations/0008_ratings.sql"),
+            include_str!("../../../migrations/0015_leaderboard_inactivity.sql"),
+            include_str!("../../../migrations/postgres/0015_leaderboard_inactivity.sql"),
+        ] {
+            assert!(sql.contains(&format!(
+                "WHERE games >= {} AND deviation < {}",
+                crate::store::RANKED_MIN_GAMES,
+                crate::store::RANKED_MAX_DEVIATION
+            )));
+        }
+    }
+
+    /// The leaderboard's test of the RD as of now (the stores' SQL, without a square root) is
+    /// the decay the "?" is shown by: listed exactly while not provisional.
+    #[test]
+    fn the_leaderboard_tests_the_rd_the_provisional_mark_shows() {
+        use crate::store::{RANKED_RD2_PER_MS, RatingRow, ranked_at};
+        let per_ms = glicko::PERIODS_PER_DAY / 86_400_000.0 * glicko::SCALE * glicko::SCALE;
+        assert!((RANKED_RD2_PER_MS - per_ms).abs() <= per_ms * 1e-15);
+        let day = 86_400_000;
+        for (rd, vol) in [
+            (45.0, 0.06),
+            (60.0, 0.06),
+            (90.0, 0.09),
+            (109.0, 0.1),
+            (80.0, 0.03),
+        ] {
+            let row = RatingRow {
+                pool: 1,
+                speed: Speed::Live,
+                user_id: 1,
+                rating: 1500.0,
+                deviation: rd,
+                volatility: vol,
+                games: 5,
+                rated_at: 0,
+            };
+            let g = Glicko {
+                rating: 1500.0,
+                deviation: rd,
+                volatility: vol,
+            };
+            // Every 6 hours for 3 years, not only near the boundary.
+            for t in (0..3 * 365 * 4).map(|q| q * day / 4) {
+                let shown = Shown {
+                    rating: 1500.0,
+                    deviation: PARAMS.decayed_after_ms(g, t),
+                };
+                assert_eq!(ranked_at(&row, t), !shown.provisional(), "{rd} {vol} {t}");
+            }
+            // Time never runs backwards.
+            assert!(ranked_at(&row, -day));
+            assert!(!ranked_at(&RatingRow { games: 4, ..row }, 0));
+        }
     }
 }

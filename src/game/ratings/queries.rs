@@ -35,13 +35,28 @@ pub enum MyStanding {
         /// Their rating as shown now.
         shown: Shown,
     },
-    /// Not listed: too few rated games, or a rating not yet steady.
+    /// Not listed: too few rated games, or a rating not steady (as of now).
     Unranked {
         /// Their rated games in this speed.
         games: u32,
-        /// Their rating, when they have one.
+        /// Their rating, when they have one (the RD as of now).
         shown: Option<Shown>,
+        /// What keeps them off the list.
+        missing: Missing,
     },
+}
+
+/// What keeps a player off a leaderboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// Rated games: they have fewer than [`crate::store::RANKED_MIN_GAMES`]; their RD as of
+    /// now is steady enough.
+    Games,
+    /// A steady rating: they have the games, but their RD as of now (widened by inactivity)
+    /// is 110 or more.
+    Steadiness,
+    /// Both (a new player).
+    Both,
 }
 
 /// A page of a server's leaderboard.
@@ -169,8 +184,15 @@ fn shown_now(r: &RatingRow, now: i64) -> Shown {
     }
 }
 
-fn ranked(r: &RatingRow) -> bool {
-    r.games >= crate::store::RANKED_MIN_GAMES && r.deviation < crate::store::RANKED_MAX_DEVIATION
+/// What keeps `r` off its leaderboard at `now`, or `None` when it is listed.
+fn missing(r: &RatingRow, now: i64) -> Option<Missing> {
+    let games = r.games >= crate::store::RANKED_MIN_GAMES;
+    match (games, crate::store::steady_at(r, now)) {
+        (true, true) => None,
+        (false, true) => Some(Missing::Games),
+        (true, false) => Some(Missing::Steadiness),
+        (false, false) => Some(Missing::Both),
+    }
 }
 
 fn speed_stats(r: &RatingRow, changes: &[RatingChangeRow], now: i64) -> SpeedStats {
@@ -231,13 +253,14 @@ impl GameService {
             }
             // The page count and the viewer's rank from one pass over the index.
             let mine = tx.rating(pool, speed, viewer)?;
-            let (total, above) =
-                tx.ranked_count_and_above(pool, speed, mine.as_ref().filter(|r| ranked(r)))?;
+            // Listed or not by the RD as of now, as the "?" of a provisional rating shows.
+            let listed = mine.as_ref().filter(|r| missing(r, now).is_none());
+            let (total, above) = tx.ranked_count_and_above(pool, speed, now, listed)?;
             let pages = total.div_ceil(u64::from(LEADERBOARD_PAGE)).max(1);
             let page = u64::from(page).min(pages - 1);
             let offset = page * u64::from(LEADERBOARD_PAGE);
             let entries = tx
-                .leaderboard(pool, speed, offset, LEADERBOARD_PAGE)?
+                .leaderboard(pool, speed, now, offset, LEADERBOARD_PAGE)?
                 .into_iter()
                 .enumerate()
                 .map(|(i, (r, u))| LeaderEntry {
@@ -255,10 +278,12 @@ impl GameService {
                 (Some(r), None) => MyStanding::Unranked {
                     games: r.games,
                     shown: Some(shown_now(&r, now)),
+                    missing: missing(&r, now).unwrap_or(Missing::Steadiness),
                 },
                 (None, _) => MyStanding::Unranked {
                     games: 0,
                     shown: None,
+                    missing: Missing::Both,
                 },
             };
             Ok(LeaderboardView {

@@ -105,6 +105,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
     ),
     (
         15,
+        include_str!("../../../migrations/postgres/0015_leaderboard_inactivity.sql"),
+    ),
+    (
+        16,
         include_str!("../../../migrations/postgres/0016_analyses.sql"),
     ),
 ];

@@ -52,11 +52,25 @@ fn change_row(row: &Row) -> Result<RatingChangeRow, StoreError> {
     })
 }
 
-/// The leaderboard's conditions (those of the partial index `ratings_leaderboard`).
+/// The leaderboard's conditions at a moment, with the parameters $1 pool, $2 speed, $3 now
+/// (Unix ms) and [`ranked_params`] as $4 and $5: those of the partial index
+/// `ratings_leaderboard`, then the RD as of now below 110, computed as
+/// [`crate::store::ranked_at`] computes it (no square root: RD² against 110²).
 macro_rules! ranked {
     () => {
-        "pool = $1 AND speed = $2 AND games >= 5 AND deviation < 110"
+        "pool = $1 AND speed = $2 AND games >= 5 AND deviation < 110
+         AND deviation * deviation + GREATEST($3::BIGINT - rated_at, 0) * $4::DOUBLE PRECISION
+             * (volatility * volatility) < $5::DOUBLE PRECISION"
     };
+}
+
+/// $4 and $5 of [`ranked!`]: the RD² growth per ms and per σ², and 110².
+fn ranked_params() -> (f64, f64) {
+    use crate::store::{RANKED_MAX_DEVIATION, RANKED_RD2_PER_MS};
+    (
+        RANKED_RD2_PER_MS,
+        RANKED_MAX_DEVIATION * RANKED_MAX_DEVIATION,
+    )
 }
 
 impl Ratings for PgTx<'_> {
@@ -249,21 +263,32 @@ impl Ratings for PgTx<'_> {
         &self,
         pool: i64,
         speed: Speed,
+        now: i64,
         offset: u64,
         limit: u32,
     ) -> Result<Vec<(RatingRow, UserRow)>, StoreError> {
         let offset = offset.min(i64::MAX as u64) as i64;
+        let (k, lim) = ranked_params();
         self.query(
             concat!(
                 "SELECT ",
                 rating_columns!(),
                 ", u.id, u.name, u.is_bot
                  FROM ratings r JOIN users u ON u.id = r.user_id
-                 WHERE r.pool = $1 AND r.speed = $2 AND r.games >= 5 AND r.deviation < 110
-                 ORDER BY r.rating DESC, r.user_id
-                 LIMIT $3 OFFSET $4"
+                 WHERE ",
+                ranked!(),
+                " ORDER BY r.rating DESC, r.user_id
+                 LIMIT $6 OFFSET $7"
             ),
-            &[&pool, &speed.as_str(), &i64::from(limit), &offset],
+            &[
+                &pool,
+                &speed.as_str(),
+                &now,
+                &k,
+                &lim,
+                &i64::from(limit),
+                &offset,
+            ],
         )?
         .iter()
         .map(|row| {
@@ -273,30 +298,40 @@ impl Ratings for PgTx<'_> {
         .collect()
     }
 
-    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError> {
+    fn players_above(&self, r: &RatingRow, now: i64) -> Result<u64, StoreError> {
         // Two ranges of the leaderboard's index: the better ratings, and the same rating with
         // a smaller id.
+        let (k, lim) = ranked_params();
         let n: i64 = self
             .query_one(
                 concat!(
                     "SELECT (SELECT count(*) FROM ratings WHERE ",
                     ranked!(),
-                    " AND rating > $3)
+                    " AND rating > $6)
                      + (SELECT count(*) FROM ratings WHERE ",
                     ranked!(),
-                    " AND rating = $3 AND user_id < $4)"
+                    " AND rating = $6 AND user_id < $7)"
                 ),
-                &[&r.pool, &r.speed.as_str(), &r.rating, &to_db(r.user_id)],
+                &[
+                    &r.pool,
+                    &r.speed.as_str(),
+                    &now,
+                    &k,
+                    &lim,
+                    &r.rating,
+                    &to_db(r.user_id),
+                ],
             )?
             .try_get(0)?;
         Ok(n as u64)
     }
 
-    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError> {
+    fn ranked_count(&self, pool: i64, speed: Speed, now: i64) -> Result<u64, StoreError> {
+        let (k, lim) = ranked_params();
         let n: i64 = self
             .query_one(
                 concat!("SELECT count(*) FROM ratings WHERE ", ranked!()),
-                &[&pool, &speed.as_str()],
+                &[&pool, &speed.as_str(), &now, &k, &lim],
             )?
             .try_get(0)?;
         Ok(n as u64)
@@ -306,29 +341,39 @@ impl Ratings for PgTx<'_> {
         &self,
         pool: i64,
         speed: Speed,
+        now: i64,
         r: Option<&RatingRow>,
     ) -> Result<(u64, Option<u64>), StoreError> {
         let Some(r) = r else {
-            return Ok((self.ranked_count(pool, speed)?, None));
+            return Ok((self.ranked_count(pool, speed, now)?, None));
         };
         // Split at `r`: the entries above it and the others, two ranges of the index each,
-        // so every entry is counted once and no row is tested by an expression.
+        // so every entry is counted once (and tested for its RD as of now from the index).
+        let (k, lim) = ranked_params();
         let row = self.query_one(
             concat!(
                 "SELECT (SELECT count(*) FROM ratings WHERE ",
                 ranked!(),
-                " AND rating > $3)
+                " AND rating > $6)
                      + (SELECT count(*) FROM ratings WHERE ",
                 ranked!(),
-                " AND rating = $3 AND user_id < $4),
+                " AND rating = $6 AND user_id < $7),
                  (SELECT count(*) FROM ratings WHERE ",
                 ranked!(),
-                " AND rating < $3)
+                " AND rating < $6)
                      + (SELECT count(*) FROM ratings WHERE ",
                 ranked!(),
-                " AND rating = $3 AND user_id >= $4)"
+                " AND rating = $6 AND user_id >= $7)"
             ),
-            &[&pool, &speed.as_str(), &r.rating, &to_db(r.user_id)],
+            &[
+                &pool,
+                &speed.as_str(),
+                &now,
+                &k,
+                &lim,
+                &r.rating,
+                &to_db(r.user_id),
+            ],
         )?;
         let (above, rest): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
         Ok(((above + rest) as u64, Some(above as u64)))

@@ -1,4 +1,4 @@
-//! Ratings and their history (migration 0008).
+//! Ratings and their history (migrations 0008 and 0015).
 
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -21,6 +21,44 @@ fn rating_row(row: &Row<'_>) -> rusqlite::Result<RatingRow> {
         games: c.get()?,
         rated_at: c.get()?,
     })
+}
+
+/// The leaderboard's conditions at a moment, on columns prefixed with `$p` (`r.` or none),
+/// with the parameters ?1 pool, ?2 speed, ?3 now (Unix ms) and [`ranked_params`] as ?4 and
+/// ?5: those of the partial index `ratings_leaderboard`, then the RD as of now below 110,
+/// computed as [`crate::store::ranked_at`] computes it (no square root: RD² against 110²).
+macro_rules! ranked {
+    ($p:literal) => {
+        concat!(
+            $p,
+            "pool = ?1 AND ",
+            $p,
+            "speed = ?2 AND ",
+            $p,
+            "games >= 5 AND ",
+            $p,
+            "deviation < 110 AND ",
+            $p,
+            "deviation * ",
+            $p,
+            "deviation + MAX(?3 - ",
+            $p,
+            "rated_at, 0) * ?4 * (",
+            $p,
+            "volatility * ",
+            $p,
+            "volatility) < ?5"
+        )
+    };
+}
+
+/// ?4 and ?5 of [`ranked!`]: the RD² growth per ms and per σ², and 110².
+fn ranked_params() -> (f64, f64) {
+    use crate::store::{RANKED_MAX_DEVIATION, RANKED_RD2_PER_MS};
+    (
+        RANKED_RD2_PER_MS,
+        RANKED_MAX_DEVIATION * RANKED_MAX_DEVIATION,
+    )
 }
 
 /// [`change_row`] reads the columns in this order.
@@ -197,21 +235,33 @@ impl Ratings for SqliteTx<'_> {
         &self,
         pool: i64,
         speed: Speed,
+        now: i64,
         offset: u64,
         limit: u32,
     ) -> Result<Vec<(RatingRow, UserRow)>, StoreError> {
-        // The partial index's own conditions. `INDEXED BY`: without statistics, SQLite's
-        // planner would rather walk the primary key of the pool and read every row.
+        // The partial index's own conditions, then the RD as of now. `INDEXED BY`: without
+        // statistics, SQLite's planner would rather walk the primary key of the pool and read
+        // every row.
         let sql = format!(
             "SELECT {RATING_COLUMNS}, u.id, u.name, u.is_bot
              FROM ratings r INDEXED BY ratings_leaderboard JOIN users u ON u.id = r.user_id
-             WHERE r.pool = ?1 AND r.speed = ?2 AND r.games >= 5 AND r.deviation < 110
+             WHERE {}
              ORDER BY r.rating DESC, r.user_id
-             LIMIT ?3 OFFSET ?4"
+             LIMIT ?6 OFFSET ?7",
+            ranked!("r.")
         );
         let mut stmt = self.tx.prepare_cached(&sql)?;
+        let (k, lim) = ranked_params();
         let rows = stmt.query_map(
-            params![pool, speed, limit, offset.min(i64::MAX as u64) as i64],
+            params![
+                pool,
+                speed,
+                now,
+                k,
+                lim,
+                limit,
+                offset.min(i64::MAX as u64) as i64
+            ],
             |row| {
                 let r = rating_row(row)?;
                 let mut c = Columns::new(row);
@@ -222,20 +272,25 @@ impl Ratings for SqliteTx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn players_above(&self, r: &RatingRow) -> Result<u64, StoreError> {
+    fn players_above(&self, r: &RatingRow, now: i64) -> Result<u64, StoreError> {
         // Two ranges of the leaderboard's covering index (an OR of both would not use it):
         // the better ratings, and the same rating with a smaller id.
         let mut n: i64 = 0;
         for sql in [
-            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
-             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
-                 AND rating > ?3 AND ?4 IS NOT NULL",
-            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
-             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
-                 AND rating = ?3 AND user_id < ?4",
+            concat!(
+                "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
+                ranked!(""),
+                " AND rating > ?6 AND ?7 IS NOT NULL"
+            ),
+            concat!(
+                "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
+                ranked!(""),
+                " AND rating = ?6 AND user_id < ?7"
+            ),
         ] {
+            let (k, lim) = ranked_params();
             let part: i64 = self.tx.prepare_cached(sql)?.query_row(
-                params![r.pool, r.speed, r.rating, to_db(r.user_id)],
+                params![r.pool, r.speed, now, k, lim, r.rating, to_db(r.user_id)],
                 |row| row.get(0),
             )?;
             n += part;
@@ -243,14 +298,15 @@ impl Ratings for SqliteTx<'_> {
         Ok(n as u64)
     }
 
-    fn ranked_count(&self, pool: i64, speed: Speed) -> Result<u64, StoreError> {
+    fn ranked_count(&self, pool: i64, speed: Speed, now: i64) -> Result<u64, StoreError> {
+        let (k, lim) = ranked_params();
         let n: i64 = self
             .tx
-            .prepare_cached(
-                "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
-                 WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110",
-            )?
-            .query_row(params![pool, speed], |row| row.get(0))?;
+            .prepare_cached(concat!(
+                "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
+                ranked!("")
+            ))?
+            .query_row(params![pool, speed, now, k, lim], |row| row.get(0))?;
         Ok(n as u64)
     }
 
@@ -258,29 +314,34 @@ impl Ratings for SqliteTx<'_> {
         &self,
         pool: i64,
         speed: Speed,
+        now: i64,
         r: Option<&RatingRow>,
     ) -> Result<(u64, Option<u64>), StoreError> {
         let Some(r) = r else {
-            return Ok((self.ranked_count(pool, speed)?, None));
+            return Ok((self.ranked_count(pool, speed, now)?, None));
         };
         // Split at `r`: the entries above it and the others, two ranges of the covering index
-        // each, so every entry is stepped over once and no row is tested by an expression.
-        let above = self.players_above(r)?;
+        // each, so every entry is stepped over once (and tested for its RD as of now from the
+        // index alone).
+        let above = self.players_above(r, now)?;
         let mut rest: i64 = 0;
         for sql in [
-            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
-             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
-                 AND rating < ?3 AND ?4 IS NOT NULL",
-            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard
-             WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
-                 AND rating = ?3 AND user_id >= ?4",
+            concat!(
+                "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
+                ranked!(""),
+                " AND rating < ?6 AND ?7 IS NOT NULL"
+            ),
+            concat!(
+                "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
+                ranked!(""),
+                " AND rating = ?6 AND user_id >= ?7"
+            ),
         ] {
-            let part: i64 = self
-                .tx
-                .prepare_cached(sql)?
-                .query_row(params![pool, speed, r.rating, to_db(r.user_id)], |row| {
-                    row.get(0)
-                })?;
+            let (k, lim) = ranked_params();
+            let part: i64 = self.tx.prepare_cached(sql)?.query_row(
+                params![pool, speed, now, k, lim, r.rating, to_db(r.user_id)],
+                |row| row.get(0),
+            )?;
             rest += part;
         }
         Ok((above + rest as u64, Some(above)))
