@@ -25,8 +25,8 @@ pub const DEFAULT_NODES: u64 = 100_000;
 /// that waited longer is sent again, keeping the work already done.
 pub const POSITION_WAIT: Duration = Duration::from_secs(300);
 
-/// How often one position is sent again after waiting [`POSITION_WAIT`] in vain before the
-/// analysis gives up.
+/// How often one position is sent again, after waiting [`POSITION_WAIT`] in vain or after the
+/// engine failed on it twice (killed and restarted each time), before the analysis gives up.
 pub const POSITION_RESENDS: u32 = 3;
 
 /// An evaluation from White's point of view.
@@ -434,8 +434,9 @@ fn decided(pos: &Position) -> Option<Eval> {
 ///
 /// The positions go to the pool as it drains, as many at a time as it has processes, so an
 /// analysis never fills the queue, and each position's wait is counted from when it is sent.
-/// A position that waited [`POSITION_WAIT`] in vain is sent again, keeping every answer
-/// already in: a busy pool slows an analysis down but does not throw its work away.
+/// A position that waited [`POSITION_WAIT`] in vain, or on which the engine failed, is sent
+/// again (at most [`POSITION_RESENDS`] times), keeping every answer already in: a busy pool
+/// slows an analysis down but does not throw its work away.
 pub fn analyse(
     pool: &Pool,
     game: &Game,
@@ -502,7 +503,7 @@ pub fn analyse(
         in_flight -= 1;
         let found = match r {
             Ok(found) => found,
-            Err(EngineError::Expired) if resends[i] < POSITION_RESENDS => {
+            Err(EngineError::Expired | EngineError::Failed(_)) if resends[i] < POSITION_RESENDS => {
                 resends[i] += 1;
                 todo.push_front((i, ply, position));
                 continue;

@@ -20,8 +20,7 @@ pub struct Level {
     pub level: u8,
     /// Stockfish's `Skill Level` (0–20).
     pub skill: u8,
-    /// lichess's time to think, from which [`Level::nodes`] is derived; also the least time
-    /// the search gets before the engine counts as hung.
+    /// lichess's time to think, from which [`Level::nodes`] is derived.
     pub movetime: Duration,
     /// The nodes to search.
     pub nodes: u64,
@@ -30,6 +29,11 @@ pub struct Level {
     /// The probability of a random legal move instead of the engine's.
     pub random: f64,
 }
+
+/// See [`Level::time_cap`].
+pub const TIME_CAP_FACTOR: u32 = 10;
+/// See [`Level::time_cap`].
+pub const MIN_TIME_CAP: Duration = Duration::from_secs(2);
 
 /// The search speed that turns lichess's move times into node budgets: about what one
 /// Stockfish 15.1 thread searches in a second on this project's machines.
@@ -66,10 +70,17 @@ impl Level {
         LEVELS[usize::from(n.clamp(1, 8)) - 1]
     }
 
+    /// The longest a search at this level may take: [`TIME_CAP_FACTOR`] times lichess's move
+    /// time, at least [`MIN_TIME_CAP`]. Only an engine starved of CPU reaches it (then it
+    /// plays its best move so far, as a move time would); otherwise the nodes end the search.
+    pub fn time_cap(&self) -> Duration {
+        (self.movetime * TIME_CAP_FACTOR).max(MIN_TIME_CAP)
+    }
+
     /// What the engine's search is limited by at this level.
     pub fn limits(&self) -> Limits {
         Limits {
-            movetime: self.movetime,
+            movetime: self.time_cap(),
             nodes: Some(self.nodes),
             depth: Some(self.depth),
             skill: Some(self.skill),
@@ -127,7 +138,11 @@ mod tests {
         assert_eq!(Level::get(0).level, 1);
         // Levels search nodes, not time: level 8 a million, level 4 two hundred thousand.
         assert_eq!(Level::get(8).limits().nodes, Some(1_000_000));
-        assert_eq!(Level::get(4).limits().go(), "go nodes 200000 depth 5");
+        assert_eq!(
+            Level::get(4).limits().go(),
+            "go nodes 200000 movetime 2000 depth 5"
+        );
+        assert_eq!(Level::get(8).time_cap(), Duration::from_secs(10));
         assert_eq!(Level::get(200).level, 8);
     }
 }

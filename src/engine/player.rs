@@ -37,10 +37,10 @@ pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
 pub const RETRY_EVERY: Duration = Duration::from_secs(60);
 
 /// How long a claim on an engine's move holds (see [`GameService::claim_engine_turn`]):
-/// longer than the queue's wait and the longest search with its margin (level 8's million
-/// nodes are given 40 s, see `Limits::patience`, plus 5 s), so that a live process never
-/// loses its claim mid-search; a dead process's claim lapses after it.
-pub const CLAIM_LEASE: Duration = Duration::from_secs(120);
+/// longer than the queue's wait and the longest search with its margin (level 8's time cap,
+/// 10 s, plus 5 s), so that a live process never loses its claim mid-search; a dead process's
+/// claim lapses after it.
+pub const CLAIM_LEASE: Duration = Duration::from_secs(90);
 
 enum Msg {
     Poke(i64),

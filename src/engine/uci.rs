@@ -101,8 +101,8 @@ pub enum ProcessError {
 /// What the search is limited by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// The time to think (`go movetime`), when [`Limits::nodes`] is `None`; with nodes, the
-    /// least time the search is given before it counts as hung (see [`Limits::patience`]).
+    /// The time to think (`go movetime`). With [`Limits::nodes`], an upper bound on it (the
+    /// search ends at whichever comes first), or zero for none: then only the nodes end it.
     pub movetime: Duration,
     /// The number of nodes to search (`go nodes`): the same work whatever the machine's
     /// load, unlike a move time.
@@ -117,14 +117,14 @@ pub struct Limits {
     pub fresh: bool,
 }
 
-/// The slowest search speed a node budget is given time for before the engine counts as
-/// hung, in nodes per second: a single Stockfish 15.1 thread searches about 1 M nodes a
-/// second on this project's 2-core machines, and a niced engine on a busy one far fewer.
+/// The slowest search speed a node budget without a time bound is given time for, in nodes
+/// per second: a single Stockfish 15.1 thread searches about 1 M nodes a second on this
+/// project's 2-core machines, and a niced engine on a busy one far fewer.
 pub const SLOWEST_NPS: u64 = 25_000;
 
 impl Limits {
     /// A search of `nodes` nodes at full strength from an empty hash on one thread, capped at
-    /// `depth` when given: an analysis's.
+    /// `depth` when given, and not bounded in time: an analysis's.
     pub fn fresh_nodes(nodes: u64, depth: Option<u32>) -> Limits {
         Limits {
             movetime: Duration::ZERO,
@@ -135,15 +135,22 @@ impl Limits {
         }
     }
 
-    /// How long the search may take before the engine counts as hung (the pool adds its
-    /// margin): the move time, or with a node budget, the time it takes at
-    /// [`SLOWEST_NPS`] (if longer than the move time).
+    /// Whether only the nodes (or the depth) end the search, not the time.
+    pub fn unbounded_in_time(&self) -> bool {
+        self.nodes.is_some() && self.movetime.is_zero()
+    }
+
+    /// How long the search may go without a word from the engine before it counts as hung
+    /// (the pool adds its margin): the move time when there is one; for a search bounded by
+    /// nodes only, the time its nodes take at [`SLOWEST_NPS`], counted again from each line
+    /// the engine prints (a starved engine on a busy machine is slow, not hung: it still
+    /// reports its progress).
     pub fn patience(&self) -> Duration {
-        match self.nodes {
-            Some(n) => self
-                .movetime
-                .max(Duration::from_millis(n.saturating_mul(1000) / SLOWEST_NPS)),
-            None => self.movetime,
+        if self.unbounded_in_time() {
+            let n = self.nodes.unwrap_or(0);
+            Duration::from_millis(n.saturating_mul(1000) / SLOWEST_NPS)
+        } else {
+            self.movetime
         }
     }
 
@@ -153,12 +160,19 @@ impl Limits {
             Some(n) => format!("go nodes {}", n.max(1)),
             None => format!("go movetime {}", self.movetime.as_millis().max(1)),
         };
+        if self.nodes.is_some() && !self.movetime.is_zero() {
+            go.push_str(&format!(" movetime {}", self.movetime.as_millis()));
+        }
         if let Some(d) = self.depth {
             go.push_str(&format!(" depth {d}"));
         }
         go
     }
 }
+
+/// How many times its patience a search bounded by nodes only may last in all, however
+/// often the engine reports progress.
+pub const UNBOUNDED_SEARCH_CAP: u32 = 30;
 
 enum Line {
     Text(String),
@@ -407,7 +421,8 @@ impl Process {
     }
 
     /// Searches the position after `moves` from `start_fen` within `limits`, waiting at
-    /// most `budget` for `bestmove`.
+    /// most `budget` for `bestmove` (for a search bounded by nodes only, at most `budget` for
+    /// each line; see [`Limits::patience`]).
     pub fn search(
         &mut self,
         start_fen: &str,
@@ -444,8 +459,17 @@ impl Process {
         self.send(&limits.go())?;
         let mut score = None;
         let mut depth = 0;
+        // A search bounded by nodes only may take long on a busy machine: the engine counts as
+        // hung when it is silent for `budget`, and the search may last at most
+        // UNBOUNDED_SEARCH_CAP times that in all.
+        let sliding = limits.unbounded_in_time();
+        let mut deadline = deadline;
+        let cap = Instant::now() + budget.saturating_mul(UNBOUNDED_SEARCH_CAP);
         loop {
             let line = self.next_line(deadline)?;
+            if sliding {
+                deadline = (Instant::now() + budget).min(cap);
+            }
             let mut words = line.split_ascii_whitespace();
             match words.next() {
                 Some("bestmove") => {
