@@ -121,6 +121,12 @@ fn main() {
     let settings = match EngineSettings::from_env() {
         Ok(s) if s.program.is_some() => s,
         _ => {
+            // CI requires the engine: the ladder then fails rather than skip.
+            assert!(
+                !std::env::var("CAJITAS_REQUIRE_ENGINE")
+                    .is_ok_and(|v| !matches!(v.trim(), "" | "0")),
+                "engine_ladder: no chess engine on this machine, and CAJITAS_REQUIRE_ENGINE is set"
+            );
             println!(
                 "engine_ladder: SKIPPED, no chess engine on this machine (apt-get install stockfish)"
             );

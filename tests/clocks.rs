@@ -432,7 +432,7 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     w.advance_ms(6 * DAY_MS);
     assert!(matches!(
         w.svc.claim_abandoned(&w.black, w.ch, false),
-        Err(GameError::ClaimTooEarly { at_ms }) if at_ms == T0 + 7 * DAY_MS
+        Err(GameError::ClaimTooEarly { at_ms, .. }) if at_ms == T0 + 7 * DAY_MS
     ));
     // The reminder at 80% of the 7 days went out, to white only.
     w.round();
@@ -843,10 +843,8 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     let scheduler = Scheduler::start(w.svc.clone(), EventScope::All);
     wait_for("the plan", || scheduler.planned() == Some(T0 + 14 * DAY_MS));
     let woke = scheduler.wakeups();
-    // Nothing is due: it does not wake.
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(scheduler.wakeups(), woke);
-    // A live game in another channel: a deadline in 30 s wakes it to plan again.
+    // Nothing is due: it does not wake. A live game in another channel: a deadline in 30 s
+    // wakes it to plan again, and that wake-up is the first one since the plan.
     let ch2 = ChannelRef {
         guild: Some(1),
         channel: 501,
@@ -858,16 +856,18 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     w.svc.accept(&d, ch2).unwrap();
     wait_for("the new plan", || scheduler.planned() == Some(T0 + 30_000));
     assert_eq!(scheduler.wakeups(), woke + 1);
-    // A later deadline does not wake it.
+    // A later deadline does not wake it: no ring waits for it, and none was counted.
     w.svc
         .play_move(&w.white, w.ch, "e4", Lang::En, false)
         .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    assert!(!scheduler.ring_pending(), "the move rang the scheduler");
     assert_eq!(scheduler.wakeups(), woke + 1);
-    // Virtual time passes; a poke runs the round that aborts the live game.
+    // Virtual time passes; a poke runs the round that aborts the live game: its wake-up is
+    // the first one since the move (the move woke nothing).
     w.advance_ms(30_000);
     scheduler.poke();
     wait_for("the abort", || w.svc.board(ch2).unwrap().aborted);
+    assert_eq!(scheduler.wakeups(), woke + 2);
     wait_for("the post", || w.posts.posts().len() == 1);
     scheduler.stop();
 }
@@ -911,4 +911,277 @@ fn a_real_one_second_live_clock_runs_out() {
         })
     );
     assert_eq!(posts.posts()[0].kind, NoticeKind::TimedOut);
+}
+
+// Issue 25, item 4: the final clock.
+#[test]
+fn a_flagged_side_shows_no_time_left() {
+    use cajitas::i18n::clock::clock_line;
+    // Live: black flags; the scheduler comes 5 s late.
+    let w = world();
+    w.start("3+2");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(10_000);
+    w.mv(Color::White, "Nf3").unwrap();
+    w.advance_ms(185_000);
+    w.round();
+    let v = w.board();
+    assert!(v.finished);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (172_000, 0));
+    assert_eq!(
+        clock_line(Lang::En, &v.clock).unwrap(),
+        "⏱ 3+2 (live) · White 2:52 · Black 0:00"
+    );
+    // Correspondence: white's day runs out; a move after it is refused and ends the game.
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(DAY_MS + 1);
+    assert!(matches!(
+        w.mv(Color::White, "Nf3"),
+        Err(GameError::TimeRanOut)
+    ));
+    let v = w.board();
+    assert!(v.finished);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (0, DAY_MS));
+    assert_eq!(
+        clock_line(Lang::En, &v.clock).unwrap(),
+        "⏱ 1 day per move · White 0 h 0 min · Black 1 d 0 h"
+    );
+    // A game that ends otherwise keeps the clock as it stood at its end: white resigns
+    // after an hour of thought.
+    let w = world();
+    w.start("1d");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(3_600_000);
+    w.svc.resign(&w.white, w.ch, None).unwrap();
+    w.advance_ms(3_600_000);
+    let v = w.board();
+    assert_eq!(v.clock.white_ms, DAY_MS - 3_600_000);
+}
+
+// Issue 25, item 5: a takeback never gives time back.
+#[test]
+fn a_takeback_charges_the_time_used_and_gives_none_back() {
+    let w = world();
+    w.start("3+2");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(1_000);
+    w.mv(Color::White, "Nf3").unwrap();
+    w.advance_ms(1_000);
+    let v = w.mv(Color::Black, "Nc6").unwrap();
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (181_000, 181_000));
+    // White thinks 2:28: 0:33 left. White asks to take back Nf3 and Nc6; black accepts 2 s
+    // later. White is charged the 2:30 their turn took, then the game is rewound: white to
+    // move at 0:31 from now, black's time as it was.
+    w.advance_ms(148_000);
+    assert_eq!(w.board().clock.white_ms, 33_000);
+    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    assert_eq!(t.plies, 2);
+    w.advance_ms(2_000);
+    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    let v = w.board();
+    assert_eq!(v.ply, 2);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (31_000, 181_000));
+    assert_eq!(v.clock.deadline, Some(w.clock.now_ms() + 31_000));
+    // White's clock runs on from the takeback.
+    w.advance_ms(1_000);
+    assert_eq!(w.board().clock.white_ms, 30_000);
+    // One ply: white plays, black thinks 5 s, white asks to take the move back and black
+    // accepts 1 s later. Black, whose clock was running, is charged the 6 s; white moves
+    // again with the time their move left them.
+    let v = w.mv(Color::White, "Nf3").unwrap();
+    assert_eq!(v.clock.white_ms, 32_000);
+    w.advance_ms(5_000);
+    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    assert_eq!(t.plies, 1);
+    w.advance_ms(1_000);
+    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    let v = w.board();
+    assert_eq!(v.ply, 2);
+    assert_eq!((v.clock.white_ms, v.clock.black_ms), (32_000, 175_000));
+}
+
+// Issue 25, item 6: an operation's time is read once it holds the store.
+
+/// A clock that counts the reads made while nobody holds the service's store.
+struct WatchfulClock {
+    time: ManualClock,
+    store: std::sync::OnceLock<cajitas::store::SharedStore>,
+    unheld: std::sync::atomic::AtomicUsize,
+}
+
+impl std::fmt::Debug for WatchfulClock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WatchfulClock")
+            .field("time", &self.time)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clock for WatchfulClock {
+    fn now_ms(&self) -> i64 {
+        // `try_lock` never blocks, not even on the thread that holds the lock.
+        if self.store.get().is_some_and(|s| s.try_lock().is_ok()) {
+            self.unheld
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        self.time.now_ms()
+    }
+}
+
+#[test]
+fn an_operation_reads_the_time_only_while_it_holds_the_store() {
+    let clock = Arc::new(WatchfulClock {
+        time: ManualClock::new(T0),
+        store: std::sync::OnceLock::new(),
+        unheld: Default::default(),
+    });
+    let svc = support::db::memory_or_postgres(
+        env!("CARGO_CRATE_NAME"),
+        ServiceOptions::with_clock(clock.clone()),
+    );
+    assert!(clock.store.set(svc.shared_store()).is_ok());
+    let (white, black) = (
+        UserRef::new(11, "white", false),
+        UserRef::new(22, "black", false),
+    );
+    let ch = ChannelRef {
+        guild: Some(1),
+        channel: 500,
+    };
+    let terms = ChallengeTerms {
+        colour: ColourChoice::White,
+        time: "3+2".parse().unwrap(),
+        rated: false,
+    };
+    svc.challenge_with(&white, ch, Some(&black), terms).unwrap();
+    svc.accept(&black, ch).unwrap();
+    for (who, text) in [(&white, "e4"), (&black, "e5"), (&white, "Nf3")] {
+        clock.time.advance(Duration::from_secs(3));
+        svc.play_move(who, ch, text, Lang::En, false).unwrap();
+    }
+    svc.takeback_request(&white, ch, None).unwrap();
+    svc.takeback_accept(&black, ch, None).unwrap();
+    svc.resign(&white, ch, None).unwrap();
+    assert_eq!(
+        clock.unheld.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the time was read before the operation held the store"
+    );
+}
+
+/// This thread's id (Linux).
+#[cfg(target_os = "linux")]
+fn thread_id() -> String {
+    let link = std::fs::read_link("/proc/thread-self").unwrap();
+    link.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// Whether thread `tid` of this process sleeps (it waits on a lock).
+#[cfg(target_os = "linux")]
+fn sleeping(tid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).unwrap();
+    // `pid (comm) S …`: the state follows the last parenthesis.
+    stat.rsplit_once(") ")
+        .is_some_and(|(_, rest)| rest.starts_with('S'))
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_move_that_waited_behind_another_operation_is_timed_from_when_it_held_the_game() {
+    let w = world();
+    w.start("3+2");
+    w.mv(Color::White, "e4").unwrap();
+    w.mv(Color::Black, "e5").unwrap();
+    w.advance_ms(5_000);
+    // Black's turn begins now.
+    w.mv(Color::White, "Nf3").unwrap();
+    // Another operation holds the store; black's move arrives and waits for it.
+    let store = w.svc.shared_store();
+    let held = store.lock().unwrap();
+    let (tid_tx, tid_rx) = std::sync::mpsc::channel();
+    let (svc, black, ch) = (w.svc.clone(), w.black.clone(), w.ch);
+    let mover = std::thread::spawn(move || {
+        tid_tx.send(thread_id()).unwrap();
+        svc.play_move(&black, ch, "Nc6", Lang::En, false)
+            .map(|r| r.view)
+    });
+    let tid = tid_rx.recv().unwrap();
+    wait_for("black's move to wait for the store", || sleeping(&tid));
+    // The other operation takes 10 s; then black's move holds the game.
+    w.advance_ms(10_000);
+    drop(held);
+    let v = mover.join().unwrap().unwrap();
+    // Black used the 10 s up to the moment the move held the game (and earned 2 s).
+    assert_eq!(v.clock.black_ms, 180_000 - 10_000 + 2_000);
+    assert_eq!(v.clock.deadline, Some(w.clock.now_ms() + v.clock.white_ms));
+}
+
+/// PostgreSQL, shared by several processes: a move that waited for the game's channel, held
+/// by another process, is timed from when it held the game, not from when it arrived.
+#[test]
+fn a_move_that_waited_for_another_process_is_timed_from_when_it_held_the_game() {
+    use support::db::{Backend, TestDb};
+    if Backend::of_target(env!("CARGO_CRATE_NAME")) != Backend::Postgres {
+        return;
+    }
+    let db = TestDb::new(Backend::Postgres, "held-game");
+    let TestDb::Postgres(pg) = &db else {
+        unreachable!()
+    };
+    let clock = Arc::new(ManualClock::new(T0));
+    let svc = db.open(ServiceOptions::with_clock(clock.clone()));
+    let (white, black) = (
+        UserRef::new(11, "white", false),
+        UserRef::new(22, "black", false),
+    );
+    let ch = ChannelRef {
+        guild: Some(1),
+        channel: 501,
+    };
+    svc.challenge_timed(
+        &white,
+        ch,
+        Some(&black),
+        ColourChoice::White,
+        "3+2".parse().unwrap(),
+    )
+    .unwrap();
+    svc.accept(&black, ch).unwrap();
+    svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
+    svc.play_move(&black, ch, "e5", Lang::En, false).unwrap();
+    clock.advance(Duration::from_secs(5));
+    // Black's turn begins now.
+    svc.play_move(&white, ch, "Nf3", Lang::En, false).unwrap();
+    // Another process holds the channel's lock (the key of every write on its games).
+    let mut other = pg.client();
+    let key = ch.channel as i64;
+    other
+        .execute("SELECT pg_advisory_lock($1)", &[&key])
+        .unwrap();
+    let mover = {
+        let (svc, black) = (svc.clone(), black.clone());
+        std::thread::spawn(move || {
+            svc.play_move(&black, ch, "Nc6", Lang::En, false)
+                .map(|r| r.view)
+        })
+    };
+    let waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted \
+                   AND objid = 501 AND database = \
+                   (SELECT oid FROM pg_database WHERE datname = current_database())";
+    wait_for("black's move to wait for the channel", || {
+        db.count(waiting) == 1
+    });
+    // The other process takes 10 s; then black's move holds the game.
+    clock.advance(Duration::from_secs(10));
+    other
+        .execute("SELECT pg_advisory_unlock($1)", &[&key])
+        .unwrap();
+    let v = mover.join().unwrap().unwrap();
+    assert_eq!(v.clock.black_ms, 180_000 - 10_000 + 2_000);
 }

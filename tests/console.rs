@@ -441,3 +441,84 @@ fn the_console_takes_a_time_control_and_prints_the_clock() {
         "{text}"
     );
 }
+
+// Issue 25, item 8: the console never prints Discord markup.
+#[test]
+fn the_console_writes_claim_dates_and_commands_its_own_way() {
+    let dir = temp_dir("claim-markup");
+    let out = local(
+        &dir,
+        &["--no-png"],
+        "challenge bob white untimed\nas bob\naccept\nas alice\nmove e4\nclaim-win\nlang es\nboard\nclaim-win\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // The untimed deadline names the console's command.
+    assert!(
+        text.contains("their opponent may claim the game with `claim-win`."),
+        "{text}"
+    );
+    assert!(
+        text.contains("su rival podrá reclamar la partida con `claim-win`."),
+        "{text}"
+    );
+    // A claim too early says when, as the clock lines do: the UTC date and the time left.
+    let early = "Your opponent still has time to move: you can claim the game ";
+    let at = text
+        .find(early)
+        .map(|i| &text[i + early.len()..])
+        .expect(&text);
+    let line = at.lines().next().unwrap();
+    assert!(
+        line.contains(" UTC (~7 d 0 h).") || line.contains(" UTC (~6 d 23 h)."),
+        "{line}"
+    );
+    assert!(text.contains("podrás reclamar la partida 2"), "{text}");
+    for markup in ["<t:", "<#", "<@", "`/"] {
+        assert!(!text.contains(markup), "{markup} in\n{text}");
+    }
+}
+
+// Issue 25, item 4: the console shows the flagged side's clock at zero.
+#[test]
+fn the_console_shows_a_flagged_clock_at_zero() {
+    use cajitas::game::{GameService, ManualClock, ServiceOptions};
+    let dir = temp_dir("flag");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    // A game of one day per move whose white side stopped two days ago.
+    {
+        let clock = std::sync::Arc::new(ManualClock::new(now - 2 * 86_400_000));
+        let svc =
+            GameService::open(&dir.join("local.db"), ServiceOptions::with_clock(clock)).unwrap();
+        let ch = cajitas::console::local_channel();
+        let (alice, bob) = (
+            cajitas::console::local_user("alice"),
+            cajitas::console::local_user("bob"),
+        );
+        svc.challenge_timed(
+            &alice,
+            ch,
+            Some(&bob),
+            cajitas::game::ColourChoice::White,
+            "1d".parse().unwrap(),
+        )
+        .unwrap();
+        svc.accept(&bob, ch).unwrap();
+        for (who, mv) in [(&alice, "e4"), (&bob, "e5")] {
+            svc.play_move(who, ch, mv, cajitas::game::Lang::En, false)
+                .unwrap();
+        }
+    }
+    let out = local(&dir, &["--no-png"], "move Nf3\nboard\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("wins on time"), "{text}");
+    assert!(
+        text.contains("⏱ 1 day per move · White 0 h 0 min · Black 1 d 0 h"),
+        "{text}"
+    );
+    assert!(!text.contains("White 1 d 0 h"), "{text}");
+}

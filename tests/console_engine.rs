@@ -92,7 +92,7 @@ fn the_console_plays_the_computer_with_stockfish() {
     match cajitas::config::EngineSettings::from_env() {
         Ok(s) if s.program.is_some() => {}
         _ => {
-            skip::skipped(
+            skip::no_engine(
                 "the_console_plays_the_computer_with_stockfish",
                 skip::NO_ENGINE,
             );

@@ -26,6 +26,10 @@ const TIMED_OUT: u64 = 1_200_000_000_000_000_101;
 const REMINDED: u64 = 1_200_000_000_000_000_102;
 const CRASHED: u64 = 1_200_000_000_000_000_103;
 const QUIET: u64 = 1_200_000_000_000_000_104;
+/// Games that time out while the bot is down before its second and third starts: the posts
+/// that show those starts' first rounds are done.
+const LATE_2: u64 = 1_200_000_000_000_000_105;
+const LATE_3: u64 = 1_200_000_000_000_000_106;
 
 /// Posts through the real notifier, then fails: the event stays unposted, as after a crash
 /// between the post and its mark.
@@ -155,6 +159,13 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
     assert_eq!(users(m), vec![WHITE.to_string(), BLACK.to_string()]);
     assert_eq!(m["allowed_mentions"]["parse"], json!([]));
     assert_eq!(m["embeds"].as_array().map(Vec::len), Some(1));
+    // Its clock is the final one: white, who flagged, has no time left (issue 25, item 4).
+    let clock = m["embeds"][0]["fields"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["name"] == "Clock"))
+        .and_then(|f| f["value"].as_str())
+        .expect("a clock field");
+    assert!(clock.contains("White 0 h 0 min · Black 1 d 0 h"), "{clock}");
     // The reminder pings only the player to move (white).
     let m = &posts_in(&fake, REMINDED)[0];
     let content = m["content"].as_str().unwrap();
@@ -182,10 +193,16 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
     // Killed at once (maybe between a post and its mark), then restarted: whatever goes out
     // again carries the same nonce, and nothing is created twice.
     drop(bot);
+    timed_out_while_down(&db, now, LATE_2).await;
     let bot = start(2);
     fake.wait_ready(2).await;
-    // It posts again whatever the first left unmarked, then marks it: wait for the database
-    // to say every done event is posted (however loaded the machine), and a moment more.
+    // It posts again whatever the first left unmarked, and the game that timed out while it
+    // was down, then marks them: wait for that timeout's post and for the database to say
+    // every done event is posted (however loaded the machine). Its first round is over then.
+    fake.wait_for("LATE_2's timeout", Duration::from_secs(30), |f| {
+        (!posts_in(f, LATE_2).is_empty()).then_some(())
+    })
+    .await;
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while unposted(&db) > 0 {
         assert!(
@@ -195,8 +212,7 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    for channel in [TIMED_OUT, REMINDED, CRASHED] {
+    for channel in [TIMED_OUT, REMINDED, CRASHED, LATE_2] {
         assert_eq!(fake.created_messages(channel).len(), 1, "{channel}");
         let posts = posts_in(&fake, channel);
         assert!(
@@ -205,16 +221,31 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
         );
     }
     assert!(posts_in(&fake, QUIET).is_empty());
-    // Once marked, a third start posts nothing at all.
+    // Once marked, a third start posts nothing of it: its first post is the timeout of the
+    // game that ran out while it was down, and once that is marked nothing else was posted.
     drop(bot);
-    let counts: Vec<usize> = [TIMED_OUT, REMINDED, CRASHED]
+    let counts: Vec<usize> = [TIMED_OUT, REMINDED, CRASHED, LATE_2]
         .iter()
         .map(|&c| posts_in(&fake, c).len())
         .collect();
+    timed_out_while_down(&db, now, LATE_3).await;
     let bot = start(3);
     fake.wait_ready(3).await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let after: Vec<usize> = [TIMED_OUT, REMINDED, CRASHED]
+    fake.wait_for("LATE_3's timeout", Duration::from_secs(30), |f| {
+        (!posts_in(f, LATE_3).is_empty()).then_some(())
+    })
+    .await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while unposted(&db) > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the third bot left {} events unposted",
+            unposted(&db)
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(fake.created_messages(LATE_3).len(), 1);
+    let after: Vec<usize> = [TIMED_OUT, REMINDED, CRASHED, LATE_2]
         .iter()
         .map(|&c| posts_in(&fake, c).len())
         .collect();
@@ -226,6 +257,21 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
     assert!(svc.board(ch(TIMED_OUT)).unwrap().finished);
     assert!(svc.board(ch(CRASHED)).unwrap().finished);
     assert!(!svc.board(ch(REMINDED)).unwrap().finished);
+    assert!(svc.board(ch(LATE_2)).unwrap().finished);
+    assert!(svc.board(ch(LATE_3)).unwrap().finished);
+}
+
+/// A game in `channel` whose time ran out while the bot was down (white's day ended a day
+/// before `now`), written to the bot's database `db` by another service.
+async fn timed_out_while_down(db: &std::path::Path, now: i64, channel: u64) {
+    let db = db.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let clock = Arc::new(ManualClock::new(now - 2 * DAY_MS));
+        let svc = GameService::open(&db, ServiceOptions::with_clock(clock.clone())).unwrap();
+        game_at(&svc, &clock, channel, "1d", now - 2 * DAY_MS);
+    })
+    .await
+    .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -124,6 +124,14 @@ async fn a_redelivered_interaction_is_applied_once() {
             .skip(from)
             .any(|r| r.path.contains(id))
     );
+    // Ignored as already handled, not refused as a move out of turn (alice's e4 would be
+    // refused now anyway): the restarted bot's own log says so, for this interaction.
+    let log = w.bot().log_text();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("redelivered interaction ignored") && l.contains(id)),
+        "{log}"
+    );
     w.bot().signal("TERM");
     w.bot_mut().wait_exit(Duration::from_secs(15));
     w.bot = None;

@@ -22,7 +22,7 @@ fn have_engine(test: &str) -> bool {
     match cajitas::config::EngineSettings::from_env() {
         Ok(s) if s.program.is_some() => true,
         _ => {
-            support::skip::skipped(test, support::skip::NO_ENGINE);
+            support::skip::no_engine(test, support::skip::NO_ENGINE);
             false
         }
     }

@@ -47,11 +47,22 @@ async fn message_moves_are_played_and_chatter_is_ignored() {
     assert_eq!(field(&board, "Last move").as_deref(), Some("e4"));
     assert_eq!(channel_posts(&w).len(), 1);
     say(bob(), "e7e5");
-    w.fake
+    let second = w
+        .fake
         .wait_for("bob's move", std::time::Duration::from_secs(20), |_| {
-            (channel_posts(&w).len() == 2).then_some(())
+            channel_posts(&w).get(1).cloned()
         })
         .await;
+    // The second post is bob's move, played as e5, and nothing else was posted.
+    assert_eq!(
+        field(&second, "Last move").as_deref(),
+        Some("e5"),
+        "{}",
+        second.text()
+    );
+    assert_eq!(channel_posts(&w).len(), 2);
+    let board = w.cmd(&alice(), "en-US", "board", &[]).await;
+    assert_eq!(field(&board, "Last move").as_deref(), Some("e5"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -59,7 +70,22 @@ async fn message_moves_are_off_by_default() {
     let w = World::start("nomessages", vec![]).await;
     w.start_game().await;
     let m = w.channel().message(&w.fake, &alice(), "e4");
+    let id = m["id"].as_str().unwrap().to_owned();
     w.fake.dispatch("MESSAGE_CREATE", m);
+    // Events are handled concurrently: wait until the bot says it let this message be.
+    w.fake
+        .wait_for(
+            "the message handled",
+            std::time::Duration::from_secs(20),
+            |_| {
+                w.bot()
+                    .log_text()
+                    .lines()
+                    .any(|l| l.contains("message not read") && l.contains(&id))
+                    .then_some(())
+            },
+        )
+        .await;
     let board = w.cmd(&bob(), "en-US", "board", &[]).await;
     assert_eq!(field(&board, "Last move").as_deref(), Some("—"));
     assert!(channel_posts(&w).is_empty());

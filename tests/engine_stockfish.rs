@@ -1,7 +1,7 @@
 //! The real engine (Stockfish, found like the bot finds it): whole games against levels 1
 //! and 8 with a scripted person making random legal moves, and the analysis of a known game
 //! with a planted blunder. On a machine without an engine each test says it was skipped, and
-//! why, and passes.
+//! why, and passes (and fails with `CAJITAS_REQUIRE_ENGINE` set, as `.ci/run` does).
 
 #[path = "support/serial.rs"]
 mod serial;
@@ -25,12 +25,12 @@ fn engine(test: &str) -> Option<Pool> {
     let settings = match EngineSettings::from_env() {
         Ok(s) => s,
         Err(e) => {
-            skip::skipped(test, &format!("the engine settings are not valid: {e}"));
+            skip::no_engine(test, &format!("the engine settings are not valid: {e}"));
             return None;
         }
     };
     if settings.program.is_none() {
-        skip::skipped(test, skip::NO_ENGINE);
+        skip::no_engine(test, skip::NO_ENGINE);
         return None;
     }
     pool_from(&EngineSettings {

@@ -38,6 +38,38 @@ fn wakeups_of(names: &[&str]) -> Vec<(String, String, u64)> {
     out
 }
 
+/// The state of thread `tid` of this process (`S`: asleep, waiting for an event).
+fn state_of(tid: &str) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .next()?
+        .chars()
+        .next()
+}
+
+/// [`wakeups_of`] once the threads `names` are all there and asleep, twice in a row with the
+/// same counts: done starting.
+fn settled(names: &[&str]) -> Vec<(String, String, u64)> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut last = None;
+    loop {
+        let now = wakeups_of(names);
+        let asleep =
+            now.len() == names.len() && now.iter().all(|(_, tid, _)| state_of(tid) == Some('S'));
+        if asleep && last.as_ref() == Some(&now) {
+            return now;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the threads never settled: {now:?}"
+        );
+        last = asleep.then_some(now);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn an_idle_scheduler_following_the_other_processes_does_not_wake() {
     let Some(pg) = server_or_skip("an_idle_scheduler_following_the_other_processes_does_not_wake")
@@ -52,8 +84,7 @@ fn an_idle_scheduler_following_the_other_processes_does_not_wake() {
     .unwrap();
     let sched = idle_following_scheduler(svc, &db.url);
     let names = ["cajitas-schedul", "cajitas-deadlin", "pg-listen"];
-    std::thread::sleep(Duration::from_millis(200));
-    let before = wakeups_of(&names);
+    let before = settled(&names);
     assert_eq!(before.len(), 3, "{before:?}");
     std::thread::sleep(Duration::from_secs(3));
     let after = wakeups_of(&names);

@@ -45,7 +45,29 @@ fn a_process_starting_while_another_migrates_waits_for_it() {
         .unwrap();
     let url = db.url.clone();
     let opening = std::thread::spawn(move || PostgresStore::open(&url).map(|s| s.schema_version()));
-    std::thread::sleep(Duration::from_millis(500));
+    // The server shows the opening process waiting for that lock.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let waiting: i64 = other
+            .query_one(
+                "SELECT count(*) FROM pg_locks
+                 WHERE locktype = 'advisory' AND NOT granted
+                   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                   AND classid::int8 = $1 AND objid::int8 = $2 AND objsubid = 2",
+                &[&i64::from(locks::CLASS), &i64::from(locks::MIGRATIONS)],
+            )
+            .unwrap()
+            .get(0);
+        if waiting == 1 {
+            break;
+        }
+        assert!(!opening.is_finished(), "it must wait for the lock");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the opening process never waited for the migrations' lock"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     assert!(!opening.is_finished(), "it must wait for the lock");
     let tables: i64 = other
         .query_one(
@@ -877,16 +899,43 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
     // The server ends every idle connection of the service's pool (as a restart or an idle
     // timeout would); the pool does not test a connection before lending it.
     let mut admin = db.client();
-    let ended: i64 = admin
-        .query_one(
-            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-             WHERE datname = current_database() AND pid <> pg_backend_pid()) t",
+    let others: Vec<i32> = admin
+        .query(
+            "SELECT pid FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
             &[],
         )
         .unwrap()
-        .get(0);
-    assert!(ended >= 1, "the pool kept a connection");
-    std::thread::sleep(Duration::from_millis(200));
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let ended: Vec<i32> = others
+        .into_iter()
+        .filter(|pid| {
+            admin
+                .query_one("SELECT pg_terminate_backend($1)", &[pid])
+                .unwrap()
+                .get(0)
+        })
+        .collect();
+    assert!(!ended.is_empty(), "the pool kept a connection");
+    // Until the server says they are gone.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while admin
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1)",
+            &[&ended],
+        )
+        .unwrap()
+        .get::<_, i64>(0)
+        > 0
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the terminated connections {ended:?} stayed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     // Each operation still lands: its BEGIN found the connection closed and began on a new one.
     svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
     svc.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();

@@ -695,7 +695,11 @@ fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
 /// apologised for.
 fn refusal(out: &mut impl Write, e: &GameError, lang: Lang) -> io::Result<()> {
     if e.is_refusal() {
-        writeln!(out, "{}", i18n::game_error(lang, e))
+        writeln!(
+            out,
+            "{}",
+            i18n::game_error(lang, i18n::Presentation::Console, e)
+        )
     } else {
         tracing::error!(error = %e, "cajitas local: unexpected failure");
         writeln!(out, "{}", tr!(lang, "console-sorry", error = e.to_string()))

@@ -46,22 +46,27 @@ impl RestBudget {
     pub async fn take(&self) {
         let wait = {
             let mut state = self.state.lock().await;
-            let (tokens, last) = &mut *state;
-            let now = Instant::now();
-            let capacity = self.per_sec.max(1.0);
-            *tokens =
-                (*tokens + now.duration_since(*last).as_secs_f64() * self.per_sec).min(capacity);
-            *last = now;
-            // Reserve the token now; a negative balance is the queue ahead.
-            *tokens -= 1.0;
-            if *tokens >= 0.0 {
-                None
-            } else {
-                Some(Duration::from_secs_f64(-*tokens / self.per_sec))
-            }
+            self.reserve(&mut state, Instant::now())
         };
         if let Some(wait) = wait {
             tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// Counts one request at `now` in `state` (the tokens left and when they were counted):
+    /// how long it must wait to be sent, `None` for at once.
+    fn reserve(&self, state: &mut (f64, Instant), now: Instant) -> Option<Duration> {
+        let (tokens, last) = state;
+        let capacity = self.per_sec.max(1.0);
+        *tokens = (*tokens + now.saturating_duration_since(*last).as_secs_f64() * self.per_sec)
+            .min(capacity);
+        *last = now;
+        // Reserve the token now; a negative balance is the queue ahead.
+        *tokens -= 1.0;
+        if *tokens >= 0.0 {
+            None
+        } else {
+            Some(Duration::from_secs_f64(-*tokens / self.per_sec))
         }
     }
 }
@@ -97,24 +102,32 @@ mod tests {
         assert_eq!(RestBudget::share(1, 16).per_sec(), 3.125);
     }
 
-    #[tokio::test]
-    async fn a_burst_past_one_second_of_budget_waits() {
+    #[test]
+    fn a_burst_past_one_second_of_budget_waits() {
+        // On instants the test chooses, not the machine's time.
         let b = RestBudget::new(100.0);
         let t0 = Instant::now();
-        for _ in 0..100 {
-            b.take().await;
+        let mut state = (100.0, t0);
+        let ms = |d: Option<Duration>| d.map(|d| (d.as_secs_f64() * 1e3).round() as u64);
+        // The first second's worth is free.
+        for i in 0..100 {
+            assert_eq!(b.reserve(&mut state, t0), None, "request {i}");
         }
-        assert!(
-            t0.elapsed() < Duration::from_millis(300),
-            "the first second's worth is free"
-        );
-        for _ in 0..50 {
-            b.take().await;
+        // 50 more at once, at 100/s: each waits 10 ms more than the one before, 0.5 s last.
+        let waits: Vec<_> = (0..50).map(|_| ms(b.reserve(&mut state, t0))).collect();
+        assert_eq!(waits, (1..=50).map(|k| Some(10 * k)).collect::<Vec<_>>());
+        // Once they are sent (0.5 s later), the queue is empty and the next waits 10 ms.
+        let t1 = t0 + Duration::from_millis(500);
+        assert_eq!(ms(b.reserve(&mut state, t1)), Some(10));
+        // After a quiet second and more, a second's worth is free again, and no more.
+        let t2 = t1 + Duration::from_millis(1500);
+        for i in 0..100 {
+            assert_eq!(
+                b.reserve(&mut state, t2),
+                None,
+                "request {i} after the pause"
+            );
         }
-        assert!(
-            t0.elapsed() >= Duration::from_millis(480),
-            "50 more at 100/s take 0.5 s: {:?}",
-            t0.elapsed()
-        );
+        assert_eq!(ms(b.reserve(&mut state, t2)), Some(10));
     }
 }

@@ -249,6 +249,12 @@ pub async fn on_event(
         }
     }
     if let serenity::FullEvent::Message { new_message } = event
+        && !framework.user_data.config.message_moves
+    {
+        // Said so that a test knows the message was handled (events run concurrently).
+        tracing::debug!(message = %new_message.id, "message not read: moves typed as messages are off");
+    }
+    if let serenity::FullEvent::Message { new_message } = event
         && framework.user_data.config.message_moves
         && let Err(e) = super::messages::on_message(
             framework.serenity_context,

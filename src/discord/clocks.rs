@@ -6,7 +6,7 @@ use super::view::{game_reply, status};
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Defer, Error};
 use crate::game::{GameView, NoticeKind, TimeControl};
-use crate::i18n::clock;
+use crate::i18n::{Presentation, clock};
 use crate::tr;
 
 /// The `time` option of `/challenge`: lichess's correspondence days and live clocks.
@@ -91,9 +91,10 @@ pub fn clock_field(view: &GameView, lang: crate::game::Lang) -> Option<String> {
     if let Some(deadline) = c.deadline.filter(|_| view.engine().is_none()) {
         lines.push(clock::deadline_line(
             lang,
+            Presentation::Discord,
             c,
-            &mention(view.player_to_move()),
-            &timestamp(deadline),
+            view.player_to_move(),
+            deadline,
         ));
     }
     (!lines.is_empty()).then(|| lines.join("\n"))

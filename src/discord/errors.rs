@@ -11,7 +11,7 @@ use cajitas_rules::Lang;
 use super::Data;
 use super::reply::{Reply, Responder, scrub, scrubbed};
 use crate::game::GameError;
-use crate::i18n::game_error;
+use crate::i18n::{Presentation, game_error};
 use crate::tr;
 
 /// What a handler can fail with. Refusals stay typed until `report` turns them into the
@@ -87,7 +87,7 @@ impl Error {
     /// What the user reads, in `lang` (for a failure: the apology without reference).
     pub fn text(&self, lang: Lang) -> String {
         match self {
-            Error::Game(e) => game_error(lang, e),
+            Error::Game(e) => game_error(lang, Presentation::Discord, e),
             Error::Refused(r) => r.text(lang),
             Error::Failed(_) => tr!(lang, "error-internal"),
         }

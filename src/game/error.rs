@@ -182,6 +182,8 @@ pub enum GameError {
     ClaimTooEarly {
         /// When the game may be claimed (Unix ms).
         at_ms: i64,
+        /// When the claim was refused (Unix ms): the console says how long is left.
+        as_of_ms: i64,
     },
     /// Takebacks are refused in rated games.
     #[error("Takebacks are not allowed in rated games.")]

@@ -298,6 +298,7 @@ impl GameService {
                 l.row.ply,
                 pos.turn(),
                 active,
+                l.row.finished_at,
                 self.now(),
             ),
             rated: l.row.rated,

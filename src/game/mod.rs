@@ -239,13 +239,16 @@ impl GameService {
     /// Runs `f` as one operation in one write transaction (`BEGIN IMMEDIATE` in SQLite) at
     /// the service's time: it commits when `f` returns `Ok`, and its typed result or refusal
     /// comes back through the object-safe [`Store::transaction`].
+    ///
+    /// The time is read once the operation holds the store (inside its transaction), never
+    /// before: an operation that waited behind another (the opponent's move) acts at a time
+    /// after that other's commit, so a clock never charges a negative time.
     fn write<T>(
         &self,
         f: impl FnOnce(&dyn Tx, i64) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
-        let now = self.now();
         notify::take_queued();
-        let result = self.store().immediate(|tx| f(tx, now));
+        let result = self.store().immediate(|tx| f(tx, self.now()));
         let queued = notify::take_queued();
         if result.is_ok() {
             self.deliver(&queued);

@@ -113,7 +113,7 @@ impl GameService {
     ) -> Result<T, GameError> {
         let me = actor.capped();
         let mut engine_game = None;
-        let done = self.write(|tx, now| {
+        let done = self.write(|tx, _| {
             let game = match game {
                 Some(id) => match tx.game(id)? {
                     Some(row) if row.status == GameStatus::Active => self.load(tx, row)?,
@@ -121,6 +121,10 @@ impl GameService {
                 },
                 None => self.active_for(tx, ch, Some(me.id))?,
             };
+            // The operation's time is read once it holds the game (PostgreSQL locks the
+            // game's channel when it is looked up; another process's operation on it may have
+            // kept this one waiting until now).
+            let now = self.now();
             let mine = Self::player(&game, &me)?;
             if Self::has_engine(&game) {
                 engine_game = Some(game.row.id);
@@ -620,7 +624,10 @@ impl GameService {
             }
             let at = t.game.row.clock.deadline.unwrap_or(i64::MAX);
             if t.now < at {
-                return Err(GameError::ClaimTooEarly { at_ms: at });
+                return Err(GameError::ClaimTooEarly {
+                    at_ms: at,
+                    as_of_ms: t.now,
+                });
             }
             t.record_actor()?;
             if t.game.row.ply < 2 {

@@ -193,6 +193,13 @@ impl Scheduler {
         self.bell.lock().plan != Plan::Awake
     }
 
+    /// Whether it was asked to wake (rung) and has not taken the ring yet. It counts a ring
+    /// in [`wakeups`](Self::wakeups) before it clears this: read this first, then the count,
+    /// and a ring shows in one or the other (a test's proof that something did not wake it).
+    pub fn ring_pending(&self) -> bool {
+        self.bell.lock().rung
+    }
+
     /// Wakes the thread for a round now (tests move a [`ManualClock`](super::ManualClock)
     /// forward, then poke).
     pub fn poke(&self) {

@@ -47,8 +47,10 @@ fn request_to_answer(t: &Turn<'_>, seen_ply: Option<u32>) -> Result<TakebackRow,
 
 impl GameService {
     /// Game `t` rewound to `to_ply`: the position's FEN there, the time control, and the
-    /// clock as a rewind leaves it (both times as they are, the mover's from now). Shared
-    /// by the takeback by agreement and the engine's granted one.
+    /// clock as a rewind leaves it: first the player to move is charged the time their turn
+    /// has taken so far (a live clock), then both times stay as they are, the new player to
+    /// move's running from now. No time is ever given back. Shared by the takeback by
+    /// agreement and the engine's granted one.
     pub(super) fn rewound(
         &self,
         t: &Turn<'_>,
@@ -59,7 +61,9 @@ impl GameService {
         let abandon = self.abandon_ms();
         let turn = pos.turn();
         let before = ClockState::from_row(tc, &t.game.row.clock, to_ply, turn, t.now, abandon);
-        let clock = time_control::after_rewind(tc, before, to_ply, turn, t.now, abandon);
+        let (ply, running) = (t.game.row.ply, t.game.game.position().turn());
+        let charged = time_control::charge_turn(tc, before, ply, running, t.now);
+        let clock = time_control::after_rewind(tc, charged, to_ply, turn, t.now, abandon);
         Ok((pos.fen(), tc, clock))
     }
 

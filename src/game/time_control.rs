@@ -174,23 +174,30 @@ pub struct ClockView {
 }
 
 impl ClockView {
-    /// The clock of a game at `ply` plies with `turn` to move, as of `now`.
+    /// The clock of a game at `ply` plies with `turn` to move, as of `now`. A game that has
+    /// ended (not `active`) shows its clock as it stood at its end (`finished_at`): the side
+    /// that was to move counted down to that moment, so a flagged side shows no time left, as
+    /// lichess's final clock does.
     pub(crate) fn new(
         control: TimeControl,
         c: &ClockRow,
         ply: u32,
         turn: Color,
         active: bool,
+        finished_at: Option<i64>,
         now: i64,
     ) -> ClockView {
-        let grace = active && matches!(control, TimeControl::Live { .. }) && ply < 2;
+        let in_grace = matches!(control, TimeControl::Live { .. }) && ply < 2;
+        let grace = active && in_grace;
         let (mut white_ms, mut black_ms) = (c.white_ms, c.black_ms);
-        if active
-            && !grace
+        // When the running side's clock is read: now, or when the game ended.
+        let at = if active { Some(now) } else { finished_at };
+        if !in_grace
             && control.is_timed()
             && let Some(deadline) = c.deadline
+            && let Some(at) = at
         {
-            let left = (deadline - now).max(0);
+            let left = (deadline - at).max(0);
             match turn {
                 Color::White => white_ms = left,
                 Color::Black => black_ms = left,
@@ -409,8 +416,31 @@ pub(crate) fn after_move(
     c
 }
 
-/// The clock after a takeback at `now` to `ply` plies with `turn` to move: remaining times
-/// stay as they are (no time is given back), the turn begins now.
+/// The clock with the turn in progress charged at `now`: in a live game past `turn`'s grace
+/// (`ply` plies played), the player to move has used `now - clock_at` of their time, and their
+/// turn goes on from `now`. A takeback charges it before it rewinds (lichess's rule: the time
+/// of the current turn is never given back), without the increment (no move was made).
+pub(crate) fn charge_turn(
+    tc: TimeControl,
+    before: ClockState,
+    ply: u32,
+    turn: Color,
+    now: i64,
+) -> ClockState {
+    let mut c = before;
+    if let TimeControl::Live { .. } = tc
+        && ply >= 2
+    {
+        let used = (now - before.clock_at).max(0);
+        c.set(turn, (before.remaining(turn) - used).max(0));
+        c.clock_at = now;
+    }
+    c
+}
+
+/// The clock after a takeback at `now` to `ply` plies with `turn` to move, the turn in
+/// progress already charged ([`charge_turn`]): remaining times stay as they are (no time is
+/// given back), the turn begins now.
 pub(crate) fn after_rewind(
     tc: TimeControl,
     before: ClockState,

@@ -2,7 +2,8 @@
 
 use cajitas_rules::Lang;
 
-use crate::game::{ClockView, TimeControl};
+use super::present::{Command, Presentation};
+use crate::game::{ClockView, TimeControl, UserRef};
 use crate::tr;
 
 /// A time control in `lang`: "3 days per move", "5+3 (live)", "untimed".
@@ -106,21 +107,32 @@ pub fn clock_line(lang: Lang, c: &ClockView) -> Option<String> {
     ))
 }
 
-/// The deadline sentence of a game in progress: who must move by when (`deadline` is the
-/// time as the front end shows it: Discord's `<t:UNIX:R>`, the console's own words), or, in
-/// an untimed game, when the opponent may claim it.
-pub fn deadline_line(lang: Lang, c: &ClockView, player: &str, deadline: &str) -> String {
-    let id = if !c.control.is_timed() {
-        "clock-untimed-deadline"
-    } else if c.grace {
+/// The deadline sentence of a game in progress: `player` must move by `deadline` (Unix ms),
+/// or, in an untimed game, the opponent may claim it then (with the command `p` names). The
+/// player and the moment are written as `p` writes them (Discord: a mention and a Discord
+/// timestamp; the console: the name, the UTC date and the time left).
+pub fn deadline_line(
+    lang: Lang,
+    p: Presentation,
+    c: &ClockView,
+    player: &UserRef,
+    deadline: i64,
+) -> String {
+    let player = p.player(player);
+    let deadline = p.moment(lang, deadline, c.as_of, c.control);
+    if !c.control.is_timed() {
+        return tr!(
+            lang,
+            "clock-untimed-deadline",
+            player = player,
+            deadline = deadline,
+            command = p.command(lang, Command::ClaimWin)
+        );
+    }
+    let id = if c.grace {
         "clock-grace"
     } else {
         "clock-deadline"
     };
-    tr!(
-        lang,
-        id,
-        player = player.to_owned(),
-        deadline = deadline.to_owned()
-    )
+    tr!(lang, id, player = player, deadline = deadline)
 }

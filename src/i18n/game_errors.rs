@@ -1,18 +1,25 @@
 //! The game service's refusals ([`GameError`]) in the player's language, one message per
-//! variant. The `#[error]` English of `GameError` stays for logs and the console.
+//! variant, for either front end: the [`Presentation`] writes the places, moments and
+//! commands a refusal names. The `#[error]` English of `GameError` stays for logs.
 
 use cajitas_rules::Lang;
 
+use super::present::{Command, Presentation};
 use super::words::san_in;
-use crate::game::GameError;
+use crate::game::{GameError, TimeControl};
 use crate::tr;
 
-/// `error` as a player reads it in `lang`.
-pub fn game_error(lang: Lang, error: &GameError) -> String {
+/// `error` as a player reads it in `lang`, on the front end `p`.
+pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
+    let command = |c: Command| p.command(lang, c);
     match error {
-        GameError::NoGame => tr!(lang, "error-no-game"),
+        GameError::NoGame => tr!(lang, "error-no-game", command = command(Command::Challenge)),
         GameError::NoFinishedGame => tr!(lang, "error-no-finished-game"),
-        GameError::GameOver => tr!(lang, "error-game-over"),
+        GameError::GameOver => tr!(
+            lang,
+            "error-game-over",
+            command = command(Command::Challenge)
+        ),
         GameError::NotAPlayer => tr!(lang, "error-not-a-player"),
         GameError::NotYourTurn => tr!(lang, "error-not-your-turn"),
         GameError::PositionChanged => tr!(lang, "error-position-changed"),
@@ -22,7 +29,11 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         }
         GameError::EmptyMove => tr!(lang, "error-empty-move"),
         GameError::NoChallenge => tr!(lang, "error-no-challenge"),
-        GameError::ChallengeExpired => tr!(lang, "error-challenge-expired"),
+        GameError::ChallengeExpired => tr!(
+            lang,
+            "error-challenge-expired",
+            command = command(Command::Challenge)
+        ),
         GameError::ChallengeClosed(how) => tr!(lang, "error-challenge-closed", how = *how),
         GameError::CannotChallengeSelf => tr!(lang, "error-challenge-self"),
         GameError::CannotChallengeBot => tr!(lang, "error-challenge-bot"),
@@ -30,7 +41,11 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::ChallengePending => tr!(lang, "error-challenge-pending"),
         GameError::GameInProgress => tr!(lang, "error-game-in-progress"),
         GameError::NotChallenged => tr!(lang, "error-not-challenged"),
-        GameError::OwnChallenge => tr!(lang, "error-own-challenge"),
+        GameError::OwnChallenge => tr!(
+            lang,
+            "error-own-challenge",
+            command = command(Command::Cancel)
+        ),
         GameError::TooManyPings { wait_secs } => tr!(
             lang,
             "error-too-many-pings",
@@ -52,21 +67,13 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::NoTakeback => tr!(lang, "error-no-takeback"),
         GameError::OwnTakeback => tr!(lang, "error-own-takeback"),
         GameError::InGameThread { parent } => {
-            tr!(
-                lang,
-                "error-in-game-thread",
-                parent = format!("<#{parent}>")
-            )
+            tr!(lang, "error-in-game-thread", parent = p.place(*parent))
         }
         GameError::SeveralGames { threads } => {
-            tr!(lang, "error-several-games", links = thread_links(threads))
+            tr!(lang, "error-several-games", links = places(p, threads))
         }
         GameError::GamesInThreads { threads } => {
-            tr!(
-                lang,
-                "error-games-in-threads",
-                links = thread_links(threads)
-            )
+            tr!(lang, "error-games-in-threads", links = places(p, threads))
         }
         GameError::TooManyEngineGames { limit, places } => tr!(
             lang,
@@ -79,22 +86,23 @@ pub fn game_error(lang: Lang, error: &GameError) -> String {
         GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),
         GameError::ClaimAgainstEngine => tr!(lang, "error-claim-against-engine"),
         GameError::ClaimOwnTurn => tr!(lang, "error-claim-own-turn"),
-        GameError::ClaimTooEarly { at_ms } => tr!(
+        GameError::ClaimTooEarly { at_ms, as_of_ms } => tr!(
             lang,
             "error-claim-too-early",
-            at = format!("<t:{}:R>", at_ms.div_euclid(1000))
+            // Only an untimed game can be claimed.
+            at = p.moment(lang, *at_ms, *as_of_ms, TimeControl::Untimed)
         ),
         GameError::TakebackInRatedGame => tr!(lang, "error-takeback-rated"),
         GameError::Internal(_) => tr!(lang, "error-internal"),
     }
 }
 
-/// Threads as Discord links (`<#id>`, which Discord shows as the thread's name), one after
-/// the other. Only Discord has threads.
-fn thread_links(threads: &[u64]) -> String {
+/// Threads as `p` names them (Discord: links, shown as the threads' names), one after the
+/// other. Only Discord has threads.
+fn places(p: Presentation, threads: &[u64]) -> String {
     threads
         .iter()
-        .map(|t| format!("<#{t}>"))
+        .map(|&t| p.place(t))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -11,6 +11,7 @@
 
 pub mod clock;
 mod game_errors;
+pub mod present;
 pub mod ratings;
 mod read_errors;
 mod words;
@@ -21,6 +22,7 @@ use cajitas_rules::Lang;
 pub use fluent_bundle::FluentArgs;
 
 pub use self::game_errors::game_error;
+pub use self::present::Presentation;
 pub use self::read_errors::read_error;
 pub use self::words::{colour_key, list_and, list_or, role_key, san_in};
 use fluent_bundle::concurrent::FluentBundle;
@@ -437,14 +439,51 @@ pub(crate) mod variant_tests {
             GameError::ClaimNotUntimed,
             GameError::ClaimAgainstEngine,
             GameError::ClaimOwnTurn,
-            GameError::ClaimTooEarly { at_ms: 1_000_000 },
+            GameError::ClaimTooEarly {
+                at_ms: 1_000_000,
+                as_of_ms: 0,
+            },
             GameError::Internal("x".into()),
         ];
-        for e in &all {
-            let (en, es) = (game_error(Lang::En, e), game_error(Lang::Es, e));
-            assert_rendered(&en, &es);
+        for p in [Presentation::Discord, Presentation::Console] {
+            for e in &all {
+                let (en, es) = (game_error(Lang::En, p, e), game_error(Lang::Es, p, e));
+                assert_rendered(&en, &es);
+                // The console never prints Discord markup: no links, timestamps, mentions
+                // nor slash commands.
+                if p == Presentation::Console {
+                    for text in [&en, &es] {
+                        for markup in ["<#", "<t:", "<@", "`/"] {
+                            assert!(!text.contains(markup), "{markup} in {text:?}");
+                        }
+                    }
+                }
+            }
         }
-        assert!(game_error(Lang::Es, &GameError::NothingToClaimWith("Nf3".into())).contains("Cf3"));
+        let claim = GameError::NothingToClaimWith("Nf3".into());
+        assert!(game_error(Lang::Es, Presentation::Discord, &claim).contains("Cf3"));
+        // Each fact as its front end writes it.
+        let early = GameError::ClaimTooEarly {
+            at_ms: 1_907_150_401_000,
+            as_of_ms: 1_907_150_401_000 - 4 * 86_400_000,
+        };
+        assert_eq!(
+            game_error(Lang::En, Presentation::Discord, &early),
+            "Your opponent still has time to move: you can claim the game <t:1907150401:R>."
+        );
+        assert_eq!(
+            game_error(Lang::En, Presentation::Console, &early),
+            "Your opponent still has time to move: you can claim the game \
+             2030-06-08 12:00:01 UTC (~4 d 0 h)."
+        );
+        let own = GameError::OwnChallenge;
+        assert!(game_error(Lang::Es, Presentation::Discord, &own).contains("`/cancelar`"));
+        assert!(game_error(Lang::Es, Presentation::Console, &own).contains("`cancel`"));
+        let places = GameError::SeveralGames {
+            threads: vec![8, 9],
+        };
+        assert!(game_error(Lang::En, Presentation::Discord, &places).contains("<#8> <#9>"));
+        assert!(game_error(Lang::En, Presentation::Console, &places).contains("#8 #9"));
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! a temporary folder, or a fresh database on the test binary's PostgreSQL server
 //! ([`super::postgres`]). The backend of a test binary follows its name: a target whose name
 //! ends in `_postgres` (e.g. `tests/game_service_postgres.rs`, which includes the suite of
-//! `tests/game_service.rs`) runs on PostgreSQL.
+//! `tests/game_service.rs`) runs on PostgreSQL. On a machine without PostgreSQL's binaries
+//! its PostgreSQL run is skipped (said on stderr; a failure under `CAJITAS_REQUIRE_PG`, see
+//! [`super::postgres`]) and each of its tests runs on SQLite instead: every test still runs
+//! and reports, none is cut off.
 
 #![allow(dead_code)]
 
@@ -24,12 +27,29 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The backend of the test binary `crate_name` (`env!("CARGO_CRATE_NAME")`).
+    /// The backend of the test binary `crate_name` (`env!("CARGO_CRATE_NAME")`): PostgreSQL
+    /// for a `*_postgres` target, when this machine has PostgreSQL's binaries (their server
+    /// failing to start fails the test). Without them the PostgreSQL run is skipped: said
+    /// once on stderr, a failure under `CAJITAS_REQUIRE_PG`, and SQLite is used instead.
     pub fn of_target(crate_name: &str) -> Backend {
-        if crate_name.ends_with("_postgres") {
-            Backend::Postgres
-        } else {
-            Backend::Sqlite
+        if !crate_name.ends_with("_postgres") {
+            return Backend::Sqlite;
+        }
+        match server() {
+            Ok(_) => Backend::Postgres,
+            Err(why) => {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                if super::postgres::required() {
+                    super::postgres::skipped(crate_name, &why);
+                }
+                SAID.call_once(|| {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "SKIPPED: the PostgreSQL run of {crate_name}: no PostgreSQL server ({why}); its tests run on SQLite instead"
+                    );
+                });
+                Backend::Sqlite
+            }
         }
     }
 }
@@ -43,9 +63,9 @@ pub enum TestDb {
 }
 
 impl TestDb {
-    /// A new, empty database of `backend` for the test `tag`. Without a PostgreSQL server, a
-    /// PostgreSQL suite cannot run at all: this prints that the binary's tests are skipped and
-    /// why, and ends the test binary with success.
+    /// A new, empty database of `backend` for the test `tag`. [`Backend::of_target`] says
+    /// whether this machine can give a PostgreSQL one: asked for one without a server, this
+    /// panics.
     pub fn new(backend: Backend, tag: &str) -> TestDb {
         match backend {
             Backend::Sqlite => {
@@ -62,14 +82,10 @@ impl TestDb {
             }
             Backend::Postgres => match server() {
                 Ok(s) => TestDb::Postgres(s.database(tag)),
-                Err(why) => {
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "SKIPPED: the PostgreSQL suite of {} did not run: no PostgreSQL server ({why})",
-                        std::env::args().next().unwrap_or_default()
-                    );
-                    std::process::exit(0);
-                }
+                Err(why) => panic!(
+                    "a PostgreSQL database asked for without a PostgreSQL server ({why}): \
+                     ask Backend::of_target first"
+                ),
             },
         }
     }

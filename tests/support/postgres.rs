@@ -6,7 +6,8 @@
 //!
 //! `initdb` refuses to run as root: under root, the server runs as the `postgres` user
 //! (`runuser -u postgres`). Without the binaries, [`server`] says why, and the tests print that
-//! they were skipped.
+//! they were skipped; with [`REQUIRE_VAR`] set (as `.ci/run` does) such a skip fails the test.
+//! Binaries that are there but fail to start a server fail the tests, with the reason.
 
 #![allow(dead_code)]
 
@@ -24,6 +25,15 @@ const DEBIAN_DIR: &str = "/usr/lib/postgresql";
 /// The variable naming an existing server for the tests.
 pub const URL_VAR: &str = "CAJITAS_TEST_POSTGRES_URL";
 
+/// Set (to anything but empty or `0`) where PostgreSQL must be tested (`.ci/run` sets it): a
+/// test that would be skipped for want of PostgreSQL's binaries fails instead.
+pub const REQUIRE_VAR: &str = "CAJITAS_REQUIRE_PG";
+
+/// Whether [`REQUIRE_VAR`] is set.
+pub fn required() -> bool {
+    std::env::var(REQUIRE_VAR).is_ok_and(|v| !matches!(v.trim(), "" | "0"))
+}
+
 /// A PostgreSQL server the tests may create databases on.
 pub struct PgServer {
     /// The server's data directory (also its socket directory), when the tests started it.
@@ -37,20 +47,34 @@ pub struct PgServer {
 }
 
 /// The server of this test binary: started once, stopped when the binary exits (a watchdog
-/// stops it even when the binary is killed). `Err` says why there is none.
+/// stops it even when the binary is killed). `Err` says why there is none: this machine has
+/// no PostgreSQL binaries. Binaries that fail to start a server panic, with the reason (in
+/// every test that asks: the failure is kept).
 pub fn server() -> Result<&'static PgServer, String> {
-    static SERVER: OnceLock<Result<PgServer, String>> = OnceLock::new();
-    SERVER
-        .get_or_init(|| match std::env::var(URL_VAR) {
-            Ok(url) if !url.trim().is_empty() => Ok(PgServer::existing(url.trim())),
-            _ => PgServer::start(true),
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+    /// Why there is no server: no binaries, or they failed.
+    enum NoServer {
+        Absent(String),
+        Failed(String),
+    }
+    static SERVER: OnceLock<Result<PgServer, NoServer>> = OnceLock::new();
+    let server = SERVER.get_or_init(|| match std::env::var(URL_VAR) {
+        Ok(url) if !url.trim().is_empty() => Ok(PgServer::existing(url.trim())),
+        _ => match bin_dir() {
+            Err(why) => Err(NoServer::Absent(why)),
+            Ok(_) => PgServer::start(true).map_err(NoServer::Failed),
+        },
+    });
+    match server {
+        Ok(s) => Ok(s),
+        Err(NoServer::Absent(why)) => Err(why.clone()),
+        Err(NoServer::Failed(why)) => {
+            panic!("the PostgreSQL binaries are there, but the test server did not start: {why}")
+        }
+    }
 }
 
 /// The server, or `None` after printing (past the test harness's capture) that the calling
-/// test is skipped and why.
+/// test is skipped and why (a failure under [`REQUIRE_VAR`]).
 pub fn server_or_skip(test: &str) -> Option<&'static PgServer> {
     match server() {
         Ok(s) => Some(s),
@@ -61,8 +85,13 @@ pub fn server_or_skip(test: &str) -> Option<&'static PgServer> {
     }
 }
 
-/// Prints that `test` was skipped, straight to the process's stderr (not captured).
+/// Prints that `test` was skipped, straight to the process's stderr (not captured); under
+/// [`REQUIRE_VAR`], fails the test instead.
 pub fn skipped(test: &str, why: &str) {
+    assert!(
+        !required(),
+        "{test}: no PostgreSQL server ({why}), and {REQUIRE_VAR} is set: PostgreSQL must be tested here"
+    );
     let _ = writeln!(
         std::io::stderr(),
         "SKIPPED {test}: no PostgreSQL server ({why})"

@@ -151,15 +151,15 @@ restarting = Restarting: try again in a few seconds.
 
 ## Game service refusals (one per GameError variant)
 
-error-no-game = There is no game in this channel. Start one with `/challenge`.
-error-game-over = The game in this channel is already over. Start a new one with `/challenge`.
+error-no-game = There is no game in this channel. Start one with { $command }.
+error-game-over = The game in this channel is already over. Start a new one with { $command }.
 error-not-a-player = You are not playing in this game.
 error-not-your-turn = It is not your turn: wait for your opponent's move.
 error-position-changed = The position changed before your action arrived (this button or move is out of date). Look at the board and try again.
 error-too-long = The move is too long (at most { $max } characters).
 error-empty-move = Type a move, for example `e4`, `Nf3`, `Cf3` or `e2e4`.
 error-no-challenge = There is no pending challenge in this channel.
-error-challenge-expired = That challenge has expired. Send a new one with `/challenge`.
+error-challenge-expired = That challenge has expired. Send a new one with { $command }.
 error-challenge-closed = { $how ->
     [accepted] That challenge was already accepted.
     [declined] That challenge was already declined.
@@ -171,7 +171,7 @@ error-bot-cannot-play = Bot accounts cannot play.
 error-challenge-pending = A challenge is already waiting for an answer in this channel.
 error-game-in-progress = A game is already in progress in this channel. One game per channel: finish it first, or play in another channel or thread.
 error-not-challenged = This challenge is not addressed to you.
-error-own-challenge = You cannot answer your own challenge (use `/cancel` to withdraw it).
+error-own-challenge = You cannot answer your own challenge (use { $command } to withdraw it).
 error-too-many-pings = You have pinged that player { $limit } times in the last 10 minutes. Try again in { $wait } s.
 error-open-challenge-decline = This challenge is open to anyone, so it cannot be declined: ignore it, or accept it to play. Only the challenger can withdraw it.
 error-not-challenger = Only the challenger can cancel this challenge.

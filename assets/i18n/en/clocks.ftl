@@ -18,7 +18,7 @@ clock-hours = { $hours } h { $minutes } min
 clock-line = ⏱ { $control } · White { $white } · Black { $black }
 clock-deadline = { $player } must move { $deadline }.
 clock-grace = { $player } must make their first move { $deadline }.
-clock-untimed-deadline = If { $player } has not moved { $deadline }, their opponent may claim the game with `/claim-win`.
+clock-untimed-deadline = If { $player } has not moved { $deadline }, their opponent may claim the game with { $command }.
 # The embed's field.
 embed-clock = Clock
 # The challenge message's line.

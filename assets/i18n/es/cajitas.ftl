@@ -159,15 +159,15 @@ restarting = Reiniciando: inténtalo de nuevo dentro de unos segundos.
 
 ## Negativas del servicio de partidas (una por variante de GameError)
 
-error-no-game = No hay ninguna partida en este canal. Empieza una con `/desafiar`.
-error-game-over = La partida de este canal ya ha terminado. Empieza otra con `/desafiar`.
+error-no-game = No hay ninguna partida en este canal. Empieza una con { $command }.
+error-game-over = La partida de este canal ya ha terminado. Empieza otra con { $command }.
 error-not-a-player = No juegas en esta partida.
 error-not-your-turn = No es tu turno: espera la jugada de tu rival.
 error-position-changed = La posición ha cambiado antes de que llegara tu acción (este botón o esta jugada están desfasados). Mira el tablero e inténtalo de nuevo.
 error-too-long = La jugada es demasiado larga (como mucho { $max } caracteres).
 error-empty-move = Escribe una jugada, por ejemplo `e4`, `Cf3`, `Nf3` o `e2e4`.
 error-no-challenge = No hay ningún desafío pendiente en este canal.
-error-challenge-expired = Ese desafío ha caducado. Lanza otro con `/desafiar`.
+error-challenge-expired = Ese desafío ha caducado. Lanza otro con { $command }.
 error-challenge-closed = { $how ->
     [accepted] Ese desafío ya fue aceptado.
     [declined] Ese desafío ya fue rechazado.
@@ -179,7 +179,7 @@ error-bot-cannot-play = Las cuentas de bot no pueden jugar.
 error-challenge-pending = Ya hay un desafío esperando respuesta en este canal.
 error-game-in-progress = Ya se está jugando una partida en este canal. Una partida por canal: termínala antes, o juega en otro canal o hilo.
 error-not-challenged = Este desafío no va dirigido a ti.
-error-own-challenge = No puedes responder a tu propio desafío (usa `/cancelar` para retirarlo).
+error-own-challenge = No puedes responder a tu propio desafío (usa { $command } para retirarlo).
 error-too-many-pings = Has mencionado a ese jugador { $limit } veces en los últimos 10 minutos. Inténtalo de nuevo dentro de { $wait } s.
 error-open-challenge-decline = Este desafío está abierto a cualquiera, así que no se puede rechazar: ignóralo, o acéptalo para jugar. Solo quien lo lanzó puede retirarlo.
 error-not-challenger = Solo quien lanzó el desafío puede retirarlo.
