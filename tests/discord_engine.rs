@@ -78,9 +78,15 @@ async fn play_in_thread(w: &World, options: &[(&str, serde_json::Value)]) -> (Re
     assert_public_board(&board);
     let thread = w.fake.thread(message).expect("a thread on /play's answer");
     assert_eq!(thread.parent, CHANNEL);
-    // "alice vs Stockfish, level 4", or the fake engine's name.
+    // "alice vs Stockfish, level 4", or the fake engine's name: White first.
+    let black = options.contains(&("colour", json!(1)));
     assert!(
-        thread.name.starts_with("alice vs ") && thread.name.contains(", level "),
+        thread.name.contains(", level ")
+            && if black {
+                thread.name.contains(" vs alice · ")
+            } else {
+                thread.name.starts_with("alice vs ")
+            },
         "{}",
         thread.name
     );
@@ -746,4 +752,82 @@ async fn analyses_wait_their_turn_one_per_person_and_a_game_analysed_once_answer
         "a stored report needs no engine"
     );
     assert_eq!(carol_done.embeds(), bob_done.embeds());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rematch_of_a_game_against_the_computer_is_a_new_game_colours_swapped() {
+    let _serial = support::serial::time_window();
+    let (dir, env) = fake_engine("rematch", "ok\n");
+    let w = World::start("engine-rematch", env).await;
+    play_in_thread(&w, &[("level", json!(5)), ("colour", json!(0))]).await;
+    let thread = w.channel();
+    let n = w.fake.request_count();
+    assert_public_board(&w.mv(&alice(), "en-US", "e4").await);
+    w.fake.post_to(thread.id, n).await;
+    let ask = w.cmd(&alice(), "en-US", "resign", &[]).await;
+    let resigned = w.click(&alice(), &ask, &ask.custom_ids()[0]).await;
+    let rematch = resigned
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("cj:rm:"))
+        .expect("a Rematch button");
+
+    // Rematch: a new game at the same level, alice Black, in a thread of its own opened on
+    // a post in the channel; no challenge to the computer.
+    let from = w.fake.request_count();
+    let answer = w.click(&alice(), &resigned, &rematch).await;
+    assert!(answer.is_ephemeral(), "{}", answer.text());
+    let opening = w
+        .fake
+        .wait_request("the new game's opening post", from, |r| {
+            r.method == Method::POST
+                && r.path == format!("/channels/{CHANNEL}/messages")
+                && r.text().contains("plays the computer")
+        })
+        .await;
+    let message = opening.message_id.expect("a message");
+    assert!(
+        answer.text().contains(&format!("<#{message}>")),
+        "{}",
+        answer.text()
+    );
+    let new_thread = w
+        .fake
+        .thread(message)
+        .expect("a thread on the opening post");
+    assert!(
+        new_thread
+            .name
+            .starts_with(&format!("{FAKE_NAME}, level 5 vs alice · ")),
+        "{}",
+        new_thread.name
+    );
+    let board = w.fake.post_to(message, from).await;
+    assert_public_board(&board);
+    let white = field(&board, "White").unwrap_or_default();
+    assert!(white.contains(FAKE_NAME) && white.contains('5'), "{white}");
+    assert_eq!(
+        field(&board, "Black").as_deref(),
+        Some(alice().mention().as_str())
+    );
+    // The computer, White, moves first, in the new thread.
+    w.fake
+        .wait_request("the computer's first move", from, |r| {
+            r.method == Method::POST
+                && r.path == format!("/channels/{message}/messages")
+                && r.json.as_ref().is_some_and(|j| {
+                    j["embeds"][0]["footer"]["text"]
+                        .as_str()
+                        .is_some_and(|f| f.ends_with("ply 1"))
+                })
+        })
+        .await;
+    assert!(
+        !w.fake
+            .posts_in(CHANNEL)
+            .iter()
+            .any(|p| p.custom_ids().iter().any(|id| id.starts_with("cj:ca:"))),
+        "no challenge was posted"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,8 +5,11 @@
 
 mod support;
 
+use std::time::{Duration, Instant};
+
+use axum::http::Method;
 use serde_json::json;
-use support::fake_discord::{Channel, FakeDiscord, FakeUser, Recorded};
+use support::fake_discord::{Channel, Failure, FakeDiscord, FakeUser, Recorded};
 use support::world::{
     CHANNEL, WHITE, World, alice, assert_public_board, assert_refused, bob, carol, field,
 };
@@ -56,10 +59,12 @@ async fn game_in_thread(w: &World, white: &FakeUser, black: &FakeUser) -> Channe
         .thread(message)
         .expect("a thread on the challenge message");
     assert_eq!(thread.parent, CHANNEL);
+    // White first, each as the server shows them (a nickname, else the display name).
+    let shown = |u: &FakeUser| u.nick.clone().unwrap_or_else(|| u.name.clone());
     assert!(
         thread
             .name
-            .starts_with(&format!("{} vs {} · ", white.name, black.name)),
+            .starts_with(&format!("{} vs {} · ", shown(white), shown(black))),
         "{}",
         thread.name
     );
@@ -677,4 +682,201 @@ async fn with_threads_off_every_game_is_played_in_its_channel() {
     );
     let end = w.cmd(&bob(), "en-US", "resign", &[]).await;
     assert!(end.is_ephemeral(), "{}", end.text());
+}
+
+/// The PGN file attached to `r`.
+#[track_caller]
+fn attached_pgn(r: &Recorded) -> String {
+    let file = r
+        .file("game.pgn")
+        .unwrap_or_else(|| panic!("no game.pgn in {}", r.text()));
+    String::from_utf8(file.data.clone()).unwrap()
+}
+
+/// `white` and `black` play fool's mate in `t`, `black` mating; returns the final message.
+async fn fools_mate(w: &World, t: &Channel, white: &FakeUser, black: &FakeUser) -> Recorded {
+    for (user, text) in [(white, "f3"), (black, "e5"), (white, "g4")] {
+        assert_public_board(&mv(w, t, user, text).await);
+    }
+    let last = mv(w, t, black, "Qh4#").await;
+    assert_public_board(&last);
+    last
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_typed_in_the_channel_reach_the_callers_own_game_never_another_pairs() {
+    let w = World::start("own-game", vec![]).await;
+    let frank = FakeUser::new(900_000_000_000_000_006, "frank");
+    let gus = FakeUser::new(900_000_000_000_000_007, "gus");
+    // alice and bob finish in their thread; carol and dave then start in theirs.
+    let ab = game_in_thread(&w, &alice(), &bob()).await;
+    fools_mate(&w, &ab, &alice(), &bob()).await;
+    let cd = game_in_thread(&w, &carol(), &dave()).await;
+    assert_public_board(&mv(&w, &cd, &carol(), "d4").await);
+    // With one other game running, alice's /pgn and bob's /gif are their own game's.
+    let pgn = w.cmd_in(&w.parent(), &alice(), "en-US", "pgn", &[]).await;
+    assert!(attached_pgn(&pgn).contains("2. g4 Qh4#"), "{}", pgn.text());
+    let gif = w.cmd_in(&w.parent(), &bob(), "en-US", "gif", &[]).await;
+    assert_eq!(attached_gif_frames(&gif), 5);
+    // With two, the same: no links to the other pairs' threads.
+    let ef = game_in_thread(&w, &erin(), &frank).await;
+    let pgn = w.cmd_in(&w.parent(), &alice(), "en-US", "pgn", &[]).await;
+    assert!(attached_pgn(&pgn).contains("2. g4 Qh4#"), "{}", pgn.text());
+    let board = w.cmd_in(&w.parent(), &alice(), "en-US", "board", &[]).await;
+    assert_public_board(&board);
+    assert_eq!(field(&board, "Last move").as_deref(), Some("Qh4#"));
+    // A player of a game in progress gets theirs.
+    let pgn = w.cmd_in(&w.parent(), &dave(), "en-US", "pgn", &[]).await;
+    assert!(attached_pgn(&pgn).contains("1. d4"), "{}", pgn.text());
+    // Someone who never played there: the links to the games in progress.
+    let seen = w.cmd_in(&w.parent(), &gus, "en-US", "pgn", &[]).await;
+    assert_refused(&seen, &format!("<#{}>", cd.id));
+    assert!(
+        seen.text().contains(&format!("<#{}>", ef.id)),
+        "{}",
+        seen.text()
+    );
+    assert!(
+        !seen.text().contains(&format!("<#{}>", ab.id)),
+        "{}",
+        seen.text()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn threads_are_named_white_first_with_the_server_nicknames() {
+    let w = World::start("thread-names", vec![]).await;
+    let ali = alice().with_nick("Ali");
+    let bobby = bob().with_nick("Bobby");
+    // The server nicknames, White first (game_in_thread checks "Ali vs Bobby · ").
+    let t = game_in_thread(&w, &ali, &bobby).await;
+    let last = fools_mate(&w, &t, &ali, &bobby).await;
+    let rematch = last
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("cj:rm:"))
+        .expect("a Rematch button");
+    // alice, who had White, asks for the rematch: she has Black now.
+    let from = w.fake.request_count();
+    let asked = w
+        .fake
+        .interact(&t.click(&w.fake, &ali, "en-US", &last, &rematch))
+        .await;
+    assert!(asked.is_ephemeral(), "{}", asked.text());
+    let posted = w
+        .fake
+        .wait_request("the rematch challenge", from, |r| {
+            r.method == Method::POST
+                && r.path == format!("/channels/{CHANNEL}/messages")
+                && r.text().contains("Rematch!")
+        })
+        .await;
+    let ids = posted.custom_ids();
+    let accepted = w
+        .fake
+        .interact(&w.parent().click(&w.fake, &bobby, "en-US", &posted, &ids[0]))
+        .await;
+    assert_eq!(accepted.callback_type(), Some(7), "{:?}", accepted.json);
+    let new_thread = w.fake.thread(posted.message_id.unwrap()).unwrap();
+    assert!(
+        new_thread.name.starts_with("Bobby vs Ali · "),
+        "{}",
+        new_thread.name
+    );
+
+    // Colours left to chance: the thread names White first once the coin is tossed.
+    let c = w
+        .fake
+        .interact(&w.parent().command(
+            &w.fake,
+            &carol(),
+            "en-US",
+            "challenge",
+            &[
+                ("opponent", json!(dave().id.to_string())),
+                ("colour", json!(2)),
+                ("rated", json!(false)),
+            ],
+            &[&dave()],
+        ))
+        .await;
+    let message = c.message_id.expect("the challenge is a message");
+    let from = w.fake.request_count();
+    let acc = w.cmd_in(&w.parent(), &dave(), "en-US", "accept", &[]).await;
+    assert!(!acc.is_ephemeral(), "{}", acc.text());
+    let board = w.fake.post_to(message, from).await;
+    let (white, black) = if field(&board, "White").as_deref() == Some(carol().mention().as_str()) {
+        ("carol", "dave")
+    } else {
+        ("dave", "carol")
+    };
+    let want = format!("{white} vs {black} · ");
+    w.fake
+        .wait_for(
+            "the thread named White first",
+            Duration::from_secs(10),
+            |f| f.thread(message).filter(|t| t.name.starts_with(&want)),
+        )
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mates_answer_comes_before_the_channel_summary_posted_once_and_retried() {
+    let w = World::start("summary-after", vec![]).await;
+    let t = game_in_thread(&w, &alice(), &bob()).await;
+    for (user, text) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
+        assert_public_board(&mv(&w, &t, &user, text).await);
+    }
+    // The channel's next post is slow (3 s), then fails.
+    let channel_posts = format!("/channels/{CHANNEL}/messages");
+    w.fake.fail_next(Failure {
+        path_contains: channel_posts.clone(),
+        status: 500,
+        body: json!({"message": "500: Internal Server Error", "code": 0}),
+        delay: Duration::from_secs(3),
+    });
+    let from = w.fake.request_count();
+    let began = Instant::now();
+    let last = mv(&w, &t, &bob(), "Qh4#").await;
+    let waited = began.elapsed();
+    assert_public_board(&last);
+    assert!(last.text().contains("Checkmate"), "{}", last.text());
+    assert!(
+        waited < Duration::from_secs(3),
+        "the answer waited {waited:?} for the channel's post"
+    );
+    // The summary: tried again after the failure, posted after the answer, once.
+    let summary = w.fake.post_to(CHANNEL, from).await;
+    assert!(summary.text().contains("beat"), "{}", summary.text());
+    let tries: Vec<Recorded> = w
+        .fake
+        .requests()
+        .into_iter()
+        .skip(from)
+        .filter(|r| r.method == Method::POST && r.path == channel_posts)
+        .collect();
+    assert_eq!(tries.len(), 2, "one failure, one success: {tries:?}");
+    for r in &tries {
+        assert!(
+            r.n > last.n,
+            "a channel post before the answer: {} < {}",
+            r.n,
+            last.n
+        );
+    }
+    // The thread's archive edit after it.
+    w.fake
+        .wait_for(
+            "the thread's auto-archive at 60 min",
+            Duration::from_secs(20),
+            |f| (f.thread(t.id)?.auto_archive == 60).then_some(()),
+        )
+        .await;
+    let summaries = w
+        .fake
+        .created_messages(CHANNEL)
+        .into_iter()
+        .filter(|m| m["content"].as_str().is_some_and(|c| c.contains("beat")))
+        .count();
+    assert_eq!(summaries, 1);
 }

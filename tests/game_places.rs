@@ -266,6 +266,76 @@ fn the_end_of_a_threads_game_posts_its_summary_in_the_channel_after_the_commit()
     assert_eq!(notes.posts().len(), 1);
 }
 
+/// `white` and `black` play two moves in `thread`, then `white` resigns.
+fn finish_in(svc: &GameService, white: &UserRef, black: &UserRef, thread: u64) {
+    svc.play_move(white, at(thread), "e4", Lang::En, false)
+        .unwrap();
+    svc.play_move(black, at(thread), "e5", Lang::En, false)
+        .unwrap();
+    svc.resign(white, at(thread), None).unwrap();
+}
+
+#[test]
+fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
+    let (svc, _) = service();
+    let frank = user(6, "frank");
+    let gus = user(7, "gus");
+    // alice and bob finish in their thread; carol and dave then start in theirs.
+    let ab = threaded_game(&svc, &alice(), &bob(), 1001);
+    finish_in(&svc, &alice(), &bob(), 1001);
+    let cd = threaded_game(&svc, &carol(), &dave(), 1002);
+    svc.play_move(&carol(), at(1002), "d4", Lang::En, false)
+        .unwrap();
+    // One other game running: alice still gets her own finished game, not carol's.
+    assert_eq!(svc.board_for(&alice(), CH).unwrap().game_id, ab);
+    let (pgn, _) = svc.pgn_and_analysis_for(&bob(), CH).unwrap();
+    assert!(pgn.contains("[White \"alice\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4 e5"), "{pgn}");
+    assert_eq!(
+        svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
+        ab
+    );
+    // Two other games running: the same, not the links to the others' threads.
+    threaded_game(&svc, &erin(), &frank, 1003);
+    assert_eq!(svc.board_for(&alice(), CH).unwrap().game_id, ab);
+    let (pgn, _) = svc.pgn_and_analysis_for(&alice(), CH).unwrap();
+    assert!(pgn.contains("[Black \"bob\"]"), "{pgn}");
+    // The players of the games in progress get theirs.
+    assert_eq!(svc.board_for(&dave(), CH).unwrap().game_id, cd);
+    // A spectator: the links to the games in progress ...
+    match svc.board_for(&gus, CH) {
+        Err(GameError::GamesInThreads { threads }) => assert_eq!(threads, [1002, 1003]),
+        other => panic!("{other:?}"),
+    }
+    // ... and, for the analysis, the channel's last finished game.
+    assert_eq!(svc.last_finished_game_for(&gus, CH).unwrap().game_id, ab);
+    // In a game's thread: its game, whoever asks.
+    assert_eq!(svc.board_for(&alice(), at(1002)).unwrap().game_id, cd);
+    // carol and dave finish: alice keeps hers, the spectator gets the channel's last one.
+    svc.resign(&dave(), at(1002), None).unwrap();
+    assert_eq!(svc.board_for(&alice(), CH).unwrap().game_id, ab);
+    assert_eq!(
+        svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
+        ab
+    );
+    assert_eq!(svc.last_finished_game_for(&gus, CH).unwrap().game_id, cd);
+    // Several games of one's own in progress: the links to one's own threads only.
+    threaded_game(&svc, &alice(), &gus, 1004);
+    assert_eq!(svc.board_for(&alice(), CH).unwrap().thread, Some(1004));
+    threaded_game(&svc, &bob(), &alice(), 1005);
+    match svc.board_for(&alice(), CH) {
+        Err(GameError::SeveralGames { threads }) => assert_eq!(threads, [1004, 1005]),
+        other => panic!("{other:?}"),
+    }
+    // Analysing: one's own last finished game, while one's games go on.
+    assert_eq!(
+        svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
+        ab
+    );
+    // /history stays channel-wide.
+    assert_eq!(svc.history(CH, 10).unwrap().len(), 2);
+}
+
 #[test]
 fn a_rematch_swaps_the_colours_and_is_posted_in_the_games_channel() {
     let (svc, notes) = service();

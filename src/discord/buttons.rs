@@ -11,7 +11,7 @@ use poise::serenity_prelude as serenity;
 use super::errors::{Refusal, report};
 use super::reply::Responder;
 use super::view::{Ops, Shown, game_reply};
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{channel_ref, clicker_ref, mention};
 use super::{Data, Defer, Error, challenge, draw, ratings, resign, takeback};
 use crate::game::{ChannelRef, GameError, GameView, Lang, Seen, UserRef};
 
@@ -191,7 +191,7 @@ where
         + Send
         + 'static,
 {
-    let actor = user_ref(&click.user);
+    let actor = clicker_ref(click);
     let who = mention(&actor);
     let ch = channel_ref(click.guild_id, click.channel_id);
     let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
@@ -297,7 +297,7 @@ async fn handle(
         ButtonId::ResignConfirm { game, ply, user } => {
             resign::confirm_button(data, r, http, click, game, ply, user).await
         }
-        ButtonId::Rematch { game } => challenge::rematch_button(data, r, click, game).await,
+        ButtonId::Rematch { game } => challenge::rematch_button(data, r, http, click, game).await,
         ButtonId::LeaderboardPage { .. } => ratings::page_button(data, r, click, id).await,
     }
 }

@@ -8,7 +8,7 @@ use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder, channel_message};
 use super::threads::{self, Opened, Where};
 use super::view::{Shown, game_reply};
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{author_ref, channel_ref, clicker_ref, member_ref, mention};
 use super::{Context, Data, Defer, Error};
 use crate::game::{ChallengeView, ColourChoice, GameError, Lang};
 use crate::tr;
@@ -129,9 +129,13 @@ pub async fn challenge(
 ) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let place = where_of_command(&actx).place;
-    let opponent = opponent.as_ref().map(user_ref);
+    // The opponent as the guild shows them: their nickname comes with the option's member.
+    let opponent = opponent.as_ref().map(|u| {
+        let resolved = &actx.interaction.data.resolved.members;
+        member_ref(u, resolved.get(&u.id).and_then(|m| m.nick.as_deref()))
+    });
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
     let terms = crate::game::ChallengeTerms {
         colour,
@@ -201,6 +205,8 @@ struct Started {
     shown: Shown,
     /// Say why the game is played in the channel (once per channel).
     explain: bool,
+    /// The name the game's thread was opened with, and when.
+    named: Option<(String, i64)>,
 }
 
 /// Accepts the challenge `expected` (or the one `actor` means) at `w`: where games get
@@ -224,6 +230,7 @@ async fn start(
     let mut place = w.place;
     let mut explain = w.lacks_permission;
     let mut thread = None;
+    let mut named = None;
     if place.threads {
         let who = actor.clone();
         let c = data
@@ -232,7 +239,14 @@ async fn start(
             })
             .await?;
         let now = data.game.options().clock.now_ms();
-        let name = threads::thread_name(&c.challenger.name, &actor.name, now, lang);
+        // White first. A colour left to chance is tossed on accepting: the thread is named
+        // challenger first, and renamed after the toss if need be.
+        let (white, black) = match c.colour {
+            ColourChoice::Black => (&actor.name, &c.challenger.name),
+            ColourChoice::White | ColourChoice::Random => (&c.challenger.name, &actor.name),
+        };
+        let name = threads::thread_name(white, black, now, lang);
+        named = Some((name.clone(), now));
         let mut message = clicked.or(c.message);
         // A challenge answered the moment it appeared: its message id is being recorded
         // (read back from Discord right after the challenge was posted).
@@ -273,7 +287,11 @@ async fn start(
     let explain = explain
         && shown.view.thread.is_none()
         && threads::explain_once(data, place.at.channel).await;
-    Ok(Started { shown, explain })
+    Ok(Started {
+        shown,
+        explain,
+        named,
+    })
 }
 
 /// Awaits `fut` (a request to Discord before the interaction's answer), deferring the
@@ -319,14 +337,19 @@ fn first_text(started: &Started, lang: Lang) -> String {
     }
 }
 
-/// Where a game plays in a thread of this channel: the thread gets its first board.
-async fn first_board_in_thread(http: &serenity::Http, shown: &Shown, lang: Lang) {
+/// Where a game plays in a thread of this channel: the thread gets its first board (and,
+/// when the coin put the accepting player on White, its name White first).
+async fn first_board_in_thread(http: &serenity::Http, started: &Started, lang: Lang) {
+    let shown = &started.shown;
     let Some(thread) = shown.view.thread else {
         return;
     };
     let board = game_reply(started_text(shown, lang), shown, lang);
     if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
         tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
+    }
+    if let Some((name, at)) = &started.named {
+        threads::name_white_first(http, thread, &shown.view, name, *at, lang).await;
     }
 }
 
@@ -351,7 +374,7 @@ fn in_thread_reply(shown: &Shown, lang: Lang) -> Reply {
 pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let w = where_of_command(&actx);
     // The game's own language is the accepting player's (or the server's setting).
     let lang = ctx
@@ -372,7 +395,7 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
     let shown = &started.shown;
     if shown.view.elsewhere_than(w.place.at) {
         r.send(in_thread_reply(shown, lang)).await?;
-        first_board_in_thread(http, shown, lang).await;
+        first_board_in_thread(http, &started, lang).await;
     } else {
         r.send(game_reply(first_text(&started, lang), shown, lang))
             .await?;
@@ -385,7 +408,7 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = ctx
         .data()
@@ -399,7 +422,7 @@ pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
     r.send(Reply::text(tr!(
         lang,
         "challenge-declined",
-        who = mention(&user_ref(ctx.author())),
+        who = mention(&author_ref(ctx)),
         challenger = mention(&c.challenger)
     )))
     .await?;
@@ -411,7 +434,7 @@ pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
     let actx = application(ctx)?;
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = ctx
         .data()
@@ -447,7 +470,7 @@ pub async fn accept_button(
     click: &serenity::ComponentInteraction,
     challenge: i64,
 ) -> Result<(), Error> {
-    let actor = user_ref(&click.user);
+    let actor = clicker_ref(click);
     let w = threads::where_of(
         data,
         click.guild_id,
@@ -472,7 +495,7 @@ pub async fn accept_button(
     if shown.view.elsewhere_than(w.place.at) {
         // The challenge message opens the thread; the thread gets the board.
         r.update(in_thread_reply(shown, lang)).await?;
-        first_board_in_thread(http, shown, lang).await;
+        first_board_in_thread(http, &started, lang).await;
     } else {
         r.update(game_reply(first_text(&started, lang), shown, lang))
             .await?;
@@ -481,14 +504,27 @@ pub async fn accept_button(
 }
 
 /// The Rematch button of a final message: a new challenge to the other player, colours
-/// swapped, posted in the game's channel (the clicker is told where, ephemerally).
+/// swapped, posted in the game's channel (the clicker is told where, ephemerally); against
+/// the computer, a new game at the same level, colours swapped, as `/play` starts one.
 pub async fn rematch_button(
     data: &Data,
     r: &Responder<'_>,
+    http: &serenity::Http,
     click: &serenity::ComponentInteraction,
     game: i64,
 ) -> Result<(), Error> {
-    let actor = user_ref(&click.user);
+    let actor = clicker_ref(click);
+    let who = actor.clone();
+    let again = data
+        .blocking(r, Defer::Update, move |g| Ok(g.engine_rematch(&who, game)?))
+        .await?;
+    if let Some(again) = again {
+        let lang = data
+            .langs(guild(click.guild_id), Some(&click.locale))
+            .await
+            .public;
+        return super::engine::rematch(data, r, http, click, actor, again, lang).await;
+    }
     let threads = threads::threads_allowed(data, click.app_permissions);
     let c = data
         .blocking(r, Defer::Update, move |g| {
@@ -511,7 +547,7 @@ pub async fn decline_button(
     click: &serenity::ComponentInteraction,
     challenge: i64,
 ) -> Result<(), Error> {
-    let actor = user_ref(&click.user);
+    let actor = clicker_ref(click);
     let ch = channel_ref(click.guild_id, click.channel_id);
     let lang = data
         .langs(guild(click.guild_id), Some(&click.locale))
@@ -526,7 +562,7 @@ pub async fn decline_button(
     r.update(Reply::text(tr!(
         lang,
         "challenge-declined",
-        who = mention(&user_ref(&click.user)),
+        who = mention(&clicker_ref(click)),
         challenger = mention(&c.challenger)
     )))
     .await?;

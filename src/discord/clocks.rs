@@ -3,7 +3,7 @@
 
 use super::errors::responder;
 use super::view::{game_reply, status};
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{author_ref, channel_ref, mention};
 use super::{Context, Defer, Error};
 use crate::game::{GameView, NoticeKind, TimeControl};
 use crate::i18n::{Presentation, clock};
@@ -144,7 +144,7 @@ pub async fn claim_win(
         return Ok(());
     };
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let who = mention(&actor);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;

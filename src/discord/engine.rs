@@ -1,5 +1,7 @@
-//! `/play` (a game against the computer) and `/analysis` (the channel's last finished game,
-//! analysed by the engine). Without an engine both answer, ephemerally, how to add one.
+//! `/play` (a game against the computer), the Rematch of such a game (a new game, colours
+//! swapped, started the same way), and `/analysis` (the caller's last finished game of the
+//! channel, or the channel's, analysed by the engine). Without an engine they answer,
+//! ephemerally, how to add one.
 //!
 //! Where games get threads (`CAJITAS_THREADS=auto` and the permissions), a game against the
 //! computer gets one too, as an accepted challenge does: opened on `/play`'s answer, with
@@ -16,13 +18,14 @@ use poise::serenity_prelude as serenity;
 
 use super::challenge::Colour;
 use super::errors::responder;
+use super::reply::Responder;
 use super::reply::{Reply, cap_chars, channel_message};
-use super::threads::{self, Opened};
+use super::threads::{self, Opened, Where};
 use super::view::game_reply;
-use super::who::{channel_ref, mention, player_in, user_ref};
-use super::{Context, Defer, Error};
+use super::who::{author_ref, channel_ref, mention, player_in};
+use super::{Context, Data, Defer, Error};
 use crate::engine::{Analysis, AnalysisQueue, Budget, EnginePlayer, Pool, analyse, report};
-use crate::game::{ColourChoice, UserRef, engine_user_id};
+use crate::game::{ColourChoice, EngineRematch, Lang, Place, UserRef, engine_user_id};
 use crate::i18n::colour_key;
 use crate::tr;
 
@@ -64,8 +67,6 @@ pub async fn play(
             .await?;
         return Ok(());
     }
-    let actor = user_ref(ctx.author());
-    let who = mention(&actor);
     let i = &actx.interaction;
     let w = threads::where_of(
         data,
@@ -75,39 +76,159 @@ pub async fn play(
         i.app_permissions,
     );
     let lang = data.langs(w.place.at.guild, ctx.locale()).await.public;
-    let level = level.unwrap_or(1).clamp(1, 8);
-    let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
+    let start = EngineStart {
+        actor: author_ref(ctx),
+        w,
+        level: level.unwrap_or(1).clamp(1, 8),
+        colour: colour.map(Into::into).unwrap_or_default(),
+        lang,
+        via: Via::Answer,
+        here: i.channel_id.get(),
+    };
+    start_engine(data, &r, &ctx.serenity_context().http, start).await
+}
+
+/// The Rematch button of a finished game against the computer: a new game at the same
+/// level, the colours swapped, started in the game's channel as `/play` starts one (in a
+/// thread of its own where games get threads).
+pub async fn rematch(
+    data: &Data,
+    r: &Responder<'_>,
+    http: &serenity::Http,
+    click: &serenity::ComponentInteraction,
+    actor: UserRef,
+    again: EngineRematch,
+    lang: Lang,
+) -> Result<(), Error> {
+    if data.engine.is_none() {
+        r.send(Reply::ephemeral(tr!(r.lang(), "engine-missing")))
+            .await?;
+        return Ok(());
+    }
+    let threads = threads::threads_allowed(data, click.app_permissions);
+    let w = Where {
+        place: Place {
+            at: again.home,
+            parent: None,
+            threads,
+        },
+        lacks_permission: data.config.threads && !threads,
+    };
+    let start = EngineStart {
+        actor,
+        w,
+        level: again.level,
+        colour: again.colour,
+        lang,
+        via: Via::Post,
+        here: click.channel_id.get(),
+    };
+    start_engine(data, r, http, start).await
+}
+
+/// How a new game against the computer is announced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Via {
+    /// `/play`: by the interaction's answer (the game's thread is opened on it).
+    Answer,
+    /// A Rematch button: by a post in the channel (the game's thread is opened on it); the
+    /// click is answered with a link.
+    Post,
+}
+
+/// A game against the computer to start.
+struct EngineStart {
+    actor: UserRef,
+    /// Where it starts.
+    w: Where,
+    level: u8,
+    colour: ColourChoice,
+    lang: Lang,
+    via: Via,
+    /// The channel or thread of the interaction.
+    here: u64,
+}
+
+/// Starts a game against the computer: where games get threads, its thread is opened first
+/// (on the answer, or on a post in the channel), after checking that the game can start;
+/// where it cannot be opened, the game is played in the channel.
+async fn start_engine(
+    data: &Data,
+    r: &Responder<'_>,
+    http: &serenity::Http,
+    start: EngineStart,
+) -> Result<(), Error> {
+    let EngineStart {
+        actor,
+        w,
+        level,
+        colour,
+        lang,
+        via,
+        here,
+    } = start;
+    let defer = match via {
+        Via::Answer => Defer::Message,
+        Via::Post => Defer::Update,
+    };
+    let who = mention(&actor);
     let me = actor.id;
     let engine = UserRef::new(
         engine_user_id(level),
         &data.game.options().engine_name,
         true,
     );
-    let http = &ctx.serenity_context().http;
     let mut place = w.place;
     let mut explain = w.lacks_permission;
     let mut thread = None;
+    let mut named = None;
+    let mut posted = None;
     if place.threads {
         // Refusals first (read only): a thread is opened only for a game that can start.
         let (a, p) = (actor.clone(), place);
-        data.blocking(&r, Defer::Message, move |g| Ok(g.engine_playable(&a, p)?))
+        data.blocking(r, defer, move |g| Ok(g.engine_playable(&a, p)?))
             .await?;
-        // The answer is the message the game's thread is opened on, as a challenge's is.
+        // The message the game's thread is opened on, as a challenge's is.
         let opening = tr!(
             lang,
             "play-opening",
             who = who.clone(),
             engine = player_in(&engine, lang)
         );
-        r.send(Reply {
-            mentions: vec![me],
-            ..Reply::text(opening)
-        })
-        .await?;
-        let opened = match r.original_message().await {
+        let message = match via {
+            Via::Answer => {
+                r.send(Reply {
+                    mentions: vec![me],
+                    ..Reply::text(opening)
+                })
+                .await?;
+                r.original_message().await
+            }
+            Via::Post => {
+                let opening = format!("{} {opening}", tr!(lang, "rematch-title"));
+                let reply = Reply {
+                    mentions: vec![me],
+                    ..Reply::text(opening)
+                };
+                threads::post_in(http, place.at.channel, channel_message(reply))
+                    .await
+                    .map(|m| m.id.get())
+                    .inspect(|&m| posted = Some(m))
+            }
+        };
+        let opened = match message {
             Ok(message) => {
                 let now = data.game.options().clock.now_ms();
-                let name = threads::thread_name(&actor.name, &player_in(&engine, lang), now, lang);
+                // White first; a colour left to chance is tossed when the game starts, and
+                // the thread renamed after the toss if need be.
+                let (me_name, it) = (actor.name.clone(), player_in(&engine, lang));
+                let name = match colour {
+                    ColourChoice::Black => threads::thread_name(&it, &me_name, now, lang),
+                    ColourChoice::White | ColourChoice::Random => {
+                        threads::thread_name(&me_name, &it, now, lang)
+                    }
+                };
+                named = Some((name.clone(), now));
                 tokio::time::timeout(
                     OPEN_TIMEOUT,
                     threads::open(http, place.at.channel, message, &name),
@@ -116,7 +237,7 @@ pub async fn play(
                 .unwrap_or(Opened::Failed)
             }
             Err(e) => {
-                tracing::warn!(error = %super::reply::scrubbed(&e), "could not read /play's answer");
+                tracing::warn!(error = %super::reply::scrubbed(&e), "could not post the message a game's thread opens on");
                 Opened::Failed
             }
         };
@@ -130,7 +251,7 @@ pub async fn play(
         }
     }
     let started = data
-        .blocking(&r, Defer::Message, move |g| {
+        .blocking(r, defer, move |g| {
             let view = g.play_engine_at(&actor, place, level, colour, lang, thread)?;
             Ok(g.show(view)?)
         })
@@ -138,12 +259,19 @@ pub async fn play(
     let shown = match started {
         Ok(shown) => shown,
         Err(e) => {
-            // The opening answer announced a game that did not start: it goes, and the
+            // The opening message announced a game that did not start: it goes, and the
             // refusal comes ephemerally (poise's error hook).
-            if w.place.threads
-                && let Err(d) = r.delete_original().await
-            {
-                tracing::warn!(error = %super::reply::scrubbed(&d), "could not delete /play's answer");
+            let deleted = match (via, posted) {
+                (Via::Answer, _) if w.place.threads => r.delete_original().await,
+                (Via::Post, Some(m)) => {
+                    serenity::ChannelId::new(w.place.at.channel)
+                        .delete_message(http, serenity::MessageId::new(m))
+                        .await
+                }
+                _ => Ok(()),
+            };
+            if let Err(d) = deleted {
+                tracing::warn!(error = %super::reply::scrubbed(&d), "could not delete the opening message of a game that did not start");
             }
             return Err(e);
         }
@@ -167,17 +295,26 @@ pub async fn play(
             if let Err(e) = threads::post_in(http, t, channel_message(board)).await {
                 tracing::warn!(thread = t, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
             }
-            r.update(Reply {
-                mentions: vec![me],
-                ..Reply::text(tr!(
-                    lang,
-                    "play-in-thread",
-                    who = who,
-                    engine = player_in(&engine, lang),
-                    thread = threads::link(t)
-                ))
-            })
-            .await?;
+            let text = tr!(
+                lang,
+                "play-in-thread",
+                who = who,
+                engine = player_in(&engine, lang),
+                thread = threads::link(t)
+            );
+            match via {
+                Via::Answer => {
+                    r.update(Reply {
+                        mentions: vec![me],
+                        ..Reply::text(text)
+                    })
+                    .await?;
+                }
+                Via::Post => r.send(Reply::ephemeral(text)).await?,
+            }
+            if let Some((name, at)) = &named {
+                threads::name_white_first(http, t, &shown.view, name, *at, lang).await;
+            }
         }
         _ => {
             // Played here: in a thread where it was typed, in a channel without threads, or
@@ -190,10 +327,15 @@ pub async fn play(
                 content
             };
             let reply = game_reply(content, &shown, lang);
-            if r.has_responded() {
-                r.update(reply).await?;
-            } else {
-                r.send(reply).await?;
+            match via {
+                Via::Answer if r.has_responded() => r.update(reply).await?,
+                Via::Answer => r.send(reply).await?,
+                // A rematch clicked in the finished game's thread: the board goes to the
+                // channel, the click gets a link.
+                Via::Post => {
+                    let view = shown.view.clone();
+                    threads::send_game(http, r, here, &view, reply).await?;
+                }
             }
         }
     }
@@ -230,12 +372,13 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
         return Ok(());
     };
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let actor = author_ref(ctx);
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let key = budget.key();
     let (game, stored) = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            let game = g.last_finished_game(ch)?;
+            let game = g.last_finished_game_for(&actor, ch)?;
             let stored = g.stored_analysis(game.game_id, &key)?;
             Ok((game, stored))
         })
@@ -336,7 +479,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
 /// the reply itself when nothing was deferred).
 async fn send_report(
     r: &super::reply::Responder<'_>,
-    lang: crate::game::Lang,
+    lang: Lang,
     words: report::Report,
     png: Vec<u8>,
 ) -> Result<(), Error> {

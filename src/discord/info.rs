@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 use super::errors::responder;
 use super::reply::{Reply, cap_chars};
 use super::view::{GIF_FILE, analysis_row, game_reply};
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{author_ref, channel_ref, mention};
 use super::{Context, Defer, Error};
 use crate::tr;
 
@@ -20,7 +20,7 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let shown = ctx
         .data()
@@ -52,7 +52,7 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let (pgn, url) = ctx
         .data()
@@ -81,7 +81,7 @@ pub async fn gif(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
     let (view, gif) = ctx
         .data()

@@ -7,7 +7,7 @@ use poise::serenity_prelude as serenity;
 
 use super::reply::Reply;
 use super::view::game_reply;
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{channel_ref, member_ref, mention};
 use super::{Data, Error};
 use crate::game::MAX_MOVE_CHARS;
 use crate::i18n::san_in;
@@ -26,35 +26,54 @@ pub async fn on_message(
     let Some(guild) = msg.guild_id else {
         return Ok(());
     };
-    let actor = user_ref(&msg.author);
+    let actor = member_ref(
+        &msg.author,
+        msg.member.as_ref().and_then(|m| m.nick.as_deref()),
+    );
     let ch = channel_ref(Some(guild), msg.channel_id);
     let text = text.to_string();
     let id = msg.id.get();
     let game = data.game.clone();
     let books = std::sync::Arc::clone(&data.bookkeeping);
     let renderer = data.renderer;
+    let service = data.game.clone();
     let played = tokio::task::spawn_blocking(move || {
-        // Chatter costs one read: only the player to move of a game in progress goes on.
-        let view = game.board_for(&actor, ch).ok()?;
-        // Only in the game's own place (a thread's game is not played from its channel).
-        if view.finished || view.player_to_move().id != actor.id || view.elsewhere_than(ch) {
-            return None;
-        }
-        // A message delivered twice (around a resume) is played once.
-        if !books.first_delivery(id).unwrap_or(true) {
-            return None;
-        }
-        // No locale comes with a message: `R` is read, and the answer written, in the
-        // game's language.
-        let lang = view.lang;
-        let result = game.play_move(&actor, ch, &text, lang, false).ok()?;
-        super::telemetry::move_played();
-        let shown = super::view::show_with(renderer, result.view.clone());
-        Some((result.san, shown, lang))
+        crate::game::hold_notices(|| {
+            // Chatter costs one read: only the player to move of a game in progress goes on.
+            let view = game.board_for(&actor, ch).ok()?;
+            // Only in the game's own place (a thread's game is not played from its channel).
+            if view.finished || view.player_to_move().id != actor.id || view.elsewhere_than(ch) {
+                return None;
+            }
+            // A message delivered twice (around a resume) is played once.
+            if !books.first_delivery(id).unwrap_or(true) {
+                return None;
+            }
+            // No locale comes with a message: `R` is read, and the answer written, in the
+            // game's language.
+            let lang = view.lang;
+            let result = game.play_move(&actor, ch, &text, lang, false).ok()?;
+            super::telemetry::move_played();
+            let shown = super::view::show_with(renderer, result.view.clone());
+            Some((result.san, shown, lang))
+        })
     })
     .await
     .map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
+    // The notices the move committed (a game's summary in its channel) go after its answer.
+    let (played, held) = played;
+    let post_held = move || {
+        if !held.is_empty() {
+            let spawned = std::thread::Builder::new()
+                .name("cajitas-after".into())
+                .spawn(move || service.post_held(held));
+            if let Err(e) = spawned {
+                tracing::warn!(error = %e, "could not start posting a move's notices");
+            }
+        }
+    };
     let Some((san, shown, lang)) = played else {
+        post_held();
         return Ok(());
     };
     let shown = shown?;
@@ -62,14 +81,18 @@ pub async fn on_message(
         tr!(
             lang,
             "move-played",
-            who = mention(&user_ref(&msg.author)),
+            who = mention(&member_ref(
+                &msg.author,
+                msg.member.as_ref().and_then(|m| m.nick.as_deref())
+            )),
             san = san_in(lang, &san)
         ),
         &shown,
         lang,
     );
-    send(ctx, msg.channel_id, reply).await?;
-    Ok(())
+    let sent = send(ctx, msg.channel_id, reply).await;
+    post_held();
+    sent
 }
 
 async fn send(

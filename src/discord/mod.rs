@@ -87,7 +87,9 @@ pub(crate) const DEFER_AFTER: Duration = Duration::from_millis(1500);
 impl Data {
     /// Runs `op` with the game service and the renderer on tokio's blocking pool (SQLite and rendering never
     /// block a runtime worker). When it takes longer than `DEFER_AFTER` (1.5 s), the interaction is
-    /// deferred first (`defer`), so the first answer always arrives in time.
+    /// deferred first (`defer`), so the first answer always arrives in time. The notices its
+    /// operations commit are posted after the interaction's answer
+    /// ([`reply::Responder::after_answer`]).
     pub async fn blocking<T, F>(
         &self,
         responder: &reply::Responder<'_>,
@@ -103,7 +105,9 @@ impl Data {
             renderer: self.renderer,
             attachment_limit: responder.attachment_limit(),
         };
-        let mut task = tokio::task::spawn_blocking(move || op(&ops));
+        // The notices its operations commit (a game's summary in its channel) wait for the
+        // interaction's answer.
+        let mut task = tokio::task::spawn_blocking(move || crate::game::hold_notices(|| op(&ops)));
         let joined = tokio::select! {
             joined = &mut task => joined,
             // From when the interaction's handling began, not from now: work done before this
@@ -119,7 +123,13 @@ impl Data {
                 task.await
             }
         };
-        joined.map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?
+        let (result, held) =
+            joined.map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
+        if !held.is_empty() {
+            let game = self.game.clone();
+            responder.after_answer(Box::new(move || game.post_held(held)));
+        }
+        result
     }
 }
 

@@ -5,7 +5,7 @@ use poise::serenity_prelude as serenity;
 
 use super::errors::responder;
 use super::view::game_reply;
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{author_ref, channel_ref, mention};
 use super::{Context, Defer, Error};
 use crate::game::Lang;
 use crate::i18n::{lang_of_locale as lang_of, san_in};
@@ -30,7 +30,7 @@ pub async fn move_(
         return Ok(());
     };
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let langs = ctx
         .data()
@@ -49,7 +49,7 @@ pub async fn move_(
             Ok((result, shown))
         })
         .await?;
-    let who = mention(&user_ref(ctx.author()));
+    let who = mention(&author_ref(ctx));
     let san = san_in(public, &result.san);
     let content = match result.claimed {
         Some(_) => tr!(public, "move-claims", who = who, san = san),
@@ -63,7 +63,7 @@ pub async fn move_(
 }
 
 async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = lang_of(ctx.locale());
     let game = ctx.data().game.clone();

@@ -129,7 +129,13 @@ pub struct Responder<'a> {
     received: Instant,
     lang: cajitas_rules::Lang,
     attachment_limit: u64,
+    /// What waits for the answer: the notices the interaction's operations held back (a
+    /// game's summary in its channel), posted once the answer went out.
+    after: std::sync::Mutex<Vec<AfterAnswer>>,
 }
+
+/// Work to do once an interaction was answered (blocking: it runs on a thread of its own).
+pub type AfterAnswer = Box<dyn FnOnce() + Send + 'static>;
 
 impl<'a> Responder<'a> {
     /// A responder for this interaction.
@@ -147,6 +153,32 @@ impl<'a> Responder<'a> {
             received: Instant::now(),
             lang: cajitas_rules::Lang::En,
             attachment_limit: crate::render::gif::DEFAULT_BYTE_LIMIT,
+            after: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs `job` once this interaction was answered (after the next [`Responder::send`] or
+    /// [`Responder::update`] that went out, or when the handling ends), on a thread of its
+    /// own: a game's summary is posted after the move that ended it was answered.
+    pub fn after_answer(&self, job: AfterAnswer) {
+        self.after
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(job);
+    }
+
+    /// Starts what waited for the answer.
+    fn answered(&self) {
+        let jobs = std::mem::take(&mut *self.after.lock().unwrap_or_else(|p| p.into_inner()));
+        for job in jobs {
+            // A thread of its own, not the blocking pool: a post retried after a failure
+            // waits, and must not hold up the commands.
+            if let Err(e) = std::thread::Builder::new()
+                .name("cajitas-after".into())
+                .spawn(job)
+            {
+                tracing::warn!(error = %e, "could not start the work that follows an answer");
+            }
         }
     }
 
@@ -203,14 +235,18 @@ impl<'a> Responder<'a> {
 
     /// Sends `reply`: as the first callback, or as a followup after a defer.
     pub async fn send(&self, reply: Reply) -> Result<(), serenity::Error> {
-        if self.has_responded() {
+        let sent = if self.has_responded() {
             self.followup(reply).await
         } else {
             self.callback(serenity::CreateInteractionResponse::Message(
                 reply.message(),
             ))
             .await
+        };
+        if sent.is_ok() {
+            self.answered();
         }
+        sent
     }
 
     /// Replaces the message holding the clicked button (components only).
@@ -228,12 +264,20 @@ impl<'a> Responder<'a> {
             if let Err(e) = &edited {
                 super::telemetry::rest_error("edit", e);
             }
+            if edited.is_ok() {
+                self.answered();
+            }
             edited
         } else {
-            self.callback(serenity::CreateInteractionResponse::UpdateMessage(
-                reply.message(),
-            ))
-            .await
+            let updated = self
+                .callback(serenity::CreateInteractionResponse::UpdateMessage(
+                    reply.message(),
+                ))
+                .await;
+            if updated.is_ok() {
+                self.answered();
+            }
+            updated
         }
     }
 
@@ -345,6 +389,13 @@ impl<'a> Responder<'a> {
             }
             tracing::warn!(interaction = %self.id, attempt, reason = %retry_reason, "retrying interaction callback");
         }
+    }
+}
+
+impl Drop for Responder<'_> {
+    /// A handling that ended without another answer: what waited goes now.
+    fn drop(&mut self) {
+        self.answered();
     }
 }
 

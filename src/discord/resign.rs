@@ -6,7 +6,7 @@ use super::buttons::ButtonId;
 use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder};
 use super::view::game_reply;
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{author_ref, channel_ref, clicker_ref, mention};
 use super::{Context, Data, Defer, Error};
 use crate::game::GameError;
 use crate::tr;
@@ -19,7 +19,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     };
     let r = responder(&actx);
     let user = ctx.author().id.get();
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     // Checked now, so that a refusal is immediate and only the resigning player sees the button.
     let view = ctx
@@ -67,7 +67,7 @@ pub async fn confirm_button(
     if click.user.id.get() != user {
         return Err(Refusal::NotYourButton.into());
     }
-    let actor = user_ref(&click.user);
+    let actor = clicker_ref(click);
     let who = mention(&actor);
     let ch = channel_ref(click.guild_id, click.channel_id);
     let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
@@ -93,7 +93,7 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
         return Ok(());
     };
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let who = mention(&actor);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;

@@ -6,7 +6,7 @@ use super::buttons::{ButtonId, answer_request, request_buttons};
 use super::errors::responder;
 use super::reply::Responder;
 use super::view::game_reply;
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{author_ref, channel_ref, mention};
 use super::{Context, Data, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
@@ -30,7 +30,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
         return Ok(());
     };
     let r = responder(&actx);
-    let actor = user_ref(ctx.author());
+    let actor = author_ref(ctx);
     let who = mention(&actor);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;

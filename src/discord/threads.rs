@@ -119,6 +119,40 @@ pub fn thread_name(first: &str, second: &str, unix_ms: i64, lang: Lang) -> Strin
     cap_chars(&name, THREAD_NAME_MAX)
 }
 
+/// The name of `view`'s thread, White first ("alice vs bob · 30 nov"); the computer is named
+/// with its level.
+pub fn game_thread_name(view: &GameView, unix_ms: i64, lang: Lang) -> String {
+    let named = |u: &crate::game::UserRef| match u.engine_level() {
+        Some(_) => super::who::player_in(u, lang),
+        None => u.name.clone(),
+    };
+    thread_name(&named(&view.white), &named(&view.black), unix_ms, lang)
+}
+
+/// Renames a game's thread `thread` opened as `opened` (at `unix_ms`) when its game's colours,
+/// left to chance, were tossed the other way round: the thread names White first.
+pub async fn name_white_first(
+    http: &serenity::Http,
+    thread: u64,
+    view: &GameView,
+    opened: &str,
+    unix_ms: i64,
+    lang: Lang,
+) {
+    let name = game_thread_name(view, unix_ms, lang);
+    if name == opened {
+        return;
+    }
+    super::budget::take().await;
+    let edit = serenity::EditThread::new().name(name);
+    if let Err(e) = serenity::ChannelId::new(thread)
+        .edit_thread(http, edit)
+        .await
+    {
+        tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not rename a game's thread");
+    }
+}
+
 /// (year, month 1–12, day) of a Unix time in ms, UTC.
 fn civil(unix_ms: i64) -> (i64, i64, i64) {
     // Howard Hinnant's civil_from_days.

@@ -289,7 +289,9 @@ impl Driver {
     }
 
     fn play(&mut self, id: i64, seq: i64, mv: Move) {
-        match self.service.engine_move(id, seq, mv) {
+        // A mate's summary in the channel goes after the engine's move is posted.
+        let (moved, held) = crate::game::hold_notices(|| self.service.engine_move(id, seq, mv));
+        match moved {
             Ok(view) => {
                 metrics::counter!(crate::telemetry::MOVES, "by" => "engine").increment(1);
                 self.waiting().remove(&id);
@@ -297,6 +299,9 @@ impl Driver {
                 // Where the game is played: its thread, or its channel.
                 if let Err(e) = self.service.post(view.place(), view, NoticeKind::GameState) {
                     tracing::warn!(game = id, error = %e, "could not post the engine's move");
+                }
+                if !held.is_empty() {
+                    self.service.post_held(held);
                 }
             }
             // A person acted first (a takeback, a resignation): look again.

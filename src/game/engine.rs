@@ -469,6 +469,22 @@ impl GameService {
 
     /// The channel's last finished game, replayed, for analysis.
     pub fn last_finished_game(&self, ch: ChannelRef) -> Result<FinishedGame, GameError> {
+        self.finished_for(ch, None)
+    }
+
+    /// The finished game `actor` means at `ch`, replayed, for analysis: in a game's thread,
+    /// its game; in a channel, `actor`'s last finished game there, or, for someone who
+    /// never played there, the channel's last finished game (never another pair's game
+    /// for someone who has one there).
+    pub fn last_finished_game_for(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+    ) -> Result<FinishedGame, GameError> {
+        self.finished_for(ch, Some(actor.id))
+    }
+
+    fn finished_for(&self, ch: ChannelRef, actor: Option<u64>) -> Result<FinishedGame, GameError> {
         self.read(|tx| {
             // In a game's thread, its game once finished; in a channel, its last finished
             // game, played in the channel or in one of its threads (whichever ended last
@@ -477,7 +493,12 @@ impl GameService {
                 Some(g) if g.thread == Some(ch.channel) => {
                     Some(g).filter(|g| g.status == crate::store::GameStatus::Finished)
                 }
-                _ => tx.finished_games(ch.channel, 1)?.into_iter().next(),
+                _ => match actor {
+                    Some(a) if tx.last_channel_game(ch.channel, Some(a))?.is_some() => {
+                        tx.last_finished_game_of(ch.channel, a)?
+                    }
+                    _ => tx.finished_games(ch.channel, 1)?.into_iter().next(),
+                },
             }
             .ok_or(GameError::NoFinishedGame)?;
             let l = self.load(tx, row)?;

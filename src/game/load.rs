@@ -341,13 +341,18 @@ impl GameService {
     }
 
     /// The game a command typed at `ch` is about:
-    /// - the game in progress played there (the thread's game, or the game played in the
-    ///   channel itself);
-    /// - else, in a channel whose games have threads, `actor`'s one game in progress there
-    ///   (refused with the threads' links when they have several, or none while others play);
-    /// - else, with `or_last`, the last game played there, or the last game of the channel
-    ///   (`actor`'s, when they played there), so that `/pgn` still reaches a game whose
-    ///   thread was archived.
+    /// - the game in progress played there when `ch` is its thread, or when acting (a move,
+    ///   a resignation) in a channel whose game is played in the channel itself;
+    /// - else `actor`'s one game in progress there (refused with their threads' links when
+    ///   they have several);
+    /// - else, when acting, the refusal: the links to the games in progress in threads, or
+    ///   that the game is over, or that there is none;
+    /// - else, when looking (`or_last`): a game's own thread: its game; `actor`'s last game
+    ///   of the channel, so that `/pgn` still reaches a game whose thread was archived; and
+    ///   for someone who never played there, what a spectator expects: the game played in
+    ///   the channel itself, the links to the games in progress in threads (for no one in
+    ///   particular, `actor` being `None`: the one game in progress), else the channel's
+    ///   last game. Someone with a game there is never given another pair's game.
     pub(super) fn locate(
         &self,
         tx: &dyn Tx,
@@ -355,11 +360,14 @@ impl GameService {
         actor: Option<u64>,
         or_last: bool,
     ) -> Result<GameRow, GameError> {
-        if let Some(row) = tx.active_game(ch.channel)? {
-            return Ok(row);
+        let plays = |g: &GameRow| actor.is_some_and(|a| g.white.id == a || g.black.id == a);
+        let here = tx.active_game(ch.channel)?;
+        if let Some(row) = &here
+            && (row.thread == Some(ch.channel) || !or_last || plays(row))
+        {
+            return Ok(row.clone());
         }
         let threaded = tx.active_thread_games(ch.channel)?;
-        let plays = |g: &GameRow| actor.is_some_and(|a| g.white.id == a || g.black.id == a);
         let mine: Vec<&GameRow> = threaded.iter().filter(|g| plays(g)).collect();
         let links = |games: &[&GameRow]| {
             games
@@ -377,38 +385,49 @@ impl GameService {
                 });
             }
         }
-        if !threaded.is_empty() {
-            let all: Vec<&GameRow> = threaded.iter().collect();
-            return match (or_last, all.as_slice()) {
-                // Looking at the one game of the channel hurts nobody.
-                (true, [one]) => Ok((*one).clone()),
-                _ => Err(GameError::GamesInThreads {
-                    threads: links(&all),
-                }),
-            };
-        }
-        let here = tx.last_game(ch.channel)?;
+        let all: Vec<&GameRow> = threaded.iter().collect();
+        let last_here = tx.last_game(ch.channel)?;
         if !or_last {
-            let ever = here.is_some() || tx.last_channel_game(ch.channel, None)?.is_some();
+            if !all.is_empty() {
+                return Err(GameError::GamesInThreads {
+                    threads: links(&all),
+                });
+            }
+            let ever = last_here.is_some() || tx.last_channel_game(ch.channel, None)?.is_some();
             return Err(if ever {
                 GameError::GameOver
             } else {
                 GameError::NoGame
             });
         }
-        // A game's own thread: its game. Else the channel's last game, the actor's first.
-        if let Some(row) = here.as_ref().filter(|g| g.thread == Some(ch.channel)) {
+        // A game's own thread: its game.
+        if let Some(row) = last_here.as_ref().filter(|g| g.thread == Some(ch.channel)) {
             return Ok(row.clone());
         }
-        let last = match actor {
-            Some(a) => tx.last_channel_game(ch.channel, Some(a))?,
-            None => None,
-        };
-        let last = match last {
-            Some(row) => Some(row),
-            None => tx.last_channel_game(ch.channel, None)?,
-        };
-        last.or(here).ok_or(GameError::NoGame)
+        // The actor's last game of the channel (none of theirs is in progress).
+        if let Some(a) = actor
+            && let Some(row) = tx.last_channel_game(ch.channel, Some(a))?
+        {
+            return Ok(row);
+        }
+        // A spectator: the game played here, the games in progress in threads, else the
+        // channel's last game.
+        if let Some(row) = here {
+            return Ok(row);
+        }
+        match (actor, all.as_slice()) {
+            (_, []) => {}
+            // Asked for no one (a tool, a notice): the channel's one game.
+            (None, [one]) => return Ok((*one).clone()),
+            _ => {
+                return Err(GameError::GamesInThreads {
+                    threads: links(&all),
+                });
+            }
+        }
+        tx.last_channel_game(ch.channel, None)?
+            .or(last_here)
+            .ok_or(GameError::NoGame)
     }
 
     pub(super) fn player(l: &Loaded, actor: &UserRow) -> Result<Color, GameError> {

@@ -45,9 +45,13 @@ pub use self::engine::{
 };
 pub use self::error::GameError;
 use self::load::CachedGame;
-pub use self::notify::{NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier};
+pub use self::notify::{
+    Held, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
+    hold as hold_notices,
+};
 pub use self::observe::EventObserver;
 pub use self::play::Seen;
+pub use self::rematch::EngineRematch;
 pub use self::scheduler::{Round, Scheduler, nonce};
 pub use self::time_control::{
     ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
@@ -66,6 +70,11 @@ pub const MAX_MOVE_CHARS: usize = 32;
 pub const MAX_NAME_CHARS: usize = 100;
 /// The most threads a refusal links to.
 pub const MAX_LINKS: usize = 10;
+/// How many times a held notice with a nonce is posted before it is given up
+/// ([`GameService::post_held`]).
+pub const HELD_POST_ATTEMPTS: u32 = 3;
+/// The wait before a held notice's second attempt (doubled before each later one).
+pub const HELD_POST_RETRY: Duration = Duration::from_secs(1);
 /// How long a challenge waits for an answer unless configured otherwise.
 pub const DEFAULT_CHALLENGE_TTL: Duration = Duration::from_secs(15 * 60);
 
@@ -256,12 +265,45 @@ impl GameService {
         result
     }
 
-    /// Posts the notices an operation queued, after its commit. A post that fails is logged:
-    /// the operation itself happened.
+    /// Posts the notices an operation queued, after its commit, or keeps them back for the
+    /// front end when it runs the operation inside [`notify::hold`]. A post that fails is
+    /// logged: the operation itself happened.
     fn deliver(&self, notices: &[Notice]) {
         for notice in notices {
-            if let Err(e) = self.inner.opts.notifier.post(notice) {
+            let Some(notice) = notify::keep_back(notice.clone()) else {
+                continue;
+            };
+            if let Err(e) = self.inner.opts.notifier.post(&notice) {
                 tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
+            }
+        }
+    }
+
+    /// Posts the notices [`notify::hold`] held back, once the front end answered (blocking:
+    /// call it from a thread of its own). A notice with a nonce (the notifier drops a
+    /// repeat) is tried again after a failure, [`HELD_POST_ATTEMPTS`] times in all, waiting
+    /// [`HELD_POST_RETRY`] and then twice as long between attempts; one without is posted
+    /// once. Failures are logged.
+    pub fn post_held(&self, held: Held) {
+        for notice in held.into_notices() {
+            let attempts = if notice.nonce.is_some() {
+                HELD_POST_ATTEMPTS
+            } else {
+                1
+            };
+            let mut wait = HELD_POST_RETRY;
+            for attempt in 1..=attempts {
+                match self.inner.opts.notifier.post(&notice) {
+                    Ok(_) => break,
+                    Err(e) if attempt < attempts => {
+                        tracing::info!(game = notice.game.game_id, attempt, error = %e, "a notice was not posted; trying again");
+                        std::thread::sleep(wait);
+                        wait = wait.saturating_mul(2);
+                    }
+                    Err(e) => {
+                        tracing::warn!(game = notice.game.game_id, attempts, error = %e, "a notice was not posted");
+                    }
+                }
             }
         }
     }

@@ -20,12 +20,12 @@ impl GameService {
         Ok(v)
     }
 
-    /// The game `actor` means at `ch`: the game in progress played there (a thread's game,
-    /// or a channel's own); else, in a channel whose games have threads, `actor`'s one game
-    /// in progress there (refused with the threads' links when they have several, or when
-    /// several others play and they do not); else the last game played there, or the
-    /// channel's last game (`actor`'s first), so that it is reached after its thread was
-    /// archived.
+    /// The game `actor` means at `ch` (see `locate`): in a game's thread, its game; in a
+    /// channel, `actor`'s own game: their one game in progress there (refused with the links
+    /// to their threads when they have several), else their last game there, reached after
+    /// its thread was archived. Someone who never played there gets the game played in the
+    /// channel itself, else the links to the games in progress in threads, else the
+    /// channel's last game; never another pair's game for someone who has one there.
     pub fn board_for(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
         let v = self.read(|tx| self.view(self.current_or_last(tx, ch, Some(actor.id))?))?;
         self.looked_at(&v);

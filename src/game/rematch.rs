@@ -3,8 +3,8 @@
 //! game's channel (threads cannot nest: the new game gets a thread of its own).
 
 use super::{
-    ChallengeView, ChannelRef, GameError, GameService, Notice, NoticeKind, Place, TimeControl,
-    UserRef,
+    ChallengeView, ChannelRef, ColourChoice, GameError, GameService, Notice, NoticeKind, Place,
+    TimeControl, UserRef,
 };
 use crate::store::{ChallengeStatus, ColourPick, GameStatus};
 
@@ -34,6 +34,11 @@ impl GameService {
             } else {
                 return Err(GameError::NotAPlayer);
             };
+            // The computer accepts no challenge: its rematch is a new game
+            // ([`GameService::engine_rematch`]).
+            if them.is_bot || super::engine_level_of(them.id).is_some() {
+                return Err(GameError::BotCannotPlay);
+            }
             let home = ChannelRef {
                 guild: row.guild,
                 channel: row.channel,
@@ -78,5 +83,57 @@ impl GameService {
                 Err(GameError::Internal(format!("rematch not posted: {e}")))
             }
         }
+    }
+}
+
+/// The new game a rematch of a game against the computer starts (see
+/// [`GameService::engine_rematch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineRematch {
+    /// The computer's level, the finished game's.
+    pub level: u8,
+    /// The person's colour: the one the computer had.
+    pub colour: ColourChoice,
+    /// The finished game's channel, where the new game starts (threads cannot nest: it gets
+    /// a thread of its own where games get threads).
+    pub home: ChannelRef,
+}
+
+impl GameService {
+    /// The rematch of the finished game `game_id` when it was played against the computer:
+    /// a new game at the same level, the colours swapped, for its person to start at
+    /// `home` as `/play` starts one ([`GameService::play_engine_at`]); `None` for a game
+    /// between two people (their rematch is a challenge, [`GameService::rematch`]).
+    pub fn engine_rematch(
+        &self,
+        actor: &UserRef,
+        game_id: i64,
+    ) -> Result<Option<EngineRematch>, GameError> {
+        self.read(|tx| {
+            let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
+            let (white, black) = (
+                super::engine_level_of(row.white.id),
+                super::engine_level_of(row.black.id),
+            );
+            let (level, colour, person) = match (white, black) {
+                (Some(level), None) => (level, ColourChoice::White, row.black.id),
+                (None, Some(level)) => (level, ColourChoice::Black, row.white.id),
+                _ => return Ok(None),
+            };
+            if row.status == GameStatus::Active {
+                return Err(GameError::PositionChanged);
+            }
+            if person != actor.id {
+                return Err(GameError::NotAPlayer);
+            }
+            Ok(Some(EngineRematch {
+                level,
+                colour,
+                home: ChannelRef {
+                    guild: row.guild,
+                    channel: row.channel,
+                },
+            }))
+        })
     }
 }

@@ -585,6 +585,13 @@ pub trait Games {
     /// The last finished games of a channel (in its threads too), newest first.
     fn finished_games(&self, channel: u64, limit: usize) -> Result<Vec<GameRow>, StoreError>;
 
+    /// The last finished game of `player` in a channel (in its threads too).
+    fn last_finished_game_of(
+        &self,
+        channel: u64,
+        player: u64,
+    ) -> Result<Option<GameRow>, StoreError>;
+
     /// Starts a game and returns its id.
     fn insert_game(&self, g: &NewGame<'_>) -> Result<i64, StoreError>;
 

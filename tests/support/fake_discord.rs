@@ -355,6 +355,8 @@ pub struct FakeUser {
     pub name: String,
     /// Whether it is a bot account.
     pub bot: bool,
+    /// The nickname on the fake guild (the interaction's `member.nick`), if any.
+    pub nick: Option<String>,
 }
 
 impl FakeUser {
@@ -364,6 +366,15 @@ impl FakeUser {
             id,
             name: name.into(),
             bot: false,
+            nick: None,
+        }
+    }
+
+    /// The same user with the nickname `nick` on the fake guild.
+    pub fn with_nick(self, nick: &str) -> Self {
+        Self {
+            nick: Some(nick.into()),
+            ..self
         }
     }
 
@@ -844,6 +855,9 @@ impl Channel {
                 v["guild_locale"] = json!("en-US");
                 v["member"] = json!({"user": user.json(), "roles": [], "deaf": false, "mute": false,
                     "flags": 0, "permissions": PERMISSIONS, "joined_at": "2024-01-01T00:00:00.000000+00:00"});
+                if let Some(nick) = &user.nick {
+                    v["member"]["nick"] = json!(nick);
+                }
                 v["authorizing_integration_owners"] = json!({"0": g.to_string()});
                 v["context"] = json!(0);
             }
@@ -888,11 +902,12 @@ impl Channel {
             let mut members = serde_json::Map::new();
             for u in users {
                 resolved.insert(u.id.to_string(), u.json());
-                members.insert(
-                    u.id.to_string(),
-                    json!({"roles": [], "joined_at": "2024-01-01T00:00:00.000000+00:00",
-                           "deaf": false, "mute": false, "flags": 0, "permissions": PERMISSIONS}),
-                );
+                let mut member = json!({"roles": [], "joined_at": "2024-01-01T00:00:00.000000+00:00",
+                       "deaf": false, "mute": false, "flags": 0, "permissions": PERMISSIONS});
+                if let Some(nick) = &u.nick {
+                    member["nick"] = json!(nick);
+                }
+                members.insert(u.id.to_string(), member);
             }
             data["resolved"] = json!({"users": resolved, "members": members});
         }

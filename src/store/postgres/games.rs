@@ -192,6 +192,24 @@ impl Games for PgTx<'_> {
         .collect()
     }
 
+    fn last_finished_game_of(
+        &self,
+        channel: u64,
+        player: u64,
+    ) -> Result<Option<GameRow>, StoreError> {
+        self.query_opt(
+            concat!(
+                select_game!(),
+                " WHERE g.channel_id = $1 AND g.status = 'finished'
+                     AND (g.white_id = $2 OR g.black_id = $2)
+                 ORDER BY g.id DESC LIMIT 1"
+            ),
+            &[&to_db(channel), &to_db(player)],
+        )?
+        .map(|r| game_row(&r))
+        .transpose()
+    }
+
     fn insert_game(&self, g: &NewGame<'_>) -> Result<i64, StoreError> {
         Ok(self
             .query_one(

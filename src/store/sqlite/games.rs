@@ -165,6 +165,23 @@ impl Games for SqliteTx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    fn last_finished_game_of(
+        &self,
+        channel: u64,
+        player: u64,
+    ) -> Result<Option<GameRow>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached(concat!(
+                select_game!(),
+                " WHERE g.channel_id = ?1 AND g.status = 'finished'
+                     AND (g.white_id = ?2 OR g.black_id = ?2)
+                 ORDER BY g.id DESC LIMIT 1"
+            ))?
+            .query_row(params![to_db(channel), to_db(player)], game_row)
+            .optional()?)
+    }
+
     fn insert_game(&self, g: &NewGame<'_>) -> Result<i64, StoreError> {
         Ok(self
             .tx
