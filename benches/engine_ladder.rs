@@ -2,14 +2,14 @@
 //! 7 v 8), 20 each with colours alternating, and the higher level's score, which must be
 //! above 50% for every pair. A table is printed.
 //!
-//! "Fast": each level keeps its Skill Level, depth and random-move rate, but thinks a tenth
-//! of its move time (at least 10 ms), so the ladder runs in minutes. A game ends by the
+//! "Fast": each level keeps its Skill Level, depth and random-move rate, but searches a tenth
+//! of its node budget (at least 1,000 nodes), so the ladder runs in minutes. A game ends by the
 //! rules (mate, stalemate, dead position, fivefold, 75 moves; a threefold repetition or the
 //! 50-move rule is claimed at once), or after 200 plies, adjudicated by material (3 points or
 //! more ahead wins; otherwise a draw).
 //!
 //! First, the analysis of a 60-move game (`benches/data/sixty-moves.pgn`, 121 positions) at
-//! the default budget (depth 14 or 100 ms per position) on the default pool (the cores less
+//! the default budget (100,000 nodes per position) on the default pool (the cores less
 //! one): target ≤ 20 s.
 //!
 //! Run with `cargo bench --bench engine_ladder` (Stockfish must be installed; without an
@@ -91,12 +91,14 @@ fn play(pool: &Pool, white: Level, black: Level, seed: u64) -> f64 {
                 let limits = level.limits();
                 let ask = || {
                     pool.search(SearchRequest {
+                        person: seed,
                         requester: seed,
                         start_fen: start_fen.clone(),
                         moves: moves.clone(),
                         position: pos.clone(),
                         limits: Limits {
                             movetime: (limits.movetime / 10).max(Duration::from_millis(10)),
+                            nodes: limits.nodes.map(|n| (n / 10).max(1_000)),
                             ..limits
                         },
                         deadline: Instant::now() + Duration::from_secs(60),
@@ -140,7 +142,8 @@ fn main() {
         let game = cajitas_rules::pgn::read_game(pgn, cajitas_rules::Lang::En).unwrap();
         let pool = pool_from(&settings).unwrap();
         let t0 = Instant::now();
-        let a = cajitas::engine::analyse(&pool, &game.game, Default::default(), |_, _| {}).unwrap();
+        let a =
+            cajitas::engine::analyse(&pool, &game.game, Default::default(), 0, |_, _| {}).unwrap();
         let secs = t0.elapsed().as_secs_f64();
         println!(
             "analysis of a {}-move game: {} positions in {secs:.1} s on {} process(es) (target <= 20 s: {})",

@@ -845,6 +845,15 @@ pub const ENGINE_PROCESSES_VAR: &str = "CAJITAS_ENGINE_PROCESSES";
 pub const ENGINE_HASH_VAR: &str = "CAJITAS_ENGINE_HASH";
 /// The variable with each engine process's search threads.
 pub const ENGINE_THREADS_VAR: &str = "CAJITAS_ENGINE_THREADS";
+/// The variable with the node budget of each position an analysis searches.
+pub const ANALYSIS_NODES_VAR: &str = "CAJITAS_ANALYSIS_NODES";
+/// The variable with the number of analyses that run at once (the rest wait their turn).
+pub const ANALYSES_VAR: &str = "CAJITAS_ANALYSES";
+/// The variable with the number of games against the engine one person may have in
+/// progress per server.
+pub const ENGINE_GAMES_PER_USER_VAR: &str = "CAJITAS_ENGINE_GAMES_PER_USER";
+/// The default of [`ENGINE_GAMES_PER_USER_VAR`].
+pub const DEFAULT_ENGINE_GAMES_PER_USER: u32 = 2;
 
 /// Where Debian's package `stockfish` installs the engine (not on root's `PATH`).
 pub const DEBIAN_STOCKFISH: &str = "/usr/games/stockfish";
@@ -861,15 +870,27 @@ pub struct EngineSettings {
     pub hash_mb: u32,
     /// `Threads` per process (default 1).
     pub threads: u32,
+    /// The nodes each position of an analysis is searched with (default
+    /// [`DEFAULT_NODES`](crate::engine::analysis::DEFAULT_NODES)).
+    pub analysis_nodes: u64,
+    /// How many analyses run at once (default: the processes).
+    pub analyses: usize,
+    /// How many games against the engine one person may have in progress per server
+    /// (default [`DEFAULT_ENGINE_GAMES_PER_USER`]).
+    pub games_per_user: u32,
 }
 
 impl Default for EngineSettings {
     fn default() -> Self {
+        let processes = default_engine_processes();
         EngineSettings {
             program: None,
-            processes: default_engine_processes(),
+            processes,
             hash_mb: 16,
             threads: 1,
+            analysis_nodes: crate::engine::analysis::DEFAULT_NODES,
+            analyses: processes,
+            games_per_user: DEFAULT_ENGINE_GAMES_PER_USER,
         }
     }
 }
@@ -966,7 +987,38 @@ impl EngineSettings {
             var(ENGINE_PROCESSES_VAR).as_deref(),
             var(ENGINE_HASH_VAR).as_deref(),
             var(ENGINE_THREADS_VAR).as_deref(),
+        )?
+        .with_limits(
+            var(ANALYSIS_NODES_VAR).as_deref(),
+            var(ANALYSES_VAR).as_deref(),
+            var(ENGINE_GAMES_PER_USER_VAR).as_deref(),
         )
+    }
+
+    /// These settings with the limits of analyses and of games per person from the
+    /// variables' values (the number of analyses at once defaults to the processes).
+    pub fn with_limits(
+        self,
+        nodes: Option<&str>,
+        analyses: Option<&str>,
+        games_per_user: Option<&str>,
+    ) -> Result<EngineSettings, ConfigError> {
+        Ok(EngineSettings {
+            analysis_nodes: number_in(
+                ANALYSIS_NODES_VAR,
+                nodes,
+                1_000..=1_000_000_000,
+                crate::engine::analysis::DEFAULT_NODES,
+            )?,
+            analyses: number_in(ANALYSES_VAR, analyses, 1..=256, self.processes)?,
+            games_per_user: number_in(
+                ENGINE_GAMES_PER_USER_VAR,
+                games_per_user,
+                1..=100,
+                DEFAULT_ENGINE_GAMES_PER_USER,
+            )?,
+            ..self
+        })
     }
 
     /// The settings from the variables' values.
@@ -987,6 +1039,7 @@ impl EngineSettings {
             )?,
             hash_mb: number_in(ENGINE_HASH_VAR, hash, 1..=4096, 16)?,
             threads: number_in(ENGINE_THREADS_VAR, threads, 1..=64, 1)?,
+            ..EngineSettings::default()
         })
     }
 }
@@ -1053,6 +1106,26 @@ mod engine_tests {
         }
         assert!(EngineSettings::from_values(None, None, None, Some("99999"), None).is_err());
         assert!(EngineSettings::from_values(None, None, None, None, Some("0")).is_err());
+        // The limits: analyses at once default to the processes; games per person to 2.
+        let s = s.with_limits(None, None, None).unwrap();
+        assert_eq!(
+            (s.analysis_nodes, s.analyses, s.games_per_user),
+            (crate::engine::analysis::DEFAULT_NODES, 3, 2)
+        );
+        let s = s.with_limits(Some("250000"), Some("1"), Some("5")).unwrap();
+        assert_eq!(
+            (s.analysis_nodes, s.analyses, s.games_per_user),
+            (250_000, 1, 5)
+        );
+        for (nodes, analyses, games, var) in [
+            (Some("12"), None, None, ANALYSIS_NODES_VAR),
+            (None, Some("0"), None, ANALYSES_VAR),
+            (None, None, Some("0"), ENGINE_GAMES_PER_USER_VAR),
+            (None, None, Some("two"), ENGINE_GAMES_PER_USER_VAR),
+        ] {
+            let e = s.clone().with_limits(nodes, analyses, games).unwrap_err();
+            assert!(e.to_string().contains(var), "{e}");
+        }
     }
 
     #[test]
@@ -1063,6 +1136,9 @@ mod engine_tests {
             ENGINE_PROCESSES_VAR,
             ENGINE_HASH_VAR,
             ENGINE_THREADS_VAR,
+            ANALYSIS_NODES_VAR,
+            ANALYSES_VAR,
+            ENGINE_GAMES_PER_USER_VAR,
         ] {
             assert!(
                 example.lines().any(|l| l.starts_with(&format!("{var}="))),

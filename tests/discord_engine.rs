@@ -181,7 +181,7 @@ async fn a_game_against_the_computer_with_a_takeback_and_an_analysis() {
     let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
     let done = w
         .fake
-        .wait_for("the analysis", Duration::from_secs(60), |f| {
+        .wait_for("the analysis", Duration::from_secs(300), |f| {
             f.requests().into_iter().skip(n).find(|r| {
                 r.method == Method::PATCH
                     && r.path == edit
@@ -303,6 +303,13 @@ async fn an_engine_that_fails_twice_is_announced_in_the_embed_and_retried_on_the
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// 40 plies of a game between two people.
+const LINE: [&str; 40] = [
+    "a3", "a6", "b3", "b6", "c3", "c6", "d3", "d6", "e3", "e6", "f3", "f6", "g3", "g6", "h3", "h6",
+    "a4", "a5", "b4", "b5", "c4", "c5", "d4", "d5", "e4", "e5", "f4", "f5", "g4", "g5", "h4", "h5",
+    "Nc3", "Nc6", "Nf3", "Nf6", "Ne2", "Ne7", "Ra2", "Ra7",
+];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_reply_shows_its_progress_at_most_every_two_seconds() {
     if !have_engine("the_analysis_reply_shows_its_progress_at_most_every_two_seconds") {
@@ -314,12 +321,8 @@ async fn the_analysis_reply_shows_its_progress_at_most_every_two_seconds() {
         vec![("CAJITAS_ENGINE_PROCESSES", "1".into())],
     )
     .await;
-    // 40 plies between two people (about 4 s of analysis), then a resignation.
-    const LINE: [&str; 40] = [
-        "a3", "a6", "b3", "b6", "c3", "c6", "d3", "d6", "e3", "e6", "f3", "f6", "g3", "g6", "h3",
-        "h6", "a4", "a5", "b4", "b5", "c4", "c5", "d4", "d5", "e4", "e5", "f4", "f5", "g4", "g5",
-        "h4", "h5", "Nc3", "Nc6", "Nf3", "Nf6", "Ne2", "Ne7", "Ra2", "Ra7",
-    ];
+    // 40 plies between two people (about 4 s of analysis on a quiet machine), then a
+    // resignation.
     w.start_game().await;
     for (i, m) in LINE.iter().enumerate() {
         let who = if i % 2 == 0 { alice() } else { bob() };
@@ -336,7 +339,7 @@ async fn the_analysis_reply_shows_its_progress_at_most_every_two_seconds() {
     let callback = w.fake.send_interaction(&payload);
     let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
     w.fake
-        .wait_for("the analysis", Duration::from_secs(90), |f| {
+        .wait_for("the analysis", Duration::from_secs(300), |f| {
             f.requests().into_iter().skip(n).find(|r| {
                 r.method == Method::PATCH
                     && r.path == edit
@@ -382,25 +385,15 @@ async fn the_analysis_reply_shows_its_progress_at_most_every_two_seconds() {
     );
 }
 
-/// `/analysis` typed by bob in `ch`: the final answer's embed (the analysis found a game).
+/// `/analysis` typed by bob in `ch`: the final answer's embed (the analysis found a game),
+/// in an edit of the deferred reply or, for a game analysed before, in the answer itself.
 async fn analysis_in(w: &World, ch: &Channel) -> serde_json::Value {
     let payload = ch.command(&w.fake, &bob(), "en-US", "analysis", &[], &[]);
-    let token = payload["token"].as_str().unwrap().to_string();
     let n = w.fake.request_count();
     let callback = w.fake.send_interaction(&payload);
-    let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
-    let done = w
-        .fake
-        .wait_for("the analysis", Duration::from_secs(60), |f| {
-            f.requests().into_iter().skip(n).find(|r| {
-                r.method == Method::PATCH
-                    && r.path == edit
-                    && r.files.iter().any(|f| f.filename == "analysis.png")
-            })
-        })
-        .await;
-    assert_eq!(callback.await.unwrap().callback_type(), Some(5));
-    done.json.as_ref().unwrap()["embeds"][0].clone()
+    let (done, _) = analysis_answer(w, &payload, n, Duration::from_secs(300)).await;
+    let _ = callback.await.unwrap();
+    done.embeds()[0].clone()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -635,6 +628,130 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
         .unwrap();
     assert_eq!(ply, 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The answer to `payload` with the analysis chart: the callback itself, or an edit of the
+/// deferred reply; and the edits before it.
+async fn analysis_answer(
+    w: &World,
+    payload: &serde_json::Value,
+    n: usize,
+    within: Duration,
+) -> (Recorded, Vec<Recorded>) {
+    let token = payload["token"].as_str().unwrap().to_string();
+    let edit = format!("/webhooks/{APP_ID}/{token}/messages/@original");
+    let callback = format!(
+        "/interactions/{}/{token}/callback",
+        payload["id"].as_str().unwrap()
+    );
+    let is_ours =
+        |r: &Recorded| (r.method == Method::PATCH && r.path == edit) || r.path == callback;
+    let done = w
+        .fake
+        .wait_for("the analysis", within, |f| {
+            f.requests()
+                .into_iter()
+                .skip(n)
+                .find(|r| is_ours(r) && r.files.iter().any(|f| f.filename == "analysis.png"))
+        })
+        .await;
+    let before = w
+        .fake
+        .requests()
+        .into_iter()
+        .skip(n)
+        .filter(|r| is_ours(r) && r.n < done.n)
+        .collect();
+    (done, before)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyses_wait_their_turn_one_per_person_and_a_game_analysed_once_answers_at_once() {
+    if !have_engine(
+        "analyses_wait_their_turn_one_per_person_and_a_game_analysed_once_answers_at_once",
+    ) {
+        return;
+    }
+    let _serial = support::serial::time_window();
+    let w = World::start(
+        "analysis-queue",
+        vec![
+            ("CAJITAS_ENGINE_PROCESSES", "1".into()),
+            ("CAJITAS_ANALYSES", "1".into()),
+            ("CAJITAS_ANALYSIS_NODES", "50000".into()),
+        ],
+    )
+    .await;
+    w.start_game().await;
+    for (i, m) in LINE.iter().enumerate() {
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        assert_public_board(&w.mv(&who, "en-US", m).await);
+    }
+    let ask = w.cmd(&alice(), "en-US", "resign", &[]).await;
+    w.click(&alice(), &ask, &ask.custom_ids()[0]).await;
+
+    // Bob asks first: his analysis runs.
+    let n = w.fake.request_count();
+    let bobs = w
+        .channel()
+        .command(&w.fake, &bob(), "en-US", "analysis", &[], &[]);
+    let bob_callback = w.fake.send_interaction(&bobs);
+    assert_eq!(bob_callback.await.unwrap().callback_type(), Some(5));
+    // Bob again while his runs: refused, privately.
+    let again = w.cmd(&bob(), "en-US", "analysis", &[]).await;
+    assert!(again.is_ephemeral(), "{}", again.text());
+    assert!(
+        again
+            .text()
+            .contains("already have an analysis in progress"),
+        "{}",
+        again.text()
+    );
+    // Alice asks meanwhile: hers waits its turn and says so.
+    let n_alice = w.fake.request_count();
+    let alices = w
+        .channel()
+        .command(&w.fake, &alice(), "en-US", "analysis", &[], &[]);
+    let alice_callback = w.fake.send_interaction(&alices);
+    assert_eq!(alice_callback.await.unwrap().callback_type(), Some(5));
+    let (bob_done, _) = analysis_answer(&w, &bobs, n, Duration::from_secs(300)).await;
+    let (alice_done, alice_edits) =
+        analysis_answer(&w, &alices, n_alice, Duration::from_secs(300)).await;
+    assert!(
+        alice_edits
+            .iter()
+            .any(|r| r.content().contains("Your analysis is next")),
+        "alice was not told her place: {:?}",
+        alice_edits
+            .iter()
+            .map(Recorded::content)
+            .collect::<Vec<_>>()
+    );
+    // The same game at the same budget: the same report.
+    assert_eq!(bob_done.embeds(), alice_done.embeds());
+    // Carol asks once both are done: the stored report answers at once, with no progress.
+    let n_carol = w.fake.request_count();
+    let carols = w.channel().command(
+        &w.fake,
+        &support::world::carol(),
+        "en-US",
+        "analysis",
+        &[],
+        &[],
+    );
+    let t0 = std::time::Instant::now();
+    let carol_callback = w.fake.send_interaction(&carols);
+    let (carol_done, carol_edits) =
+        analysis_answer(&w, &carols, n_carol, Duration::from_secs(10)).await;
+    let _ = carol_callback.await;
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    assert!(
+        carol_edits
+            .iter()
+            .all(|r| !r.content().starts_with("Analysing")),
+        "a stored report needs no engine"
+    );
+    assert_eq!(carol_done.embeds(), bob_done.embeds());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

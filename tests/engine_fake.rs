@@ -256,14 +256,17 @@ fn a_queued_request_past_its_deadline_gets_an_error_at_its_deadline() {
     let _serial = serial::time_window();
     let pool = pool(&script("deadline", &["hang", "ok"]), Duration::from_secs(3));
     let req = |deadline: Duration| SearchRequest {
+        person: 1,
         requester: 1,
         start_fen: Position::new().fen(),
         moves: Vec::new(),
         position: Position::new(),
         limits: Limits {
             movetime: Duration::from_millis(100),
+            nodes: None,
             depth: None,
             skill: None,
+            fresh: false,
         },
         deadline: Instant::now() + deadline,
     };

@@ -243,3 +243,105 @@ fn a_search_of_a_position_taken_back_is_never_played_at_the_same_ply() {
     assert_eq!(s.game(id).unwrap().ply, 1);
     s.engine_move(id, now.seq, reply).unwrap();
 }
+
+#[test]
+fn a_person_plays_at_most_two_engine_games_per_server_and_is_told_which() {
+    let s = service();
+    let ana = UserRef::new(1, "Ana", false);
+    let bea = UserRef::new(2, "Bea", false);
+    let guild = |g: u64, channel: u64| ChannelRef {
+        guild: Some(g),
+        channel,
+    };
+    let at = |ch: ChannelRef, thread: u64| {
+        move |s: &GameService, who: &UserRef| {
+            s.play_engine_at(
+                who,
+                Place::with_threads(ch),
+                8,
+                ColourChoice::White,
+                Lang::En,
+                Some(thread),
+            )
+        }
+    };
+    // Two games in their threads of server 7.
+    let first = at(guild(7, 70), 701)(&s, &ana).unwrap();
+    let second = at(guild(7, 71), 711)(&s, &ana).unwrap();
+    // A third is refused, before a thread is opened (the read-only check) and at the start,
+    // naming the two games' threads.
+    let named = |r: Result<_, GameError>| match r {
+        Err(GameError::TooManyEngineGames { limit, places }) => (limit, places),
+        other => panic!("not refused: {other:?}"),
+    };
+    assert_eq!(
+        named(
+            s.engine_playable(&ana, Place::with_threads(guild(7, 72)))
+                .map(|_| ())
+        ),
+        (2, vec![701, 711])
+    );
+    assert_eq!(
+        named(at(guild(7, 72), 721)(&s, &ana).map(|_| ())),
+        (2, vec![701, 711])
+    );
+    // Another person, and the same person in another server, are not limited by them.
+    at(guild(7, 72), 722)(&s, &bea).unwrap();
+    at(guild(8, 80), 801)(&s, &ana).unwrap();
+    // Once one of them is over, a new one may start.
+    s.abort(&ana, ChannelRef::new(Some(7), 701)).unwrap();
+    let third = at(guild(7, 73), 731)(&s, &ana).unwrap();
+    assert_ne!(third.game_id, first.game_id);
+    assert_ne!(third.game_id, second.game_id);
+    // A server may allow more (CAJITAS_ENGINE_GAMES_PER_USER).
+    let generous = support::db::memory_or_postgres(
+        env!("CARGO_CRATE_NAME"),
+        ServiceOptions {
+            engine_games_per_user: 3,
+            ..ServiceOptions::default()
+        },
+    );
+    for (ch, thread) in [(90, 901), (91, 911), (92, 921)] {
+        at(guild(9, ch), thread)(&generous, &ana).unwrap();
+    }
+    assert!(matches!(
+        at(guild(9, 93), 931)(&generous, &ana),
+        Err(GameError::TooManyEngineGames { limit: 3, .. })
+    ));
+}
+
+#[test]
+fn an_analysis_is_stored_per_game_and_budget() {
+    let s = service();
+    let ana = UserRef::new(1, "Ana", false);
+    let bea = UserRef::new(2, "Bea", false);
+    s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    s.resign(&bea, CH, None).unwrap();
+    let game = s.last_finished_game(CH).unwrap();
+    assert_eq!(
+        s.stored_analysis(game.game_id, "nodes=100000").unwrap(),
+        None
+    );
+    s.store_analysis(game.game_id, "nodes=100000", "cp:20 cp:30|e2e4 e7e5")
+        .unwrap();
+    // The first record of a budget stays (the same budget gives the same record).
+    s.store_analysis(game.game_id, "nodes=100000", "cp:0 cp:0|d2d4 d7d5")
+        .unwrap();
+    assert_eq!(
+        s.stored_analysis(game.game_id, "nodes=100000")
+            .unwrap()
+            .as_deref(),
+        Some("cp:20 cp:30|e2e4 e7e5")
+    );
+    // Another budget is another report.
+    assert_eq!(s.stored_analysis(game.game_id, "nodes=5000").unwrap(), None);
+    let a = cajitas::engine::Analysis::from_record(
+        &game.game,
+        &s.stored_analysis(game.game_id, "nodes=100000")
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(a.evals.len(), 2);
+}

@@ -175,7 +175,7 @@ fn the_analysis_finds_the_planted_blunder() {
     let game = service.last_finished_game(ch).unwrap();
     let mut seen = Vec::new();
     let t0 = Instant::now();
-    let analysis = analyse(&pool, &game.game, Budget::default(), |d, t| {
+    let analysis = analyse(&pool, &game.game, Budget::default(), 2, |d, t| {
         seen.push((d, t))
     })
     .unwrap();
@@ -350,4 +350,56 @@ fn cajitas_analyse_in_spanish_reads_standard_san_and_names_what_the_pgn_does_not
     assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The same game analysed again and again gets the same evaluations, best moves and
+/// verdicts: a node budget, from an empty hash, on one thread (even where the pool's
+/// processes run two threads), whatever the process searched in between.
+#[test]
+fn the_same_game_gets_the_same_report_every_time() {
+    let Some(settings) = EngineSettings::from_env()
+        .ok()
+        .filter(|s| s.program.is_some())
+    else {
+        skip::skipped(
+            "the_same_game_gets_the_same_report_every_time",
+            skip::NO_ENGINE,
+        );
+        return;
+    };
+    let _serial = serial::time_window();
+    let pool = pool_from(&EngineSettings {
+        processes: 1,
+        threads: 2,
+        ..settings
+    })
+    .unwrap();
+    let game = cajitas_rules::pgn::read_game(
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0",
+        cajitas_rules::Lang::En,
+    )
+    .unwrap()
+    .game;
+    let other = cajitas_rules::pgn::read_game(
+        "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3 h6 *",
+        cajitas_rules::Lang::En,
+    )
+    .unwrap()
+    .game;
+    let budget = Budget::nodes(30_000);
+    let first = analyse(&pool, &game, budget, 1, |_, _| {}).unwrap();
+    for round in 0..3 {
+        // Another game in between fills the hash table with other positions.
+        analyse(&pool, &other, Budget::nodes(50_000), 2, |_, _| {}).unwrap();
+        let again = analyse(&pool, &game, budget, 1, |_, _| {}).unwrap();
+        assert_eq!(again.evals, first.evals, "round {round}");
+        assert_eq!(again.best, first.best, "round {round}");
+        assert_eq!(again.advices, first.advices, "round {round}");
+    }
+    // No move is judged when the engine itself chose it.
+    for a in &first.advices {
+        assert_ne!(first.best[a.ply], Some(first.moves[a.ply]), "{a:?}");
+    }
+    // The mate is on the board: White's last move is a mate, the final position mated.
+    assert_eq!(first.evals.last(), Some(&cajitas::engine::Eval::Mate(1)));
 }

@@ -31,13 +31,18 @@ pub struct AnalyseArgs {
     /// read as standard (English) SAN.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub lang: LangArg,
-    /// The deepest depth per position.
-    #[arg(long, default_value_t = crate::engine::analysis::DEFAULT_DEPTH,
-          value_parser = clap::value_parser!(u32).range(1..=40))]
-    pub depth: u32,
-    /// The longest time per position, in milliseconds.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=60_000))]
-    pub movetime: u64,
+    /// The nodes searched per position (default: `CAJITAS_ANALYSIS_NODES`, else 100000):
+    /// the same report on any machine at any load.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1_000..=1_000_000_000))]
+    pub nodes: Option<u64>,
+    /// Search each position for this many milliseconds instead of a node budget (the
+    /// report then depends on the machine's speed and load).
+    #[arg(long, conflicts_with = "nodes",
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    pub movetime: Option<u64>,
+    /// The deepest depth per position (no cap by default).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=99))]
+    pub depth: Option<u32>,
 }
 
 /// Runs `cajitas analyse`.
@@ -80,12 +85,19 @@ pub fn run(args: &AnalyseArgs) -> ExitCode {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
-    let budget = Budget {
-        depth: args.depth,
-        movetime: Duration::from_millis(args.movetime),
+    let budget = match args.movetime {
+        Some(ms) => Budget {
+            nodes: None,
+            depth: args.depth,
+            movetime: Duration::from_millis(ms),
+        },
+        None => Budget {
+            depth: args.depth,
+            ..Budget::nodes(args.nodes.unwrap_or(settings.analysis_nodes))
+        },
     };
     let t0 = Instant::now();
-    let analysis = analyse(&pool, &game.game, budget, |done, _| {
+    let analysis = analyse(&pool, &game.game, budget, 0, |done, _| {
         bar.set_position(done as u64)
     });
     bar.finish_and_clear();

@@ -147,6 +147,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
                 notifier: std::sync::Arc::new(notifier),
                 site: crate::game::Site::Console,
                 engine_name: crate::engine::player_name(&engine),
+                engine_games_per_user: engine.games_per_user,
                 ..ServiceOptions::default()
             },
             engine,

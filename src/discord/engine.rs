@@ -24,7 +24,7 @@ use super::threads::{self, Opened, Where};
 use super::view::game_reply;
 use super::who::{author_ref, channel_ref, mention, player_in};
 use super::{Context, Data, Defer, Error};
-use crate::engine::{Budget, EnginePlayer, Pool, analyse, report};
+use crate::engine::{Analysis, AnalysisQueue, Budget, EnginePlayer, Pool, analyse, report};
 use crate::game::{ColourChoice, EngineRematch, Lang, Place, UserRef, engine_user_id};
 use crate::i18n::colour_key;
 use crate::tr;
@@ -35,6 +35,10 @@ pub struct Engine {
     pub pool: Pool,
     /// The computer as a player (kept alive here).
     pub player: Arc<EnginePlayer>,
+    /// Who may analyse now.
+    pub analyses: AnalysisQueue,
+    /// Each analysis's budget per position (`CAJITAS_ANALYSIS_NODES`).
+    pub budget: Budget,
 }
 
 /// How often the analysis reply is edited with its progress, at most.
@@ -341,6 +345,15 @@ async fn start_engine(
 /// How long opening a game's thread may take.
 const OPEN_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// What the analysis thread tells the handler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Progress {
+    /// Waiting its turn, this many analyses ahead.
+    Queued(usize),
+    /// Running: this many positions done.
+    Running(usize),
+}
+
 /// Analyse this channel's last finished game with the engine
 #[poise::command(slash_command)]
 pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
@@ -348,7 +361,12 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
         return Ok(());
     };
     let r = responder(&actx);
-    let Some(pool) = ctx.data().engine.as_ref().map(|e| e.pool.clone()) else {
+    let Some((pool, analyses, budget)) = ctx
+        .data()
+        .engine
+        .as_ref()
+        .map(|e| (e.pool.clone(), e.analyses.clone(), e.budget))
+    else {
         r.send(Reply::ephemeral(tr!(r.lang(), "engine-missing")))
             .await?;
         return Ok(());
@@ -356,30 +374,63 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
     let actor = author_ref(ctx);
     let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let game = ctx
+    let key = budget.key();
+    let (game, stored) = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.last_finished_game_for(&actor, ch)?)
+            let game = g.last_finished_game_for(&actor, ch)?;
+            let stored = g.stored_analysis(game.game_id, &key)?;
+            Ok((game, stored))
         })
         .await?;
-    // The answer takes seconds: a deferred reply, edited as the engine works.
-    r.defer(false).await?;
-    let total = game.game.moves().len() + 1;
-    let (progress_tx, mut progress) = tokio::sync::watch::channel(0usize);
-    let (done_tx, done) = tokio::sync::oneshot::channel();
     let (white, black, result) = (
         game.white.name.clone(),
         game.black.name.clone(),
         game.result.clone(),
     );
+    // A game analysed before at this budget: the same report, at once.
+    if let Some(a) = stored.and_then(|rec| Analysis::from_record(&game.game, &rec)) {
+        let words = report::report(&a, &white, &black, &result, lang);
+        return send_report(&r, lang, words, report::chart(&a)).await;
+    }
+    // One analysis in progress per person; the rest wait their turn, told their place.
+    let person = ctx.author().id.get();
+    let mut ticket = match analyses.enter(person) {
+        Ok(t) => t,
+        Err(crate::engine::AlreadyAnalysing) => {
+            r.send(Reply::ephemeral(tr!(lang, "analysis-already-running")))
+                .await?;
+            return Ok(());
+        }
+    };
+    // The answer takes seconds: a deferred reply, edited as the engine works.
+    r.defer(false).await?;
+    let total = game.game.moves().len() + 1;
+    let first = if ticket.is_running() {
+        Progress::Running(0)
+    } else {
+        Progress::Queued(ticket.ahead())
+    };
+    let (progress_tx, mut progress) = tokio::sync::watch::channel(first);
+    let (done_tx, done) = tokio::sync::oneshot::channel();
     let names = (white.clone(), black.clone());
+    let game_id = game.game_id;
+    let service = ctx.data().game.clone();
     std::thread::Builder::new()
         .name("cajitas-analysis".into())
         .spawn(move || {
-            let out = analyse(&pool, &game.game, Budget::default(), |d, _| {
-                let _ = progress_tx.send(d);
-            })
-            .map(|a| {
+            ticket.wait_turn(|ahead| {
+                let _ = progress_tx.send(Progress::Queued(ahead));
+            });
+            let _ = progress_tx.send(Progress::Running(0));
+            let out = analyse(&pool, &game.game, budget, person, |d, _| {
+                let _ = progress_tx.send(Progress::Running(d));
+            });
+            drop(ticket);
+            let out = out.map(|a| {
+                if let Err(e) = service.store_analysis(game_id, &budget.key(), &a.to_record()) {
+                    tracing::warn!(game = game_id, error = %e, "could not store the analysis");
+                }
                 let words = report::report(&a, &names.0, &names.1, &result, lang);
                 (words, report::chart(&a))
             });
@@ -388,17 +439,22 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
         .map_err(|e| Error::Failed(anyhow::anyhow!("analysis thread: {e}")))?;
     let mut tick = tokio::time::interval(PROGRESS_EVERY);
     tick.tick().await;
-    let mut shown = usize::MAX;
+    let mut shown = None;
     tokio::pin!(done);
     let outcome = loop {
         tokio::select! {
             out = &mut done => break out,
             _ = tick.tick() => {
                 let now = *progress.borrow_and_update();
-                if now != shown {
-                    shown = now;
-                    let text = tr!(lang, "analysis-progress",
-                        done = crate::i18n::num(now as f64), total = crate::i18n::num(total as f64));
+                if shown != Some(now) {
+                    shown = Some(now);
+                    let text = match now {
+                        Progress::Queued(ahead) => tr!(lang, "analysis-queued",
+                            ahead = crate::i18n::num(ahead as f64)),
+                        Progress::Running(done) => tr!(lang, "analysis-progress",
+                            done = crate::i18n::num(done as f64),
+                            total = crate::i18n::num(total as f64)),
+                    };
                     if let Err(e) = r.update(Reply::text(text)).await {
                         tracing::warn!(error = %super::reply::scrubbed(&e), "could not show the analysis progress");
                     }
@@ -407,28 +463,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
         }
     };
     match outcome {
-        Ok(Ok((words, png))) => {
-            let mut embed = serenity::CreateEmbed::new()
-                .title(cap_chars(&words.title, 256))
-                .description(cap_chars(&words.sides.join("\n"), 4000))
-                .field(
-                    cap_chars(&words.worst_title, 256),
-                    cap_chars(&words.worst.join("\n"), 1024),
-                    false,
-                )
-                .colour(0x5865F2);
-            embed = embed.image(format!("attachment://{CHART_FILE}"));
-            r.update(Reply {
-                content: String::new(),
-                embeds: vec![embed],
-                attachments: vec![
-                    serenity::CreateAttachment::bytes(png, CHART_FILE)
-                        .description(tr!(lang, "analysis-chart")),
-                ],
-                ..Reply::default()
-            })
-            .await?;
-        }
+        Ok(Ok((words, png))) => send_report(&r, lang, words, png).await?,
         Ok(Err(e)) => {
             tracing::warn!(error = %e, white, black, "analysis failed");
             r.update(Reply::text(tr!(lang, "analysis-failed"))).await?;
@@ -436,6 +471,41 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
         Err(_) => {
             r.update(Reply::text(tr!(lang, "analysis-failed"))).await?;
         }
+    }
+    Ok(())
+}
+
+/// Shows an analysis's report and chart as the answer (an edit of the deferred reply, or
+/// the reply itself when nothing was deferred).
+async fn send_report(
+    r: &super::reply::Responder<'_>,
+    lang: Lang,
+    words: report::Report,
+    png: Vec<u8>,
+) -> Result<(), Error> {
+    let embed = serenity::CreateEmbed::new()
+        .title(cap_chars(&words.title, 256))
+        .description(cap_chars(&words.sides.join("\n"), 4000))
+        .field(
+            cap_chars(&words.worst_title, 256),
+            cap_chars(&words.worst.join("\n"), 1024),
+            false,
+        )
+        .colour(0x5865F2)
+        .image(format!("attachment://{CHART_FILE}"));
+    let reply = Reply {
+        content: String::new(),
+        embeds: vec![embed],
+        attachments: vec![
+            serenity::CreateAttachment::bytes(png, CHART_FILE)
+                .description(tr!(lang, "analysis-chart")),
+        ],
+        ..Reply::default()
+    };
+    if r.has_responded() {
+        r.update(reply).await?;
+    } else {
+        r.send(reply).await?;
     }
     Ok(())
 }

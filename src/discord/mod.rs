@@ -278,6 +278,7 @@ async fn run_async(
             notifier,
             abandon_after: config.abandon_after,
             engine_name: crate::engine::player_name(&config.engine),
+            engine_games_per_user: config.engine.games_per_user,
             ..ServiceOptions::default()
         };
         let clock = opts.clock.clone();
@@ -306,6 +307,8 @@ async fn run_async(
                     crate::game::EventScope::Except(crate::console::local_channel().channel),
                 )),
                 pool,
+                analyses: crate::engine::AnalysisQueue::new(engine_settings.analyses),
+                budget: crate::engine::Budget::nodes(engine_settings.analysis_nodes),
             });
             Ok::<_, anyhow::Error>((game, books, engine))
         })

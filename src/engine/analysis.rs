@@ -15,14 +15,19 @@ use cajitas_rules::{Color, Game, Move, Position, Uci};
 use super::pool::{EngineError, Pool, SearchRequest};
 use super::uci::{Limits, Score};
 
-/// The budget per position, unless configured otherwise: depth 14 or 100 ms, whichever
-/// comes first.
-pub const DEFAULT_DEPTH: u32 = 14;
-/// See [`DEFAULT_DEPTH`].
-pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(100);
+/// The node budget per position unless configured otherwise (`CAJITAS_ANALYSIS_NODES`):
+/// see the README for why. Searched from an empty hash on one thread, the same game gets the
+/// same report on a quiet or a loaded machine.
+pub const DEFAULT_NODES: u64 = 100_000;
 
-/// How long one position may wait in the pool's queue.
+/// How long one position may wait in the pool's queue, counted from when it is sent to the
+/// pool (an analysis sends its positions as the pool drains, a few at a time); a position
+/// that waited longer is sent again, keeping the work already done.
 pub const POSITION_WAIT: Duration = Duration::from_secs(300);
+
+/// How often one position is sent again, after waiting [`POSITION_WAIT`] in vain or after the
+/// engine failed on it twice (killed and restarted each time), before the analysis gives up.
+pub const POSITION_RESENDS: u32 = 3;
 
 /// An evaluation from White's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,12 +194,23 @@ fn chances(e: Eval, side: Color) -> f64 {
 }
 
 /// Judges every move of a game: `evals` has one evaluation per position (the moves plus
-/// one), `start_turn` is the side to move in the first.
-pub fn judge(evals: &[Eval], start_turn: Color) -> Vec<Advice> {
+/// one), `start_turn` is the side to move in the first. A move the engine itself chose as the
+/// best in its position (`best[ply] == moves[ply]`) is never judged: two searches that
+/// disagree by a hair must not call the engine's own move an inaccuracy.
+pub fn judge(
+    evals: &[Eval],
+    start_turn: Color,
+    moves: &[Move],
+    best: &[Option<Move>],
+) -> Vec<Advice> {
     let mut mover = start_turn;
     let mut out = Vec::new();
     for (ply, pair) in evals.windows(2).enumerate() {
-        if let Some((judgement, reason)) = advice(pair[0], pair[1], mover) {
+        let engines_own = matches!(
+            (moves.get(ply), best.get(ply)),
+            (Some(m), Some(Some(b))) if m == b
+        );
+        if !engines_own && let Some((judgement, reason)) = advice(pair[0], pair[1], mover) {
             out.push(Advice {
                 ply,
                 mover,
@@ -261,21 +277,136 @@ impl Analysis {
     }
 }
 
+impl Analysis {
+    /// The analysis of the game from `start` with `moves`, given the engine's evaluation
+    /// (`evals`, White's view, one per position) and best move of each position: what a stored
+    /// report holds. `None` when the lengths do not fit the game.
+    pub fn from_evals(
+        start: Position,
+        moves: Vec<Move>,
+        evals: Vec<Eval>,
+        best: Vec<Option<Move>>,
+    ) -> Option<Analysis> {
+        if evals.len() != moves.len() + 1 || best.len() != evals.len() {
+            return None;
+        }
+        let advices = judge(&evals, start.turn(), &moves, &best);
+        Some(Analysis {
+            start,
+            moves,
+            evals,
+            best,
+            advices,
+        })
+    }
+
+    /// The evaluations and best moves as text, to store: one `cp:N` or `mate:N` per
+    /// position, then `|`, then one UCI move (or `-`) per position.
+    pub fn to_record(&self) -> String {
+        let evals: Vec<String> = self
+            .evals
+            .iter()
+            .map(|e| match e {
+                Eval::Cp(cp) => format!("cp:{cp}"),
+                Eval::Mate(m) => format!("mate:{m}"),
+            })
+            .collect();
+        let best: Vec<String> = self
+            .best
+            .iter()
+            .map(|b| b.map_or_else(|| "-".to_owned(), |m| Uci::from_move(m).to_string()))
+            .collect();
+        format!("{}|{}", evals.join(" "), best.join(" "))
+    }
+
+    /// The analysis of `game` from a record of [`Analysis::to_record`]; `None` when the
+    /// record does not fit the game (a best move that is not legal in its position, a count
+    /// that differs).
+    pub fn from_record(game: &Game, record: &str) -> Option<Analysis> {
+        let (evals, best) = record.split_once('|')?;
+        let evals: Vec<Eval> = evals
+            .split_ascii_whitespace()
+            .map(|w| match w.split_once(':')? {
+                ("cp", n) => n.parse().ok().map(Eval::Cp),
+                ("mate", n) => n.parse().ok().map(Eval::Mate),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let mut pos = game.start().clone();
+        let mut moves_best = Vec::new();
+        for (i, w) in best.split_ascii_whitespace().enumerate() {
+            moves_best.push(if w == "-" {
+                None
+            } else {
+                Some(w.parse::<Uci>().ok()?.to_move(&pos).ok()?)
+            });
+            if let Some(&m) = game.moves().get(i) {
+                pos.play(m);
+            }
+        }
+        Analysis::from_evals(
+            game.start().clone(),
+            game.moves().to_vec(),
+            evals,
+            moves_best,
+        )
+    }
+}
+
 /// The budget per position.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
-    /// The deepest depth.
-    pub depth: u32,
-    /// The longest time.
+    /// The nodes to search (`go nodes`), the default: the same work on any machine at any
+    /// load, so the same report every time.
+    pub nodes: Option<u64>,
+    /// The deepest depth, if capped.
+    pub depth: Option<u32>,
+    /// The time per position, used when `nodes` is `None` (`cajitas analyse --movetime`):
+    /// the report then depends on the machine's speed.
     pub movetime: Duration,
 }
 
 impl Default for Budget {
     fn default() -> Self {
+        Budget::nodes(DEFAULT_NODES)
+    }
+}
+
+impl Budget {
+    /// `nodes` nodes per position, no depth cap.
+    pub fn nodes(nodes: u64) -> Budget {
         Budget {
-            depth: DEFAULT_DEPTH,
-            movetime: DEFAULT_MOVETIME,
+            nodes: Some(nodes.max(1)),
+            depth: None,
+            movetime: Duration::ZERO,
         }
+    }
+
+    /// What each position's search is limited by: always from an empty hash, on one thread.
+    pub fn limits(&self) -> Limits {
+        match self.nodes {
+            Some(n) => Limits::fresh_nodes(n, self.depth),
+            None => Limits {
+                movetime: self.movetime.max(Duration::from_millis(1)),
+                nodes: None,
+                depth: self.depth,
+                skill: None,
+                fresh: true,
+            },
+        }
+    }
+
+    /// A name of this budget, to store reports under: only a report of the same budget
+    /// answers a request again.
+    pub fn key(&self) -> String {
+        let mut key = match self.nodes {
+            Some(n) => format!("nodes={n}"),
+            None => format!("movetime={}", self.movetime.as_millis()),
+        };
+        if let Some(d) = self.depth {
+            key.push_str(&format!(",depth={d}"));
+        }
+        key
     }
 }
 
@@ -297,12 +428,20 @@ fn decided(pos: &Position) -> Option<Eval> {
     None
 }
 
-/// Analyses `game` with `pool` at `budget`, calling `progress(done, total)` as positions
-/// come back (blocking: call it from a thread of its own, never an async runtime worker).
+/// Analyses `game` with `pool` at `budget` for `person` (whose turn in the pool's fair queue
+/// the positions take), calling `progress(done, total)` as positions come back (blocking:
+/// call it from a thread of its own, never an async runtime worker).
+///
+/// The positions go to the pool as it drains, as many at a time as it has processes, so an
+/// analysis never fills the queue, and each position's wait is counted from when it is sent.
+/// A position that waited [`POSITION_WAIT`] in vain, or on which the engine failed, is sent
+/// again (at most [`POSITION_RESENDS`] times), keeping every answer already in: a busy pool
+/// slows an analysis down but does not throw its work away.
 pub fn analyse(
     pool: &Pool,
     game: &Game,
     budget: Budget,
+    person: u64,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Analysis, EngineError> {
     let start = game.start().clone();
@@ -312,45 +451,65 @@ pub fn analyse(
     let requester = (1 << 62) | NEXT_ANALYSIS.fetch_add(1, Ordering::Relaxed);
     let mut evals: Vec<Option<Eval>> = vec![None; total];
     let mut best: Vec<Option<Move>> = vec![None; total];
-    let (tx, rx) = channel();
-    let mut pos = start.clone();
+    // The positions the engine must search: (index, moves before it, the position).
+    let mut todo: std::collections::VecDeque<(usize, usize, Position)> = Default::default();
     let mut ucis: Vec<String> = Vec::with_capacity(moves.len());
-    let mut asked = 0;
+    let mut pos = start.clone();
     for (i, eval) in evals.iter_mut().enumerate() {
-        if let Some(e) = decided(&pos) {
-            *eval = Some(e);
-        } else {
-            let turn = pos.turn();
-            let tx = tx.clone();
-            asked += 1;
-            pool.submit(
-                SearchRequest {
-                    requester,
-                    start_fen: start_fen.clone(),
-                    moves: ucis.clone(),
-                    position: pos.clone(),
-                    limits: Limits {
-                        movetime: budget.movetime,
-                        depth: Some(budget.depth),
-                        skill: None,
-                    },
-                    deadline: Instant::now() + POSITION_WAIT,
-                },
-                move |r| {
-                    let _ = tx.send((i, turn, r));
-                },
-            );
+        match decided(&pos) {
+            Some(e) => *eval = Some(e),
+            None => todo.push_back((i, ucis.len(), pos.clone())),
         }
         if let Some(&m) = moves.get(i) {
             ucis.push(Uci::from_move(m).to_string());
             pos.play(m);
         }
     }
-    drop(tx);
-    let mut done = total - asked;
+    let limits = budget.limits();
+    let window = pool.config().processes.max(1);
+    let (tx, rx) = channel();
+    let send = |(i, ply, position): (usize, usize, Position)| {
+        let turn = position.turn();
+        let tx = tx.clone();
+        pool.submit(
+            SearchRequest {
+                person,
+                requester,
+                start_fen: start_fen.clone(),
+                moves: ucis[..ply].to_vec(),
+                position: position.clone(),
+                limits,
+                deadline: Instant::now() + POSITION_WAIT,
+            },
+            move |r| {
+                let _ = tx.send((i, ply, position, turn, r));
+            },
+        );
+    };
+    let mut done = total - todo.len();
     progress(done, total);
-    for (i, turn, r) in rx {
-        let found = r?;
+    let mut in_flight = 0;
+    let mut resends = vec![0u32; total];
+    while in_flight > 0 || !todo.is_empty() {
+        while in_flight < window
+            && let Some(next) = todo.pop_front()
+        {
+            send(next);
+            in_flight += 1;
+        }
+        let Ok((i, ply, position, turn, r)) = rx.recv() else {
+            return Err(EngineError::Closed);
+        };
+        in_flight -= 1;
+        let found = match r {
+            Ok(found) => found,
+            Err(EngineError::Expired | EngineError::Failed(_)) if resends[i] < POSITION_RESENDS => {
+                resends[i] += 1;
+                todo.push_front((i, ply, position));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         // The engine speaks for the side to move; the chart and the rule want White's view.
         let e = match found.score {
             Some(Score::Cp(cp)) => Eval::Cp(cp),
@@ -366,14 +525,7 @@ pub fn analyse(
         .into_iter()
         .map(|e| e.ok_or(EngineError::Closed))
         .collect::<Result<_, _>>()?;
-    let advices = judge(&evals, start.turn());
-    Ok(Analysis {
-        start,
-        moves,
-        evals,
-        best,
-        advices,
-    })
+    Analysis::from_evals(start, moves, evals, best).ok_or(EngineError::Closed)
 }
 
 #[cfg(test)]
@@ -467,7 +619,7 @@ mod tests {
             Eval::Mate(-1),
             Eval::Mate(-1),
         ];
-        let advices = judge(&evals, Color::White);
+        let advices = judge(&evals, Color::White, &[], &[]);
         assert_eq!(advices.len(), 2);
         let a = Analysis {
             start: Position::new(),
@@ -482,5 +634,53 @@ mod tests {
         // Both blunders; the larger drop first.
         assert_eq!((worst[0].ply, worst[1].ply), (0, 2), "{worst:?}");
         assert_eq!(a.pawns(10.0), vec![0.2, -4.0, -3.8, -10.0, -10.0]);
+    }
+
+    fn uci(pos: &Position, text: &str) -> Move {
+        text.parse::<Uci>().unwrap().to_move(pos).unwrap()
+    }
+
+    #[test]
+    fn the_engines_own_move_is_never_judged() {
+        let pos = Position::new();
+        let (e4, d4) = (uci(&pos, "e2e4"), uci(&pos, "d2d4"));
+        // +0.3 to -0.4 for White: a drop of 0.13, an inaccuracy ...
+        let evals = [Eval::Cp(30), Eval::Cp(-40)];
+        assert_eq!(judge(&evals, Color::White, &[e4], &[None]).len(), 1);
+        assert_eq!(judge(&evals, Color::White, &[e4], &[Some(d4)]).len(), 1);
+        // ... unless the move played is the one the engine chose: "e4, best was e4" never.
+        assert!(judge(&evals, Color::White, &[e4], &[Some(e4)]).is_empty());
+    }
+
+    #[test]
+    fn a_stored_record_gives_back_the_same_analysis_and_refuses_what_does_not_fit() {
+        let mut game = Game::new();
+        let start = game.position().clone();
+        let e4 = uci(&start, "e2e4");
+        game.play(e4);
+        let e5 = uci(game.position(), "e7e5");
+        game.play(e5);
+        let after = {
+            let mut p = start.clone();
+            p.play(e4);
+            p
+        };
+        let a = Analysis::from_evals(
+            start.clone(),
+            vec![e4, e5],
+            vec![Eval::Cp(20), Eval::Cp(-200), Eval::Mate(-3)],
+            vec![Some(uci(&start, "d2d4")), Some(uci(&after, "c7c5")), None],
+        )
+        .unwrap();
+        let record = a.to_record();
+        assert_eq!(record, "cp:20 cp:-200 mate:-3|d2d4 c7c5 -");
+        let back = Analysis::from_record(&game, &record).unwrap();
+        assert_eq!(back.evals, a.evals);
+        assert_eq!(back.best, a.best);
+        assert_eq!(back.advices, a.advices);
+        // A record of another game (a best move illegal here, or another length) is refused.
+        assert!(Analysis::from_record(&game, "cp:20 cp:-200 mate:-3|e7e5 c7c5 -").is_none());
+        assert!(Analysis::from_record(&game, "cp:20 cp:-200|d2d4 c7c5").is_none());
+        assert!(Analysis::from_record(&game, "nonsense").is_none());
     }
 }

@@ -1,5 +1,8 @@
 //! The eight levels of the computer, after lichess's AI levels (fishnet: Skill Level, move
-//! time and depth). Debian's Stockfish 15.1 takes Skill Level 0–20 only, and its weakest
+//! time and depth), with each move time turned into a node budget: the nodes one Stockfish
+//! thread searches in that time at [`REFERENCE_NPS`]. A level searches its nodes however
+//! loaded the machine is (a move time would give a busy machine's engine fewer nodes, so a
+//! weaker move), and the depth cap of lichess's level still applies. Debian's Stockfish 15.1 takes Skill Level 0–20 only, and its weakest
 //! setting already chooses among moves at depth 1: levels 1–3 play Skill Level 0 and,
 //! with a probability that falls with the level, a uniformly random legal move instead,
 //! drawn from a generator seeded by the game and the ply (so a retried move is the same).
@@ -17,19 +20,31 @@ pub struct Level {
     pub level: u8,
     /// Stockfish's `Skill Level` (0–20).
     pub skill: u8,
-    /// The time to think.
+    /// lichess's time to think, from which [`Level::nodes`] is derived.
     pub movetime: Duration,
+    /// The nodes to search.
+    pub nodes: u64,
     /// The deepest depth.
     pub depth: u32,
     /// The probability of a random legal move instead of the engine's.
     pub random: f64,
 }
 
+/// See [`Level::time_cap`].
+pub const TIME_CAP_FACTOR: u32 = 10;
+/// See [`Level::time_cap`].
+pub const MIN_TIME_CAP: Duration = Duration::from_secs(2);
+
+/// The search speed that turns lichess's move times into node budgets: about what one
+/// Stockfish 15.1 thread searches in a second on this project's machines.
+pub const REFERENCE_NPS: u64 = 1_000_000;
+
 const fn level(level: u8, skill: u8, ms: u64, depth: u32, random: f64) -> Level {
     Level {
         level,
         skill,
         movetime: Duration::from_millis(ms),
+        nodes: ms * REFERENCE_NPS / 1000,
         depth,
         random,
     }
@@ -55,12 +70,21 @@ impl Level {
         LEVELS[usize::from(n.clamp(1, 8)) - 1]
     }
 
+    /// The longest a search at this level may take: [`TIME_CAP_FACTOR`] times lichess's move
+    /// time, at least [`MIN_TIME_CAP`]. Only an engine starved of CPU reaches it (then it
+    /// plays its best move so far, as a move time would); otherwise the nodes end the search.
+    pub fn time_cap(&self) -> Duration {
+        (self.movetime * TIME_CAP_FACTOR).max(MIN_TIME_CAP)
+    }
+
     /// What the engine's search is limited by at this level.
     pub fn limits(&self) -> Limits {
         Limits {
-            movetime: self.movetime,
+            movetime: self.time_cap(),
+            nodes: Some(self.nodes),
             depth: Some(self.depth),
             skill: Some(self.skill),
+            fresh: false,
         }
     }
 
@@ -112,6 +136,13 @@ mod tests {
         );
         assert!((0..100).all(|p| Level::get(4).random_move(1, p, &pos).is_none()));
         assert_eq!(Level::get(0).level, 1);
+        // Levels search nodes, not time: level 8 a million, level 4 two hundred thousand.
+        assert_eq!(Level::get(8).limits().nodes, Some(1_000_000));
+        assert_eq!(
+            Level::get(4).limits().go(),
+            "go nodes 200000 movetime 2000 depth 5"
+        );
+        assert_eq!(Level::get(8).time_cap(), Duration::from_secs(10));
         assert_eq!(Level::get(200).level, 8);
     }
 }

@@ -5,7 +5,9 @@
 //!   recovery (kill, restart, one retry), and the rules' check of every move;
 //! - [`levels`]: the eight strengths of `/play`;
 //! - [`player`]: the computer as a player in the game service's games;
-//! - [`analysis`]: a finished game's evaluations and lichess's judgement of each move.
+//! - [`analysis`]: a finished game's evaluations and lichess's judgement of each move;
+//! - [`queue`]: who may analyse now (one analysis per person, a few at once, the rest
+//!   waiting with their place).
 //!
 //! All of it runs on threads of its own, never on the async runtime nor on the service's
 //! blocking pool, so a thinking engine never delays a person's game.
@@ -14,6 +16,7 @@ pub mod analysis;
 pub mod levels;
 pub mod player;
 pub mod pool;
+pub mod queue;
 pub mod report;
 pub mod uci;
 
@@ -23,6 +26,7 @@ pub use self::analysis::{Analysis, Budget, Eval, Judgement, analyse};
 pub use self::levels::{LEVELS, Level};
 pub use self::player::EnginePlayer;
 pub use self::pool::{EngineError, Pool, PoolConfig, SearchRequest, SearchResult};
+pub use self::queue::{AlreadyAnalysing, AnalysisQueue, AnalysisTicket};
 pub use self::uci::{EngineCommand, Limits, Score};
 use crate::config::EngineSettings;
 

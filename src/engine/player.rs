@@ -37,8 +37,9 @@ pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
 pub const RETRY_EVERY: Duration = Duration::from_secs(60);
 
 /// How long a claim on an engine's move holds (see [`GameService::claim_engine_turn`]):
-/// longer than the queue's wait and the longest search with its margin, so that a live
-/// process never loses its claim mid-search; a dead process's claim lapses after it.
+/// longer than the queue's wait and the longest search with its margin (level 8's time cap,
+/// 10 s, plus 5 s), so that a live process never loses its claim mid-search; a dead process's
+/// claim lapses after it.
 pub const CLAIM_LEASE: Duration = Duration::from_secs(90);
 
 enum Msg {
@@ -257,6 +258,7 @@ impl Driver {
         let seq = turn.seq;
         self.pool.submit(
             SearchRequest {
+                person: turn.person,
                 requester: id as u64,
                 start_fen: turn.start_fen,
                 moves: turn.moves,

@@ -1,8 +1,9 @@
 //! The pool of engine processes shared by every game and analysis.
 //!
-//! Requests wait in one queue, served fairly: each requester (a game, an analysis) has its
-//! own line, and the workers take one request from each line in turn, so an analysis of a
-//! long game never starves a game's move. A request still queued at its deadline is answered
+//! Requests wait in one queue, served fairly: people take turns (round robin over the persons
+//! requests are for, whatever the number of games each has), and within a person's turn
+//! their requesters (games, analyses) take turns, so neither one person's twenty games nor an
+//! analysis of a long game starves another person's move. A request still queued at its deadline is answered
 //! with [`EngineError::Expired`] by the pool's reaper, not left waiting.
 //!
 //! Each worker is a thread of its own (never the async runtime's, never the service's
@@ -39,7 +40,10 @@ pub struct PoolConfig {
 /// A search to run.
 #[derive(Debug, Clone)]
 pub struct SearchRequest {
-    /// Who asks (a game id, an analysis): requests are served fairly between requesters.
+    /// The person the search is for (the human player of a game against the engine, the
+    /// person who asked for an analysis): people are served in turn.
+    pub person: u64,
+    /// What asks (a game id, an analysis): one person's requesters are served in turn.
     pub requester: u64,
     /// The game's start position.
     pub start_fen: String,
@@ -91,31 +95,48 @@ struct Job {
     reply: Reply,
 }
 
+/// The queue: people take turns, and each person's requesters (games, analyses) take turns
+/// among themselves, so one person with twenty games waits as long as another with one.
 #[derive(Default)]
 struct Queue {
-    /// Requesters with queued requests, in turn order.
-    turns: VecDeque<u64>,
-    lines: HashMap<u64, VecDeque<Job>>,
+    /// People with queued requests, in turn order.
+    people: VecDeque<u64>,
+    /// Each such person's requesters with queued requests, in turn order.
+    turns: HashMap<u64, VecDeque<u64>>,
+    /// Each (person, requester)'s queued requests, oldest first.
+    lines: HashMap<(u64, u64), VecDeque<Job>>,
     closed: bool,
 }
 
 impl Queue {
     fn push(&mut self, job: Job) {
-        let line = self.lines.entry(job.req.requester).or_default();
+        let (person, requester) = (job.req.person, job.req.requester);
+        let line = self.lines.entry((person, requester)).or_default();
         if line.is_empty() {
-            self.turns.push_back(job.req.requester);
+            let turns = self.turns.entry(person).or_default();
+            if turns.is_empty() {
+                self.people.push_back(person);
+            }
+            turns.push_back(requester);
         }
         line.push_back(job);
     }
 
     fn pop(&mut self) -> Option<Job> {
-        let who = self.turns.pop_front()?;
-        let line = self.lines.get_mut(&who)?;
+        let person = self.people.pop_front()?;
+        let turns = self.turns.get_mut(&person)?;
+        let requester = turns.pop_front()?;
+        let line = self.lines.get_mut(&(person, requester))?;
         let job = line.pop_front();
         if line.is_empty() {
-            self.lines.remove(&who);
+            self.lines.remove(&(person, requester));
         } else {
-            self.turns.push_back(who);
+            turns.push_back(requester);
+        }
+        if turns.is_empty() {
+            self.turns.remove(&person);
+        } else {
+            self.people.push_back(person);
         }
         job
     }
@@ -138,7 +159,12 @@ impl Queue {
         }
         self.lines.retain(|_, l| !l.is_empty());
         let lines = &self.lines;
-        self.turns.retain(|w| lines.contains_key(w));
+        for (person, turns) in &mut self.turns {
+            turns.retain(|r| lines.contains_key(&(*person, *r)));
+        }
+        self.turns.retain(|_, t| !t.is_empty());
+        let turns = &self.turns;
+        self.people.retain(|p| turns.contains_key(p));
         (expired, next)
     }
 
@@ -365,7 +391,7 @@ fn attempt_search(
         *process = Some(p);
     }
     let p = process.as_mut().ok_or("no process")?;
-    let budget = req.limits.movetime + s.config.margin;
+    let budget = req.limits.patience() + s.config.margin;
     let raw = p
         .search(&req.start_fen, &req.moves, req.limits, budget)
         .map_err(|e: ProcessError| e.to_string())?;
@@ -393,17 +419,20 @@ fn cap(s: &str) -> String {
 mod tests {
     use super::*;
 
-    fn job(requester: u64, deadline: Instant) -> Job {
+    fn job(person: u64, requester: u64, deadline: Instant) -> Job {
         Job {
             req: SearchRequest {
+                person,
                 requester,
                 start_fen: String::new(),
                 moves: Vec::new(),
                 position: Position::new(),
                 limits: Limits {
                     movetime: Duration::from_millis(1),
+                    nodes: None,
                     depth: None,
                     skill: None,
+                    fresh: false,
                 },
                 deadline,
             },
@@ -411,32 +440,66 @@ mod tests {
         }
     }
 
+    fn order(q: &mut Queue) -> Vec<(u64, u64)> {
+        std::iter::from_fn(|| q.pop())
+            .map(|j| (j.req.person, j.req.requester))
+            .collect()
+    }
+
     #[test]
     fn requesters_take_turns_and_late_requests_expire() {
         let later = Instant::now() + Duration::from_secs(60);
         let mut q = Queue::default();
-        // An analysis queues five positions, then two games ask for a move each.
+        // Person 9's analysis queues five positions, then two people's games ask a move each.
         for _ in 0..5 {
-            q.push(job(100, later));
+            q.push(job(9, 100, later));
         }
-        q.push(job(1, later));
-        q.push(job(2, later));
-        let order: Vec<u64> = std::iter::from_fn(|| q.pop())
-            .map(|j| j.req.requester)
-            .collect();
-        assert_eq!(order, vec![100, 1, 2, 100, 100, 100, 100]);
+        q.push(job(1, 1, later));
+        q.push(job(2, 2, later));
+        assert_eq!(
+            order(&mut q).iter().map(|o| o.1).collect::<Vec<_>>(),
+            vec![100, 1, 2, 100, 100, 100, 100]
+        );
         // Expired requests leave the queue; the rest keep their turns.
         let now = Instant::now();
-        q.push(job(1, now));
-        q.push(job(2, later));
-        q.push(job(1, later));
+        q.push(job(1, 1, now));
+        q.push(job(2, 2, later));
+        q.push(job(1, 1, later));
         let (expired, next) = q.expire(now + Duration::from_millis(1));
         assert_eq!(expired.len(), 1);
         assert_eq!(next, Some(later));
-        let order: Vec<u64> = std::iter::from_fn(|| q.pop())
-            .map(|j| j.req.requester)
-            .collect();
-        assert_eq!(order, vec![1, 2]);
+        assert_eq!(order(&mut q), vec![(1, 1), (2, 2)]);
         assert_eq!(q.len(), 0);
+        assert!(q.people.is_empty() && q.turns.is_empty());
+    }
+
+    #[test]
+    fn people_take_turns_whatever_the_number_of_their_games() {
+        let later = Instant::now() + Duration::from_secs(60);
+        let mut q = Queue::default();
+        // Person A has twenty games waiting for a move, person B one, then A's games ask again.
+        for game in 1..=20 {
+            q.push(job(0xA, game, later));
+        }
+        q.push(job(0xB, 99, later));
+        for game in 1..=3 {
+            q.push(job(0xA, game, later));
+        }
+        let served = order(&mut q);
+        // B is served second, not 21st; A's games take turns among themselves.
+        assert_eq!(served[0], (0xA, 1));
+        assert_eq!(served[1], (0xB, 99));
+        let a: Vec<u64> = served[2..].iter().map(|o| o.1).collect();
+        let mut expected: Vec<u64> = (2..=20).collect();
+        expected.extend(1..=3);
+        assert_eq!(a, expected);
+        // Expiry keeps the turns consistent: B's expired request takes B out of the turns.
+        let now = Instant::now();
+        q.push(job(0xA, 1, later));
+        q.push(job(0xB, 99, now));
+        q.push(job(0xA, 2, later));
+        let (expired, _) = q.expire(now + Duration::from_millis(1));
+        assert_eq!(expired.len(), 1);
+        assert_eq!(order(&mut q), vec![(0xA, 1), (0xA, 2)]);
     }
 }

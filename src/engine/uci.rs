@@ -101,13 +101,78 @@ pub enum ProcessError {
 /// What the search is limited by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// The time to think.
+    /// The time to think (`go movetime`). With [`Limits::nodes`], an upper bound on it (the
+    /// search ends at whichever comes first), or zero for none: then only the nodes end it.
     pub movetime: Duration,
+    /// The number of nodes to search (`go nodes`): the same work whatever the machine's
+    /// load, unlike a move time.
+    pub nodes: Option<u64>,
     /// The deepest depth, if any.
     pub depth: Option<u32>,
     /// `Skill Level` (0–20); `None` for full strength.
     pub skill: Option<u8>,
+    /// Search from an empty hash table on one thread (`ucinewgame`, `Threads 1`): with a
+    /// node budget, the same position then gives the same answer every time, whatever the
+    /// process searched before.
+    pub fresh: bool,
 }
+
+/// The slowest search speed a node budget without a time bound is given time for, in nodes
+/// per second: a single Stockfish 15.1 thread searches about 1 M nodes a second on this
+/// project's 2-core machines, and a niced engine on a busy one far fewer.
+pub const SLOWEST_NPS: u64 = 25_000;
+
+impl Limits {
+    /// A search of `nodes` nodes at full strength from an empty hash on one thread, capped at
+    /// `depth` when given, and not bounded in time: an analysis's.
+    pub fn fresh_nodes(nodes: u64, depth: Option<u32>) -> Limits {
+        Limits {
+            movetime: Duration::ZERO,
+            nodes: Some(nodes),
+            depth,
+            skill: None,
+            fresh: true,
+        }
+    }
+
+    /// Whether only the nodes (or the depth) end the search, not the time.
+    pub fn unbounded_in_time(&self) -> bool {
+        self.nodes.is_some() && self.movetime.is_zero()
+    }
+
+    /// How long the search may go without a word from the engine before it counts as hung
+    /// (the pool adds its margin): the move time when there is one; for a search bounded by
+    /// nodes only, the time its nodes take at [`SLOWEST_NPS`], counted again from each line
+    /// the engine prints (a starved engine on a busy machine is slow, not hung: it still
+    /// reports its progress).
+    pub fn patience(&self) -> Duration {
+        if self.unbounded_in_time() {
+            let n = self.nodes.unwrap_or(0);
+            Duration::from_millis(n.saturating_mul(1000) / SLOWEST_NPS)
+        } else {
+            self.movetime
+        }
+    }
+
+    /// The `go` command for these limits.
+    pub fn go(&self) -> String {
+        let mut go = match self.nodes {
+            Some(n) => format!("go nodes {}", n.max(1)),
+            None => format!("go movetime {}", self.movetime.as_millis().max(1)),
+        };
+        if self.nodes.is_some() && !self.movetime.is_zero() {
+            go.push_str(&format!(" movetime {}", self.movetime.as_millis()));
+        }
+        if let Some(d) = self.depth {
+            go.push_str(&format!(" depth {d}"));
+        }
+        go
+    }
+}
+
+/// How many times its patience a search bounded by nodes only may last in all, however
+/// often the engine reports progress.
+pub const UNBOUNDED_SEARCH_CAP: u32 = 30;
 
 enum Line {
     Text(String),
@@ -121,6 +186,9 @@ pub struct Process {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     skill: Option<u8>,
+    /// The `Threads` it runs with now, and the one it was started with.
+    threads: u32,
+    base_threads: u32,
     autogroup: Autogroup,
 }
 
@@ -277,6 +345,8 @@ impl Process {
             stdin,
             lines: rx,
             skill: None,
+            threads: 1,
+            base_threads: 1,
             autogroup: Autogroup::NotApplicable,
         };
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
@@ -284,6 +354,12 @@ impl Process {
         p.wait_for(deadline, |l| l == "uciok")?;
         for (name, value) in options {
             p.send(&format!("setoption name {name} value {value}"))?;
+            if *name == "Threads"
+                && let Ok(n) = value.parse::<u32>()
+            {
+                p.threads = n;
+                p.base_threads = n;
+            }
         }
         p.send("isready")?;
         p.wait_for(deadline, |l| l == "readyok")?;
@@ -345,7 +421,8 @@ impl Process {
     }
 
     /// Searches the position after `moves` from `start_fen` within `limits`, waiting at
-    /// most `budget` for `bestmove`.
+    /// most `budget` for `bestmove` (for a search bounded by nodes only, at most `budget` for
+    /// each line; see [`Limits::patience`]).
     pub fn search(
         &mut self,
         start_fen: &str,
@@ -359,6 +436,17 @@ impl Process {
             self.send(&format!("setoption name Skill Level value {skill}"))?;
             self.skill = Some(skill);
         }
+        let threads = if limits.fresh { 1 } else { self.base_threads };
+        if self.threads != threads {
+            self.send(&format!("setoption name Threads value {threads}"))?;
+            self.threads = threads;
+        }
+        if limits.fresh {
+            // An empty hash table: what this process searched before cannot change the answer.
+            self.send("ucinewgame")?;
+            self.send("isready")?;
+            self.wait_for(deadline, |l| l == "readyok")?;
+        }
         let mut position = format!("position fen {start_fen}");
         if !moves.is_empty() {
             position.push_str(" moves");
@@ -368,15 +456,20 @@ impl Process {
             }
         }
         self.send(&position)?;
-        let mut go = format!("go movetime {}", limits.movetime.as_millis().max(1));
-        if let Some(d) = limits.depth {
-            go.push_str(&format!(" depth {d}"));
-        }
-        self.send(&go)?;
+        self.send(&limits.go())?;
         let mut score = None;
         let mut depth = 0;
+        // A search bounded by nodes only may take long on a busy machine: the engine counts as
+        // hung when it is silent for `budget`, and the search may last at most
+        // UNBOUNDED_SEARCH_CAP times that in all.
+        let sliding = limits.unbounded_in_time();
+        let mut deadline = deadline;
+        let cap = Instant::now() + budget.saturating_mul(UNBOUNDED_SEARCH_CAP);
         loop {
             let line = self.next_line(deadline)?;
+            if sliding {
+                deadline = (Instant::now() + budget).min(cap);
+            }
             let mut words = line.split_ascii_whitespace();
             match words.next() {
                 Some("bestmove") => {

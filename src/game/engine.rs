@@ -84,6 +84,8 @@ pub struct EngineTurn {
     pub seq: i64,
     /// The engine's level.
     pub level: u8,
+    /// The person playing it: the engine pool serves people in turn.
+    pub person: u64,
     /// The start position, as FEN.
     pub start_fen: String,
     /// The moves played, in UCI.
@@ -152,7 +154,8 @@ impl GameService {
         let at = at.into();
         let me = human.capped();
         let now = self.now();
-        self.read(|tx| Self::may_play_engine(tx, &me, at, None, now))
+        let limit = self.options().engine_games_per_user;
+        self.read(|tx| Self::may_play_engine(tx, &me, at, None, now, limit))
     }
 
     /// The checks of a new game against the engine at `at`, played in `thread` when the
@@ -165,9 +168,22 @@ impl GameService {
         at: Place,
         thread: Option<u64>,
         now: i64,
+        limit: u32,
     ) -> Result<(), GameError> {
         if me.is_bot || engine_level_of(me.id).is_some() {
             return Err(GameError::BotCannotPlay);
+        }
+        // The engine is shared: a person plays at most `limit` games against it per server.
+        let mine = tx.active_engine_games_of(at.at.guild, me.id)?;
+        if mine.len() >= limit as usize {
+            return Err(GameError::TooManyEngineGames {
+                limit,
+                places: mine
+                    .iter()
+                    .map(|g| g.thread.unwrap_or(g.channel))
+                    .take(super::MAX_LINKS)
+                    .collect(),
+            });
         }
         let ch = at.at.channel;
         if let Some(parent) = at.parent {
@@ -227,8 +243,9 @@ impl GameService {
             None => (ch.channel, thread),
         };
         let start = Position::new().fen();
+        let limit = self.options().engine_games_per_user;
         let view = self.write(|tx, now| {
-            Self::may_play_engine(tx, &me, at, thread, now)?;
+            Self::may_play_engine(tx, &me, at, thread, now, limit)?;
             tx.upsert_user(&me, now)?;
             tx.upsert_engine(engine, &self.options().engine_name, level, now)?;
             // Engine games are untimed and unrated. They schedule no events: no reminder
@@ -287,6 +304,7 @@ impl GameService {
                 ply: l.row.ply,
                 seq: l.row.clock.seq,
                 level,
+                person: l.player_id(!to_move),
                 start_fen: l.row.start_fen.clone(),
                 moves: l.moves.iter().map(|m| m.uci.clone()).collect(),
                 position: l.game.position().clone(),
@@ -431,6 +449,22 @@ impl GameService {
         })
         .ok()
         .flatten()
+    }
+
+    /// The stored analysis record of game `game_id` at `budget` (see
+    /// `crate::engine::Analysis::to_record`), if the game was analysed at that budget.
+    pub fn stored_analysis(&self, game_id: i64, budget: &str) -> Result<Option<String>, GameError> {
+        self.read(|tx| Ok(tx.analysis_record(game_id, budget)?))
+    }
+
+    /// Stores the analysis record of game `game_id` at `budget`.
+    pub fn store_analysis(
+        &self,
+        game_id: i64,
+        budget: &str,
+        record: &str,
+    ) -> Result<(), GameError> {
+        self.write(|tx, now| Ok(tx.put_analysis_record(game_id, budget, record, now)?))
     }
 
     /// The channel's last finished game, replayed, for analysis.

@@ -149,6 +149,18 @@ pub enum GameError {
         /// The games' threads (at most [`MAX_LINKS`](crate::game::MAX_LINKS)).
         threads: Vec<u64>,
     },
+    /// `/play` by a person who already plays as many games against the engine in this server
+    /// as they may (`CAJITAS_ENGINE_GAMES_PER_USER`).
+    #[error(
+        "You already play {limit} games against the computer in this server: finish or abort one first."
+    )]
+    TooManyEngineGames {
+        /// How many they may have.
+        limit: u32,
+        /// Where those games are played: their threads, or their channels (at most
+        /// [`MAX_LINKS`](crate::game::MAX_LINKS)).
+        places: Vec<u64>,
+    },
     /// `accept` or `decline` without saying which, with several challenges to choose from.
     #[error("Several challenges are waiting here: use the buttons of the one you mean.")]
     SeveralChallenges,

@@ -95,6 +95,9 @@ pub struct ServiceOptions {
     /// The name the computer plays under (the engine program's: see
     /// `crate::engine::display_name`); [`ENGINE_NAME`] by default.
     pub engine_name: String,
+    /// How many games against the engine one person may have in progress per server
+    /// (`CAJITAS_ENGINE_GAMES_PER_USER`; 2 by default).
+    pub engine_games_per_user: u32,
 }
 
 /// Where the games of a service are played: the PGN `Site` tag says so.
@@ -129,6 +132,7 @@ impl Default for ServiceOptions {
             site: Site::Discord,
             abandon_after: DEFAULT_ABANDON_AFTER,
             engine_name: ENGINE_NAME.to_owned(),
+            engine_games_per_user: crate::config::DEFAULT_ENGINE_GAMES_PER_USER,
         }
     }
 }

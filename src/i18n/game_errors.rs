@@ -75,6 +75,15 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
         GameError::GamesInThreads { threads } => {
             tr!(lang, "error-games-in-threads", links = places(p, threads))
         }
+        GameError::TooManyEngineGames {
+            limit,
+            places: games,
+        } => tr!(
+            lang,
+            "error-too-many-engine-games",
+            limit = super::num(f64::from(*limit)),
+            links = places(p, games)
+        ),
         GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
         GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
         GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),

@@ -249,6 +249,17 @@ pub const TABLES: &[Table] = &[
         key: &["game_id"],
         identity: false,
     },
+    Table {
+        name: "analyses",
+        columns: &[
+            ("game_id", I64),
+            ("budget", Text),
+            ("record", Text),
+            ("created_at", I64),
+        ],
+        key: &["game_id", "budget"],
+        identity: false,
+    },
 ];
 
 /// Rows written per PostgreSQL transaction.

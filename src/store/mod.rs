@@ -563,6 +563,14 @@ pub trait Games {
     /// The games in progress in the threads of `channel`, oldest first.
     fn active_thread_games(&self, channel: u64) -> Result<Vec<GameRow>, StoreError>;
 
+    /// The games in progress of `user` against the engine in `guild` (`None`: outside any
+    /// server), oldest first.
+    fn active_engine_games_of(
+        &self,
+        guild: Option<u64>,
+        user: u64,
+    ) -> Result<Vec<GameRow>, StoreError>;
+
     /// The most recent game of `channel`, in its threads or not, whatever its status; with
     /// `player`, only their games.
     fn last_channel_game(
@@ -1021,6 +1029,20 @@ pub trait Engines {
     /// Forgets every claim on an engine's move (a restart of the one process that owns the
     /// database). Returns how many.
     fn release_engine_claims(&self) -> Result<usize, StoreError>;
+
+    /// The stored analysis of game `game` at `budget` (migration 0016): its record of
+    /// evaluations and best moves.
+    fn analysis_record(&self, game: i64, budget: &str) -> Result<Option<String>, StoreError>;
+
+    /// Stores the analysis of game `game` at `budget`; one already there stays (the same
+    /// game at the same budget gives the same record).
+    fn put_analysis_record(
+        &self,
+        game: i64,
+        budget: &str,
+        record: &str,
+        now: i64,
+    ) -> Result<(), StoreError>;
 }
 
 /// Interactions already handled (Discord may deliver one twice).

@@ -14,7 +14,7 @@
 //! - `garbage`: answers `bestmove ???`;
 //! - `long`: prints a 1 MB line, then behaves like `ok`;
 //! - `think`: like a real engine without its work: an `info` line per depth spread over the
-//!   `go` command's `movetime` (asleep meanwhile, using no CPU), then the first legal move
+//!   `go` command's `movetime` or its `nodes` at 1 M nodes a second, whichever ends first (asleep meanwhile, using no CPU), then the first legal move
 //!   (for `benches/engine_load.rs`, to tell the bot's own engine handling from the
 //!   engine's CPU).
 
@@ -109,12 +109,18 @@ fn main() {
                 "hang" => hanging = true,
                 "illegal" => say(&mut out, "bestmove a1a1"),
                 "think" => {
-                    let ms: u64 = cmd
-                        .split_whitespace()
-                        .skip_while(|w| *w != "movetime")
-                        .nth(1)
-                        .and_then(|n| n.parse().ok())
-                        .unwrap_or(1000);
+                    let arg = |name: &str| -> Option<u64> {
+                        cmd.split_whitespace()
+                            .skip_while(|w| *w != name)
+                            .nth(1)
+                            .and_then(|n| n.parse().ok())
+                    };
+                    // A node budget takes the time a real engine's 1 M nodes a second would;
+                    // with a move time too, whichever ends first.
+                    let ms: u64 = match (arg("movetime"), arg("nodes").map(|n| n / 1000)) {
+                        (Some(t), Some(n)) => t.min(n),
+                        (t, n) => t.or(n).unwrap_or(1000),
+                    };
                     const DEPTHS: u64 = 20;
                     for depth in 1..=DEPTHS {
                         std::thread::sleep(std::time::Duration::from_millis(ms / DEPTHS));

@@ -54,3 +54,13 @@ console-play-started = Game { $id } begins: { $who } plays the computer ({ $engi
        *[black] Black
     }. Unrated and untimed; `takeback` needs no asking.
 console-engine-moved = { $engine } plays { $san }.
+error-too-many-engine-games = { $limit ->
+        [one] You already play a game against the computer in this server, as many as one person may at a time: finish or abort it first. { $links }
+       *[other] You already play { $limit } games against the computer in this server, as many as one person may at a time: finish or abort one of them first. { $links }
+    }
+analysis-queued = { $ahead ->
+        [0] Your analysis is next: it starts as soon as the engine is free.
+        [one] Your analysis is waiting for the engine: 1 analysis ahead of yours.
+       *[other] Your analysis is waiting for the engine: { $ahead } analyses ahead of yours.
+    }
+analysis-already-running = You already have an analysis in progress: wait for it to finish, then ask again.

@@ -54,3 +54,13 @@ console-play-started = Empieza la partida { $id }: { $who } juega contra la comp
        *[black] negras
     }. Sin puntuación ni reloj; `takeback` no necesita permiso.
 console-engine-moved = { $engine } juega { $san }.
+error-too-many-engine-games = { $limit ->
+        [one] Ya juegas una partida contra la computadora en este servidor, tantas como una persona puede tener a la vez: termínala o anúlala antes. { $links }
+       *[other] Ya juegas { $limit } partidas contra la computadora en este servidor, tantas como una persona puede tener a la vez: termina o anula alguna antes. { $links }
+    }
+analysis-queued = { $ahead ->
+        [0] Tu análisis es el siguiente: empieza en cuanto el motor quede libre.
+        [one] Tu análisis espera al motor: hay 1 análisis antes que el tuyo.
+       *[other] Tu análisis espera al motor: hay { $ahead } análisis antes que el tuyo.
+    }
+analysis-already-running = Ya tienes un análisis en curso: espera a que termine y vuelve a pedirlo.

@@ -73,4 +73,29 @@ impl Engines for PgTx<'_> {
         let n = self.execute("DELETE FROM engine_claims", &[])?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
+
+    fn analysis_record(&self, game: i64, budget: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .query_opt(
+                "SELECT record FROM analyses WHERE game_id = $1 AND budget = $2",
+                &[&game, &budget],
+            )?
+            .map(|r| r.try_get(0))
+            .transpose()?)
+    }
+
+    fn put_analysis_record(
+        &self,
+        game: i64,
+        budget: &str,
+        record: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO analyses (game_id, budget, record, created_at)
+             VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, budget) DO NOTHING",
+            &[&game, &budget, &record, &now],
+        )?;
+        Ok(())
+    }
 }

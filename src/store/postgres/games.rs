@@ -128,6 +128,26 @@ impl Games for PgTx<'_> {
         .collect()
     }
 
+    fn active_engine_games_of(
+        &self,
+        guild: Option<u64>,
+        user: u64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        self.query(
+            concat!(
+                select_game!(),
+                " WHERE g.status = 'active' AND g.guild_id IS NOT DISTINCT FROM $1
+                     AND ((g.white_id = $2 AND b.kind = 'engine')
+                       OR (g.black_id = $2 AND w.kind = 'engine'))
+                 ORDER BY g.id"
+            ),
+            &[&guild.map(to_db), &to_db(user)],
+        )?
+        .iter()
+        .map(game_row)
+        .collect()
+    }
+
     fn last_channel_game(
         &self,
         channel: u64,

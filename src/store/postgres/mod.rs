@@ -107,6 +107,10 @@ const MIGRATION_FILES: &[(i32, &str)] = &[
         15,
         include_str!("../../../migrations/postgres/0015_leaderboard_inactivity.sql"),
     ),
+    (
+        16,
+        include_str!("../../../migrations/postgres/0016_analyses.sql"),
+    ),
 ];
 
 /// The schema version the migrations bring a database to.

@@ -71,4 +71,28 @@ impl Engines for SqliteTx<'_> {
             .prepare_cached("DELETE FROM engine_claims")?
             .execute([])?)
     }
+
+    fn analysis_record(&self, game: i64, budget: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT record FROM analyses WHERE game_id = ?1 AND budget = ?2")?
+            .query_row(params![game, budget], |r| r.get::<_, String>(0))
+            .optional()?)
+    }
+
+    fn put_analysis_record(
+        &self,
+        game: i64,
+        budget: &str,
+        record: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO analyses (game_id, budget, record, created_at)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (game_id, budget) DO NOTHING",
+            )?
+            .execute(params![game, budget, record, now])?;
+        Ok(())
+    }
 }

@@ -119,6 +119,22 @@ impl Games for SqliteTx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    fn active_engine_games_of(
+        &self,
+        guild: Option<u64>,
+        user: u64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            select_game!(),
+            " WHERE g.status = 'active' AND g.guild_id IS ?1
+                 AND ((g.white_id = ?2 AND b.kind = 'engine')
+                   OR (g.black_id = ?2 AND w.kind = 'engine'))
+             ORDER BY g.id"
+        ))?;
+        let rows = stmt.query_map(params![guild.map(to_db), to_db(user)], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     fn last_channel_game(
         &self,
         channel: u64,

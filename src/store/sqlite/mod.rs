@@ -50,6 +50,7 @@ pub const MIGRATION_FILES: &[&str] = &[
     include_str!("../../../migrations/0013_engine_claims.sql"),
     include_str!("../../../migrations/0014_no_early_idle_reminders.sql"),
     include_str!("../../../migrations/0015_leaderboard_inactivity.sql"),
+    include_str!("../../../migrations/0016_analyses.sql"),
 ];
 
 /// How many prepared statements a connection keeps: more than the store has (about 100).
