@@ -175,11 +175,12 @@ fn tools_that_read_a_deployment_refuse_a_missing_database_file() {
 #[test]
 fn every_printing_command_ends_quietly_on_a_closed_stdout() {
     let cases: [&[&str]; 6] = [
-        // The first line ("copying …") comes before any connection: no server needed.
+        // The first line ("copying …") comes before any connection: no server needed (the
+        // source must exist: the tools that read a deployment refuse a missing file).
         &[
             "migrate",
             "--from",
-            "missing.db",
+            "source.db",
             "--to",
             "postgres://u:secret@127.0.0.1:1/x",
         ],
@@ -192,7 +193,12 @@ fn every_printing_command_ends_quietly_on_a_closed_stdout() {
     for args in cases {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let out = cajitas()
+        let mut c = cajitas();
+        // An empty file is an empty SQLite database: a deployment for migrate and ratings.
+        for db in ["source.db", "r.db"] {
+            std::fs::write(c._dir.path().join(db), b"").unwrap();
+        }
+        let out = c
             .args(args)
             .env_remove("CAJITAS_DB")
             .stdin(std::process::Stdio::null())
