@@ -5,8 +5,10 @@
 
 use crate::store::LockGuard;
 
-/// A held lock that releases itself on the runtime's blocking pool when dropped (or at once
-/// when dropped outside a runtime).
+/// A held lock that releases itself on a thread of its own when dropped on the runtime (or
+/// at once when dropped outside a runtime). Not on the runtime's blocking pool: while the
+/// runtime shuts down, that pool cancels a new task at once, dropping it (and the guard, whose
+/// release then blocks) on the runtime thread that spawned it, which panics.
 pub struct Releaser(Box<dyn LockGuard>);
 
 impl Releaser {
@@ -19,9 +21,15 @@ impl Releaser {
 impl Drop for Releaser {
     fn drop(&mut self) {
         let guard = std::mem::replace(&mut self.0, Box::new(NoGuard));
-        match tokio::runtime::Handle::try_current() {
-            Ok(rt) => drop(rt.spawn_blocking(move || drop(guard))),
-            Err(_) => drop(guard),
+        if tokio::runtime::Handle::try_current().is_err() {
+            return drop(guard);
+        }
+        let released = std::thread::Builder::new()
+            .name("cajitas-unlock".into())
+            .spawn(move || drop(guard));
+        if let Err(e) = released {
+            // The closure, and the guard in it, could not move to a thread of its own.
+            tracing::warn!(error = %e, "could not start a thread to release a lock");
         }
     }
 }
