@@ -406,8 +406,9 @@ pub struct BotConfig {
     pub api_base: Option<ApiBase>,
     /// How long a challenge waits for an answer (`CAJITAS_CHALLENGE_TTL`).
     pub challenge_ttl: std::time::Duration,
-    /// A folder of piece SVGs to draw instead of the built-in ones (`CAJITAS_PIECES`).
-    pub pieces_dir: Option<PathBuf>,
+    /// The pieces drawn (`CAJITAS_PIECES`): a built-in set (`cajitas`, the default, or
+    /// `dejavu`) or a folder of piece SVGs.
+    pub pieces: crate::render::PieceSource,
     /// Whether moves typed as plain messages are read (`CAJITAS_MESSAGE_MOVES`).
     pub message_moves: bool,
     /// Threads for the game service and rendering (`CAJITAS_BLOCKING_THREADS`, default:
@@ -441,7 +442,7 @@ impl BotConfig {
                 var(API_BASE_TRUSTED_VAR).as_deref(),
             )?,
             challenge_ttl: challenge_ttl_from_env()?,
-            pieces_dir: pieces_dir_from_env(),
+            pieces: pieces_from_env(),
             message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
             blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
             shards: shards_from(var(SHARDS_VAR).as_deref())?,
@@ -540,7 +541,7 @@ mod tests {
             db: Database::Postgres("postgres://u:pa55w0rd@db.internal/cajitas".into()),
             api_base: None,
             challenge_ttl: crate::game::DEFAULT_CHALLENGE_TTL,
-            pieces_dir: None,
+            pieces: crate::render::PieceSource::Cajitas,
             message_moves: false,
             blocking_threads: 2,
             shards: None,
@@ -807,34 +808,14 @@ mod tests {
     }
 }
 
-/// The variable naming a folder of 12 piece SVGs (`wK.svg` … `bP.svg`) to draw instead of
-/// the built-in pieces.
+/// The variable naming the pieces: a built-in set (`cajitas`, the default, or `dejavu`) or a
+/// folder of 12 piece SVGs (`wK.svg` … `bP.svg`).
 pub const PIECES_VAR: &str = "CAJITAS_PIECES";
 
-/// The piece folder from `CAJITAS_PIECES`; unset or empty (as in `.env.example`) means the
-/// built-in pieces.
-pub fn pieces_dir_from_env() -> Option<std::path::PathBuf> {
-    pieces_dir_from(std::env::var_os(PIECES_VAR))
-}
-
-/// [`pieces_dir_from_env`] on a given value: an empty value is no folder.
-pub fn pieces_dir_from(raw: Option<std::ffi::OsString>) -> Option<std::path::PathBuf> {
-    raw.filter(|v| !v.is_empty()).map(std::path::PathBuf::from)
-}
-
-#[cfg(test)]
-mod pieces_dir_tests {
-    use super::*;
-
-    #[test]
-    fn an_empty_pieces_setting_means_the_built_in_set() {
-        assert_eq!(pieces_dir_from(None), None);
-        assert_eq!(pieces_dir_from(Some("".into())), None);
-        assert_eq!(
-            pieces_dir_from(Some("/srv/cburnett".into())),
-            Some(std::path::PathBuf::from("/srv/cburnett"))
-        );
-    }
+/// The pieces named by `CAJITAS_PIECES`; unset or empty (as in `.env.example`) means the
+/// default built-in set.
+pub fn pieces_from_env() -> crate::render::PieceSource {
+    crate::render::PieceSource::from_setting(std::env::var_os(PIECES_VAR).as_deref())
 }
 
 /// The variable naming the chess engine program (a UCI engine such as Stockfish).

@@ -244,19 +244,18 @@ async fn run_async(
         None => budget::RestBudget::share(1, 1),
     }));
 
-    // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
-    // made once, before the first move needs them.
-    let pieces = config.pieces_dir.clone();
+    // The pieces (CAJITAS_PIECES: a built-in set or a folder), their sprites and the empty
+    // board are made once, before the first move needs them.
+    let pieces = config.pieces.clone();
     let renderer = tokio::task::spawn_blocking(move || -> anyhow::Result<&'static Renderer> {
         let r: &'static Renderer = match pieces {
-            Some(dir) => Box::leak(Box::new(Renderer::with_pieces_dir(&dir).map_err(|e| {
+            crate::render::PieceSource::Cajitas => crate::render::default_renderer(),
+            other => Box::leak(Box::new(Renderer::with_pieces(&other).map_err(|e| {
                 anyhow::anyhow!(
-                    "cannot load the pieces named by {} ({}): {e}",
-                    crate::config::PIECES_VAR,
-                    dir.display()
+                    "cannot load the pieces named by {}: {e}",
+                    crate::config::PIECES_VAR
                 )
             })?)),
-            None => crate::render::default_renderer(),
         };
         if let Err(e) = r.prepare(&crate::render::RenderOptions::default()) {
             tracing::warn!(error = %e, "could not prepare the renderer");

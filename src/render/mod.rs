@@ -2,8 +2,8 @@
 //!
 //! The work is split so that each move costs only pixel copies and a PNG encode:
 //!
-//! - [`pieces`]: the piece art (DejaVu Sans chess glyphs, or 12 SVG files from a folder),
-//!   rasterised into sprites once per square size;
+//! - [`pieces`]: the piece art (our own SVG set, the DejaVu Sans chess glyphs, or 12 SVG
+//!   files from a folder), rasterised into sprites once per square size;
 //! - [`board`]: the empty board with its coordinate labels, built once per (theme, size,
 //!   orientation), plus a fully tinted copy for last-move squares and the check glow;
 //! - [`raster`]: per move, copy the cached board, copy the two last-move squares from the
@@ -34,7 +34,7 @@ use cajitas_rules::Color;
 use resvg::usvg::fontdb;
 
 pub use board::Geometry;
-pub use pieces::{PieceSet, PieceSetError};
+pub use pieces::{PieceSet, PieceSetError, PieceSource};
 pub use theme::{DEFAULT_THEME, Theme};
 pub use view::{BoardView, Highlights, alt_text, alt_text_in};
 
@@ -195,11 +195,20 @@ impl std::fmt::Debug for Renderer {
 }
 
 impl Renderer {
-    /// A renderer with the built-in DejaVu Sans pieces and the built-in themes.
+    /// A renderer with the default built-in pieces (our own `cajitas` set) and the built-in
+    /// themes.
     pub fn new() -> Renderer {
         let fonts = pieces::embedded_fonts();
-        let set = PieceSet::dejavu(&fonts);
+        let set = PieceSet::cajitas(&fonts);
         Renderer::with_fonts(set, fonts)
+    }
+
+    /// A renderer with the pieces named by a setting (`CAJITAS_PIECES`, `--pieces`): a
+    /// built-in set or a folder.
+    pub fn with_pieces(source: &PieceSource) -> Result<Renderer, PieceSetError> {
+        let fonts = pieces::embedded_fonts();
+        let set = PieceSet::load(source, &fonts)?;
+        Ok(Renderer::with_fonts(set, fonts))
     }
 
     /// A renderer with the 12 pieces `wK.svg` … `bP.svg` from a folder (e.g. the folder
