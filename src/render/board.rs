@@ -286,7 +286,7 @@ mod tests {
         let base = BoardBase::build(theme, geo, true, &fonts);
         let board = 512 * 512 * 3;
         assert!(
-            base.pixel_bytes() < board + board / 4,
+            base.pixel_bytes() < board + board / 3,
             "{} bytes for a {board}-byte board",
             base.pixel_bytes()
         );
