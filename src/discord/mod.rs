@@ -139,8 +139,12 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// Runs the bot until SIGINT/SIGTERM, serving its metrics on `metrics` when given
 /// (`CAJITAS_METRICS`). Blocks the calling thread.
 pub fn run(config: BotConfig, metrics: Option<crate::telemetry::Endpoint>) -> anyhow::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // Two async workers at most (tokio's default is one per core): they parse and send,
+        // the blocking pool does the work, and each worker keeps a malloc arena of its own.
+        .worker_threads(crate::config::default_threads(cores))
         // The game service and rendering (tokio's blocking pool). The service serialises on
         // one SQLite connection: more threads than cores only kept their own malloc arenas
         // (each holding a rendered board's buffers): peak RSS under the discord bench was

@@ -291,6 +291,19 @@ impl Renderer {
         highlights: &Highlights,
         options: &RenderOptions,
     ) -> Result<RgbImage, RenderError> {
+        let mut img = RgbImage::new(0, 0, [0, 0, 0]);
+        self.draw(&mut img, view, highlights, options)?;
+        Ok(img)
+    }
+
+    /// Draws the board into `img` (resized to the board, its allocation reused).
+    fn draw(
+        &self,
+        img: &mut RgbImage,
+        view: &BoardView,
+        highlights: &Highlights,
+        options: &RenderOptions,
+    ) -> Result<(), RenderError> {
         let (t, geo) = self.resolve(options)?;
         let sprites = self.sprites_for(geo.square);
         let base = self.board_for(t, geo, options.orientation);
@@ -304,11 +317,10 @@ impl Renderer {
                 (7 - file, rank)
             }
         };
-        let mut img = base.plain.clone();
+        img.copy_from(&base.plain);
         for sq in highlights.last_move_squares() {
             let (col, row) = cell(sq);
-            let (x0, y0, x1, y1) = geo.cell(col, row);
-            img.copy_rect_from(&base.tinted, x0, y0, x1, y1);
+            base.copy_tinted_cell(img, col, row);
         }
         if let Some(sq) = highlights.check_square() {
             let (col, row) = cell(sq);
@@ -320,17 +332,38 @@ impl Renderer {
             let (x, y) = geo.sprite_origin(col, row);
             img.blit(&sprites[piece], x, y);
         }
-        Ok(img)
+        Ok(())
     }
 
     /// Draws the board as PNG bytes (8-bit RGB, `options.size` pixels square after clamping).
+    ///
+    /// The pixels are drawn into a canvas kept by the calling thread (the blocking pool's few
+    /// threads): a fresh 768 KiB canvas per move, freed a moment later, kept each thread's
+    /// malloc arena large under load.
     pub fn render(
         &self,
         view: &BoardView,
         highlights: &Highlights,
         options: &RenderOptions,
     ) -> Result<Vec<u8>, RenderError> {
-        Ok(self.render_image(view, highlights, options)?.encode_png())
+        thread_local! {
+            static CANVAS: std::cell::RefCell<RgbImage> =
+                std::cell::RefCell::new(RgbImage::new(0, 0, [0, 0, 0]));
+        }
+        CANVAS.with(|canvas| {
+            // A canvas already borrowed (never, as `draw` does not render) gets a fresh one.
+            let mut fresh;
+            let mut kept = canvas.try_borrow_mut().ok();
+            let img = match kept.as_deref_mut() {
+                Some(img) => img,
+                None => {
+                    fresh = RgbImage::new(0, 0, [0, 0, 0]);
+                    &mut fresh
+                }
+            };
+            self.draw(img, view, highlights, options)?;
+            Ok(img.encode_png())
+        })
     }
 }
 
