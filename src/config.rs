@@ -235,13 +235,27 @@ pub fn switch_from(raw: Option<&str>) -> bool {
     )
 }
 
-/// Reads the blocking thread count: unset or blank is the machine's cores (the service
-/// serialises on one SQLite connection; more threads only add memory under a burst).
+/// The most threads a pool of the bot gets by default, whatever the machine's cores: each
+/// thread that allocates gets a malloc arena of its own, which keeps what it held at its
+/// busiest (100 games at once on an 8-core machine peaked at 63 MB).
+pub const DEFAULT_THREADS_MAX: usize = 2;
+
+/// A pool's default thread count on a machine of `cores`: the cores, at most
+/// [`DEFAULT_THREADS_MAX`].
+pub fn default_threads(cores: usize) -> usize {
+    cores.clamp(1, DEFAULT_THREADS_MAX)
+}
+
+/// Reads the blocking thread count: unset or blank is the machine's cores, at most
+/// [`DEFAULT_THREADS_MAX`] (the service serialises on one SQLite connection; more threads
+/// only add memory under a burst).
 pub fn blocking_threads_from(raw: Option<&str>) -> Result<usize, ConfigError> {
     match raw.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2)),
+        None => Ok(default_threads(
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+        )),
         Some(text) => match text.parse::<usize>() {
             Ok(n) if (1..=64).contains(&n) => Ok(n),
             _ => Err(ConfigError::BadBlockingThreads(
@@ -406,8 +420,9 @@ pub struct BotConfig {
     pub api_base: Option<ApiBase>,
     /// How long a challenge waits for an answer (`CAJITAS_CHALLENGE_TTL`).
     pub challenge_ttl: std::time::Duration,
-    /// A folder of piece SVGs to draw instead of the built-in ones (`CAJITAS_PIECES`).
-    pub pieces_dir: Option<PathBuf>,
+    /// The pieces drawn (`CAJITAS_PIECES`): a built-in set (`cajitas`, the default, or
+    /// `dejavu`) or a folder of piece SVGs.
+    pub pieces: crate::render::PieceSource,
     /// Whether moves typed as plain messages are read (`CAJITAS_MESSAGE_MOVES`).
     pub message_moves: bool,
     /// Threads for the game service and rendering (`CAJITAS_BLOCKING_THREADS`, default:
@@ -441,7 +456,7 @@ impl BotConfig {
                 var(API_BASE_TRUSTED_VAR).as_deref(),
             )?,
             challenge_ttl: challenge_ttl_from_env()?,
-            pieces_dir: pieces_dir_from_env(),
+            pieces: pieces_from_env(),
             message_moves: switch_from(var(MESSAGE_MOVES_VAR).as_deref()),
             blocking_threads: blocking_threads_from(var(BLOCKING_THREADS_VAR).as_deref())?,
             shards: shards_from(var(SHARDS_VAR).as_deref())?,
@@ -540,7 +555,7 @@ mod tests {
             db: Database::Postgres("postgres://u:pa55w0rd@db.internal/cajitas".into()),
             api_base: None,
             challenge_ttl: crate::game::DEFAULT_CHALLENGE_TTL,
-            pieces_dir: None,
+            pieces: crate::render::PieceSource::Cajitas,
             message_moves: false,
             blocking_threads: 2,
             shards: None,
@@ -714,6 +729,11 @@ mod tests {
         }
         assert!(!switch_from(None));
         assert!(blocking_threads_from(None).unwrap() >= 1);
+        assert!(blocking_threads_from(None).unwrap() <= DEFAULT_THREADS_MAX);
+        // An 8-core machine gets two threads per pool, not eight arenas' worth each.
+        assert_eq!(default_threads(8), 2);
+        assert_eq!(default_threads(2), 2);
+        assert_eq!(default_threads(1), 1);
         assert_eq!(blocking_threads_from(Some("3")).unwrap(), 3);
         for bad in ["0", "x", "1000"] {
             assert!(matches!(
@@ -807,34 +827,14 @@ mod tests {
     }
 }
 
-/// The variable naming a folder of 12 piece SVGs (`wK.svg` … `bP.svg`) to draw instead of
-/// the built-in pieces.
+/// The variable naming the pieces: a built-in set (`cajitas`, the default, or `dejavu`) or a
+/// folder of 12 piece SVGs (`wK.svg` … `bP.svg`).
 pub const PIECES_VAR: &str = "CAJITAS_PIECES";
 
-/// The piece folder from `CAJITAS_PIECES`; unset or empty (as in `.env.example`) means the
-/// built-in pieces.
-pub fn pieces_dir_from_env() -> Option<std::path::PathBuf> {
-    pieces_dir_from(std::env::var_os(PIECES_VAR))
-}
-
-/// [`pieces_dir_from_env`] on a given value: an empty value is no folder.
-pub fn pieces_dir_from(raw: Option<std::ffi::OsString>) -> Option<std::path::PathBuf> {
-    raw.filter(|v| !v.is_empty()).map(std::path::PathBuf::from)
-}
-
-#[cfg(test)]
-mod pieces_dir_tests {
-    use super::*;
-
-    #[test]
-    fn an_empty_pieces_setting_means_the_built_in_set() {
-        assert_eq!(pieces_dir_from(None), None);
-        assert_eq!(pieces_dir_from(Some("".into())), None);
-        assert_eq!(
-            pieces_dir_from(Some("/srv/cburnett".into())),
-            Some(std::path::PathBuf::from("/srv/cburnett"))
-        );
-    }
+/// The pieces named by `CAJITAS_PIECES`; unset or empty (as in `.env.example`) means the
+/// default built-in set.
+pub fn pieces_from_env() -> crate::render::PieceSource {
+    crate::render::PieceSource::from_setting(std::env::var_os(PIECES_VAR).as_deref())
 }
 
 /// The variable naming the chess engine program (a UCI engine such as Stockfish).

@@ -492,3 +492,93 @@ fn golden_back_rank_mate_brown_512() {
     .unwrap();
     check_golden("back-rank-mate-brown-512.png", &png);
 }
+
+#[test]
+fn the_default_pieces_are_our_own_set_and_dejavu_stays_an_option() {
+    use cajitas::render::{PieceSource, Renderer};
+    let pos = Position::new();
+    let o = opts(512, Orientation::White, "brown");
+    let draw_with = |source: &PieceSource| {
+        Renderer::with_pieces(source)
+            .unwrap()
+            .render(&BoardView::from(&pos), &Highlights::none(), &o)
+            .unwrap()
+    };
+    let default = render(&BoardView::from(&pos), &Highlights::none(), &o).unwrap();
+    assert_eq!(default, draw_with(&PieceSource::Cajitas));
+    assert_eq!(default, draw_with(&PieceSource::default()));
+    assert_ne!(default, draw_with(&PieceSource::DejaVu));
+}
+
+/// `docs/pieces-dejavu-vs-cajitas.png`, shown in the README: the same position drawn with the
+/// DejaVu glyphs (left) and our own set (right), at 512 px (top) and at 128 px, beside the
+/// 128 px board enlarged three times pixel for pixel (bottom).
+fn piece_comparison() -> Vec<u8> {
+    use cajitas::render::raster::RgbImage;
+    use cajitas::render::{PieceSource, Renderer};
+    let pos = Position::from_fen(
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+    )
+    .unwrap();
+    let (margin, gap, column) = (16u32, 24u32, 520u32);
+    let (width, height) = (2 * margin + 2 * column + gap, 3 * margin + 512 + 3 * 128);
+    let mut sheet = vec![255u8; (width * height * 3) as usize];
+    let mut paste = |img: &RgbImage, left: u32, top: u32, zoom: u32| {
+        for y in 0..img.height() * zoom {
+            for x in 0..img.width() * zoom {
+                let i = (((top + y) * width + left + x) * 3) as usize;
+                sheet[i..i + 3].copy_from_slice(&img.pixel(x / zoom, y / zoom));
+            }
+        }
+    };
+    for (n, source) in [PieceSource::DejaVu, PieceSource::Cajitas]
+        .iter()
+        .enumerate()
+    {
+        let renderer = Renderer::with_pieces(source).unwrap();
+        let board = |size| {
+            renderer
+                .render_image(
+                    &BoardView::from(&pos),
+                    &Highlights::none(),
+                    &opts(size, Orientation::White, "brown"),
+                )
+                .unwrap()
+        };
+        let left = margin + n as u32 * (column + gap);
+        paste(&board(512), left, margin, 1);
+        let small = board(128);
+        paste(&small, left, 2 * margin + 512, 1);
+        paste(&small, left + 136, 2 * margin + 512, 3);
+    }
+    RgbImage::from_rgb(width, height, sheet).encode_png()
+}
+
+#[test]
+fn the_readme_comparison_of_the_piece_sets_is_current() {
+    // Re-bless with BLESS=1 like the golden images; it lives in docs/ for the README.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/pieces-dejavu-vs-cajitas.png");
+    let png = piece_comparison();
+    if std::env::var_os("BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &png).unwrap();
+        eprintln!("blessed {}", path.display());
+        return;
+    }
+    let want = std::fs::read(&path).expect("docs/pieces-dejavu-vs-cajitas.png (BLESS=1 makes it)");
+    let (got, want) = (decode(&png), decode(&want));
+    assert_eq!((got.width, got.height), (want.width, want.height));
+    let differing = got
+        .rgb
+        .chunks_exact(3)
+        .zip(want.rgb.chunks_exact(3))
+        .filter(|(a, b)| {
+            a.iter()
+                .zip(b.iter())
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
+        .count();
+    assert!(
+        differing as f64 <= f64::from(got.width * got.height) * MAX_DIFFERING,
+        "docs/pieces-dejavu-vs-cajitas.png: {differing} pixels differ (re-bless with BLESS=1)"
+    );
+}

@@ -575,3 +575,53 @@ fn a_game_without_names_is_captioned_in_the_language_of_lang() {
         );
     }
 }
+
+#[test]
+fn the_built_in_piece_sets_are_chosen_by_name_for_boards_and_gifs() {
+    let dir = temp_dir("builtin-sets");
+    let board = |name: &str, pieces: &[&str], var: Option<&str>| {
+        let args = [
+            &["render", "--fen", START, "--size", "256", "-o", name][..],
+            pieces,
+        ]
+        .concat();
+        let out = cajitas_with_pieces_var(&args, dir.path(), var);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(dir.path().join(name)).unwrap()
+    };
+    let default = board("default.png", &[], None);
+    let dejavu = board("dejavu.png", &["--pieces", "dejavu"], None);
+    // The default is our own set; DejaVu stays selectable, by flag or by CAJITAS_PIECES.
+    assert_eq!(
+        default,
+        board("cajitas.png", &["--pieces", "cajitas"], None)
+    );
+    assert_ne!(default, dejavu);
+    assert_eq!(dejavu, board("env.png", &[], Some("DejaVu")));
+    assert_eq!(
+        default,
+        board("flag.png", &["--pieces", "cajitas"], Some("dejavu"))
+    );
+
+    // The animated GIF is drawn with the same pieces.
+    let gif = |name: &str, pieces: &[&str]| {
+        let args = [
+            &["render", "--gif", name, "--moves", "e4 e5", "--size", "128"][..],
+            pieces,
+        ]
+        .concat();
+        let out = cajitas(&args, dir.path());
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(dir.path().join(name)).unwrap()
+    };
+    assert_ne!(gif("a.gif", &[]), gif("b.gif", &["--pieces", "dejavu"]));
+    assert_eq!(gif("a.gif", &[]), gif("c.gif", &["--pieces", "cajitas"]));
+}

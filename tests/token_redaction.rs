@@ -52,7 +52,7 @@ fn startup_log_with(db: Database, shown: &str) {
             trusted_proxy: false,
         }),
         challenge_ttl: std::time::Duration::from_secs(900),
-        pieces_dir: None,
+        pieces: Default::default(),
         message_moves: false,
         blocking_threads: 2,
         shards: None,

@@ -11,8 +11,8 @@ use crate::files::{read_file_capped, write_replacing};
 
 use crate::render::gif::{GifCaption, GifOptions};
 use crate::render::{
-    DEFAULT_SIZE, DEFAULT_THEME, Highlights, Orientation, RenderOptions, Renderer, clamp_size,
-    view::check_square,
+    DEFAULT_SIZE, DEFAULT_THEME, Highlights, Orientation, PieceSource, RenderOptions, Renderer,
+    clamp_size, view::check_square,
 };
 
 /// Longest FEN accepted (a real one is under 100 characters).
@@ -55,9 +55,10 @@ pub struct RenderArgs {
     /// Board theme: brown, blue or green.
     #[arg(long, default_value = DEFAULT_THEME)]
     pub theme: String,
-    /// A folder with 12 piece SVGs (wK.svg … bP.svg) to use instead of the built-in set
-    /// [default: the folder named by CAJITAS_PIECES, when set and not empty].
-    #[arg(long, value_name = "DIR")]
+    /// The pieces: a built-in set, cajitas (our own drawings) or dejavu (the DejaVu Sans
+    /// glyphs), or a folder with 12 piece SVGs (wK.svg … bP.svg); write ./dejavu for a folder
+    /// of that name [default: CAJITAS_PIECES when set and not empty, else cajitas].
+    #[arg(long, value_name = "SET|DIR")]
     pub pieces: Option<PathBuf>,
     /// Write the (single) board to this PNG file.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -142,17 +143,7 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
     if let Some(note) = &clamped.note {
         eprintln!("note: {note}");
     }
-    let (pieces, origin) = match &args.pieces {
-        Some(dir) => (Some(dir.clone()), "--pieces"),
-        None => (
-            crate::config::pieces_dir_from_env(),
-            crate::config::PIECES_VAR,
-        ),
-    };
-    let renderer = match &pieces {
-        Some(dir) => Renderer::with_pieces_dir(dir).map_err(|e| Usage(format!("{origin}: {e}")))?,
-        None => Renderer::new(),
-    };
+    let renderer = renderer_for(args)?;
     renderer
         .theme(&args.theme)
         .map_err(|e| Usage(e.to_string()))?;
@@ -201,6 +192,15 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
         (None, None) => {}
     }
     Ok(())
+}
+
+/// The renderer with the pieces of `--pieces`, else of `CAJITAS_PIECES`, else the default set.
+fn renderer_for(args: &RenderArgs) -> Result<Renderer, Usage> {
+    let (source, origin) = match &args.pieces {
+        Some(p) => (PieceSource::from_setting(Some(p.as_os_str())), "--pieces"),
+        None => (crate::config::pieces_from_env(), crate::config::PIECES_VAR),
+    };
+    Renderer::with_pieces(&source).map_err(|e| Usage(format!("{origin}: {e}")))
 }
 
 /// Largest `--pgn` file accepted.
@@ -272,7 +272,7 @@ fn run_gif(args: &RenderArgs, path: &Path) -> Result<(), Failure> {
     if let Some(note) = &clamped.note {
         eprintln!("note: {note}");
     }
-    let renderer = Renderer::new();
+    let renderer = renderer_for(args)?;
     let options = GifOptions {
         size: clamped.size,
         theme: args.theme.clone(),

@@ -139,8 +139,12 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// Runs the bot until SIGINT/SIGTERM, serving its metrics on `metrics` when given
 /// (`CAJITAS_METRICS`). Blocks the calling thread.
 pub fn run(config: BotConfig, metrics: Option<crate::telemetry::Endpoint>) -> anyhow::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // Two async workers at most (tokio's default is one per core): they parse and send,
+        // the blocking pool does the work, and each worker keeps a malloc arena of its own.
+        .worker_threads(crate::config::default_threads(cores))
         // The game service and rendering (tokio's blocking pool). The service serialises on
         // one SQLite connection: more threads than cores only kept their own malloc arenas
         // (each holding a rendered board's buffers): peak RSS under the discord bench was
@@ -244,19 +248,18 @@ async fn run_async(
         None => budget::RestBudget::share(1, 1),
     }));
 
-    // The pieces (CAJITAS_PIECES, or the built-in set), their sprites and the empty board are
-    // made once, before the first move needs them.
-    let pieces = config.pieces_dir.clone();
+    // The pieces (CAJITAS_PIECES: a built-in set or a folder), their sprites and the empty
+    // board are made once, before the first move needs them.
+    let pieces = config.pieces.clone();
     let renderer = tokio::task::spawn_blocking(move || -> anyhow::Result<&'static Renderer> {
         let r: &'static Renderer = match pieces {
-            Some(dir) => Box::leak(Box::new(Renderer::with_pieces_dir(&dir).map_err(|e| {
+            crate::render::PieceSource::Cajitas => crate::render::default_renderer(),
+            other => Box::leak(Box::new(Renderer::with_pieces(&other).map_err(|e| {
                 anyhow::anyhow!(
-                    "cannot load the pieces named by {} ({}): {e}",
-                    crate::config::PIECES_VAR,
-                    dir.display()
+                    "cannot load the pieces named by {}: {e}",
+                    crate::config::PIECES_VAR
                 )
             })?)),
-            None => crate::render::default_renderer(),
         };
         if let Err(e) = r.prepare(&crate::render::RenderOptions::default()) {
             tracing::warn!(error = %e, "could not prepare the renderer");

@@ -81,11 +81,23 @@ pub fn cell_labels(col: usize, row: usize, white_bottom: bool) -> (Option<char>,
 pub struct BoardBase {
     /// Squares and labels.
     pub plain: RgbImage,
-    /// Every square tinted as a last-move square, labels included: highlighted squares are
-    /// copied from here.
-    pub tinted: RgbImage,
+    /// Every square tinted as a last-move square, labels included, cell by cell (row-major
+    /// from the top-left cell of the picture): highlighted squares are copied from here. A
+    /// cell without a label is one colour and is kept as that colour: a whole tinted board
+    /// (768 KiB at 512 px, per orientation) was most of the renderer's memory.
+    tinted: Vec<TintedCell>,
     /// The red glow drawn under a king in check, `square` pixels wide.
     pub check: Sprite,
+    geo: Geometry,
+}
+
+/// One cell of the tinted board.
+#[derive(Debug)]
+enum TintedCell {
+    /// Every pixel of the cell has this colour.
+    Fill([u8; 3]),
+    /// The cell's pixels (a label is drawn on it).
+    Pixels(RgbImage),
 }
 
 impl BoardBase {
@@ -111,11 +123,60 @@ impl BoardBase {
             plain.blit_pixmap(&labels);
             tinted.blit_pixmap(&labels);
         }
+        // Kept cell by cell: exactly the pixels of the whole tinted board, in far less memory.
+        let mut cells = Vec::with_capacity(64);
+        for row in 0..8 {
+            for col in 0..8 {
+                let (x0, y0, x1, y1) = geo.cell(col, row);
+                let fill = tinted.pixel(x0, y0);
+                cells.push(if tinted.rect_is(x0, y0, x1, y1, fill) {
+                    TintedCell::Fill(fill)
+                } else {
+                    TintedCell::Pixels(tinted.crop(x0, y0, x1, y1))
+                });
+            }
+        }
         BoardBase {
             plain,
-            tinted,
+            tinted: cells,
             check: check_glow(theme.check, geo.square, fonts),
+            geo,
         }
+    }
+
+    /// Copies the cell (`col`, `row` of the picture) of the tinted board into `img` (a
+    /// picture of the board's size).
+    pub fn copy_tinted_cell(&self, img: &mut RgbImage, col: usize, row: usize) {
+        let (x0, y0, x1, y1) = self.geo.cell(col, row);
+        match &self.tinted[row * 8 + col] {
+            TintedCell::Fill(c) => img.fill_rect(x0, y0, x1, y1, *c),
+            TintedCell::Pixels(cell) => img.paste(cell, x0, y0),
+        }
+    }
+
+    /// The whole tinted board (built on demand: the GIF palette samples it).
+    pub fn tinted_image(&self) -> RgbImage {
+        let mut img = self.plain.clone();
+        for row in 0..8 {
+            for col in 0..8 {
+                self.copy_tinted_cell(&mut img, col, row);
+            }
+        }
+        img
+    }
+
+    /// The bytes of pixels this board keeps (the plain board, the tinted cells with a label,
+    /// the glow).
+    pub fn pixel_bytes(&self) -> usize {
+        let cells: usize = self
+            .tinted
+            .iter()
+            .map(|c| match c {
+                TintedCell::Fill(_) => 0,
+                TintedCell::Pixels(img) => img.data().len(),
+            })
+            .sum();
+        self.plain.data().len() + cells + self.check.pixels().len()
     }
 }
 
@@ -213,6 +274,34 @@ mod tests {
                 assert!(w == g.square || w == g.square + 1, "{size}: {w}");
             }
         }
+    }
+
+    #[test]
+    fn the_tinted_board_is_kept_in_a_fraction_of_a_board() {
+        // It was a second whole board (768 KiB at 512 px, per orientation and theme); only
+        // the cells with a label are kept as pixels now, and they give the same picture.
+        let fonts = super::super::pieces::embedded_fonts();
+        let theme = &super::super::theme::builtin_themes()[0];
+        let geo = Geometry::new(512);
+        let base = BoardBase::build(theme, geo, true, &fonts);
+        let board = 512 * 512 * 3;
+        assert!(
+            base.pixel_bytes() < board + board / 3,
+            "{} bytes for a {board}-byte board",
+            base.pixel_bytes()
+        );
+        let tinted = base.tinted_image();
+        let light = [
+            theme.square(true, true).0,
+            theme.square(true, true).1,
+            theme.square(true, true).2,
+        ];
+        let (x0, y0, x1, y1) = geo.cell(0, 0);
+        assert!(
+            tinted.rect_is(x0, y0, x1, y1, light),
+            "a1's neighbour a8 is a light square, tinted"
+        );
+        assert_ne!(tinted, base.plain);
     }
 
     #[test]

@@ -324,11 +324,12 @@ impl Renderer {
                 }
             }
         };
+        let tinted = base.tinted_image();
         count(&base.plain, 0, 0, size, size);
-        count(&base.tinted, 0, 0, size, size);
+        count(&tinted, 0, 0, size, size);
         // Every piece, and the glow under a king, on the four kinds of square.
         let (sq_w, sq_h) = (geo.square, geo.square);
-        for img in [&base.plain, &base.tinted] {
+        for img in [&base.plain, &tinted] {
             for (col, row) in [(0, 0), (1, 0)] {
                 let (x0, y0, _, _) = geo.cell(col, row);
                 for (i, sprite) in sprites.iter().enumerate() {
@@ -581,8 +582,11 @@ impl Renderer {
                                 let (col, row) = (sq % 8, 7 - sq / 8);
                                 let (a, b, c, d) = geo.cell(col, row);
                                 let (tinted, check) = (state[sq].1, state[sq].2);
-                                let from = if tinted { &base.tinted } else { &base.plain };
-                                board.copy_rect_from(from, a, b, c, d);
+                                if tinted {
+                                    base.copy_tinted_cell(&mut board, col, row);
+                                } else {
+                                    board.copy_rect_from(&base.plain, a, b, c, d);
+                                }
                                 let (px, py) = geo.sprite_origin(col, row);
                                 if check {
                                     board.blit(&base.check, px, py);

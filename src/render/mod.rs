@@ -2,8 +2,8 @@
 //!
 //! The work is split so that each move costs only pixel copies and a PNG encode:
 //!
-//! - [`pieces`]: the piece art (DejaVu Sans chess glyphs, or 12 SVG files from a folder),
-//!   rasterised into sprites once per square size;
+//! - [`pieces`]: the piece art (our own SVG set, the DejaVu Sans chess glyphs, or 12 SVG
+//!   files from a folder), rasterised into sprites once per square size;
 //! - [`board`]: the empty board with its coordinate labels, built once per (theme, size,
 //!   orientation), plus a fully tinted copy for last-move squares and the check glow;
 //! - [`raster`]: per move, copy the cached board, copy the two last-move squares from the
@@ -34,7 +34,7 @@ use cajitas_rules::Color;
 use resvg::usvg::fontdb;
 
 pub use board::Geometry;
-pub use pieces::{PieceSet, PieceSetError};
+pub use pieces::{PieceSet, PieceSetError, PieceSource};
 pub use theme::{DEFAULT_THEME, Theme};
 pub use view::{BoardView, Highlights, alt_text, alt_text_in};
 
@@ -195,11 +195,20 @@ impl std::fmt::Debug for Renderer {
 }
 
 impl Renderer {
-    /// A renderer with the built-in DejaVu Sans pieces and the built-in themes.
+    /// A renderer with the default built-in pieces (our own `cajitas` set) and the built-in
+    /// themes.
     pub fn new() -> Renderer {
         let fonts = pieces::embedded_fonts();
-        let set = PieceSet::dejavu(&fonts);
+        let set = PieceSet::cajitas(&fonts);
         Renderer::with_fonts(set, fonts)
+    }
+
+    /// A renderer with the pieces named by a setting (`CAJITAS_PIECES`, `--pieces`): a
+    /// built-in set or a folder.
+    pub fn with_pieces(source: &PieceSource) -> Result<Renderer, PieceSetError> {
+        let fonts = pieces::embedded_fonts();
+        let set = PieceSet::load(source, &fonts)?;
+        Ok(Renderer::with_fonts(set, fonts))
     }
 
     /// A renderer with the 12 pieces `wK.svg` … `bP.svg` from a folder (e.g. the folder
@@ -282,6 +291,19 @@ impl Renderer {
         highlights: &Highlights,
         options: &RenderOptions,
     ) -> Result<RgbImage, RenderError> {
+        let mut img = RgbImage::new(0, 0, [0, 0, 0]);
+        self.draw(&mut img, view, highlights, options)?;
+        Ok(img)
+    }
+
+    /// Draws the board into `img` (resized to the board, its allocation reused).
+    fn draw(
+        &self,
+        img: &mut RgbImage,
+        view: &BoardView,
+        highlights: &Highlights,
+        options: &RenderOptions,
+    ) -> Result<(), RenderError> {
         let (t, geo) = self.resolve(options)?;
         let sprites = self.sprites_for(geo.square);
         let base = self.board_for(t, geo, options.orientation);
@@ -295,11 +317,10 @@ impl Renderer {
                 (7 - file, rank)
             }
         };
-        let mut img = base.plain.clone();
+        img.copy_from(&base.plain);
         for sq in highlights.last_move_squares() {
             let (col, row) = cell(sq);
-            let (x0, y0, x1, y1) = geo.cell(col, row);
-            img.copy_rect_from(&base.tinted, x0, y0, x1, y1);
+            base.copy_tinted_cell(img, col, row);
         }
         if let Some(sq) = highlights.check_square() {
             let (col, row) = cell(sq);
@@ -311,17 +332,38 @@ impl Renderer {
             let (x, y) = geo.sprite_origin(col, row);
             img.blit(&sprites[piece], x, y);
         }
-        Ok(img)
+        Ok(())
     }
 
     /// Draws the board as PNG bytes (8-bit RGB, `options.size` pixels square after clamping).
+    ///
+    /// The pixels are drawn into a canvas kept by the calling thread (the blocking pool's few
+    /// threads): a fresh 768 KiB canvas per move, freed a moment later, kept each thread's
+    /// malloc arena large under load.
     pub fn render(
         &self,
         view: &BoardView,
         highlights: &Highlights,
         options: &RenderOptions,
     ) -> Result<Vec<u8>, RenderError> {
-        Ok(self.render_image(view, highlights, options)?.encode_png())
+        thread_local! {
+            static CANVAS: std::cell::RefCell<RgbImage> =
+                std::cell::RefCell::new(RgbImage::new(0, 0, [0, 0, 0]));
+        }
+        CANVAS.with(|canvas| {
+            // A canvas already borrowed (never, as `draw` does not render) gets a fresh one.
+            let mut fresh;
+            let mut kept = canvas.try_borrow_mut().ok();
+            let img = match kept.as_deref_mut() {
+                Some(img) => img,
+                None => {
+                    fresh = RgbImage::new(0, 0, [0, 0, 0]);
+                    &mut fresh
+                }
+            };
+            self.draw(img, view, highlights, options)?;
+            Ok(img.encode_png())
+        })
     }
 }
 

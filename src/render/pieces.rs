@@ -1,4 +1,5 @@
-//! Piece art: the built-in DejaVu Sans chess glyphs, or a folder of 12 SVG files.
+//! Piece art: the built-in sets (our own SVG drawings, the default, or the DejaVu Sans chess
+//! glyphs), or a folder of 12 SVG files.
 //!
 //! A [`PieceSet`] holds the 12 parsed SVG trees. They are rasterised into sprites once per
 //! square size (see [`super::raster::Sprite`]); nothing here runs per move.
@@ -20,6 +21,54 @@ pub const PIECE_FILES: [&str; 12] = [
     "bR.svg", "bQ.svg", "bK.svg",
 ];
 
+/// The drawings of the built-in `cajitas` set, in [`PIECE_FILES`] order: our own design,
+/// under the project's licence (`assets/pieces/cajitas/`).
+const CAJITAS_SVGS: [&str; 12] = [
+    include_str!("../../assets/pieces/cajitas/wP.svg"),
+    include_str!("../../assets/pieces/cajitas/wN.svg"),
+    include_str!("../../assets/pieces/cajitas/wB.svg"),
+    include_str!("../../assets/pieces/cajitas/wR.svg"),
+    include_str!("../../assets/pieces/cajitas/wQ.svg"),
+    include_str!("../../assets/pieces/cajitas/wK.svg"),
+    include_str!("../../assets/pieces/cajitas/bP.svg"),
+    include_str!("../../assets/pieces/cajitas/bN.svg"),
+    include_str!("../../assets/pieces/cajitas/bB.svg"),
+    include_str!("../../assets/pieces/cajitas/bR.svg"),
+    include_str!("../../assets/pieces/cajitas/bQ.svg"),
+    include_str!("../../assets/pieces/cajitas/bK.svg"),
+];
+
+/// Which pieces to draw: a built-in set or a folder of 12 SVG files.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum PieceSource {
+    /// Our own drawings (`assets/pieces/cajitas/`): the default.
+    #[default]
+    Cajitas,
+    /// The chess glyphs of the embedded DejaVu Sans font.
+    DejaVu,
+    /// The files `wK.svg` … `bP.svg` of this folder.
+    Dir(PathBuf),
+}
+
+impl PieceSource {
+    /// The names of the built-in sets, as a setting or `--pieces` takes them.
+    pub const BUILTIN_NAMES: [&str; 2] = ["cajitas", "dejavu"];
+
+    /// Reads a setting (`CAJITAS_PIECES`, `--pieces`): unset or empty is the default set,
+    /// `cajitas` or `dejavu` (any case) a built-in set, anything else a folder (write
+    /// `./dejavu` for a folder of that name).
+    pub fn from_setting(raw: Option<&std::ffi::OsStr>) -> PieceSource {
+        let Some(raw) = raw.filter(|v| !v.is_empty()) else {
+            return PieceSource::Cajitas;
+        };
+        match raw.to_str() {
+            Some(s) if s.eq_ignore_ascii_case("cajitas") => PieceSource::Cajitas,
+            Some(s) if s.eq_ignore_ascii_case("dejavu") => PieceSource::DejaVu,
+            _ => PieceSource::Dir(PathBuf::from(raw)),
+        }
+    }
+}
+
 /// The family name of the embedded font (DejaVu Sans, from the `dejavu` crate).
 pub const FONT_FAMILY: &str = "DejaVu Sans";
 
@@ -30,8 +79,11 @@ const MAX_SVG_BYTES: u64 = 1 << 20;
 /// font is ever looked up, so the output is the same on every machine.
 pub fn embedded_fonts() -> Arc<fontdb::Database> {
     let mut db = fontdb::Database::new();
-    db.load_font_data(dejavu::sans::regular().to_vec());
-    db.load_font_data(dejavu::sans::bold().to_vec());
+    // Read in place from the binary: a copy on the heap was 1.4 MB for the life of the bot.
+    let regular: &'static [u8] = dejavu::sans::regular();
+    let bold: &'static [u8] = dejavu::sans::bold();
+    db.load_font_source(fontdb::Source::Binary(Arc::new(regular)));
+    db.load_font_source(fontdb::Source::Binary(Arc::new(bold)));
     Arc::new(db)
 }
 
@@ -93,8 +145,56 @@ pub const fn piece_index(black: bool, role: usize) -> usize {
     (black as usize) * 6 + role
 }
 
+/// The frame of a drawing that fills the square: its whole canvas, centred, keeping its
+/// proportions.
+fn whole_canvas(tree: &usvg::Tree) -> (f32, f32, f32) {
+    let size = tree.size();
+    let side = size.width().max(size.height());
+    (
+        (size.width() - side) / 2.0,
+        (size.height() - side) / 2.0,
+        side,
+    )
+}
+
 impl PieceSet {
-    /// The built-in set: the chess glyphs of DejaVu Sans (U+2654–U+265F). White pieces are
+    /// The pieces named by `source`: a built-in set, or the folder's 12 files.
+    pub fn load(
+        source: &PieceSource,
+        fonts: &Arc<fontdb::Database>,
+    ) -> Result<PieceSet, PieceSetError> {
+        match source {
+            PieceSource::Cajitas => Ok(PieceSet::cajitas(fonts)),
+            PieceSource::DejaVu => Ok(PieceSet::dejavu(fonts)),
+            PieceSource::Dir(dir) => PieceSet::from_dir(dir, fonts),
+        }
+    }
+
+    /// The default built-in set: our own drawings (`assets/pieces/cajitas/*.svg`, embedded),
+    /// filled shapes with an outline, drawn on a 100-unit square that maps onto a board
+    /// square.
+    pub fn cajitas(fonts: &Arc<fontdb::Database>) -> PieceSet {
+        let art = CAJITAS_SVGS
+            .iter()
+            .enumerate()
+            .map(|(i, svg)| {
+                // The files are embedded and tested: this cannot fail in a tested build.
+                let tree = parse_svg(svg, fonts).expect("built-in piece SVG parses");
+                PieceArt {
+                    frame: whole_canvas(&tree),
+                    tree,
+                    // On small squares the gaps between the queen's balls close into pockets.
+                    fill_holes: i < 6,
+                }
+            })
+            .collect();
+        PieceSet {
+            art,
+            name: "cajitas".to_string(),
+        }
+    }
+
+    /// The built-in DejaVu set: the chess glyphs of DejaVu Sans (U+2654–U+265F). White pieces are
     /// the solid glyph filled white under the outline glyph in black; black pieces are the
     /// solid glyph in black.
     pub fn dejavu(fonts: &Arc<fontdb::Database>) -> PieceSet {
@@ -179,16 +279,9 @@ impl PieceSet {
                 path: path.clone(),
                 reason: e.to_string(),
             })?;
-            let size = tree.size();
-            let side = size.width().max(size.height());
-            let frame = (
-                (size.width() - side) / 2.0,
-                (size.height() - side) / 2.0,
-                side,
-            );
             art.push(PieceArt {
+                frame: whole_canvas(&tree),
                 tree,
-                frame,
                 fill_holes: false,
             });
         }
@@ -324,18 +417,18 @@ mod tests {
     use super::super::raster::RgbImage;
     use super::*;
 
-    #[test]
-    fn dejavu_glyphs_are_found_in_the_embedded_font() {
-        let fonts = embedded_fonts();
-        let set = PieceSet::dejavu(&fonts);
+    /// Twelve different, non-empty drawings; white pieces have a white body inside a dark
+    /// outline, black pieces are dark (a light detail, but nothing white).
+    fn assert_twelve_proper_pieces(set: &PieceSet) {
         let sprites = set.rasterise(64);
         assert_eq!(sprites.len(), 12);
         for (i, s) in sprites.iter().enumerate() {
-            // A dropped glyph would leave an empty sprite.
+            // A dropped glyph or drawing would leave an empty sprite.
             let opaque = s.count_alpha_at_least(128);
             assert!(
                 opaque > 64 * 64 / 20,
-                "piece {i} has only {opaque} opaque pixels"
+                "{}: piece {i} has only {opaque} opaque pixels",
+                set.name()
             );
         }
         // Twelve different drawings (a missing glyph would give twelve identical boxes).
@@ -343,11 +436,11 @@ mod tests {
             for j in 0..i {
                 assert!(
                     sprites[i].pixels() != sprites[j].pixels(),
-                    "pieces {i} and {j}"
+                    "{}: pieces {i} and {j}",
+                    set.name()
                 );
             }
         }
-        // White pieces have a white body inside a dark outline; black pieces are dark.
         for (i, s) in sprites.iter().enumerate() {
             let opaque_white = s
                 .pixels()
@@ -359,13 +452,52 @@ mod tests {
                 .chunks_exact(4)
                 .filter(|p| p[3] == 255 && p[0] < 40)
                 .count();
-            assert!(opaque_dark > 40, "piece {i}: no outline");
+            assert!(opaque_dark > 40, "{}: piece {i}: no outline", set.name());
             if i < 6 {
-                assert!(opaque_white > 100, "white piece {i} has no white body");
+                assert!(
+                    opaque_white > 100,
+                    "{}: white piece {i} has no white body",
+                    set.name()
+                );
             } else {
-                assert_eq!(opaque_white, 0, "black piece {i} has white pixels");
+                assert_eq!(
+                    opaque_white,
+                    0,
+                    "{}: black piece {i} has white pixels",
+                    set.name()
+                );
             }
         }
+    }
+
+    #[test]
+    fn dejavu_glyphs_are_found_in_the_embedded_font() {
+        assert_twelve_proper_pieces(&PieceSet::dejavu(&embedded_fonts()));
+    }
+
+    #[test]
+    fn the_cajitas_drawings_are_twelve_proper_pieces() {
+        assert_twelve_proper_pieces(&PieceSet::cajitas(&embedded_fonts()));
+    }
+
+    #[test]
+    fn the_piece_setting_names_a_built_in_set_or_a_folder() {
+        use std::ffi::OsStr;
+        let read = |s: &str| PieceSource::from_setting(Some(OsStr::new(s)));
+        assert_eq!(PieceSource::from_setting(None), PieceSource::Cajitas);
+        assert_eq!(PieceSource::default(), PieceSource::Cajitas);
+        assert_eq!(read(""), PieceSource::Cajitas);
+        assert_eq!(read("cajitas"), PieceSource::Cajitas);
+        assert_eq!(read("DejaVu"), PieceSource::DejaVu);
+        assert_eq!(read("dejavu"), PieceSource::DejaVu);
+        assert_eq!(
+            read("/srv/cburnett"),
+            PieceSource::Dir(PathBuf::from("/srv/cburnett"))
+        );
+        assert_eq!(
+            read("./dejavu"),
+            PieceSource::Dir(PathBuf::from("./dejavu"))
+        );
     }
 
     /// How many pixels of `sprite`, drawn over pure red, are red and enclosed by the piece
@@ -418,15 +550,90 @@ mod tests {
         // may show inside a white piece's body (DejaVu's solid glyphs have gaps that the
         // outline glyph does not cover).
         let fonts = embedded_fonts();
-        let set = PieceSet::dejavu(&fonts);
-        for side in [16, 25, 32, 64, 128] {
-            for (i, s) in set.rasterise(side).iter().enumerate().take(6) {
-                let holes = enclosed_red(s);
-                assert_eq!(
-                    holes, 0,
-                    "white piece {i} at {side} px: {holes} red pixels inside"
-                );
+        for set in [PieceSet::cajitas(&fonts), PieceSet::dejavu(&fonts)] {
+            for side in [16, 25, 32, 64, 128] {
+                for (i, s) in set.rasterise(side).iter().enumerate().take(6) {
+                    let holes = enclosed_red(s);
+                    assert_eq!(
+                        holes,
+                        0,
+                        "{}: white piece {i} at {side} px: {holes} red pixels inside",
+                        set.name()
+                    );
+                }
             }
+        }
+    }
+
+    /// The luminance (0–255, integer Rec. 601 weights) of each pixel of `sprite` drawn over
+    /// a plain square of colour `under`.
+    fn luminance_over(sprite: &Sprite, under: [u8; 3]) -> Vec<u32> {
+        let side = sprite.width();
+        let mut img = RgbImage::new(side, side, under);
+        img.blit(sprite, 0, 0);
+        img.data()
+            .chunks_exact(3)
+            .map(|p| (299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2])) / 1000)
+            .collect()
+    }
+
+    /// How clearly a set reads at `side` px per square: the fewest pixels by which two pieces
+    /// of one colour differ (luminance apart by more than 64 over a mid-grey square), and the
+    /// fewest body pixels of a piece (near white for white pieces, near black for black
+    /// ones, over a mid-grey square).
+    fn legibility(set: &PieceSet, side: u32) -> (usize, usize) {
+        let lum: Vec<Vec<u32>> = set
+            .rasterise(side)
+            .iter()
+            .map(|s| luminance_over(s, [128, 128, 128]))
+            .collect();
+        let mut fewest_differing = usize::MAX;
+        for colour in [0..6, 6..12] {
+            for i in colour.clone() {
+                for j in colour.start..i {
+                    let differing = lum[i]
+                        .iter()
+                        .zip(&lum[j])
+                        .filter(|(a, b)| a.abs_diff(**b) > 64)
+                        .count();
+                    fewest_differing = fewest_differing.min(differing);
+                }
+            }
+        }
+        let fewest_body = lum
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                l.iter()
+                    .filter(|&&v| if i < 6 { v > 224 } else { v < 48 })
+                    .count()
+            })
+            .min()
+            .unwrap_or(0);
+        (fewest_differing, fewest_body)
+    }
+
+    #[test]
+    fn the_cajitas_set_reads_at_least_as_clearly_as_dejavu_at_128_and_512_px() {
+        // The default set must be as easy to tell apart and as solid as the DejaVu glyphs it
+        // replaced, on the smallest board (16 px squares) and the default one (64 px).
+        let fonts = embedded_fonts();
+        let (ours, dejavu) = (PieceSet::cajitas(&fonts), PieceSet::dejavu(&fonts));
+        for side in [16, 64] {
+            let (a, b) = (legibility(&ours, side), legibility(&dejavu, side));
+            eprintln!("{side} px squares: cajitas {a:?}, dejavu {b:?}");
+            assert!(
+                a.0 >= b.0,
+                "{side} px: two cajitas pieces differ in only {} pixels (dejavu: {})",
+                a.0,
+                b.0
+            );
+            assert!(
+                a.1 >= b.1,
+                "{side} px: a cajitas piece has only {} body pixels (dejavu: {})",
+                a.1,
+                b.1
+            );
         }
     }
 
