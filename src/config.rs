@@ -312,27 +312,7 @@ pub fn api_base_from(
     ))
 }
 
-/// `url` without what may be secret in it: the user information (`user:password@`), the
-/// query and the fragment. For logs and messages.
-///
-/// A password may hold `/`, `?` or `#` unescaped (PostgreSQL's URL parser takes the user
-/// information up to an `@`), so everything before the last `@` is dropped before the path,
-/// query and fragment are looked for: an `@` in a query only hides more.
-pub fn redact_url(url: &str) -> String {
-    let (scheme, rest) = match url.split_once("://") {
-        Some((scheme, rest)) => (Some(scheme), rest),
-        None => (None, url),
-    };
-    let (user_info, rest) = match rest.rsplit_once('@') {
-        Some((_, rest)) => ("[redacted]@", rest),
-        None => ("", rest),
-    };
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    match scheme {
-        Some(scheme) => format!("{scheme}://{user_info}{rest}"),
-        None => format!("{user_info}{rest}"),
-    }
-}
+pub use crate::redact::redact_url;
 
 impl ApiBase {
     /// The URL for logs: without user information, query or fragment.
@@ -852,8 +832,9 @@ pub const ANALYSES_VAR: &str = "CAJITAS_ANALYSES";
 /// The variable with the number of games against the engine one person may have in
 /// progress per server.
 pub const ENGINE_GAMES_PER_USER_VAR: &str = "CAJITAS_ENGINE_GAMES_PER_USER";
-/// The default of [`ENGINE_GAMES_PER_USER_VAR`].
-pub const DEFAULT_ENGINE_GAMES_PER_USER: u32 = 2;
+/// The default of [`ANALYSIS_NODES_VAR`]: see the README's "Playing the computer and
+/// analysing a game" for why.
+pub const DEFAULT_ANALYSIS_NODES: u64 = 100_000;
 
 /// Where Debian's package `stockfish` installs the engine (not on root's `PATH`).
 pub const DEBIAN_STOCKFISH: &str = "/usr/games/stockfish";
@@ -871,12 +852,12 @@ pub struct EngineSettings {
     /// `Threads` per process (default 1).
     pub threads: u32,
     /// The nodes each position of an analysis is searched with (default
-    /// [`DEFAULT_NODES`](crate::engine::analysis::DEFAULT_NODES)).
+    /// [`DEFAULT_ANALYSIS_NODES`]).
     pub analysis_nodes: u64,
     /// How many analyses run at once (default: the processes).
     pub analyses: usize,
     /// How many games against the engine one person may have in progress per server
-    /// (default [`DEFAULT_ENGINE_GAMES_PER_USER`]).
+    /// (default [`DEFAULT_ENGINE_GAMES_PER_USER`](crate::game::DEFAULT_ENGINE_GAMES_PER_USER)).
     pub games_per_user: u32,
 }
 
@@ -888,9 +869,9 @@ impl Default for EngineSettings {
             processes,
             hash_mb: 16,
             threads: 1,
-            analysis_nodes: crate::engine::analysis::DEFAULT_NODES,
+            analysis_nodes: DEFAULT_ANALYSIS_NODES,
             analyses: processes,
-            games_per_user: DEFAULT_ENGINE_GAMES_PER_USER,
+            games_per_user: crate::game::DEFAULT_ENGINE_GAMES_PER_USER,
         }
     }
 }
@@ -1008,14 +989,14 @@ impl EngineSettings {
                 ANALYSIS_NODES_VAR,
                 nodes,
                 1_000..=1_000_000_000,
-                crate::engine::analysis::DEFAULT_NODES,
+                DEFAULT_ANALYSIS_NODES,
             )?,
             analyses: number_in(ANALYSES_VAR, analyses, 1..=256, self.processes)?,
             games_per_user: number_in(
                 ENGINE_GAMES_PER_USER_VAR,
                 games_per_user,
                 1..=100,
-                DEFAULT_ENGINE_GAMES_PER_USER,
+                crate::game::DEFAULT_ENGINE_GAMES_PER_USER,
             )?,
             ..self
         })
@@ -1110,7 +1091,7 @@ mod engine_tests {
         let s = s.with_limits(None, None, None).unwrap();
         assert_eq!(
             (s.analysis_nodes, s.analyses, s.games_per_user),
-            (crate::engine::analysis::DEFAULT_NODES, 3, 2)
+            (DEFAULT_ANALYSIS_NODES, 3, 2)
         );
         let s = s.with_limits(Some("250000"), Some("1"), Some("5")).unwrap();
         assert_eq!(

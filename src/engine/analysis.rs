@@ -18,7 +18,7 @@ use super::uci::{Limits, Score};
 /// The node budget per position unless configured otherwise (`CAJITAS_ANALYSIS_NODES`):
 /// see the README for why. Searched from an empty hash on one thread, the same game gets the
 /// same report on a quiet or a loaded machine.
-pub const DEFAULT_NODES: u64 = 100_000;
+pub const DEFAULT_NODES: u64 = crate::config::DEFAULT_ANALYSIS_NODES;
 
 /// How long one position may wait in the pool's queue, counted from when it is sent to the
 /// pool (an analysis sends its positions as the pool drains, a few at a time); a position

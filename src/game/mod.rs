@@ -75,6 +75,10 @@ pub const MAX_LINKS: usize = 10;
 pub const HELD_POST_ATTEMPTS: u32 = 3;
 /// The wait before a held notice's second attempt (doubled before each later one).
 pub const HELD_POST_RETRY: Duration = Duration::from_secs(1);
+/// How many games against the engine one person may have in progress per server unless
+/// configured otherwise (`CAJITAS_ENGINE_GAMES_PER_USER`).
+pub const DEFAULT_ENGINE_GAMES_PER_USER: u32 = 2;
+
 /// How long a challenge waits for an answer unless configured otherwise.
 pub const DEFAULT_CHALLENGE_TTL: Duration = Duration::from_secs(15 * 60);
 
@@ -132,7 +136,7 @@ impl Default for ServiceOptions {
             site: Site::Discord,
             abandon_after: DEFAULT_ABANDON_AFTER,
             engine_name: ENGINE_NAME.to_owned(),
-            engine_games_per_user: crate::config::DEFAULT_ENGINE_GAMES_PER_USER,
+            engine_games_per_user: DEFAULT_ENGINE_GAMES_PER_USER,
         }
     }
 }

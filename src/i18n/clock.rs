@@ -36,39 +36,7 @@ pub fn control(lang: Lang, tc: TimeControl) -> String {
     }
 }
 
-/// A remaining time in `lang`: `4:05` or `1:02:03` under a day (live clocks), `2 d 5 h`
-/// (correspondence) or `5 h 3 min` over an hour for days-per-move games.
-pub fn remaining(lang: Lang, tc: TimeControl, ms: i64) -> String {
-    let secs = ms.max(0) / 1000;
-    let (d, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
-    match tc {
-        TimeControl::Live { .. } if secs >= 3600 => tr!(
-            lang,
-            "clock-hms",
-            hours = (secs / 3600).to_string(),
-            minutes = format!("{m:02}"),
-            seconds = format!("{s:02}")
-        ),
-        TimeControl::Live { .. } => tr!(
-            lang,
-            "clock-ms",
-            minutes = (secs / 60).to_string(),
-            seconds = format!("{s:02}")
-        ),
-        _ if d > 0 => tr!(
-            lang,
-            "clock-days",
-            days = d.to_string(),
-            hours = h.to_string()
-        ),
-        _ => tr!(
-            lang,
-            "clock-hours",
-            hours = h.to_string(),
-            minutes = m.to_string()
-        ),
-    }
-}
+pub use super::present::remaining;
 
 /// The time-control line of a challenge: the control and, for a timed game, each side's
 /// time when it starts; a live game also says how long each side has for its first move.

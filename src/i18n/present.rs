@@ -78,7 +78,7 @@ impl Presentation {
                     rem / 3600,
                     rem / 60 % 60,
                     rem % 60,
-                    super::clock::remaining(lang, control, left)
+                    remaining(lang, control, left)
                 )
             }
         }
@@ -107,6 +107,40 @@ fn civil(days: i64) -> (i64, u32, u32) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
+}
+
+/// A remaining time in `lang`: `4:05` or `1:02:03` under a day (live clocks), `2 d 5 h`
+/// (correspondence) or `5 h 3 min` over an hour for days-per-move games.
+pub fn remaining(lang: Lang, tc: TimeControl, ms: i64) -> String {
+    let secs = ms.max(0) / 1000;
+    let (d, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
+    match tc {
+        TimeControl::Live { .. } if secs >= 3600 => tr!(
+            lang,
+            "clock-hms",
+            hours = (secs / 3600).to_string(),
+            minutes = format!("{m:02}"),
+            seconds = format!("{s:02}")
+        ),
+        TimeControl::Live { .. } => tr!(
+            lang,
+            "clock-ms",
+            minutes = (secs / 60).to_string(),
+            seconds = format!("{s:02}")
+        ),
+        _ if d > 0 => tr!(
+            lang,
+            "clock-days",
+            days = d.to_string(),
+            hours = h.to_string()
+        ),
+        _ => tr!(
+            lang,
+            "clock-hours",
+            hours = h.to_string(),
+            minutes = m.to_string()
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ pub enum Database {
     /// A SQLite database file.
     Sqlite(std::path::PathBuf),
     /// A PostgreSQL URL. It may hold a password: its `Debug` never shows it, and logs show
-    /// it through `config::redact_url`.
+    /// it through `redact::redact_url`.
     Postgres(String),
 }
 

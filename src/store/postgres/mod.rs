@@ -201,11 +201,11 @@ pub fn is_keyword_value(db: &str) -> bool {
 }
 
 /// A PostgreSQL database for logs and messages, without its password: a URL as
-/// `config::redact_url` shows it; a keyword/value string as its host, port, user and
+/// `redact::redact_url` shows it; a keyword/value string as its host, port, user and
 /// database (or "a PostgreSQL database" when it cannot be read).
 pub fn describe(db: &str) -> String {
     if !is_keyword_value(db) {
-        return crate::config::redact_url(db);
+        return crate::redact::redact_url(db);
     }
     let Ok(config) = db.parse::<postgres::Config>() else {
         return "a PostgreSQL database (an unreadable keyword/value string)".to_owned();
