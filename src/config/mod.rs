@@ -737,7 +737,7 @@ mod tests {
 
     #[test]
     fn env_example_documents_every_variable() {
-        let example = include_str!("../.env.example");
+        let example = include_str!("../../.env.example");
         for var in [
             TOKEN_VAR,
             "DISCORD_GUILD_ID",
@@ -1111,7 +1111,7 @@ mod engine_tests {
 
     #[test]
     fn env_example_documents_the_engine_variables() {
-        let example = include_str!("../.env.example");
+        let example = include_str!("../../.env.example");
         for var in [
             ENGINE_VAR,
             ENGINE_PROCESSES_VAR,
