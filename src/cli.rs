@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::config::{self, BotConfig};
+use crate::config::{BotConfig, DbArg, GuildArg, Settings};
 use crate::store::Database;
 
 /// Cajitas: a chess bot for Discord.
@@ -38,42 +38,36 @@ pub enum Command {
     Analyse(crate::commands::analyse::AnalyseArgs),
 }
 
-/// Flags of `cajitas run`. Each also reads its environment variable; the flag wins.
+/// Flags of `cajitas run`. Each also reads its environment variable; the flag wins. The
+/// other variables have no flag: they come from [`Settings`].
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunArgs {
-    /// Register the slash commands in this guild only (instant, for development); empty
-    /// means globally.
-    #[arg(
-        long,
-        env = "DISCORD_GUILD_ID",
-        hide_env_values = true,
-        value_name = "ID"
-    )]
-    pub guild_id: Option<String>,
-    /// The database: a SQLite file, or a PostgreSQL URL (`postgres://…`) shared by several
-    /// bot processes.
-    #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
-          value_parser = config::parse_db)]
-    pub db: Database,
+    /// `--guild-id`, over `DISCORD_GUILD_ID`.
+    #[command(flatten)]
+    pub guild: GuildArg,
+    /// `--db`, over `CAJITAS_DB`.
+    #[command(flatten)]
+    pub db: DbArg,
 }
 
-/// Runs the parsed command line and returns the process exit code.
-pub fn run(cli: Cli) -> ExitCode {
+/// Runs the parsed command line with the settings read from the environment, and returns the
+/// process exit code.
+pub fn run(cli: Cli, settings: Settings) -> ExitCode {
     match cli.command {
-        Some(Command::Run(args)) => run_bot(args),
-        Some(Command::Render(args)) => crate::commands::render::run(args),
+        Some(Command::Run(args)) => run_bot(args, settings),
+        Some(Command::Render(args)) => crate::commands::render::run(args, &settings),
         Some(Command::Perft(args)) => crate::commands::perft::run(&args),
         Some(Command::Replay(args)) => crate::commands::replay::run(&args),
-        Some(Command::Local(args)) => crate::console::main(args),
+        Some(Command::Local(args)) => crate::console::main(args, settings),
         Some(Command::Migrate(args)) => crate::commands::migrate::run(&args),
         Some(Command::Ratings(args)) => crate::commands::ratings::run(&args),
-        Some(Command::Analyse(args)) => crate::commands::analyse::run(&args),
+        Some(Command::Analyse(args)) => crate::commands::analyse::run(&args, &settings),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             match <Cli as Parser>::try_parse_from(["cajitas", "run"]) {
                 Ok(Cli {
                     command: Some(Command::Run(args)),
-                }) => run_bot(args),
+                }) => run_bot(args, settings),
                 Ok(_) => ExitCode::FAILURE,
                 Err(e) => e.exit(),
             }
@@ -81,8 +75,14 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-fn run_bot(args: RunArgs) -> ExitCode {
-    let cfg = match BotConfig::from_env(args.guild_id.as_deref(), args.db) {
+fn run_bot(args: RunArgs, settings: Settings) -> ExitCode {
+    // The flags win over their variables.
+    let settings = Settings {
+        guild: args.guild,
+        db: args.db,
+        ..settings
+    };
+    let cfg = match BotConfig::try_from(settings) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");

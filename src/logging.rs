@@ -16,13 +16,9 @@ pub const DEFAULT_FILTER: &str = "info,serenity=warn";
 /// start).
 pub const CONSOLE_FILTER: &str = "warn";
 
-/// Builds the filter from `RUST_LOG`, falling back to `default` when it is unset or blank,
-/// and when it cannot be read: then the second value says so (to be logged as a warning).
-pub fn filter(default: &str) -> (EnvFilter, Option<String>) {
-    filter_from(std::env::var("RUST_LOG").ok().as_deref(), default)
-}
-
-/// [`filter`] on a given `RUST_LOG` value.
+/// Builds the filter from `RUST_LOG`'s value (read with the other settings, in
+/// `config::Settings`), falling back to `default` when it is unset or blank, and when it
+/// cannot be read: then the second value says so (to be logged as a warning).
 pub fn filter_from(rust_log: Option<&str>, default: &str) -> (EnvFilter, Option<String>) {
     let rust_log = rust_log.filter(|s| !s.trim().is_empty());
     let Some(value) = rust_log else {
@@ -55,12 +51,12 @@ pub fn filter_text(rust_log: Option<&str>) -> String {
 }
 
 /// Installs the global subscriber, writing to stderr, with `default` as the filter when
-/// `RUST_LOG` is unset, blank or invalid (an invalid one is named in a warning). Colours
+/// `rust_log` (`RUST_LOG`'s value) is unset, blank or invalid (an invalid one is named in a warning). Colours
 /// only when stderr is a terminal: a log file or a pipe gets plain text. Calling it twice is
 /// harmless.
-pub fn init(default: &str) {
+pub fn init(rust_log: Option<&str>, default: &str) {
     use std::io::IsTerminal;
-    let (filter, bad) = filter(default);
+    let (filter, bad) = filter_from(rust_log, default);
     let installed = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

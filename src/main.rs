@@ -1,4 +1,5 @@
-//! The `cajitas` binary: configuration, logging, then one call.
+//! The `cajitas` binary: configuration (`.env`, the command line, the settings), logging,
+//! then one call.
 
 use std::process::ExitCode;
 
@@ -6,12 +7,16 @@ fn main() -> ExitCode {
     quiet_on_closed_stdout();
     cajitas::config::load_dotenv();
     let cli = <cajitas::cli::Cli as clap::Parser>::parse();
+    let settings = cajitas::config::Settings::from_env();
     // The console's stderr is the player's terminal: warnings only, unless RUST_LOG says.
-    cajitas::logging::init(match cli.command {
-        Some(cajitas::cli::Command::Local(_)) => cajitas::logging::CONSOLE_FILTER,
-        _ => cajitas::logging::DEFAULT_FILTER,
-    });
-    cajitas::cli::run(cli)
+    cajitas::logging::init(
+        settings.rust_log.as_deref(),
+        match cli.command {
+            Some(cajitas::cli::Command::Local(_)) => cajitas::logging::CONSOLE_FILTER,
+            _ => cajitas::logging::DEFAULT_FILTER,
+        },
+    );
+    cajitas::cli::run(cli, settings)
 }
 
 /// Rust ignores `SIGPIPE`, so a `println!` after the reader of a pipe went away panics

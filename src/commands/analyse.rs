@@ -11,7 +11,7 @@ use cajitas_rules::pgn::{self, PgnResult};
 use cajitas_rules::{Color, Lang, Outcome};
 
 use super::replay::LangArg;
-use crate::config::EngineSettings;
+use crate::config::{EngineSettings, Settings};
 use crate::engine::{Budget, analyse, pool_from, report};
 use crate::files::{read_file_capped, write_replacing};
 use crate::tr;
@@ -45,10 +45,10 @@ pub struct AnalyseArgs {
     pub depth: Option<u32>,
 }
 
-/// Runs `cajitas analyse`.
-pub fn run(args: &AnalyseArgs) -> ExitCode {
+/// Runs `cajitas analyse` with the engine of `settings` (`CAJITAS_ENGINE` and the others).
+pub fn run(args: &AnalyseArgs, settings: &Settings) -> ExitCode {
     let lang: Lang = args.lang.into();
-    let settings = match EngineSettings::from_env() {
+    let settings = match EngineSettings::try_from(settings) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

@@ -21,18 +21,18 @@ pub enum RatingsAction {
     /// Forget every rating and recompute them all from the finished rated games, in the
     /// order they ended (one transaction: a failure changes nothing).
     Rebuild {
-        /// The database: a SQLite file (the bot's, by default) or a PostgreSQL URL
-        /// (`postgres://…`), as `cajitas run` takes it.
-        #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
-              value_parser = config::parse_db)]
-        db: Database,
+        /// `--db`, over `CAJITAS_DB` (the bot's database, by default).
+        #[command(flatten)]
+        db: config::DbArg,
     },
 }
 
 /// Runs `cajitas ratings …`.
 pub fn run(args: &RatingsArgs) -> ExitCode {
     match &args.action {
-        RatingsAction::Rebuild { db } => {
+        RatingsAction::Rebuild {
+            db: config::DbArg { db },
+        } => {
             // A deployment is read, never created: a mistyped path must not leave an empty
             // database behind and report "0 rated games".
             if let Database::Sqlite(path) = db

@@ -1,6 +1,7 @@
 //! `cajitas render`: FEN positions to PNG files, or a game to an animated GIF
 //! (`--gif FILE` with `--pgn FILE` or `--moves "…"`).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -87,9 +88,10 @@ pub struct RenderArgs {
 /// A user error: the message, and exit code 2.
 struct Usage(String);
 
-/// Runs `cajitas render`; exit code 0, 1 (cannot write) or 2 (bad input).
-pub fn run(args: RenderArgs) -> ExitCode {
-    match run_inner(&args) {
+/// Runs `cajitas render`; exit code 0, 1 (cannot write) or 2 (bad input). `settings` gives
+/// the default of `--pieces` (`CAJITAS_PIECES`).
+pub fn run(args: RenderArgs, settings: &crate::config::Settings) -> ExitCode {
+    match run_inner(&args, settings.pieces.as_deref()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
             eprintln!("error: {msg}");
@@ -119,9 +121,9 @@ struct Input {
     fen: String,
 }
 
-fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
+fn run_inner(args: &RenderArgs, env_pieces: Option<&OsStr>) -> Result<(), Failure> {
     if let Some(path) = &args.gif {
-        return run_gif(args, path);
+        return run_gif(args, path, env_pieces);
     }
     if args.pgn.is_some() || args.moves.is_some() {
         return Err(Failure::Usage(
@@ -143,7 +145,7 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
     if let Some(note) = &clamped.note {
         eprintln!("note: {note}");
     }
-    let renderer = renderer_for(args)?;
+    let renderer = renderer_for(args, env_pieces)?;
     renderer
         .theme(&args.theme)
         .map_err(|e| Usage(e.to_string()))?;
@@ -194,11 +196,15 @@ fn run_inner(args: &RenderArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The renderer with the pieces of `--pieces`, else of `CAJITAS_PIECES`, else the default set.
-fn renderer_for(args: &RenderArgs) -> Result<Renderer, Usage> {
+/// The renderer with the pieces of `--pieces`, else of `CAJITAS_PIECES` (`env_pieces`), else
+/// the default set.
+fn renderer_for(args: &RenderArgs, env_pieces: Option<&OsStr>) -> Result<Renderer, Usage> {
     let (source, origin) = match &args.pieces {
         Some(p) => (PieceSource::from_setting(Some(p.as_os_str())), "--pieces"),
-        None => (crate::config::pieces_from_env(), crate::config::PIECES_VAR),
+        None => (
+            PieceSource::from_setting(env_pieces),
+            crate::config::PIECES_VAR,
+        ),
     };
     Renderer::with_pieces(&source).map_err(|e| Usage(format!("{origin}: {e}")))
 }
@@ -207,7 +213,7 @@ fn renderer_for(args: &RenderArgs) -> Result<Renderer, Usage> {
 const MAX_PGN_FILE: u64 = 16 << 20;
 
 /// `--gif FILE`: the game from `--pgn` (first game) or `--moves`, drawn and written.
-fn run_gif(args: &RenderArgs, path: &Path) -> Result<(), Failure> {
+fn run_gif(args: &RenderArgs, path: &Path, env_pieces: Option<&OsStr>) -> Result<(), Failure> {
     let lang = Lang::from(args.lang);
     let unnamed = |side| crate::i18n::cli::default_name(lang, side);
     let (game, outcome, white, black) = if let Some(pgn_path) = &args.pgn {
@@ -272,7 +278,7 @@ fn run_gif(args: &RenderArgs, path: &Path) -> Result<(), Failure> {
     if let Some(note) = &clamped.note {
         eprintln!("note: {note}");
     }
-    let renderer = renderer_for(args)?;
+    let renderer = renderer_for(args, env_pieces)?;
     let options = GifOptions {
         size: clamped.size,
         theme: args.theme.clone(),

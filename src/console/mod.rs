@@ -69,11 +69,9 @@ pub struct LocalArgs {
     /// as rook.
     #[arg(long, value_parser = parse_lang, default_value = "en")]
     pub lang: Lang,
-    /// The database (the bot's, by default): a SQLite file, or a PostgreSQL URL
-    /// (`postgres://…`), as `CAJITAS_DB`.
-    #[arg(long, env = "CAJITAS_DB", hide_env_values = true, default_value = config::DEFAULT_DB,
-          value_parser = config::parse_db)]
-    pub db: Database,
+    /// `--db`, over `CAJITAS_DB` (the bot's database, by default).
+    #[command(flatten)]
+    pub db: config::DbArg,
     /// Where the PNG boards go (default: `cajitas-local-boards` beside a SQLite database, or
     /// in the current directory).
     #[arg(long, value_name = "DIR")]
@@ -112,10 +110,10 @@ pub fn local_channel() -> ChannelRef {
 }
 
 /// `cajitas local`: opens the database and runs the session on stdin/stdout.
-pub fn main(args: LocalArgs) -> ExitCode {
+pub fn main(args: LocalArgs, settings: config::Settings) -> ExitCode {
     let boards = (!args.no_png).then(|| {
         args.boards.clone().unwrap_or_else(|| {
-            let parent = match &args.db {
+            let parent = match &args.db.db {
                 Database::Sqlite(path) => path.parent().filter(|p| !p.as_os_str().is_empty()),
                 Database::Postgres(_) => None,
             };
@@ -131,16 +129,16 @@ pub fn main(args: LocalArgs) -> ExitCode {
             .speaking(lang.clone());
     let notices = notifier.notices();
     // Every setting the bot checks is checked here too (the same `.env` serves both).
-    let read = config::BotConfig::check_env().and_then(|()| {
-        let ttl = crate::config::challenge_ttl_from_env()?;
-        Ok((
-            ttl,
-            crate::config::abandon_after_from_env()?,
-            config::EngineSettings::from_env()?,
-        ))
+    let read = config::LocalConfig::try_from(config::Settings {
+        db: args.db.clone(),
+        ..settings
     });
     let (opts, engine_settings) = match read {
-        Ok((challenge_ttl, abandon_after, engine)) => (
+        Ok(config::LocalConfig {
+            challenge_ttl,
+            abandon_after,
+            engine,
+        }) => (
             ServiceOptions {
                 challenge_ttl,
                 abandon_after,
@@ -157,22 +155,22 @@ pub fn main(args: LocalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let new_file = match &args.db {
+    let new_file = match &args.db.db {
         Database::Sqlite(path) => !path.exists(),
         Database::Postgres(_) => false,
     };
-    let service = match GameService::open_db(&args.db, opts) {
+    let service = match GameService::open_db(&args.db.db, opts) {
         Ok(s) => {
             if new_file {
                 // Said first, so that a mistyped path is seen before anything is played.
-                let path = config::describe_db(&args.db);
+                let path = config::describe_db(&args.db.db);
                 eprintln!("{}", tr!(args.lang, "console-new-database", path = path));
             }
             s
         }
         Err(e) => {
             // A PostgreSQL URL is shown without its password.
-            let path = config::describe_db(&args.db);
+            let path = config::describe_db(&args.db.db);
             let text = tr!(
                 args.lang,
                 "console-cannot-open-db",
