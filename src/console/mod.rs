@@ -129,10 +129,7 @@ pub fn main(args: LocalArgs, settings: config::Settings) -> ExitCode {
             .speaking(lang.clone());
     let notices = notifier.notices();
     // Every setting the bot checks is checked here too (the same `.env` serves both).
-    let read = config::LocalConfig::try_from(config::Settings {
-        db: args.db.clone(),
-        ..settings
-    });
+    let read = config::LocalConfig::try_from(settings);
     let (opts, engine_settings) = match read {
         Ok(config::LocalConfig {
             challenge_ttl,

@@ -6,7 +6,7 @@
 //! reply. One `errors::on_error` turns every error into a reply.
 //!
 //! Test seam: with `DISCORD_API_BASE` set (a loopback URL, or a trusted REST proxy, see
-//! [`crate::config::api_base_from`]), every REST call goes to that base URL (with serenity's
+//! [`crate::config::ApiBase`]), every REST call goes to that base URL (with serenity's
 //! ratelimiter off, which would otherwise ignore the proxy) and the gateway URL comes from
 //! that server's `GET /api/v10/gateway`.
 
