@@ -41,7 +41,7 @@ pub const PIECES_VAR: &str = "CAJITAS_PIECES";
 )]
 pub struct Settings {
     /// Required for `cajitas run`: the bot token from
-    /// https://discord.com/developers/applications (your application -> Bot -> Reset Token).
+    /// <https://discord.com/developers/applications> (your application -> Bot -> Reset Token).
     /// Never printed or logged, and never a flag.
     #[arg(env = "DISCORD_TOKEN", hide_env_values = true, value_name = "TOKEN",
           value_parser = text().map(Secret::new))]
@@ -56,7 +56,7 @@ pub struct Settings {
     pub db: DbArg,
 
     /// Tests only: the REST base URL of a fake Discord, without `/api/v10` and without a
-    /// trailing slash (e.g. http://127.0.0.1:8080). The bot sends its token there, so only a
+    /// trailing slash (e.g. `http://127.0.0.1:8080`). The bot sends its token there, so only a
     /// loopback http URL is accepted, unless CAJITAS_API_BASE_TRUSTED says otherwise. Leave
     /// unset in production. Kept as a secret: a proxy's URL may hold credentials.
     #[arg(env = "DISCORD_API_BASE", hide_env_values = true, value_name = "URL",
