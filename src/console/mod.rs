@@ -17,7 +17,6 @@
 //! than the newline (in a player's name, say) is shown as a Rust-style escape, `\u{1b}` for
 //! ESC, so no name can move the cursor, clear the screen or retitle the terminal.
 
-mod clocks;
 mod command;
 mod engine;
 mod notify;
@@ -35,12 +34,12 @@ use std::process::ExitCode;
 
 use std::sync::{Arc, Mutex};
 
-use cajitas_rules::{DrawClaim, Outcome, Square};
+use cajitas_rules::Square;
 
 use crate::config;
 use crate::game::{
     ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView, Lang,
-    ServiceOptions, Status, UserRef,
+    ServiceOptions, UserRef,
 };
 use crate::i18n;
 use crate::render::{self, BoardView, Highlights, RenderOptions};
@@ -467,7 +466,7 @@ impl Session {
                             lang,
                             "console-move-claims",
                             who = who(),
-                            claim = claim_key(c),
+                            claim = i18n::status::claim_key(c),
                             san = san
                         ),
                         None => tr!(lang, "console-move-played", who = who(), san = san),
@@ -652,87 +651,7 @@ pub fn status_line(v: &GameView) -> String {
 
 /// A one-line status in `lang`: who is to move, check, the result, or a claim hint.
 pub fn status_line_in(v: &GameView, lang: Lang) -> String {
-    match v.status() {
-        Status::Aborted => tr!(lang, "status-aborted"),
-        Status::Over {
-            outcome: Outcome::Decisive { winner, reason },
-            result,
-        } => tr!(
-            lang,
-            "console-win",
-            reason = reason.as_str(),
-            colour = i18n::colour_key(winner),
-            winner = v.player(winner).name.clone(),
-            result = result.to_owned()
-        ),
-        Status::Over {
-            outcome: Outcome::Draw { reason },
-            result,
-        } => tr!(
-            lang,
-            "status-draw",
-            reason = reason.as_str(),
-            result = result.to_owned()
-        ),
-        Status::Playing {
-            fullmove,
-            to_move,
-            check,
-            draw_offer_by,
-            claimable_now,
-            claimable,
-        } => {
-            let mover = v.player(to_move).name.clone();
-            let mut s = vec![tr!(
-                lang,
-                "console-to-move",
-                fullmove = i18n::num(fullmove as f64),
-                colour = i18n::colour_key(to_move),
-                player = mover.clone()
-            )];
-            if check {
-                s.push(tr!(lang, "check"));
-            }
-            if let Some(by) = draw_offer_by {
-                s.push(tr!(
-                    lang,
-                    "console-draw-offered",
-                    colour = i18n::colour_key(by)
-                ));
-            }
-            let names = |claims: &[DrawClaim]| {
-                let names: Vec<String> = claims
-                    .iter()
-                    .map(|c| tr!(lang, "claim-reason", claim = claim_key(*c)))
-                    .collect();
-                names.join(&tr!(lang, "list-sep"))
-            };
-            if !claimable_now.is_empty() {
-                s.push(tr!(
-                    lang,
-                    "console-may-claim-now",
-                    player = mover.clone(),
-                    what = names(claimable_now)
-                ));
-            } else if !claimable.is_empty() {
-                s.push(tr!(
-                    lang,
-                    "console-may-claim-with-move",
-                    player = mover,
-                    what = names(claimable)
-                ));
-            }
-            s.join(" ")
-        }
-    }
-}
-
-/// The `claim-reason` selector of a claim.
-fn claim_key(c: DrawClaim) -> &'static str {
-    match c {
-        DrawClaim::ThreefoldRepetition => "threefold",
-        DrawClaim::FiftyMoves => "fifty",
-    }
+    i18n::status::status_line(lang, i18n::Presentation::Console, v)
 }
 
 fn write_png(dir: &Path, v: &GameView) -> Result<PathBuf, String> {
@@ -816,19 +735,9 @@ pub fn ascii_board(v: &GameView) -> String {
 
 fn show_game(out: &mut impl Write, v: &GameView, lang: Lang) -> io::Result<()> {
     write!(out, "{}", ascii_board(v))?;
-    let (side, points) = match v.material {
-        0 => ("even", 0),
-        m if m > 0 => ("white", m),
-        m => ("black", -m),
-    };
-    let material = tr!(
-        lang,
-        "console-material",
-        side = side,
-        points = i18n::num(points)
-    );
+    let material = i18n::status::material(lang, i18n::Presentation::Console, v);
     writeln!(out, "{}  [{material}]", status_line_in(v, lang))?;
-    for line in clocks::clock_lines(v, lang) {
+    for line in i18n::clock::clock_lines(lang, i18n::Presentation::Console, v) {
         writeln!(out, "{line}")?;
     }
     Ok(())

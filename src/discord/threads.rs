@@ -99,7 +99,7 @@ pub fn threads_allowed(data: &Data, app_permissions: Option<serenity::Permission
 
 /// A link to a channel or thread, as Discord shows it (its name, clickable).
 pub fn link(channel: u64) -> String {
-    format!("<#{channel}>")
+    crate::i18n::Presentation::Discord.place(channel)
 }
 
 /// A game's thread name in `lang`, e.g. "alice vs bob · 30 nov" (at most 100 characters).

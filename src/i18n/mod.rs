@@ -12,9 +12,11 @@
 pub mod cli;
 pub mod clock;
 mod game_errors;
+pub mod notices;
 pub mod present;
 pub mod ratings;
 mod read_errors;
+pub mod status;
 mod words;
 
 use std::sync::LazyLock;
