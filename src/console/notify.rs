@@ -122,7 +122,7 @@ impl Notifier for ConsoleNotifier {
         // The console has no threads and no buttons: every notice shows where the game stands.
         let what = i18n::notices::notice_text(lang, i18n::Presentation::Console, &notice.kind, v);
         let picture = match &self.boards {
-            Some(dir) => match super::write_png(dir, v) {
+            Some(dir) => match super::print::write_png(dir, v) {
                 Ok(path) => {
                     let path = path.display().to_string();
                     format!(" {}", tr!(lang, "console-notice-board", path = path))
