@@ -74,3 +74,85 @@ pub fn summary(lang: Lang, p: Presentation, v: &GameView) -> String {
         thread = p.place(v.place().channel)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use cajitas_rules::Position;
+
+    use super::*;
+    use crate::game::ratings::{LeaderEntry, MyStanding, Shown};
+    use crate::game::{ChannelRef, GameService, ServiceOptions, TimeControl, UserRef};
+    use crate::i18n::{clock, ratings, status};
+
+    /// Discord's markup: mentions, links, timestamps, slash commands.
+    const MARKUP: [&str; 4] = ["<@", "<#", "<t:", "`/"];
+
+    #[test]
+    fn each_front_gets_its_own_presentation_of_the_same_facts() {
+        let svc = GameService::open_in_memory(ServiceOptions::default()).unwrap();
+        let (alice, bob) = (
+            UserRef::new(11, "alice", false),
+            UserRef::new(12, "bob", false),
+        );
+        let ch = ChannelRef {
+            guild: Some(5),
+            channel: 9,
+        };
+        let tc = TimeControl::Correspondence { days: 3 };
+        let v = svc
+            .start_game_timed(&alice, &bob, ch, &Position::new(), tc)
+            .unwrap();
+        let over = svc.resign(&bob, ch, None).unwrap();
+        let entry = LeaderEntry {
+            rank: 1,
+            user: alice.clone(),
+            shown: Shown {
+                rating: 1500.0,
+                deviation: 60.0,
+            },
+            games: 7,
+        };
+        for lang in [Lang::En, Lang::Es] {
+            let texts = |p: Presentation| {
+                let mut t: Vec<String> = [
+                    NoticeKind::GameState,
+                    NoticeKind::TimedOut,
+                    NoticeKind::Reminder,
+                    NoticeKind::IdleReminder,
+                    NoticeKind::EngineUnavailable,
+                ]
+                .iter()
+                .map(|k| notice_text(lang, p, k, &v))
+                .collect();
+                t.push(summary(lang, p, &over));
+                t.push(status_line(lang, p, &over));
+                t.push(status::material(lang, p, &v));
+                t.extend(clock::clock_lines(lang, p, &v));
+                t.push(ratings::leaderboard_line(lang, p, &entry));
+                t
+            };
+            for text in texts(Presentation::Console) {
+                for m in MARKUP {
+                    assert!(!text.contains(m), "{m} in the console's {text:?}");
+                }
+            }
+            let discord = texts(Presentation::Discord).join("\n");
+            for m in ["<@11>", "<@12>", "<#9>", "<t:"] {
+                assert!(discord.contains(m), "no {m} in Discord's {discord:?}");
+            }
+            let standing = MyStanding::Ranked {
+                rank: 3,
+                shown: entry.shown,
+            };
+            assert!(!ratings::standing_line(lang, &standing).is_empty());
+        }
+        assert_eq!(
+            notice_text(Lang::En, Presentation::Discord, &NoticeKind::GameState, &v),
+            "<@11> (white) to move."
+        );
+        assert_eq!(
+            notice_text(Lang::En, Presentation::Console, &NoticeKind::GameState, &v),
+            "Move 1: White to move (alice)."
+        );
+    }
+}
