@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use cajitas_rules::Square;
 
 use super::Session;
-use crate::game::{ChallengeView, ColourChoice, GameError, GameView, Lang};
+use crate::game::{ChallengeView, GameError, GameView, Lang};
 use crate::i18n::{self, Presentation};
 use crate::render::{self, BoardView, Highlights, RenderOptions};
 use crate::tr;
@@ -77,34 +77,8 @@ pub(super) fn show_challenge(
     c: &ChallengeView,
     lang: Lang,
 ) -> io::Result<()> {
-    let colour = match c.colour {
-        ColourChoice::White => "white",
-        ColourChoice::Black => "black",
-        ColourChoice::Random => "random",
-    };
-    let challenger = c.challenger.name.clone();
-    let text = match &c.opponent {
-        Some(o) => tr!(
-            lang,
-            "console-challenge",
-            challenger = challenger,
-            opponent = o.name.clone(),
-            colour = colour
-        ),
-        None => tr!(
-            lang,
-            "console-challenge-open",
-            challenger = challenger,
-            colour = colour
-        ),
-    };
-    let rated = tr!(
-        lang,
-        "challenge-rated",
-        rated = if c.rated { "yes" } else { "no" }
-    );
-    writeln!(out, "{text} {rated}")?;
-    writeln!(out, "{}", i18n::clock::challenge_line(lang, c.time))
+    let text = i18n::challenges::challenge_text(lang, Presentation::Console, c);
+    writeln!(out, "{text}")
 }
 
 /// The board as text, white at the bottom.

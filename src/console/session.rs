@@ -13,7 +13,8 @@ use super::{
     ratings,
 };
 use crate::game::{ChannelRef, GameService, Lang, UserRef};
-use crate::{i18n, tr};
+use crate::i18n::{self, Presentation};
+use crate::tr;
 
 /// One console session: who acts, in which language, on which service.
 pub struct Session {
@@ -201,13 +202,7 @@ impl Session {
             Command::Play { level, colour } => self.play_computer(level, colour, out)?,
             Command::Accept => match svc.accept(&me, ch) {
                 Ok(v) => {
-                    let begins = tr!(
-                        lang,
-                        "console-game-begins",
-                        id = i18n::num(v.game_id as f64),
-                        white = v.white.name.clone(),
-                        black = v.black.name.clone()
-                    );
+                    let begins = i18n::challenges::game_begins(lang, Presentation::Console, &v);
                     writeln!(out, "{begins}")?;
                     show_game(out, &v, lang)?;
                     self.show_png(out, &v, lang)?;
@@ -365,16 +360,7 @@ impl Session {
                 Ok(h) if h.is_empty() => writeln!(out, "{}", tr!(lang, "console-history-empty"))?,
                 Ok(h) => {
                     for e in h {
-                        let line = tr!(
-                            lang,
-                            "console-history-line",
-                            id = i18n::num(e.game_id as f64),
-                            white = e.white.name.clone(),
-                            black = e.black.name.clone(),
-                            result = e.result.clone(),
-                            reason = tr!(lang, "termination", termination = e.termination.clone()),
-                            plies = i18n::num(e.plies)
-                        );
+                        let line = i18n::status::history_line(lang, Presentation::Console, &e);
                         writeln!(out, "{line}")?;
                     }
                 }

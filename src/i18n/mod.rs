@@ -9,6 +9,7 @@
 //! Placeables are not wrapped in Unicode isolation marks (U+2068/U+2069): they would end up
 //! inside names, moves, mentions and autocomplete values.
 
+pub mod challenges;
 pub mod cli;
 pub mod clock;
 mod game_errors;

@@ -89,6 +89,18 @@ impl Presentation {
         }
     }
 
+    /// The day of the moment `at_ms` (Unix ms): a Discord timestamp showing the date in each
+    /// reader's time zone (`<t:UNIX:d>`), or the console's UTC date (`2030-06-08`).
+    pub fn day(self, at_ms: i64) -> String {
+        match self {
+            Presentation::Discord => format!("<t:{}:d>", at_ms.div_euclid(1000)),
+            Presentation::Console => {
+                let d = CivilDate::of_unix_ms(at_ms);
+                format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
+            }
+        }
+    }
+
     /// A command, quoted as the reader types it: `` `/claim-win` `` (the slash command's
     /// name in `lang`) or `` `claim-win` `` (the console's word).
     pub fn command(self, lang: Lang, c: Command) -> String {
@@ -157,6 +169,8 @@ mod tests {
             c.moment(Lang::En, at, at - 4 * 86_400_000, tc),
             "2030-06-08 12:00:00 UTC (~4 d 0 h)"
         );
+        assert_eq!(d.day(at), "<t:1907150400:d>");
+        assert_eq!(c.day(at), "2030-06-08");
         assert_eq!(d.command(Lang::En, Command::ClaimWin), "`/claim-win`");
         assert_eq!(
             d.command(Lang::Es, Command::ClaimWin),

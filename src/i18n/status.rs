@@ -2,12 +2,13 @@
 //! claim, the result) and the material balance, worded here once for both front ends. The
 //! [`Presentation`] writes the players (a mention, or a name) and picks the front's form of
 //! the sentence where the two differ (the console's status line numbers the move and names
-//! the colours first; Discord's names the players first, and points to `/draw`).
+//! the colours first; Discord's names the players first, and points to `/draw`). And a
+//! finished game's line in a channel's history.
 
 use cajitas_rules::{Color, DrawClaim, Lang, Outcome, WinReason};
 
 use super::present::Presentation;
-use crate::game::{GameView, Status};
+use crate::game::{GameView, HistoryEntry, Status};
 use crate::tr;
 
 /// The status line of `v` in `lang`, as `p` shows it: who is to move, check, the draw
@@ -154,6 +155,35 @@ pub fn material(lang: Lang, p: Presentation, v: &GameView) -> String {
             "console-material",
             side = super::colour_key(colour),
             points = super::num(points)
+        ),
+    }
+}
+
+/// A finished game's line in a channel's history: its number, the players, the result, how it
+/// ended and its length (Discord also gives the day it ended).
+pub fn history_line(lang: Lang, p: Presentation, h: &HistoryEntry) -> String {
+    let reason = tr!(lang, "termination", termination = h.termination.clone());
+    match p {
+        Presentation::Discord => tr!(
+            lang,
+            "history-line",
+            id = h.game_id.to_string(),
+            white = p.player(&h.white),
+            black = p.player(&h.black),
+            result = h.result.clone(),
+            reason = reason,
+            moves = super::num(h.plies.div_ceil(2)),
+            date = p.day(h.finished_at),
+        ),
+        Presentation::Console => tr!(
+            lang,
+            "console-history-line",
+            id = super::num(h.game_id as f64),
+            white = p.player(&h.white),
+            black = p.player(&h.black),
+            result = h.result.clone(),
+            reason = reason,
+            plies = super::num(h.plies)
         ),
     }
 }
