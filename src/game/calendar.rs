@@ -37,6 +37,13 @@ impl CivilDate {
     }
 }
 
+/// ISO 8601's form, `2030-06-08`: the rating chart's axis, the console's dates.
+impl std::fmt::Display for CivilDate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
 /// Milliseconds in a day.
 const DAY_MS: i64 = 86_400_000;
 
@@ -60,5 +67,6 @@ mod tests {
             (2026, 11, 30)
         );
         assert_eq!(ymd(CivilDate::of_unix_ms(-1)), (1969, 12, 31));
+        assert_eq!(CivilDate::of_days(0).to_string(), "1970-01-01");
     }
 }

@@ -73,13 +73,9 @@ impl Presentation {
                 let left = (at_ms - as_of_ms).max(0);
                 let secs = at_ms.div_euclid(1000);
                 let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-                let CivilDate {
-                    year: y,
-                    month: m,
-                    day: d,
-                } = CivilDate::of_days(days);
+                let date = CivilDate::of_days(days);
                 format!(
-                    "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC (~{})",
+                    "{date} {:02}:{:02}:{:02} UTC (~{})",
                     rem / 3600,
                     rem / 60 % 60,
                     rem % 60,
@@ -94,10 +90,7 @@ impl Presentation {
     pub fn day(self, at_ms: i64) -> String {
         match self {
             Presentation::Discord => format!("<t:{}:d>", at_ms.div_euclid(1000)),
-            Presentation::Console => {
-                let d = CivilDate::of_unix_ms(at_ms);
-                format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
-            }
+            Presentation::Console => CivilDate::of_unix_ms(at_ms).to_string(),
         }
     }
 

@@ -120,8 +120,7 @@ fn escape(s: &str) -> String {
 
 /// "YYYY-MM-DD" (UTC) of a Unix time in ms.
 pub fn iso_date(unix_ms: i64) -> String {
-    let d = crate::game::calendar::CivilDate::of_unix_ms(unix_ms);
-    format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
+    crate::game::calendar::CivilDate::of_unix_ms(unix_ms).to_string()
 }
 
 /// A round step giving about `n` ticks over `span`.
