@@ -36,12 +36,13 @@ impl Session {
     }
 }
 
-/// A one-line status in English: who is to move, check, the result, or a claim hint.
+/// The console's status line in English ([`status_line_in`]).
 pub fn status_line(v: &GameView) -> String {
     status_line_in(v, Lang::En)
 }
 
-/// A one-line status in `lang`: who is to move, check, the result, or a claim hint.
+/// The console's status line in `lang`: who is to move, check, the result, or a claim hint,
+/// as [`i18n::status::status_line`] words it for the console.
 pub fn status_line_in(v: &GameView, lang: Lang) -> String {
     i18n::status::status_line(lang, Presentation::Console, v)
 }
