@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cajitas_rules::{Move, Position, perft};
+use cajitas_rules::{Position, Uci, perft};
 
 /// Flags of `cajitas perft`.
 #[derive(Debug, Clone, clap::Args)]
@@ -22,14 +22,6 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
-/// The UCI text of a move (`e2e4`, `e7e8q`, castling as the king's step `e1g1`).
-pub fn uci(m: Move) -> String {
-    match m.promotion() {
-        Some(p) => format!("{}{}{}", m.from(), m.to(), p.char()),
-        None => format!("{}{}", m.from(), m.to()),
-    }
-}
-
 /// The output lines of a perft run: the divide lines (if asked), then `nodes N`.
 pub fn perft_lines(pos: &Position, depth: u32, divide: bool) -> Vec<String> {
     let mut lines = Vec::new();
@@ -39,7 +31,7 @@ pub fn perft_lines(pos: &Position, depth: u32, divide: bool) -> Vec<String> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let n = perft(&child, depth - 1);
-            lines.push(format!("{}: {n}", uci(m)));
+            lines.push(format!("{}: {n}", Uci::from_move(m)));
             total += n;
         }
         total
@@ -98,7 +90,11 @@ mod tests {
     #[test]
     fn castling_and_promotion_in_uci() {
         let pos = Position::from_fen("r3k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
-        let ucis: Vec<String> = pos.legal_moves().iter().map(|m| uci(*m)).collect();
+        let ucis: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| Uci::from_move(*m).to_string())
+            .collect();
         assert!(ucis.contains(&"e1g1".to_string()));
         assert!(ucis.contains(&"b7a8n".to_string()));
     }

@@ -6,7 +6,8 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use super::{Session, refusal, show_game};
+use super::Session;
+use super::print::{refusal, show_game};
 use crate::game::{ColourChoice, GameView};
 use crate::{i18n, tr};
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::ConsoleLang;
 use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
-use crate::tr;
+use crate::{i18n, tr};
 
 /// How many of the states the session showed itself are remembered (see [`Notices::shown`]).
 const SHOWN: usize = 16;
@@ -120,9 +120,9 @@ impl Notifier for ConsoleNotifier {
         let v = &notice.game;
         let lang = self.lang.get();
         // The console has no threads and no buttons: every notice shows where the game stands.
-        let what = super::clocks::notice_line(&notice.kind, v, lang);
+        let what = i18n::notices::notice_text(lang, i18n::Presentation::Console, &notice.kind, v);
         let picture = match &self.boards {
-            Some(dir) => match super::write_png(dir, v) {
+            Some(dir) => match super::print::write_png(dir, v) {
                 Ok(path) => {
                     let path = path.display().to_string();
                     format!(" {}", tr!(lang, "console-notice-board", path = path))

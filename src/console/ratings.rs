@@ -4,36 +4,19 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::game::ratings::{LeaderboardView, MyStanding, Speed, StatsView};
+use crate::game::ratings::{LeaderboardView, Speed, StatsView};
 use crate::game::{GameView, Lang};
+use crate::i18n::{Presentation, ratings};
 use crate::render::chart::{Chart, rating_chart};
 use crate::store::RANKED_MIN_GAMES;
 use crate::{i18n, tr};
 
 /// Prints each player's rating change of a view that ended a rated game.
 pub fn print_changes(out: &mut impl Write, v: &GameView, lang: Lang) -> io::Result<()> {
-    for c in &v.rating_changes {
-        let line = tr!(
-            lang,
-            "console-rating-change",
-            name = c.user.name.clone(),
-            before = c.before.text(),
-            after = c.after.text(),
-            diff = c.diff_text()
-        );
+    for line in ratings::change_lines(lang, Presentation::Console, &v.rating_changes) {
         writeln!(out, "{line}")?;
     }
     Ok(())
-}
-
-fn result_key(score: f64) -> &'static str {
-    if score >= 1.0 {
-        "win"
-    } else if score <= 0.0 {
-        "loss"
-    } else {
-        "draw"
-    }
 }
 
 /// Prints `stats` and writes its chart into `boards` (when PNGs are on).
@@ -49,56 +32,16 @@ pub fn print_stats(
         writeln!(out, "{}", tr!(lang, "stats-none", name = name.clone()))?;
     }
     for sp in &s.speeds {
-        let head = tr!(
-            lang,
-            "stats-speed",
-            speed = sp.speed.as_str(),
-            rating = sp.shown.text(),
-            rd = format!("{:.0}", sp.shown.deviation),
-            provisional = if sp.shown.provisional() { "yes" } else { "no" }
-        );
-        // The Discord text's bold marks are not for a terminal.
-        writeln!(out, "{}", head.replace("**", ""))?;
-        let games = tr!(
-            lang,
-            "stats-games",
-            games = i18n::num(sp.games),
-            peak = format!("{:.0}", sp.peak)
-        );
-        writeln!(out, "  {games}")?;
-        for (colour, wdl) in [("white", sp.white), ("black", sp.black)] {
-            let line = tr!(
-                lang,
-                "stats-colour",
-                colour = colour,
-                wins = wdl.wins.to_string(),
-                draws = wdl.draws.to_string(),
-                losses = wdl.losses.to_string()
-            );
-            writeln!(out, "  {line}")?;
-        }
-        if let Some(st) = sp.streak {
-            let line = tr!(
-                lang,
-                "stats-streak",
-                score = result_key(st.score),
-                len = i18n::num(st.len)
-            );
+        let head = ratings::stats_heading(lang, Presentation::Console, sp);
+        writeln!(out, "{head}")?;
+        for line in ratings::stats_lines(lang, sp) {
             writeln!(out, "  {line}")?;
         }
     }
     if !s.recent.is_empty() {
         writeln!(out, "{}", tr!(lang, "stats-recent"))?;
         for g in &s.recent {
-            let line = tr!(
-                lang,
-                "console-stats-recent-line",
-                result = result_key(g.score),
-                opponent = g.opponent.name.clone(),
-                id = i18n::num(g.game_id as f64),
-                rating = g.change.after.text(),
-                diff = g.change.diff_text()
-            );
+            let line = ratings::recent_line(lang, Presentation::Console, g);
             writeln!(out, "  {line}")?;
         }
     }
@@ -130,30 +73,10 @@ pub fn print_leaderboard(out: &mut impl Write, v: &LeaderboardView, lang: Lang) 
         writeln!(out, "{empty}")?;
     }
     for e in &v.entries {
-        let line = tr!(
-            lang,
-            "console-leaderboard-line",
-            rank = e.rank.to_string(),
-            name = e.user.name.clone(),
-            rating = e.shown.text(),
-            games = i18n::num(e.games)
-        );
+        let line = ratings::leaderboard_line(lang, Presentation::Console, e);
         writeln!(out, "{line}")?;
     }
-    let me = match &v.me {
-        MyStanding::Ranked { rank, shown } => tr!(
-            lang,
-            "leaderboard-you",
-            rank = rank.to_string(),
-            rating = shown.text()
-        ),
-        MyStanding::Unranked {
-            games,
-            shown,
-            missing,
-        } => crate::i18n::ratings::unranked_line(lang, *games, *shown, *missing),
-    };
-    writeln!(out, "{me}")
+    writeln!(out, "{}", ratings::standing_line(lang, &v.me))
 }
 
 /// The speed `leaderboard` shows without one: correspondence, the speed of the default

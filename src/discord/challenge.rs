@@ -11,6 +11,7 @@ use super::view::{Shown, game_reply};
 use super::who::{author_ref, channel_ref, clicker_ref, member_ref, mention};
 use super::{Context, Data, Defer, Error};
 use crate::game::{ChallengeView, ColourChoice, GameError, Lang};
+use crate::i18n::{Presentation, challenges};
 use crate::tr;
 
 /// The challenger's colour.
@@ -46,37 +47,6 @@ fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Dat
 
 /// The challenge message in `lang`: who, which colour, until when, and its buttons.
 pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
-    let colour = match c.colour {
-        ColourChoice::White => "white",
-        ColourChoice::Black => "black",
-        ColourChoice::Random => "random",
-    };
-    let expires = format!("<t:{}:R>", c.expires_at.div_euclid(1000));
-    let content = match &c.opponent {
-        Some(o) => tr!(
-            lang,
-            "challenge-to",
-            opponent = mention(o),
-            challenger = mention(&c.challenger),
-            colour = colour,
-            expires = expires
-        ),
-        None => tr!(
-            lang,
-            "challenge-open",
-            challenger = mention(&c.challenger),
-            colour = colour,
-            expires = expires
-        ),
-    };
-    let content = format!(
-        "{content} {}",
-        tr!(
-            lang,
-            "challenge-rated",
-            rated = if c.rated { "yes" } else { "no" }
-        )
-    );
     let mut buttons = vec![
         ButtonId::ChallengeAccept { challenge: c.id }
             .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
@@ -88,12 +58,8 @@ pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
                 .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
         );
     }
-    let content = format!(
-        "{content}\n{}",
-        crate::i18n::clock::challenge_line(lang, c.time)
-    );
     Reply {
-        content,
+        content: challenges::challenge_text(lang, Presentation::Discord, c),
         components: vec![serenity::CreateActionRow::Buttons(buttons)],
         // Only the challenged player is pinged (an open challenge pings nobody).
         mentions: c.opponent.iter().map(|o| o.id).collect(),
@@ -102,13 +68,7 @@ pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
 }
 
 fn started_text(shown: &Shown, lang: Lang) -> String {
-    let v = &shown.view;
-    tr!(
-        lang,
-        "game-begins",
-        white = mention(&v.white),
-        black = mention(&v.black)
-    )
+    challenges::game_begins(lang, Presentation::Discord, &shown.view)
 }
 
 fn guild(g: Option<serenity::GuildId>) -> Option<u64> {

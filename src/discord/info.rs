@@ -7,6 +7,7 @@ use super::reply::{Reply, cap_chars};
 use super::view::{GIF_FILE, analysis_row, game_reply};
 use super::who::{author_ref, channel_ref, mention};
 use super::{Context, Defer, Error};
+use crate::i18n::{Presentation, status};
 use crate::tr;
 
 /// How many games `/history` lists.
@@ -126,19 +127,7 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
     let lang = langs.public;
     let lines: Vec<String> = games
         .iter()
-        .map(|h| {
-            tr!(
-                lang,
-                "history-line",
-                id = h.game_id.to_string(),
-                white = mention(&h.white),
-                black = mention(&h.black),
-                result = h.result.clone(),
-                reason = tr!(lang, "termination", termination = h.termination.clone()),
-                moves = crate::i18n::num(h.plies.div_ceil(2)),
-                date = format!("<t:{}:d>", h.finished_at.div_euclid(1000)),
-            )
-        })
+        .map(|h| status::history_line(lang, Presentation::Discord, h))
         .collect();
     let embed = serenity::CreateEmbed::new()
         .title(tr!(lang, "history-title"))

@@ -1,6 +1,6 @@
 //! `/move` and its autocomplete.
 
-use cajitas_rules::{Move, Notation, Position, Suffix};
+use cajitas_rules::{Notation, Position, Suffix, Uci};
 use poise::serenity_prelude as serenity;
 
 use super::errors::responder;
@@ -86,15 +86,6 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     )
 }
 
-/// A move in coordinates (`e2e4`, `e7e8q`, `e1g1`).
-pub fn uci(m: Move) -> String {
-    let mut s = format!("{}{}", m.from(), m.to());
-    if let Some(p) = m.promotion() {
-        s.push(p.char());
-    }
-    s
-}
-
 /// What is compared when filtering: lower case, without capture, check and promotion marks;
 /// castling written with zeros or letters alike.
 fn key(s: &str) -> String {
@@ -139,7 +130,7 @@ pub fn choices(pos: &Position, typed: &str, lang: Lang) -> Vec<(String, String)>
             let written = cajitas_rules::san(pos, m);
             let san = written.to_string();
             let es = written.display(Notation::Spanish).to_string();
-            if !(matches(&san) || matches(&uci(m)) || matches(&es)) {
+            if !(matches(&san) || matches(&Uci::from_move(m).to_string()) || matches(&es)) {
                 return None;
             }
             let rank = match written.suffix {
@@ -152,7 +143,7 @@ pub fn choices(pos: &Position, typed: &str, lang: Lang) -> Vec<(String, String)>
                 Lang::Es => es,
                 _ => san,
             };
-            Some((rank, shown, uci(m)))
+            Some((rank, shown, Uci::from_move(m).to_string()))
         })
         .collect();
     found.sort();

@@ -9,14 +9,12 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use cajitas_rules::{Lang, Outcome};
-
 use super::challenge::challenge_reply;
 use super::reply::{Reply, channel_message};
 use super::threads::post_in;
 use super::view::{embed, game_reply, show_with};
-use super::who::mention;
-use crate::game::{GameView, Notice, NoticeKind, Notifier, NotifyError};
+use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
+use crate::i18n::{Presentation, notices};
 use crate::render::Renderer;
 use crate::tr;
 
@@ -60,7 +58,7 @@ impl Notifier for DiscordNotifier {
         let mut reply = match &notice.kind {
             NoticeKind::Summary => {
                 wind_down = notice.game.thread;
-                Reply::text(summary(&notice.game, lang))
+                Reply::text(notices::summary(lang, Presentation::Discord, &notice.game))
             }
             NoticeKind::Rematch(c) => {
                 let mut reply = challenge_reply(c, lang);
@@ -72,7 +70,7 @@ impl Notifier for DiscordNotifier {
             kind => {
                 let shown = show_with(self.renderer, notice.game.clone())
                     .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
-                let text = super::clocks::notice_text(kind, &shown.view, lang);
+                let text = notices::notice_text(lang, Presentation::Discord, kind, &shown.view);
                 let mut reply = game_reply(text.clone(), &shown, lang);
                 if *kind == NoticeKind::EngineUnavailable {
                     // The embed itself says so, where the status line would be.
@@ -117,31 +115,4 @@ impl Notifier for DiscordNotifier {
             ))),
         }
     }
-}
-
-/// The one line a game of a thread leaves in its channel when it ends, with a link to the
-/// thread: "alice beat bob by checkmate in 34 moves".
-pub fn summary(view: &GameView, lang: Lang) -> String {
-    let (outcome, winner, loser, termination) = match view.outcome {
-        Some(Outcome::Decisive { winner, reason }) => (
-            "win",
-            mention(view.player(winner)),
-            mention(view.player(!winner)),
-            reason.as_str(),
-        ),
-        Some(Outcome::Draw { reason }) => ("draw", String::new(), String::new(), reason.as_str()),
-        None => ("aborted", String::new(), String::new(), "aborted"),
-    };
-    tr!(
-        lang,
-        "summary",
-        outcome = outcome,
-        winner = winner,
-        loser = loser,
-        white = mention(&view.white),
-        black = mention(&view.black),
-        termination = termination,
-        moves = crate::i18n::num(view.ply.div_ceil(2)),
-        thread = super::threads::link(view.place().channel)
-    )
 }

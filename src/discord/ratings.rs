@@ -7,12 +7,11 @@ use poise::serenity_prelude as serenity;
 use super::buttons::ButtonId;
 use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder, cap_chars};
-use super::who::{channel_ref, mention, user_ref};
+use super::who::{channel_ref, user_ref};
 use super::{Context, Data, Defer, Error};
-use crate::game::ratings::{
-    LeaderboardView, MyStanding, RatingChange, RecentGame, Speed, StatsView,
-};
+use crate::game::ratings::{LeaderboardView, Speed, StatsView};
 use crate::game::{GameError, Lang};
+use crate::i18n::{Presentation, ratings};
 use crate::render::chart::{Chart, rating_chart};
 use crate::store::RANKED_MIN_GAMES;
 use crate::tr;
@@ -61,40 +60,13 @@ pub fn speed_of_code(c: u8) -> Option<Speed> {
     }
 }
 
-/// The lines of a rating change ("alice 1523 → 1538 (+15)"), for the final message.
-pub fn change_lines(changes: &[RatingChange], lang: Lang) -> String {
-    changes
-        .iter()
-        .map(|c| {
-            tr!(
-                lang,
-                "rating-change",
-                name = mention(&c.user),
-                before = c.before.text(),
-                after = c.after.text(),
-                diff = c.diff_text()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The leaderboard message for `viewer`, in `lang`, with its page buttons.
 fn leaderboard_reply(v: &LeaderboardView, viewer: u64, lang: Lang) -> Reply {
     let speed = v.speed.as_str();
     let mut lines: Vec<String> = v
         .entries
         .iter()
-        .map(|e| {
-            tr!(
-                lang,
-                "leaderboard-line",
-                rank = e.rank.to_string(),
-                name = mention(&e.user),
-                rating = e.shown.text(),
-                games = crate::i18n::num(e.games)
-            )
-        })
+        .map(|e| ratings::leaderboard_line(lang, Presentation::Discord, e))
         .collect();
     if lines.is_empty() {
         lines.push(tr!(
@@ -104,19 +76,7 @@ fn leaderboard_reply(v: &LeaderboardView, viewer: u64, lang: Lang) -> Reply {
         ));
     }
     lines.push(String::new());
-    lines.push(match &v.me {
-        MyStanding::Ranked { rank, shown } => tr!(
-            lang,
-            "leaderboard-you",
-            rank = rank.to_string(),
-            rating = shown.text()
-        ),
-        MyStanding::Unranked {
-            games,
-            shown,
-            missing,
-        } => crate::i18n::ratings::unranked_line(lang, *games, *shown, *missing),
-    });
+    lines.push(ratings::standing_line(lang, &v.me));
     let embed = serenity::CreateEmbed::new()
         .title(tr!(lang, "leaderboard-title", speed = speed))
         .description(cap_chars(&lines.join("\n"), 4000))
@@ -217,24 +177,6 @@ pub async fn page_button(
     Ok(())
 }
 
-/// A link to where a game was played: its channel (its thread, once games have threads).
-fn game_link(g: &RecentGame) -> String {
-    match g.place.guild {
-        Some(guild) => format!("https://discord.com/channels/{guild}/{}", g.place.channel),
-        None => format!("https://discord.com/channels/@me/{}", g.place.channel),
-    }
-}
-
-fn result_key(score: f64) -> &'static str {
-    if score >= 1.0 {
-        "win"
-    } else if score <= 0.0 {
-        "loss"
-    } else {
-        "draw"
-    }
-}
-
 /// The stats embed, in `lang`.
 fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
     let name = s.user.name.clone();
@@ -246,42 +188,13 @@ fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
         .colour(0x5865F2)
         .image(format!("attachment://{CHART_FILE}"));
     if s.speeds.is_empty() {
-        return e.description(tr!(lang, "stats-none", name = mention(&s.user)));
+        let name = Presentation::Discord.player(&s.user);
+        return e.description(tr!(lang, "stats-none", name = name));
     }
     for sp in &s.speeds {
-        let mut lines = vec![tr!(
-            lang,
-            "stats-games",
-            games = crate::i18n::num(sp.games),
-            peak = format!("{:.0}", sp.peak)
-        )];
-        for (colour, wdl) in [("white", sp.white), ("black", sp.black)] {
-            lines.push(tr!(
-                lang,
-                "stats-colour",
-                colour = colour,
-                wins = wdl.wins.to_string(),
-                draws = wdl.draws.to_string(),
-                losses = wdl.losses.to_string()
-            ));
-        }
-        if let Some(st) = sp.streak {
-            lines.push(tr!(
-                lang,
-                "stats-streak",
-                score = result_key(st.score),
-                len = crate::i18n::num(st.len)
-            ));
-        }
+        let lines = ratings::stats_lines(lang, sp);
         e = e.field(
-            tr!(
-                lang,
-                "stats-speed",
-                speed = sp.speed.as_str(),
-                rating = sp.shown.text(),
-                rd = format!("{:.0}", sp.shown.deviation),
-                provisional = if sp.shown.provisional() { "yes" } else { "no" }
-            ),
+            ratings::stats_heading(lang, Presentation::Discord, sp),
             cap_chars(&lines.join("\n"), 1024),
             false,
         );
@@ -290,17 +203,7 @@ fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
         let lines: Vec<String> = s
             .recent
             .iter()
-            .map(|g| {
-                tr!(
-                    lang,
-                    "stats-recent-line",
-                    result = result_key(g.score),
-                    opponent = mention(&g.opponent),
-                    rating = g.change.after.text(),
-                    diff = g.change.diff_text(),
-                    link = game_link(g)
-                )
-            })
+            .map(|g| ratings::recent_line(lang, Presentation::Discord, g))
             .collect();
         e = e.field(
             tr!(lang, "stats-recent"),

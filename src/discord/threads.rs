@@ -99,7 +99,7 @@ pub fn threads_allowed(data: &Data, app_permissions: Option<serenity::Permission
 
 /// A link to a channel or thread, as Discord shows it (its name, clickable).
 pub fn link(channel: u64) -> String {
-    format!("<#{channel}>")
+    crate::i18n::Presentation::Discord.place(channel)
 }
 
 /// A game's thread name in `lang`, e.g. "alice vs bob · 30 nov" (at most 100 characters).
@@ -107,7 +107,8 @@ pub fn thread_name(first: &str, second: &str, unix_ms: i64, lang: Lang) -> Strin
     const MONTHS: [&str; 12] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ];
-    let (_, month, day) = civil(unix_ms);
+    let date = crate::game::calendar::CivilDate::of_unix_ms(unix_ms);
+    let (month, day) = (date.month, date.day);
     let name = tr!(
         lang,
         "thread-name",
@@ -151,20 +152,6 @@ pub async fn name_white_first(
     {
         tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not rename a game's thread");
     }
-}
-
-/// (year, month 1–12, day) of a Unix time in ms, UTC.
-fn civil(unix_ms: i64) -> (i64, i64, i64) {
-    // Howard Hinnant's civil_from_days.
-    let z = unix_ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// What became of opening a game's thread.
@@ -306,7 +293,6 @@ mod tests {
     fn thread_names_say_who_and_when_within_discords_limit() {
         // 2026-11-30.
         let t = 1_796_000_000_000;
-        assert_eq!(civil(t), (2026, 11, 30));
         assert_eq!(
             thread_name("alice", "bob", t, Lang::En),
             "alice vs bob · 30 nov"

@@ -1,14 +1,14 @@
 //! How a game looks in Discord: an embed (players, move number, last move, status, material)
 //! and the board as `board.png`, with the alt text as the attachment's description.
 
-use cajitas_rules::{Color, DrawClaim, Lang, Outcome, WinReason};
+use cajitas_rules::Lang;
 use poise::serenity_prelude as serenity;
 
 use super::buttons::ButtonId;
 use super::reply::{Reply, cap_chars};
-use super::who::{mention, player_in};
-use crate::game::{GameService, GameView, Status};
-use crate::i18n::{colour_key, san_in};
+use super::who::player_in;
+use crate::game::{GameService, GameView};
+use crate::i18n::{Presentation, clock, ratings, san_in, status};
 use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
 use crate::tr;
 
@@ -119,95 +119,6 @@ pub fn alt(view: &GameView, lang: Lang) -> String {
     )
 }
 
-/// The status line in `lang`: who is to move, check, the result, or a claim hint.
-pub fn status(view: &GameView, lang: Lang) -> String {
-    match view.status() {
-        Status::Aborted => tr!(lang, "status-aborted"),
-        Status::Over {
-            outcome: Outcome::Decisive { winner, reason },
-            result,
-        } => {
-            let id = match reason {
-                WinReason::Checkmate => "status-checkmate",
-                WinReason::Resignation => "status-resigned",
-                WinReason::Timeout => "status-timeout",
-            };
-            tr!(
-                lang,
-                id,
-                winner = mention(view.player(winner)),
-                loser = mention(view.player(!winner)),
-                colour = colour_key(winner),
-                result = result.to_owned()
-            )
-        }
-        Status::Over {
-            outcome: Outcome::Draw { reason },
-            result,
-        } => tr!(
-            lang,
-            "status-draw",
-            reason = reason.as_str(),
-            result = result.to_owned()
-        ),
-        Status::Playing {
-            to_move,
-            check,
-            draw_offer_by,
-            claimable,
-            ..
-        } => {
-            let mut s = vec![tr!(
-                lang,
-                "status-to-move",
-                player = mention(view.player(to_move)),
-                colour = colour_key(to_move)
-            )];
-            if check {
-                s.push(tr!(lang, "status-check"));
-            }
-            if let Some(by) = draw_offer_by {
-                s.push(tr!(
-                    lang,
-                    "status-draw-offer",
-                    player = mention(view.player(by))
-                ));
-            }
-            if !claimable.is_empty() {
-                let what: Vec<String> = claimable
-                    .iter()
-                    .map(|c| {
-                        let claim = match c {
-                            DrawClaim::ThreefoldRepetition => "threefold",
-                            DrawClaim::FiftyMoves => "fifty",
-                        };
-                        tr!(lang, "claim-reason", claim = claim)
-                    })
-                    .collect();
-                s.push(tr!(
-                    lang,
-                    "status-claimable",
-                    what = what.join(&tr!(lang, "list-sep"))
-                ));
-            }
-            s.join(" ")
-        }
-    }
-}
-
-/// The material balance in `lang`.
-pub fn material(view: &GameView, lang: Lang) -> String {
-    match view.material {
-        0 => tr!(lang, "material-even"),
-        m => tr!(
-            lang,
-            "material-ahead",
-            colour = colour_key(if m > 0 { Color::White } else { Color::Black }),
-            points = crate::i18n::num(m.abs())
-        ),
-    }
-}
-
 /// The embed for a game, in `lang`; moves are written with `lang`'s piece letters.
 pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateEmbed {
     let colour = match (view.finished, view.check) {
@@ -225,7 +136,7 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
             ),
             256,
         ))
-        .description(status(view, lang))
+        .description(status::status_line(lang, Presentation::Discord, view))
         .colour(colour)
         .field(tr!(lang, "embed-white"), player_in(&view.white, lang), true)
         .field(tr!(lang, "embed-black"), player_in(&view.black, lang), true)
@@ -237,14 +148,19 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
                 .map_or_else(|| "—".into(), |s| san_in(lang, s)),
             true,
         )
-        .field(tr!(lang, "embed-material"), material(view, lang), true);
-    if let Some(clock) = super::clocks::clock_field(view, lang) {
-        e = e.field(tr!(lang, "embed-clock"), clock, false);
+        .field(
+            tr!(lang, "embed-material"),
+            status::material(lang, Presentation::Discord, view),
+            true,
+        );
+    let clock = clock::clock_lines(lang, Presentation::Discord, view);
+    if !clock.is_empty() {
+        e = e.field(tr!(lang, "embed-clock"), clock.join("\n"), false);
     }
     if !view.rating_changes.is_empty() {
         e = e.field(
             tr!(lang, "rating-changes-title"),
-            super::ratings::change_lines(&view.rating_changes, lang),
+            ratings::change_lines(lang, Presentation::Discord, &view.rating_changes).join("\n"),
             false,
         );
     }

@@ -50,10 +50,7 @@ pub fn channel_ref(guild: Option<serenity::GuildId>, channel: serenity::ChannelI
 
 /// A Discord mention of a user; the computer, which has no Discord account, by its name.
 pub fn mention(u: &UserRef) -> String {
-    match u.engine_level() {
-        Some(_) => format!("**{}**", u.name),
-        None => format!("<@{}>", u.id),
-    }
+    crate::i18n::Presentation::Discord.player(u)
 }
 
 /// A player as the embed names them: a mention, or the engine and its level in `lang`.

@@ -14,6 +14,7 @@
 //! closure), never directly on a runtime worker.
 
 pub mod analysis;
+pub mod calendar;
 mod challenges;
 mod clock;
 mod engine;

@@ -325,8 +325,8 @@ impl GameView {
         self.player(self.to_move)
     }
 
-    /// Where the game stands, as facts; each front end words them (`console::status_line`,
-    /// `discord::view::status`).
+    /// Where the game stands, as facts; `i18n::status::status_line` words them for each front
+    /// end.
     pub fn status(&self) -> Status<'_> {
         if self.aborted {
             return Status::Aborted;

@@ -3,7 +3,7 @@
 use cajitas_rules::Lang;
 
 use super::present::{Command, Presentation};
-use crate::game::{ClockView, TimeControl, UserRef};
+use crate::game::{ClockView, GameView, TimeControl, UserRef};
 use crate::tr;
 
 /// A time control in `lang`: "3 days per move", "5+3 (live)", "untimed".
@@ -103,4 +103,19 @@ pub fn deadline_line(
         "clock-deadline"
     };
     tr!(lang, id, player = player, deadline = deadline)
+}
+
+/// The clock lines of a game as `p` shows them: the control and both remaining times, and
+/// who must move by when (none against the computer, which nobody claims a game from);
+/// empty for an untimed game without a deadline.
+pub fn clock_lines(lang: Lang, p: Presentation, v: &GameView) -> Vec<String> {
+    let c = &v.clock;
+    let mut lines = Vec::new();
+    if let Some(line) = clock_line(lang, c) {
+        lines.push(line);
+    }
+    if let Some(deadline) = c.deadline.filter(|_| v.engine().is_none()) {
+        lines.push(deadline_line(lang, p, c, v.player_to_move(), deadline));
+    }
+    lines
 }

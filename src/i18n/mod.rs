@@ -9,12 +9,15 @@
 //! Placeables are not wrapped in Unicode isolation marks (U+2068/U+2069): they would end up
 //! inside names, moves, mentions and autocomplete values.
 
+pub mod challenges;
 pub mod cli;
 pub mod clock;
 mod game_errors;
+pub mod notices;
 pub mod present;
 pub mod ratings;
 mod read_errors;
+pub mod status;
 mod words;
 
 use std::sync::LazyLock;

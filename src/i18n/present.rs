@@ -5,6 +5,7 @@
 
 use cajitas_rules::Lang;
 
+use crate::game::calendar::CivilDate;
 use crate::game::{TimeControl, UserRef};
 use crate::tr;
 
@@ -72,15 +73,24 @@ impl Presentation {
                 let left = (at_ms - as_of_ms).max(0);
                 let secs = at_ms.div_euclid(1000);
                 let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-                let (y, m, d) = civil(days);
+                let date = CivilDate::of_days(days);
                 format!(
-                    "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC (~{})",
+                    "{date} {:02}:{:02}:{:02} UTC (~{})",
                     rem / 3600,
                     rem / 60 % 60,
                     rem % 60,
                     remaining(lang, control, left)
                 )
             }
+        }
+    }
+
+    /// The day of the moment `at_ms` (Unix ms): a Discord timestamp showing the date in each
+    /// reader's time zone (`<t:UNIX:d>`), or the console's UTC date (`2030-06-08`).
+    pub fn day(self, at_ms: i64) -> String {
+        match self {
+            Presentation::Discord => format!("<t:{}:d>", at_ms.div_euclid(1000)),
+            Presentation::Console => CivilDate::of_unix_ms(at_ms).to_string(),
         }
     }
 
@@ -93,20 +103,6 @@ impl Presentation {
             Presentation::Console => format!("`{word}`"),
         }
     }
-}
-
-/// The civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// A remaining time in `lang`: `4:05` or `1:02:03` under a day (live clocks), `2 d 5 h`
@@ -148,13 +144,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn civil_dates() {
-        assert_eq!(civil(0), (1970, 1, 1));
-        assert_eq!(civil(19_723), (2024, 1, 1));
-        assert_eq!(civil(20_513), (2026, 3, 1));
-    }
-
-    #[test]
     fn each_fact_in_each_presentation() {
         let (d, c) = (Presentation::Discord, Presentation::Console);
         let u = UserRef::new(42, "ana", false);
@@ -173,6 +162,8 @@ mod tests {
             c.moment(Lang::En, at, at - 4 * 86_400_000, tc),
             "2030-06-08 12:00:00 UTC (~4 d 0 h)"
         );
+        assert_eq!(d.day(at), "<t:1907150400:d>");
+        assert_eq!(c.day(at), "2030-06-08");
         assert_eq!(d.command(Lang::En, Command::ClaimWin), "`/claim-win`");
         assert_eq!(
             d.command(Lang::Es, Command::ClaimWin),

@@ -120,17 +120,7 @@ fn escape(s: &str) -> String {
 
 /// "YYYY-MM-DD" (UTC) of a Unix time in ms.
 pub fn iso_date(unix_ms: i64) -> String {
-    // Howard Hinnant's civil_from_days.
-    let z = unix_ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    crate::game::calendar::CivilDate::of_unix_ms(unix_ms).to_string()
 }
 
 /// A round step giving about `n` ticks over `span`.

@@ -77,7 +77,6 @@ chart-rating = Rating
 chart-no-games = No rated games yet
 
 # cajitas local
-console-rating-change = { $name } { $before } → { $after } ({ $diff })
 console-leaderboard-line = { $rank }. { $name }  { $rating }  ({ $games })
 console-stats-recent-line = { $result ->
     [win] won

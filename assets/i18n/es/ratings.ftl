@@ -77,7 +77,6 @@ chart-rating = Puntuación
 chart-no-games = Aún no hay partidas puntuadas
 
 # cajitas local
-console-rating-change = { $name } { $before } → { $after } ({ $diff })
 console-leaderboard-line = { $rank }. { $name }  { $rating }  ({ $games })
 console-stats-recent-line = { $result ->
     [win] ganó

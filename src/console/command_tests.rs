@@ -1,0 +1,287 @@
+//! The console's command parser, line by line.
+
+use super::*;
+
+fn p(line: &str) -> Result<Option<Command>, CommandError> {
+    Command::parse(line)
+}
+
+#[test]
+fn blank_lines_and_comments_are_nothing() {
+    assert_eq!(p(""), Ok(None));
+    assert_eq!(p("   "), Ok(None));
+    assert_eq!(p("# a comment"), Ok(None));
+}
+
+#[test]
+fn play_arguments() {
+    let play = |level, colour| Ok(Some(Command::Play { level, colour }));
+    assert_eq!(p("play"), play(1, ColourChoice::Random));
+    assert_eq!(p("play 8"), play(8, ColourChoice::Random));
+    assert_eq!(p("play 3 black"), play(3, ColourChoice::Black));
+    assert_eq!(p("PLAY blancas 5"), play(5, ColourChoice::White));
+    for bad in [
+        "play 0",
+        "play 9",
+        "play 2 3",
+        "play white black",
+        "play hard",
+    ] {
+        assert_eq!(p(bad), Err(CommandError::Usage(PLAY_USAGE)), "{bad}");
+    }
+}
+
+#[test]
+fn challenge_arguments() {
+    let ch = |opponent: Option<&str>, colour| {
+        Ok(Some(Command::Challenge {
+            opponent: opponent.map(str::to_owned),
+            colour,
+            time: TimeControl::DEFAULT,
+            rated: true,
+        }))
+    };
+    assert_eq!(p("challenge"), ch(None, ColourChoice::Random));
+    assert_eq!(p("challenge white"), ch(None, ColourChoice::White));
+    assert_eq!(
+        p("CHALLENGE bob negras"),
+        ch(Some("bob"), ColourChoice::Black)
+    );
+    assert_eq!(p("challenge bob"), ch(Some("bob"), ColourChoice::Random));
+    assert_eq!(
+        p("challenge bob black 5+3"),
+        Ok(Some(Command::Challenge {
+            opponent: Some("bob".into()),
+            colour: ColourChoice::Black,
+            time: TimeControl::Live {
+                base_secs: 300,
+                increment_secs: 3
+            },
+            rated: true,
+        }))
+    );
+    assert_eq!(
+        p("challenge untimed"),
+        Ok(Some(Command::Challenge {
+            opponent: None,
+            colour: ColourChoice::Random,
+            time: TimeControl::Untimed,
+            rated: true,
+        }))
+    );
+    assert!(p("challenge bob 4d").is_err());
+    assert_eq!(
+        p("claim-win draw"),
+        Ok(Some(Command::ClaimWin { draw: true }))
+    );
+    assert_eq!(
+        p("challenge bob green"),
+        Err(CommandError::UnknownColour("green".into()))
+    );
+    assert!(matches!(p("challenge a b c"), Err(CommandError::Usage(_))));
+    assert_eq!(
+        p("challenge bob rated:false black"),
+        Ok(Some(Command::Challenge {
+            opponent: Some("bob".into()),
+            colour: ColourChoice::Black,
+            time: TimeControl::DEFAULT,
+            rated: false,
+        }))
+    );
+    assert_eq!(
+        p("challenge Rated:True"),
+        Ok(Some(Command::Challenge {
+            opponent: None,
+            colour: ColourChoice::Random,
+            time: TimeControl::DEFAULT,
+            rated: true,
+        }))
+    );
+    assert!(matches!(
+        p("challenge rated:maybe"),
+        Err(CommandError::Usage(_))
+    ));
+    // The options in any order, each once.
+    let live = TimeControl::Live {
+        base_secs: 1800,
+        increment_secs: 20,
+    };
+    for line in [
+        "challenge bob 30+20 white",
+        "challenge white bob 30+20",
+        "challenge 30+20 white bob",
+        "challenge rated:false 30+20 bob white",
+    ] {
+        assert_eq!(
+            p(line),
+            Ok(Some(Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::White,
+                time: live,
+                rated: !line.contains("rated:false"),
+            })),
+            "{line}"
+        );
+    }
+    for bad in [
+        "challenge bob white black",
+        "challenge bob 3d 5+3",
+        "challenge rated:false bob rated:true",
+        "challenge 4+4 bob",
+        "challenge bob carol white",
+    ] {
+        assert!(matches!(p(bad), Err(CommandError::Usage(_))), "{bad}");
+    }
+}
+
+#[test]
+fn spanish_words_in_a_spanish_console() {
+    let es = |line| Command::parse_in(line, Lang::Es);
+    for (line, c) in [
+        ("ayuda", Command::Help),
+        ("salir", Command::Quit),
+        ("aceptar", Command::Accept),
+        ("rechazar", Command::Decline),
+        ("cancelar", Command::Cancel),
+        ("rendirse", Command::Resign),
+        ("anular", Command::Abort),
+        ("tablero", Command::Board),
+        ("historial", Command::History),
+        ("Estadísticas bob", Command::Stats(Some("bob".into()))),
+        (
+            "clasificación en-vivo",
+            Command::Leaderboard(Some(Speed::Live)),
+        ),
+        ("tablas ofrecer", Command::Draw(DrawAction::Offer)),
+        ("tablas Reclamar", Command::Draw(DrawAction::Claim)),
+        ("deshacer", Command::Takeback(TakebackAction::Request)),
+        (
+            "deshacer aceptar",
+            Command::Takeback(TakebackAction::Accept),
+        ),
+        (
+            "deshacer rechazar",
+            Command::Takeback(TakebackAction::Decline),
+        ),
+        ("reclamar-victoria tablas", Command::ClaimWin { draw: true }),
+        (
+            "jugar 3 negras",
+            Command::Play {
+                level: 3,
+                colour: ColourChoice::Black,
+            },
+        ),
+        (
+            "jugada Cf3 reclamar",
+            Command::Move {
+                text: "Cf3".into(),
+                claim: true,
+            },
+        ),
+        (
+            "desafiar puntuada:no al-azar bob 1d",
+            Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::Random,
+                time: TimeControl::Correspondence { days: 1 },
+                rated: false,
+            },
+        ),
+        // The English words work in Spanish too.
+        ("accept", Command::Accept),
+        ("draw offer", Command::Draw(DrawAction::Offer)),
+    ] {
+        assert_eq!(es(line), Ok(Some(c)), "{line}");
+    }
+    // In English the Spanish words are not commands.
+    assert_eq!(p("salir"), Err(CommandError::Unknown("salir".into())));
+    assert_eq!(p("tablas"), Err(CommandError::Unknown("tablas".into())));
+    assert!(matches!(p("draw ofrecer"), Err(CommandError::Usage(_))));
+}
+
+#[test]
+fn moves_claims_and_draws() {
+    assert_eq!(
+        p("m Nf3"),
+        Ok(Some(Command::Move {
+            text: "Nf3".into(),
+            claim: false
+        }))
+    );
+    assert_eq!(
+        p("move  Cf3 claim "),
+        Ok(Some(Command::Move {
+            text: "Cf3".into(),
+            claim: true
+        }))
+    );
+    assert_eq!(p("draw Offer"), Ok(Some(Command::Draw(DrawAction::Offer))));
+    assert!(matches!(p("draw"), Err(CommandError::Usage(_))));
+    assert!(matches!(p("draw maybe"), Err(CommandError::Usage(_))));
+    assert_eq!(
+        p("takeback"),
+        Ok(Some(Command::Takeback(TakebackAction::Request)))
+    );
+    assert_eq!(
+        p("takeback Accept"),
+        Ok(Some(Command::Takeback(TakebackAction::Accept)))
+    );
+    assert_eq!(
+        p("takeback decline"),
+        Ok(Some(Command::Takeback(TakebackAction::Decline)))
+    );
+    assert!(matches!(p("takeback please"), Err(CommandError::Usage(_))));
+}
+
+#[test]
+fn the_rest() {
+    assert_eq!(p("quit"), Ok(Some(Command::Quit)));
+    assert_eq!(p("exit"), Ok(Some(Command::Quit)));
+    assert_eq!(p("?"), Ok(Some(Command::Help)));
+    assert_eq!(p("as  carol x "), Ok(Some(Command::As("carol x".into()))));
+    assert_eq!(p("as"), Err(CommandError::Usage("as NAME")));
+    assert_eq!(p("lang"), Ok(Some(Command::Lang(None))));
+    assert_eq!(p("lang ES"), Ok(Some(Command::Lang(Some(Lang::Es)))));
+    assert_eq!(p("lang fr"), Err(CommandError::UnknownLang("fr".into())));
+    for (line, c) in [
+        ("accept", Command::Accept),
+        ("decline", Command::Decline),
+        ("cancel", Command::Cancel),
+        ("resign", Command::Resign),
+        ("abort", Command::Abort),
+        ("board", Command::Board),
+        ("pgn", Command::Pgn),
+        ("history", Command::History),
+        ("stats", Command::Stats(None)),
+        ("stats  bob ", Command::Stats(Some("bob".into()))),
+        ("leaderboard", Command::Leaderboard(None)),
+        ("leaderboard live", Command::Leaderboard(Some(Speed::Live))),
+    ] {
+        assert_eq!(p(line), Ok(Some(c)));
+    }
+    assert_eq!(p("dance"), Err(CommandError::Unknown("dance".into())));
+    assert!(matches!(
+        p("leaderboard blitz"),
+        Err(CommandError::Usage(_))
+    ));
+}
+
+#[test]
+fn refusals_in_both_languages() {
+    for e in [
+        CommandError::Usage("as NAME"),
+        CommandError::UnknownLang("fr".into()),
+        CommandError::UnknownColour("green".into()),
+        CommandError::Unknown("dance".into()),
+    ] {
+        // English stays the `Display` text.
+        assert_eq!(e.message(Lang::En), e.to_string());
+        let es = e.message(Lang::Es);
+        assert_ne!(es, e.to_string());
+        assert!(!es.contains('{'), "{es}");
+    }
+    assert_eq!(
+        CommandError::Unknown("dance".into()).message(Lang::Es),
+        "Orden desconocida \"dance\". Escribe `help` para ver la lista."
+    );
+}
