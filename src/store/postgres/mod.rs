@@ -20,29 +20,25 @@
 //! never both migrate: the second waits, then finds the schema current. Applied versions are
 //! rows of `schema_migrations`.
 
-mod bookkeeping;
-mod challenges;
 mod coordination;
-mod engines;
-mod events;
-mod games;
-mod offers;
-mod ratings;
-mod takebacks;
-mod users;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use postgres::types::{FromSql, ToSql};
+use postgres::types::{ToSql, Type};
 use postgres::{IsolationLevel, NoTls, Row, Statement};
 use r2d2_postgres::PostgresConnectionManager;
 
 pub use self::coordination::PgCoordination;
-pub use self::events::DEADLINE_TOPIC;
-use super::{Coordination, Store, StoreError, Tx, TxKind, UserRow};
+
+/// The topic on which a scheduled event is announced (its payload: the due time, Unix ms):
+/// the statements that schedule an event name it (`pg_notify('cajitas_deadline', …)` in
+/// `store::records`), and `Coordination::listen_deadlines` listens on it.
+pub const DEADLINE_TOPIC: &str = "cajitas_deadline";
+use super::sql::{Backend, Cells, Dialect, Params, Value, dollar_placeholders, wrong_cell};
+use super::{Coordination, Store, StoreError, Tx, TxKind};
 
 /// The migrations, in order: (version, SQL). Append new files; never edit one that has
 /// shipped. Each file is the PostgreSQL twin of the SQLite migration with the same number.
@@ -248,100 +244,6 @@ impl From<r2d2::Error> for StoreError {
     }
 }
 
-/// A Discord id (or a local user's id) as stored: the BIGINT with the same bits.
-fn to_db(id: u64) -> i64 {
-    id as i64
-}
-
-fn from_db(id: i64) -> u64 {
-    id as u64
-}
-
-/// A ply or a count as stored (INTEGER).
-fn ply_to_db(ply: u32) -> i32 {
-    i32::try_from(ply).unwrap_or(i32::MAX)
-}
-
-/// Reads the columns of a row in the order they are selected, each decoded to its type (the
-/// decoders read their fields in the order of their `SELECT` lists, as in the SQLite backend).
-struct Columns<'r> {
-    row: &'r Row,
-    next: usize,
-}
-
-impl<'r> Columns<'r> {
-    fn new(row: &'r Row) -> Self {
-        Columns { row, next: 0 }
-    }
-
-    fn get<T: FromSql<'r>>(&mut self) -> Result<T, StoreError> {
-        let v = self.row.try_get(self.next)?;
-        self.next += 1;
-        Ok(v)
-    }
-
-    /// A Discord id.
-    fn id(&mut self) -> Result<u64, StoreError> {
-        self.get::<i64>().map(from_db)
-    }
-
-    /// A Discord id that may be absent.
-    fn opt_id(&mut self) -> Result<Option<u64>, StoreError> {
-        Ok(self.get::<Option<i64>>()?.map(from_db))
-    }
-
-    /// A ply or a count.
-    fn ply(&mut self) -> Result<u32, StoreError> {
-        let v: i32 = self.get()?;
-        u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("negative ply {v}")))
-    }
-
-    /// One of the stored enums, from its text.
-    fn text<T: std::str::FromStr<Err = super::UnknownValue>>(&mut self) -> Result<T, StoreError> {
-        let s: &str = self.get()?;
-        Ok(s.parse()?)
-    }
-
-    /// One of the stored enums that may be absent.
-    fn opt_text<T: std::str::FromStr<Err = super::UnknownValue>>(
-        &mut self,
-    ) -> Result<Option<T>, StoreError> {
-        match self.get::<Option<&str>>()? {
-            Some(s) => Ok(Some(s.parse()?)),
-            None => Ok(None),
-        }
-    }
-
-    /// A time control: kind, base, increment.
-    fn tc(&mut self) -> Result<super::TimeControlRow, StoreError> {
-        Ok(super::TimeControlRow {
-            kind: self.text()?,
-            base_ms: self.get()?,
-            inc_ms: self.get()?,
-        })
-    }
-
-    /// A user: id, name, is_bot.
-    fn user(&mut self) -> Result<UserRow, StoreError> {
-        Ok(UserRow {
-            id: self.id()?,
-            name: self.get()?,
-            is_bot: self.get()?,
-        })
-    }
-
-    /// A user of a LEFT JOIN: id, name, is_bot, or `None` when the id is NULL.
-    fn opt_user(&mut self) -> Result<Option<UserRow>, StoreError> {
-        let start = self.next;
-        if self.opt_id()?.is_none() {
-            self.next = start + 3;
-            return Ok(None);
-        }
-        self.next = start;
-        self.user().map(Some)
-    }
-}
-
 /// A blocking client that may be dropped anywhere. `postgres::Client` closes its connection
 /// on drop by blocking on its own runtime, which panics on a thread that drives a tokio
 /// runtime ("Cannot start a runtime from within a runtime"): at the bot's shutdown, the
@@ -526,7 +428,7 @@ struct WarnOnError;
 impl r2d2::HandleError<postgres::Error> for WarnOnError {
     fn handle_error(&self, e: postgres::Error) {
         tracing::warn!(
-            error = %super::postgres_reason(&e),
+            error = %super::error::postgres_reason(&e),
             "cannot open a PostgreSQL connection"
         );
     }
@@ -652,27 +554,14 @@ impl PgTx<'_> {
         if let Some(s) = self.statements.borrow().get(sql) {
             return Ok(s.clone());
         }
-        let s = self.tx.borrow_mut().prepare(sql)?;
+        // The shared statements are written with SQLite's `?N` (see `store::sql`).
+        let s = if sql.contains('?') {
+            self.tx.borrow_mut().prepare(&dollar_placeholders(sql))?
+        } else {
+            self.tx.borrow_mut().prepare(sql)?
+        };
         self.statements.borrow_mut().insert(sql, s.clone());
         Ok(s)
-    }
-
-    fn query(
-        &self,
-        sql: &'static str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Vec<Row>, StoreError> {
-        let s = self.stmt(sql)?;
-        Ok(self.tx.borrow_mut().query(&s, params)?)
-    }
-
-    fn query_opt(
-        &self,
-        sql: &'static str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Option<Row>, StoreError> {
-        let s = self.stmt(sql)?;
-        Ok(self.tx.borrow_mut().query_opt(&s, params)?)
     }
 
     fn query_one(
@@ -765,7 +654,7 @@ fn run<'c>(
 
 impl Store for PostgresStore {
     fn transaction(
-        &mut self,
+        &self,
         kind: TxKind,
         op: &mut dyn FnMut(&dyn Tx) -> bool,
     ) -> Result<(), StoreError> {
@@ -806,5 +695,224 @@ impl Store for PostgresStore {
             Arc::clone(&self.locks),
             self.config.clone(),
         )))
+    }
+}
+
+/// A parameter bound as the type the server inferred for its placeholder.
+enum Bound<'a> {
+    I16(Option<i16>),
+    I32(Option<i32>),
+    I64(Option<i64>),
+    F32(Option<f32>),
+    F64(Option<f64>),
+    Bool(Option<bool>),
+    Text(Option<&'a str>),
+}
+
+impl Bound<'_> {
+    fn as_sql(&self) -> &(dyn ToSql + Sync) {
+        match self {
+            Bound::I16(v) => v,
+            Bound::I32(v) => v,
+            Bound::I64(v) => v,
+            Bound::F32(v) => v,
+            Bound::F64(v) => v,
+            Bound::Bool(v) => v,
+            Bound::Text(v) => v,
+        }
+    }
+}
+
+/// `v` as a parameter of type `ty`: an integer binds to `SMALLINT`, `INTEGER` or `BIGINT`,
+/// saturated to the type's range (a ply beyond `INTEGER`, such as a caller's "any ply"
+/// sentinel, then matches no row, as it matches none in SQLite); a NULL takes the type.
+fn bind<'a>(v: Value<'a>, ty: &Type) -> Result<Bound<'a>, StoreError> {
+    let refuse = |v: Value<'_>| StoreError::Backend(format!("cannot bind {v:?} as {ty}"));
+    let int = |v: Value<'_>| match v {
+        Value::Null => Ok(None),
+        Value::Int(i) => Ok(Some(i)),
+        other => Err(refuse(other)),
+    };
+    let clamp = |i: i64, min: i64, max: i64| i.clamp(min, max);
+    Ok(match *ty {
+        Type::INT2 => {
+            Bound::I16(int(v)?.map(|i| clamp(i, i16::MIN.into(), i16::MAX.into()) as i16))
+        }
+        Type::INT4 => {
+            Bound::I32(int(v)?.map(|i| clamp(i, i32::MIN.into(), i32::MAX.into()) as i32))
+        }
+        Type::INT8 => Bound::I64(int(v)?),
+        Type::FLOAT8 => Bound::F64(match v {
+            Value::Null => None,
+            Value::Real(x) => Some(x),
+            Value::Int(i) => Some(i as f64),
+            other => return Err(refuse(other)),
+        }),
+        Type::FLOAT4 => Bound::F32(match v {
+            Value::Null => None,
+            Value::Real(x) => Some(x as f32),
+            other => return Err(refuse(other)),
+        }),
+        Type::BOOL => Bound::Bool(match v {
+            Value::Null => None,
+            Value::Bool(b) => Some(b),
+            other => return Err(refuse(other)),
+        }),
+        _ => Bound::Text(match v {
+            Value::Null => None,
+            Value::Text(s) => Some(s),
+            other => return Err(refuse(other)),
+        }),
+    })
+}
+
+impl PgTx<'_> {
+    /// `sql`'s statement with `params` bound to the types of its placeholders.
+    fn bound<'p>(
+        &self,
+        sql: &'static str,
+        params: &'p Params<'_>,
+    ) -> Result<(Statement, Vec<Bound<'p>>), StoreError> {
+        let s = self.stmt(sql)?;
+        if s.params().len() != params.len() {
+            return Err(StoreError::Backend(format!(
+                "{} parameters for {} placeholders: {sql}",
+                params.len(),
+                s.params().len()
+            )));
+        }
+        let bound = params
+            .iter()
+            .zip(s.params())
+            .map(|(p, ty)| bind(p.value(), ty))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((s, bound))
+    }
+}
+
+impl Cells for Row {
+    fn int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        let ty = self.columns().get(i).map(|c| c.type_().clone());
+        Ok(match ty {
+            Some(Type::INT2) => self.try_get::<_, Option<i16>>(i)?.map(i64::from),
+            Some(Type::INT4) => self.try_get::<_, Option<i32>>(i)?.map(i64::from),
+            Some(Type::INT8) => self.try_get::<_, Option<i64>>(i)?,
+            _ => return Err(wrong_cell(i, "an integer")),
+        })
+    }
+
+    fn real(&self, i: usize) -> Result<Option<f64>, StoreError> {
+        let ty = self.columns().get(i).map(|c| c.type_().clone());
+        Ok(match ty {
+            Some(Type::FLOAT8) => self.try_get::<_, Option<f64>>(i)?,
+            Some(Type::FLOAT4) => self.try_get::<_, Option<f32>>(i)?.map(f64::from),
+            Some(Type::INT8 | Type::INT4 | Type::INT2) => self.int(i)?.map(|v| v as f64),
+            _ => return Err(wrong_cell(i, "a number")),
+        })
+    }
+
+    fn text(&self, i: usize) -> Result<Option<&str>, StoreError> {
+        Ok(self.try_get::<_, Option<&str>>(i)?)
+    }
+
+    fn bool(&self, i: usize) -> Result<Option<bool>, StoreError> {
+        let ty = self.columns().get(i).map(|c| c.type_().clone());
+        Ok(match ty {
+            Some(Type::BOOL) => self.try_get::<_, Option<bool>>(i)?,
+            Some(Type::INT8 | Type::INT4 | Type::INT2) => self.int(i)?.map(|v| v != 0),
+            _ => return Err(wrong_cell(i, "a boolean")),
+        })
+    }
+}
+
+impl Backend for PgTx<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn each(
+        &self,
+        sql: &'static str,
+        params: &Params<'_>,
+        each: &mut dyn FnMut(&dyn Cells) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let (s, bound) = self.bound(sql, params)?;
+        let refs: Vec<&(dyn ToSql + Sync)> = bound.iter().map(Bound::as_sql).collect();
+        let rows = self.tx.borrow_mut().query(&s, &refs)?;
+        for row in &rows {
+            each(row)?;
+        }
+        Ok(())
+    }
+
+    fn exec(&self, sql: &'static str, params: &Params<'_>) -> Result<u64, StoreError> {
+        let (s, bound) = self.bound(sql, params)?;
+        let refs: Vec<&(dyn ToSql + Sync)> = bound.iter().map(Bound::as_sql).collect();
+        Ok(self.tx.borrow_mut().execute(&s, &refs)?)
+    }
+
+    fn locks_channels(&self) -> bool {
+        self.write
+    }
+
+    fn lock_channel(&self, channel: i64) -> Result<(), StoreError> {
+        PgTx::lock_channel(self, channel)
+    }
+
+    fn lock_place(&self, place: i64) -> Result<(), StoreError> {
+        PgTx::lock_place(self, place)
+    }
+
+    fn try_lock_channel(&self, channel: i64) -> Result<bool, StoreError> {
+        if !self.write {
+            return Ok(true);
+        }
+        Ok(self
+            .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&channel])?
+            .try_get(0)?)
+    }
+
+    fn lock_players(&self, players: &[(i64, crate::vocab::Speed, u64)]) -> Result<(), StoreError> {
+        // A rebuild holds every rating at once ([`locks::RATINGS`]): nothing more to take.
+        if players.is_empty() || self.ratings_locked.get() {
+            return Ok(());
+        }
+        // Every transaction takes the shared lock of all ratings first (a rebuild takes it
+        // exclusively), then its players' locks in the order of their keys: two transactions
+        // never each hold a lock the other waits for. The NULL ahead of the keys stands for
+        // the shared lock; `unnest` yields the array in its order, one lock per row.
+        let mut keys: Vec<Option<i32>> = players
+            .iter()
+            .map(|&(pool, speed, user)| Some(locks::rating_key(pool, speed.as_str(), user)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.insert(0, None);
+        self.execute(
+            "SELECT CASE WHEN k IS NULL THEN pg_advisory_xact_lock_shared($1, $2)
+                         ELSE pg_advisory_xact_lock($3, k) END
+             FROM unnest($4::int4[]) AS k",
+            &[&locks::CLASS, &locks::RATINGS, &locks::RATINGS_CLASS, &keys],
+        )?;
+        Ok(())
+    }
+
+    fn lock_all_ratings(&self) -> Result<(), StoreError> {
+        self.execute(
+            "SELECT pg_advisory_xact_lock($1, $2)",
+            &[&locks::CLASS, &locks::RATINGS],
+        )?;
+        self.ratings_locked.set(true);
+        Ok(())
+    }
+
+    fn lock_pings(&self, from: i64, to: i64) -> Result<(), StoreError> {
+        // Count and insert as one step per pair, whatever the channel: two processes counting
+        // the same pair at once would otherwise both see room for one more.
+        self.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2::bigint::text || '>' || $3::bigint::text))",
+            &[&locks::PINGS_CLASS, &from, &to],
+        )?;
+        Ok(())
     }
 }
