@@ -9,12 +9,12 @@ use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder, cap_chars};
 use super::who::{channel_ref, mention, user_ref};
 use super::{Context, Data, Defer, Error};
+use crate::game::ratings::RANKED_MIN_GAMES;
 use crate::game::ratings::{
     LeaderboardView, MyStanding, RatingChange, RecentGame, Speed, StatsView,
 };
 use crate::game::{GameError, Lang};
 use crate::render::chart::{Chart, rating_chart};
-use crate::store::RANKED_MIN_GAMES;
 use crate::tr;
 
 /// The chart's file name.

@@ -2,8 +2,8 @@
 
 use cajitas_rules::Lang;
 
+use crate::game::ratings::RANKED_MIN_GAMES;
 use crate::game::ratings::{Missing, Shown};
-use crate::store::RANKED_MIN_GAMES;
 use crate::tr;
 
 /// Why the viewer of a leaderboard is not on it, saying only what is missing: rated games

@@ -20,6 +20,7 @@
 pub mod copy;
 mod database;
 mod error;
+mod migrations;
 pub mod postgres;
 pub mod records;
 mod rows;
@@ -29,16 +30,13 @@ pub mod sqlite;
 pub use self::database::Database;
 pub use self::error::StoreError;
 pub use self::postgres::PostgresStore;
-pub use self::records::{
-    Challenges, ClockEvents, DrawOffers, Engines, Games, Interactions, Pings, Ratings, Settings,
-    Takebacks, Users,
-};
+pub use self::records::*;
 pub use self::rows::*;
 pub use self::sqlite::SqliteStore;
 /// The stored words, shared with the game (see [`crate::vocab`]).
 pub use crate::vocab::{
-    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus,
-    RANKED_MAX_DEVIATION, RANKED_MIN_GAMES, RANKED_RD2_PER_MS, Side, Speed, UnknownValue,
+    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus, Side, Speed,
+    UnknownValue,
 };
 
 /// The console's channel (`cajitas local`'s games, `console::local_channel`): the one channel
@@ -54,38 +52,6 @@ macro_rules! local_channel_sql {
     };
 }
 pub(crate) use local_channel_sql;
-
-/// An open transaction: every kind of record, read and written in it.
-pub trait Tx:
-    Users
-    + Challenges
-    + Games
-    + DrawOffers
-    + Takebacks
-    + Pings
-    + Settings
-    + Interactions
-    + ClockEvents
-    + Ratings
-    + Engines
-{
-}
-
-impl<
-    T: Users
-        + Challenges
-        + Games
-        + DrawOffers
-        + Takebacks
-        + Pings
-        + Settings
-        + Interactions
-        + ClockEvents
-        + Ratings
-        + Engines,
-> Tx for T
-{
-}
 
 /// What kind of transaction an operation runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,3 +22,35 @@ pub use self::offers::DrawOffers;
 pub use self::ratings::Ratings;
 pub use self::takebacks::Takebacks;
 pub use self::users::Users;
+
+/// An open transaction: every kind of record, read and written in it.
+pub trait Tx:
+    Users
+    + Challenges
+    + Games
+    + DrawOffers
+    + Takebacks
+    + Pings
+    + Settings
+    + Interactions
+    + ClockEvents
+    + Ratings
+    + Engines
+{
+}
+
+impl<
+    T: Users
+        + Challenges
+        + Games
+        + DrawOffers
+        + Takebacks
+        + Pings
+        + Settings
+        + Interactions
+        + ClockEvents
+        + Ratings
+        + Engines,
+> Tx for T
+{
+}

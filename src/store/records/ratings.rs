@@ -5,10 +5,8 @@
 //! (an OR of both would not use it); PostgreSQL counts them in one round trip.
 
 use crate::store::sql::{Backend, BackendExt, Columns, Dialect, to_db};
-use crate::store::{
-    GameRow, RANKED_MAX_DEVIATION, RANKED_RD2_PER_MS, RatingChangeRow, RatingRow, Speed,
-    StoreError, UserRow,
-};
+use crate::store::{GameRow, RatingChangeRow, RatingRow, Speed, StoreError, UserRow};
+use crate::vocab::{RANKED_MAX_DEVIATION, RANKED_RD2_PER_MS};
 
 /// [`rating_row`] reads the columns in this order.
 macro_rules! rating_columns {

@@ -25,24 +25,7 @@ use super::{Store, StoreError, Tx, TxKind, UnknownValue};
 
 /// The migrations, in order. Append new files; never edit one that has shipped. (Public so
 /// that tests can build a database as an earlier version left it.)
-pub const MIGRATION_FILES: &[&str] = &[
-    include_str!("../../../migrations/0001_initial.sql"),
-    include_str!("../../../migrations/0002_bot_settings.sql"),
-    include_str!("../../../migrations/0003_pings.sql"),
-    include_str!("../../../migrations/0004_game_language.sql"),
-    include_str!("../../../migrations/0005_takebacks.sql"),
-    include_str!("../../../migrations/0006_threads.sql"),
-    include_str!("../../../migrations/0007_clocks.sql"),
-    include_str!("../../../migrations/0008_ratings.sql"),
-    include_str!("../../../migrations/0009_engine_players.sql"),
-    include_str!("../../../migrations/0010_pending_events_in_games.sql"),
-    include_str!("../../../migrations/0011_post_claims.sql"),
-    include_str!("../../../migrations/0012_local_event_index.sql"),
-    include_str!("../../../migrations/0013_engine_claims.sql"),
-    include_str!("../../../migrations/0014_no_early_idle_reminders.sql"),
-    include_str!("../../../migrations/0015_leaderboard_inactivity.sql"),
-    include_str!("../../../migrations/0016_analyses.sql"),
-];
+pub const MIGRATION_FILES: &[&str] = super::migrations::SQLITE;
 
 /// How many prepared statements a connection keeps: more than the store has (about 100).
 const STATEMENT_CACHE: usize = 256;
