@@ -1,7 +1,9 @@
-//! The store: what the game service needs from storage, behind object-safe traits, and two
-//! implementations of them: SQLite ([`sqlite`], the embedded default) and PostgreSQL
-//! ([`postgres`], for several processes sharing one database), the only places in the crate
-//! (with `migrations/`) that contain SQL.
+//! The store: what the game service needs from storage, behind object-safe traits, over two
+//! backends: SQLite ([`sqlite`], the embedded default) and PostgreSQL ([`postgres`], for
+//! several processes sharing one database). Each kind of record is one file of [`records`]:
+//! its trait and its one implementation for both backends, its statements written once (see
+//! [`sql`]); the backends keep what truly differs (connections, transactions, parameter
+//! types, locks). These, with `migrations/`, are the only places in the crate with SQL.
 //!
 //! A [`Store`] runs operations, each as ONE transaction ([`Store::transaction`]): the
 //! operation reads what it needs through a [`Tx`], decides, writes, and says whether to
@@ -24,7 +26,7 @@ mod migrations;
 pub mod postgres;
 pub mod records;
 mod rows;
-pub(crate) mod sql;
+pub mod sql;
 pub mod sqlite;
 
 pub use self::database::Database;

@@ -1,7 +1,7 @@
 //! The PostgreSQL implementation of the [store](super), for a deployment of several bot
 //! processes sharing one database server: opening (a pool of connections), migrations under
-//! an advisory lock, and transactions here; the SQL of each kind of record in its own file,
-//! as in [`super::sqlite`].
+//! an advisory lock, and transactions here; how a statement of `store::records` runs on
+//! PostgreSQL (its placeholders, parameter types and locks) in `statements.rs`.
 //!
 //! **Isolation.** A read runs in `REPEATABLE READ READ ONLY` (one snapshot for all its
 //! statements, like SQLite's deferred transaction). A write runs in `READ COMMITTED`, and
@@ -185,7 +185,8 @@ pub fn schema_version(client: &mut postgres::Client) -> Result<usize, StoreError
     Ok(n as usize)
 }
 
-/// An open PostgreSQL transaction; the record traits are implemented in this module's files.
+/// An open PostgreSQL transaction: a [`Backend`](super::sql::Backend) (`statements.rs`), so
+/// every record trait of `store::records` is implemented for it.
 struct PgTx<'c> {
     tx: RefCell<postgres::Transaction<'c>>,
     statements: RefCell<&'c mut HashMap<&'static str, Statement>>,

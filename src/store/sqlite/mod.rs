@@ -129,7 +129,8 @@ fn nested() -> StoreError {
     StoreError::Backend("a SQLite transaction was begun inside another".into())
 }
 
-/// An open SQLite transaction; the record traits are implemented in this module's files.
+/// An open SQLite transaction: a [`Backend`], so every record trait of `store::records` is
+/// implemented for it.
 struct SqliteTx<'c> {
     tx: rusqlite::Transaction<'c>,
 }
