@@ -26,7 +26,7 @@ pub enum StoreError {
     /// A stored value is not one this program writes.
     #[error("corrupt database row: {0}")]
     Corrupt(String),
-    /// The backend broke the contract of [`Store::transaction`].
+    /// The backend broke the contract of [`Store::transaction`](crate::store::Store::transaction).
     #[error("store backend error: {0}")]
     Backend(String),
 }

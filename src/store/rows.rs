@@ -224,7 +224,7 @@ pub struct NewChallenge {
     pub guild: Option<u64>,
     /// The channel.
     pub channel: u64,
-    /// Who challenges (must already be stored with [`Users::upsert_user`]).
+    /// Who challenges (must already be stored with [`Users::upsert_user`](crate::store::Users::upsert_user)).
     pub challenger: u64,
     /// Whom; `None` for an open challenge.
     pub opponent: Option<u64>,

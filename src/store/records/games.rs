@@ -140,7 +140,7 @@ pub trait Games {
     /// after a takeback never look like the state a cache holds. The clock is set to
     /// `clock` (remaining times, `clock_at`, deadline) and `seq` grows by one, in the same
     /// statement. With `next`, the game's pending event becomes `(kind, due)` in that
-    /// statement too, as [`ClockEvents::schedule_event`] would write it (PostgreSQL: with its
+    /// statement too, as [`ClockEvents::schedule_event`](crate::store::ClockEvents::schedule_event) would write it (PostgreSQL: with its
     /// notification); without, the pending event is left as it is.
     fn append_move(
         &self,

@@ -159,7 +159,7 @@ pub trait Ratings {
     ) -> Result<bool, StoreError>;
 
     /// A page of the leaderboard of a pool and speed at `now` (Unix ms): `limit` ranked
-    /// players (see [`ranked_at`]) from `offset`, best first (ties by user id), with their
+    /// players (see [`ranked_at`](crate::store::ranked_at)) from `offset`, best first (ties by user id), with their
     /// users.
     fn leaderboard(
         &self,
