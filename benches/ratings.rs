@@ -101,7 +101,7 @@ fn time<T>(n: usize, mut f: impl FnMut(usize) -> T) -> Duration {
 
 /// 100,000 ranked players in one server (and 20,000 unranked ones), in one transaction.
 fn fill(db: &Path) {
-    let mut store = SqliteStore::open(db).unwrap();
+    let store = SqliteStore::open(db).unwrap();
     let mut rng = fastrand::Rng::with_seed(17);
     store
         .immediate(|tx| {
@@ -146,7 +146,7 @@ fn leaderboard(base: &Path, quick: bool) {
         t0.elapsed().as_secs_f64()
     );
     let n = if quick { 50 } else { 300 };
-    let mut store = SqliteStore::open(&db).unwrap();
+    let store = SqliteStore::open(&db).unwrap();
     let pool = GUILD as i64;
     // A month after the players' last games: the RD as of now is tested, and nobody dropped.
     let now = 1_800_000_000_000 + 30 * 86_400_000;

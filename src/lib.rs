@@ -18,3 +18,4 @@ pub mod redact;
 pub mod render;
 pub mod store;
 pub mod telemetry;
+pub mod vocab;

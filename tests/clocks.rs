@@ -482,7 +482,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
         support::db::Backend::of_target(env!("CARGO_CRATE_NAME")),
         "adopt",
     );
-    let mut store = db.database().open().unwrap();
+    let store = db.database().open().unwrap();
     store
         .immediate(|tx| {
             for (id, name) in [(11, "white"), (22, "black")] {

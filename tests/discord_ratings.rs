@@ -149,7 +149,7 @@ async fn leaderboard_pages_are_the_callers_and_refused_when_stale() {
     let w = World::start("leaderboard", vec![]).await;
     // 15 ranked players in this server, stored directly (as if they had played).
     {
-        let mut store = SqliteStore::open(&w.db()).unwrap();
+        let store = SqliteStore::open(&w.db()).unwrap();
         store
             .immediate(|tx| {
                 for i in 0..15u64 {

@@ -110,7 +110,7 @@ fn source(dir: &Path) -> std::path::PathBuf {
         .unwrap();
     drop(svc);
 
-    let mut store = SqliteStore::open(&file).unwrap();
+    let store = SqliteStore::open(&file).unwrap();
     store
         .immediate(|tx| {
             tx.set_setting("commands_hash", "abc", 1)?;

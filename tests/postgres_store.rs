@@ -198,7 +198,7 @@ fn an_interaction_is_handled_by_one_process_only() {
                 let url = db.url.clone();
                 let barrier = barrier.clone();
                 std::thread::spawn(move || {
-                    let mut s = PostgresStore::open(&url).unwrap();
+                    let s = PostgresStore::open(&url).unwrap();
                     barrier.wait();
                     s.immediate(|tx| tx.mark_interaction(1_000 + id, 5))
                         .unwrap()
@@ -349,7 +349,7 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
         return;
     };
     let db = pg.database("rows");
-    let mut s = PostgresStore::open(&db.url).unwrap();
+    let s = PostgresStore::open(&db.url).unwrap();
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     // Ids above 2^63 (Discord snowflakes are u64) come back as they went in.
     let big = UserRow {
@@ -634,11 +634,7 @@ fn a_new_deadline_wakes_the_other_processes() {
     };
     let db = pg.database("deadline");
     let listener = PostgresStore::open(&db.url).unwrap();
-    let wakeups = listener
-        .coordination()
-        .unwrap()
-        .listen(cajitas::store::postgres::DEADLINE_TOPIC)
-        .unwrap();
+    let wakeups = listener.coordination().unwrap().listen_deadlines().unwrap();
     let svc = GameService::open_db(
         &cajitas::store::Database::Postgres(db.url.clone()),
         ServiceOptions::default(),
@@ -798,7 +794,7 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
     // A process claims a few posts and dies before posting them.
     let now = clock.now_ms();
     let lease = 60_000;
-    let mut raw = db.open().unwrap();
+    let raw = db.open().unwrap();
     let dead: Vec<i64> = raw
         .immediate(|tx| tx.claim_posts(EventScope::All, now, now + lease, DEAD))
         .unwrap()
@@ -1004,7 +1000,7 @@ fn two_games_of_one_player_ending_at_once_read_the_rating_one_after_the_other() 
         return;
     };
     let db = pg.database("rating-race");
-    let (mut a, mut b) = (
+    let (a, b) = (
         PostgresStore::open(&db.url).unwrap(),
         PostgresStore::open(&db.url).unwrap(),
     );

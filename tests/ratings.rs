@@ -55,7 +55,7 @@ fn play(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, moves: &[&str]
 /// change, as bits.
 fn snapshot(g: &GameService, users: &[u64]) -> Vec<String> {
     let store = g.shared_store();
-    let mut s = store.lock().unwrap();
+    let s = store.lock().unwrap();
     s.read(|tx| {
         let mut out = Vec::new();
         for &u in users {
@@ -260,7 +260,7 @@ fn a_resignation_racing_a_mate_counts_once() {
 /// Stores a rating directly (the live pool has no games yet: clocks come with another branch).
 fn put(g: &GameService, pool: i64, speed: Speed, id: u64, rating: f64, rd: f64, games: u32) {
     let store = g.shared_store();
-    let mut s = store.lock().unwrap();
+    let s = store.lock().unwrap();
     s.immediate(|tx| {
         tx.upsert_user(
             &UserRow {
@@ -658,7 +658,7 @@ fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
     // not count: the engine is never rated against.
     {
         let store = g.shared_store();
-        let mut s = store.lock().unwrap();
+        let s = store.lock().unwrap();
         s.immediate(|tx| {
             for u in [&a, &engine] {
                 let row = UserRow {

@@ -4,11 +4,10 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::game::ratings::{LeaderboardView, Speed, StatsView};
+use crate::game::ratings::{LeaderboardView, RANKED_MIN_GAMES, Speed, StatsView};
 use crate::game::{GameView, Lang};
 use crate::i18n::{Presentation, ratings};
 use crate::render::chart::{Chart, rating_chart};
-use crate::store::RANKED_MIN_GAMES;
 use crate::{i18n, tr};
 
 /// Prints each player's rating change of a view that ended a rated game.

@@ -69,7 +69,7 @@ impl Bookkeeping {
 
     /// A bot setting read from the database, never from memory.
     pub fn fresh_setting(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+        let store = self.store.lock().unwrap_or_else(|p| p.into_inner());
         let value = store.read(|tx| tx.setting(key))?;
         self.remember(key, value.clone());
         Ok(value)
@@ -80,7 +80,7 @@ impl Bookkeeping {
         f: impl FnOnce(&dyn crate::store::Tx, i64) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let now = self.clock.now_ms();
-        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+        let store = self.store.lock().unwrap_or_else(|p| p.into_inner());
         store.immediate(|tx| f(tx, now))
     }
 
@@ -113,7 +113,7 @@ impl Bookkeeping {
         }
         // The cache is filled while the store is still locked, so a `set_setting` cannot
         // commit and remember a newer value in between (locks: the store, then the cache).
-        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+        let store = self.store.lock().unwrap_or_else(|p| p.into_inner());
         let value = store.read(|tx| tx.setting(key))?;
         self.remember(key, value.clone());
         Ok(value)
@@ -140,7 +140,7 @@ impl Bookkeeping {
     /// Stores a bot setting.
     pub fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
         let now = self.clock.now_ms();
-        let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
+        let store = self.store.lock().unwrap_or_else(|p| p.into_inner());
         store.immediate(|tx| tx.set_setting(key, value, now))?;
         self.remember(key, Some(value.to_owned()));
         Ok(())

@@ -341,7 +341,7 @@ async fn run_async(
 
     // With PostgreSQL, a deadline another process sets wakes this one's scheduler too.
     if let Some(coordination) = bookkeeping.coordination() {
-        match coordination.listen(crate::store::postgres::DEADLINE_TOPIC) {
+        match coordination.listen_deadlines() {
             Ok(wakeups) => scheduler.follow(wakeups),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot listen for the other processes' deadlines")

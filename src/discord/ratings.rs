@@ -9,11 +9,10 @@ use super::errors::{Refusal, responder};
 use super::reply::{Reply, Responder, cap_chars};
 use super::who::{channel_ref, user_ref};
 use super::{Context, Data, Defer, Error};
-use crate::game::ratings::{LeaderboardView, Speed, StatsView};
+use crate::game::ratings::{LeaderboardView, RANKED_MIN_GAMES, Speed, StatsView};
 use crate::game::{GameError, Lang};
 use crate::i18n::{Presentation, ratings};
 use crate::render::chart::{Chart, rating_chart};
-use crate::store::RANKED_MIN_GAMES;
 use crate::tr;
 
 /// The chart's file name.

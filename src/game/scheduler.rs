@@ -232,7 +232,7 @@ impl Scheduler {
     }
 
     /// Wakes this scheduler when another process announces a deadline (`wakeups` of the
-    /// store's `Coordination::listen`, PostgreSQL's `LISTEN cajitas_deadline`; the payload is
+    /// store's `Coordination::listen_deadlines`, PostgreSQL's `LISTEN cajitas_deadline`; the payload is
     /// the due time, Unix ms) earlier than the one it sleeps until. An empty or unreadable
     /// payload (a reconnection, which may have missed one) wakes it for a look. The listening
     /// thread notices that the scheduler stopped at its next look, within a minute, and ends

@@ -27,8 +27,8 @@ pub const REMINDER_PERCENT: i64 = 80;
 
 /// How fast a game is played: rating pools are kept per speed. Untimed games count as
 /// correspondence (they are played at the same pace). The store's type, so that a rating
-/// pool's speed and a game's are one.
-pub use crate::store::Speed;
+/// pool's speed and a game's are one (see [`crate::vocab`]).
+pub use crate::vocab::Speed;
 
 /// A game's time control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -152,7 +152,7 @@ impl ColourChoice {
 }
 
 /// Where a challenge stands.
-pub use crate::store::ChallengeStatus as ChallengeState;
+pub use crate::vocab::ChallengeStatus as ChallengeState;
 
 /// A challenge, as the front ends show it.
 #[derive(Debug, Clone, PartialEq, Eq)]

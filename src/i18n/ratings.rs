@@ -7,10 +7,10 @@ use cajitas_rules::Lang;
 
 use super::present::Presentation;
 use crate::game::ChannelRef;
+use crate::game::ratings::RANKED_MIN_GAMES;
 use crate::game::ratings::{
     LeaderEntry, Missing, MyStanding, RatingChange, RecentGame, Shown, SpeedStats,
 };
-use crate::store::RANKED_MIN_GAMES;
 use crate::tr;
 
 /// One line per rating change of a game that ended: "alice 1523 → 1538 (+15)".

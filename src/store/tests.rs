@@ -85,7 +85,7 @@ fn migrations_apply_to_an_empty_database_and_are_idempotent() {
         s.immediate(|tx| tx.upsert_user(&user(1, "a"), 0)).unwrap();
     }
     // Reopening applies nothing twice and keeps the data.
-    let mut s = SqliteStore::open(&path).unwrap();
+    let s = SqliteStore::open(&path).unwrap();
     assert_eq!(s.schema_version().unwrap(), latest_schema_version());
     let u = s.read(|tx| tx.user(1)).unwrap();
     assert_eq!(u, Some(user(1, "a")));
@@ -104,7 +104,7 @@ fn pragmas_are_set() {
 
 #[test]
 fn users_are_stored_as_last_seen() {
-    let mut s = SqliteStore::open_in_memory().unwrap();
+    let s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         tx.upsert_user(&user(7, "old"), 1)?;
         tx.upsert_user(&user(7, "new"), 2)?;
@@ -117,7 +117,7 @@ fn users_are_stored_as_last_seen() {
 
 #[test]
 fn a_failed_operation_leaves_the_database_as_it_was() {
-    let mut s = SqliteStore::open_in_memory().unwrap();
+    let s = SqliteStore::open_in_memory().unwrap();
     let r: Result<(), StoreError> = s.immediate(|tx| {
         tx.upsert_user(&user(1, "a"), 0)?;
         Err(StoreError::Corrupt("the caller refused".into()))
@@ -128,7 +128,7 @@ fn a_failed_operation_leaves_the_database_as_it_was() {
 
 #[test]
 fn append_move_checks_the_ply() {
-    let mut s = SqliteStore::open_in_memory().unwrap();
+    let s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         let g = new_game(tx, 5);
         assert!(tx.append_move(g, 0, &mv(0, "e2e4"), "fen1", &ClockRow::default(), None)?);
@@ -168,7 +168,7 @@ fn append_move_checks_the_ply() {
 
 #[test]
 fn one_active_game_and_one_pending_challenge_per_channel() {
-    let mut s = SqliteStore::open_in_memory().unwrap();
+    let s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         new_game(tx, 5);
         let second = tx.insert_game(&NewGame {
@@ -221,7 +221,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
 
 #[test]
 fn draw_offers_open_and_close() {
-    let mut s = SqliteStore::open_in_memory().unwrap();
+    let s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         let g = new_game(tx, 5);
         assert_eq!(tx.open_draw_offer(g)?, None);
@@ -239,7 +239,7 @@ fn draw_offers_open_and_close() {
 
 #[test]
 fn interactions_are_handled_once() {
-    let mut s = SqliteStore::open_in_memory().unwrap();
+    let s = SqliteStore::open_in_memory().unwrap();
     s.immediate(|tx| {
         assert!(tx.mark_interaction(u64::MAX, 1)?);
         assert!(!tx.mark_interaction(u64::MAX, 2)?);
@@ -252,7 +252,7 @@ fn interactions_are_handled_once() {
 
 #[test]
 fn foreign_keys_are_enforced() {
-    let mut s = SqliteStore::open_in_memory().unwrap();
+    let s = SqliteStore::open_in_memory().unwrap();
     let r: Result<i64, StoreError> = s.immediate(|tx| {
         tx.insert_game(&NewGame {
             guild: None,
@@ -274,7 +274,7 @@ fn foreign_keys_are_enforced() {
 #[test]
 fn a_stored_text_this_program_does_not_write_is_a_corrupt_row() {
     let path = temp_db("corrupt");
-    let mut s = SqliteStore::open(&path).unwrap();
+    let s = SqliteStore::open(&path).unwrap();
     let g = s
         .immediate(|tx| Ok::<_, StoreError>(new_game(tx, 5)))
         .unwrap();
@@ -295,7 +295,7 @@ fn a_stored_text_this_program_does_not_write_is_a_corrupt_row() {
 
 #[test]
 fn the_backend_is_chosen_at_run_time() {
-    let mut s: Box<dyn Store> = Box::new(SqliteStore::open_in_memory().unwrap());
+    let s: Box<dyn Store> = Box::new(SqliteStore::open_in_memory().unwrap());
     assert_eq!(s.schema_version().unwrap(), latest_schema_version());
     let ids = s
         .immediate(|tx| {
@@ -328,7 +328,7 @@ fn the_backend_is_chosen_at_run_time() {
 #[test]
 fn a_user_is_rewritten_only_when_seen_differently() {
     let path = temp_db("upsert");
-    let mut s = SqliteStore::open(&path).unwrap();
+    let s = SqliteStore::open(&path).unwrap();
     let updated_at = || -> i64 {
         rusqlite::Connection::open(&*path)
             .unwrap()

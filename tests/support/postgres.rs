@@ -439,13 +439,7 @@ pub fn idle_following_scheduler(
     use cajitas::store::Store;
     let sched = cajitas::game::Scheduler::start(svc, cajitas::game::EventScope::All);
     let listener = cajitas::store::PostgresStore::open(url).unwrap();
-    sched.follow(
-        listener
-            .coordination()
-            .unwrap()
-            .listen(cajitas::store::postgres::DEADLINE_TOPIC)
-            .unwrap(),
-    );
+    sched.follow(listener.coordination().unwrap().listen_deadlines().unwrap());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while !(sched.sleeping() && sched.planned().is_none()) {
         assert!(

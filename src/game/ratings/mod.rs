@@ -20,7 +20,9 @@ pub use self::queries::{
     ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, Missing, MyStanding, RecentGame,
     SpeedStats, StatsView, Streak, Wdl,
 };
-pub use crate::store::Speed;
+/// The leaderboard's thresholds and a pool's speed: the words the game shares with the store
+/// (see [`crate::vocab`]).
+pub use crate::vocab::{RANKED_MAX_DEVIATION, RANKED_MIN_GAMES, Speed};
 
 use super::{GameError, GameService, UserRef};
 use crate::store::{GameRow, GameStatus, RatingChangeRow, RatingRow, Side, Tx, UserRow};
@@ -344,7 +346,7 @@ mod tests {
 
     #[test]
     fn the_leaderboard_thresholds_match_the_index() {
-        assert_eq!(crate::store::RANKED_MAX_DEVIATION, PROVISIONAL_DEVIATION);
+        assert_eq!(RANKED_MAX_DEVIATION, PROVISIONAL_DEVIATION);
         for sql in [
             include_str!("../../../migrations/0008_ratings.sql"),
             include_str!("../../../migrations/0015_leaderboard_inactivity.sql"),
@@ -352,8 +354,7 @@ mod tests {
         ] {
             assert!(sql.contains(&format!(
                 "WHERE games >= {} AND deviation < {}",
-                crate::store::RANKED_MIN_GAMES,
-                crate::store::RANKED_MAX_DEVIATION
+                RANKED_MIN_GAMES, RANKED_MAX_DEVIATION
             )));
         }
     }
@@ -362,7 +363,8 @@ mod tests {
     /// the decay the "?" is shown by: listed exactly while not provisional.
     #[test]
     fn the_leaderboard_tests_the_rd_the_provisional_mark_shows() {
-        use crate::store::{RANKED_RD2_PER_MS, RatingRow, ranked_at};
+        use crate::store::{RatingRow, ranked_at};
+        use crate::vocab::RANKED_RD2_PER_MS;
         let per_ms = glicko::PERIODS_PER_DAY / 86_400_000.0 * glicko::SCALE * glicko::SCALE;
         assert!((RANKED_RD2_PER_MS - per_ms).abs() <= per_ms * 1e-15);
         let day = 86_400_000;

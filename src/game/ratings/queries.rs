@@ -49,7 +49,7 @@ pub enum MyStanding {
 /// What keeps a player off a leaderboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Missing {
-    /// Rated games: they have fewer than [`crate::store::RANKED_MIN_GAMES`]; their RD as of
+    /// Rated games: they have fewer than [`super::RANKED_MIN_GAMES`]; their RD as of
     /// now is steady enough.
     Games,
     /// A steady rating: they have the games, but their RD as of now (widened by inactivity)
@@ -186,7 +186,7 @@ fn shown_now(r: &RatingRow, now: i64) -> Shown {
 
 /// What keeps `r` off its leaderboard at `now`, or `None` when it is listed.
 fn missing(r: &RatingRow, now: i64) -> Option<Missing> {
-    let games = r.games >= crate::store::RANKED_MIN_GAMES;
+    let games = r.games >= super::RANKED_MIN_GAMES;
     match (games, crate::store::steady_at(r, now)) {
         (true, true) => None,
         (false, true) => Some(Missing::Games),

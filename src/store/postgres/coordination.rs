@@ -144,6 +144,10 @@ impl Coordination for PgCoordination {
             Err(_) => Err(StoreError::Backend("the listener stopped".into())),
         }
     }
+
+    fn listen_deadlines(&self) -> Result<Box<dyn Wakeups>, StoreError> {
+        self.listen(super::DEADLINE_TOPIC)
+    }
 }
 
 /// Whether `topic` is a safe LISTEN/NOTIFY channel name (it is written into SQL).

@@ -1,7 +1,7 @@
 //! The PostgreSQL implementation of the [store](super), for a deployment of several bot
 //! processes sharing one database server: opening (a pool of connections), migrations under
-//! an advisory lock, and transactions here; the SQL of each kind of record in its own file,
-//! as in [`super::sqlite`].
+//! an advisory lock, and transactions here; how a statement of `store::records` runs on
+//! PostgreSQL (its placeholders, parameter types and locks) in `statements.rs`.
 //!
 //! **Isolation.** A read runs in `REPEATABLE READ READ ONLY` (one snapshot for all its
 //! statements, like SQLite's deferred transaction). A write runs in `READ COMMITTED`, and
@@ -20,98 +20,36 @@
 //! never both migrate: the second waits, then finds the schema current. Applied versions are
 //! rows of `schema_migrations`.
 
-mod bookkeeping;
-mod challenges;
+mod connect;
 mod coordination;
-mod engines;
-mod events;
-mod games;
-mod offers;
-mod ratings;
-mod takebacks;
-mod users;
+mod statements;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use postgres::types::{FromSql, ToSql};
-use postgres::{IsolationLevel, NoTls, Row, Statement};
-use r2d2_postgres::PostgresConnectionManager;
+use postgres::types::ToSql;
+use postgres::{IsolationLevel, Row, Statement};
 
+use self::connect::lock_pool;
+pub use self::connect::{
+    CONNECT_TIMEOUT, Client, Conn, LOCK_POOL_SIZE, Manager, Pool, config, connect, describe,
+    is_keyword_value, is_postgres_url, pool,
+};
+use self::connect::{POOL_SIZE, pool_of};
 pub use self::coordination::PgCoordination;
-pub use self::events::DEADLINE_TOPIC;
-use super::{Coordination, Store, StoreError, Tx, TxKind, UserRow};
+
+/// The topic on which a scheduled event is announced (its payload: the due time, Unix ms):
+/// the statements that schedule an event name it (`pg_notify('cajitas_deadline', …)` in
+/// `store::records`), and `Coordination::listen_deadlines` listens on it.
+pub const DEADLINE_TOPIC: &str = "cajitas_deadline";
+use super::sql::dollar_placeholders;
+use super::{Coordination, Store, StoreError, Tx, TxKind};
 
 /// The migrations, in order: (version, SQL). Append new files; never edit one that has
 /// shipped. Each file is the PostgreSQL twin of the SQLite migration with the same number.
-const MIGRATION_FILES: &[(i32, &str)] = &[
-    (
-        1,
-        include_str!("../../../migrations/postgres/0001_initial.sql"),
-    ),
-    (
-        2,
-        include_str!("../../../migrations/postgres/0002_bot_settings.sql"),
-    ),
-    (
-        3,
-        include_str!("../../../migrations/postgres/0003_pings.sql"),
-    ),
-    (
-        4,
-        include_str!("../../../migrations/postgres/0004_game_language.sql"),
-    ),
-    (
-        5,
-        include_str!("../../../migrations/postgres/0005_takebacks.sql"),
-    ),
-    (
-        6,
-        include_str!("../../../migrations/postgres/0006_threads.sql"),
-    ),
-    (
-        7,
-        include_str!("../../../migrations/postgres/0007_clocks.sql"),
-    ),
-    (
-        8,
-        include_str!("../../../migrations/postgres/0008_ratings.sql"),
-    ),
-    (
-        9,
-        include_str!("../../../migrations/postgres/0009_engine_players.sql"),
-    ),
-    (
-        10,
-        include_str!("../../../migrations/postgres/0010_pending_events_in_games.sql"),
-    ),
-    (
-        11,
-        include_str!("../../../migrations/postgres/0011_post_claims.sql"),
-    ),
-    (
-        12,
-        include_str!("../../../migrations/postgres/0012_local_event_index.sql"),
-    ),
-    (
-        13,
-        include_str!("../../../migrations/postgres/0013_engine_claims.sql"),
-    ),
-    (
-        14,
-        include_str!("../../../migrations/postgres/0014_no_early_idle_reminders.sql"),
-    ),
-    (
-        15,
-        include_str!("../../../migrations/postgres/0015_leaderboard_inactivity.sql"),
-    ),
-    (
-        16,
-        include_str!("../../../migrations/postgres/0016_analyses.sql"),
-    ),
-];
+const MIGRATION_FILES: &[(i32, &str)] = super::migrations::POSTGRES;
 
 /// The schema version the migrations bring a database to.
 pub fn latest_schema_version() -> usize {
@@ -160,311 +98,6 @@ pub mod locks {
     }
 }
 
-/// Whether `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`, or a libpq
-/// keyword/value string, see [`is_keyword_value`]) rather than a SQLite file.
-pub fn is_postgres_url(db: &str) -> bool {
-    let lower = db.trim_start().to_ascii_lowercase();
-    lower.starts_with("postgres://") || lower.starts_with("postgresql://") || is_keyword_value(db)
-}
-
-/// The keywords of libpq's connection strings that the `postgres` crate reads.
-const KEYWORDS: &[&str] = &[
-    "host",
-    "hostaddr",
-    "port",
-    "dbname",
-    "user",
-    "password",
-    "options",
-    "application_name",
-    "sslmode",
-    "sslnegotiation",
-    "connect_timeout",
-    "tcp_user_timeout",
-    "keepalives",
-    "keepalives_idle",
-    "keepalives_interval",
-    "keepalives_retries",
-    "target_session_attrs",
-    "channel_binding",
-    "load_balance_hosts",
-];
-
-/// Whether `db` is a libpq keyword/value string (`host=/run/postgresql user=bot …`): it
-/// begins with one of libpq's keywords and `=`. Such a string is a PostgreSQL database, never
-/// a file named after it (with its password).
-pub fn is_keyword_value(db: &str) -> bool {
-    db.trim_start().split_once('=').is_some_and(|(key, _)| {
-        let key = key.trim_end().to_ascii_lowercase();
-        KEYWORDS.contains(&key.as_str())
-    })
-}
-
-/// A PostgreSQL database for logs and messages, without its password: a URL as
-/// `redact::redact_url` shows it; a keyword/value string as its host, port, user and
-/// database (or "a PostgreSQL database" when it cannot be read).
-pub fn describe(db: &str) -> String {
-    if !is_keyword_value(db) {
-        return crate::redact::redact_url(db);
-    }
-    let Ok(config) = db.parse::<postgres::Config>() else {
-        return "a PostgreSQL database (an unreadable keyword/value string)".to_owned();
-    };
-    let mut parts = Vec::new();
-    let hosts: Vec<String> = config
-        .get_hosts()
-        .iter()
-        .map(|h| match h {
-            postgres::config::Host::Tcp(name) => name.clone(),
-            #[cfg(unix)]
-            postgres::config::Host::Unix(dir) => dir.display().to_string(),
-        })
-        .collect();
-    if !hosts.is_empty() {
-        parts.push(format!("host={}", hosts.join(",")));
-    }
-    let ports: Vec<String> = config.get_ports().iter().map(u16::to_string).collect();
-    if !ports.is_empty() {
-        parts.push(format!("port={}", ports.join(",")));
-    }
-    if let Some(user) = config.get_user() {
-        parts.push(format!("user={user}"));
-    }
-    if let Some(db) = config.get_dbname() {
-        parts.push(format!("dbname={db}"));
-    }
-    parts.join(" ")
-}
-
-impl From<postgres::Error> for StoreError {
-    fn from(e: postgres::Error) -> Self {
-        StoreError::Postgres(e)
-    }
-}
-
-impl From<r2d2::Error> for StoreError {
-    fn from(e: r2d2::Error) -> Self {
-        StoreError::Backend(format!("no PostgreSQL connection: {e}"))
-    }
-}
-
-/// A Discord id (or a local user's id) as stored: the BIGINT with the same bits.
-fn to_db(id: u64) -> i64 {
-    id as i64
-}
-
-fn from_db(id: i64) -> u64 {
-    id as u64
-}
-
-/// A ply or a count as stored (INTEGER).
-fn ply_to_db(ply: u32) -> i32 {
-    i32::try_from(ply).unwrap_or(i32::MAX)
-}
-
-/// Reads the columns of a row in the order they are selected, each decoded to its type (the
-/// decoders read their fields in the order of their `SELECT` lists, as in the SQLite backend).
-struct Columns<'r> {
-    row: &'r Row,
-    next: usize,
-}
-
-impl<'r> Columns<'r> {
-    fn new(row: &'r Row) -> Self {
-        Columns { row, next: 0 }
-    }
-
-    fn get<T: FromSql<'r>>(&mut self) -> Result<T, StoreError> {
-        let v = self.row.try_get(self.next)?;
-        self.next += 1;
-        Ok(v)
-    }
-
-    /// A Discord id.
-    fn id(&mut self) -> Result<u64, StoreError> {
-        self.get::<i64>().map(from_db)
-    }
-
-    /// A Discord id that may be absent.
-    fn opt_id(&mut self) -> Result<Option<u64>, StoreError> {
-        Ok(self.get::<Option<i64>>()?.map(from_db))
-    }
-
-    /// A ply or a count.
-    fn ply(&mut self) -> Result<u32, StoreError> {
-        let v: i32 = self.get()?;
-        u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("negative ply {v}")))
-    }
-
-    /// One of the stored enums, from its text.
-    fn text<T: std::str::FromStr<Err = super::UnknownValue>>(&mut self) -> Result<T, StoreError> {
-        let s: &str = self.get()?;
-        Ok(s.parse()?)
-    }
-
-    /// One of the stored enums that may be absent.
-    fn opt_text<T: std::str::FromStr<Err = super::UnknownValue>>(
-        &mut self,
-    ) -> Result<Option<T>, StoreError> {
-        match self.get::<Option<&str>>()? {
-            Some(s) => Ok(Some(s.parse()?)),
-            None => Ok(None),
-        }
-    }
-
-    /// A time control: kind, base, increment.
-    fn tc(&mut self) -> Result<super::TimeControlRow, StoreError> {
-        Ok(super::TimeControlRow {
-            kind: self.text()?,
-            base_ms: self.get()?,
-            inc_ms: self.get()?,
-        })
-    }
-
-    /// A user: id, name, is_bot.
-    fn user(&mut self) -> Result<UserRow, StoreError> {
-        Ok(UserRow {
-            id: self.id()?,
-            name: self.get()?,
-            is_bot: self.get()?,
-        })
-    }
-
-    /// A user of a LEFT JOIN: id, name, is_bot, or `None` when the id is NULL.
-    fn opt_user(&mut self) -> Result<Option<UserRow>, StoreError> {
-        let start = self.next;
-        if self.opt_id()?.is_none() {
-            self.next = start + 3;
-            return Ok(None);
-        }
-        self.next = start;
-        self.user().map(Some)
-    }
-}
-
-/// A blocking client that may be dropped anywhere. `postgres::Client` closes its connection
-/// on drop by blocking on its own runtime, which panics on a thread that drives a tokio
-/// runtime ("Cannot start a runtime from within a runtime"): at the bot's shutdown, the
-/// runtime drops its tasks, and the pools they hold, on its own threads, and the process
-/// aborted. On such a thread the client is closed on a short thread of its own.
-pub struct Client(Option<postgres::Client>);
-
-impl Client {
-    /// Wraps a connected client.
-    pub fn new(client: postgres::Client) -> Client {
-        Client(Some(client))
-    }
-}
-
-impl std::ops::Deref for Client {
-    type Target = postgres::Client;
-    fn deref(&self) -> &postgres::Client {
-        self.0
-            .as_ref()
-            .expect("a client is only taken when dropped")
-    }
-}
-
-impl std::ops::DerefMut for Client {
-    fn deref_mut(&mut self) -> &mut postgres::Client {
-        self.0
-            .as_mut()
-            .expect("a client is only taken when dropped")
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let Some(client) = self.0.take() else {
-            return;
-        };
-        if tokio::runtime::Handle::try_current().is_err() {
-            return drop(client);
-        }
-        // Joined, so that the server sees the session end before this returns; a thread
-        // that cannot be started leaves the socket to be closed with the process.
-        let closing = std::thread::Builder::new()
-            .name("pg-close".into())
-            .spawn(move || drop(client));
-        match closing {
-            Ok(thread) => {
-                let _ = thread.join();
-            }
-            Err(e) => {
-                tracing::debug!(error = %e, "cannot close a PostgreSQL connection cleanly");
-            }
-        }
-    }
-}
-
-/// A pooled connection with its prepared statements (prepared once per connection, by SQL).
-pub struct Conn {
-    client: Client,
-    statements: HashMap<&'static str, Statement>,
-    /// Set when the session may hold a lock it could not release: the pool closes it.
-    poisoned: bool,
-}
-
-impl Conn {
-    /// The client, for statements outside the store's transactions (the `migrate` command,
-    /// the coordination locks).
-    pub fn client(&mut self) -> &mut postgres::Client {
-        &mut self.client
-    }
-}
-
-/// The pool's connection manager: r2d2_postgres's, plus the session settings and the
-/// statement cache of each connection.
-#[derive(Debug)]
-pub struct Manager(PostgresConnectionManager<NoTls>);
-
-impl r2d2::ManageConnection for Manager {
-    type Connection = Conn;
-    type Error = postgres::Error;
-
-    fn connect(&self) -> Result<Conn, postgres::Error> {
-        let mut client = Client::new(self.0.connect()?);
-        // An acknowledged commit is on the server's disk (the server's default, stated here
-        // so that a server configured otherwise does not weaken it); a lock waits 5 s at most.
-        client.batch_execute(&format!(
-            "SET synchronous_commit = on; SET lock_timeout = '{}ms'",
-            LOCK_TIMEOUT.as_millis()
-        ))?;
-        Ok(Conn {
-            client,
-            statements: HashMap::new(),
-            poisoned: false,
-        })
-    }
-
-    fn is_valid(&self, conn: &mut Conn) -> Result<(), postgres::Error> {
-        self.0.is_valid(&mut conn.client)
-    }
-
-    fn has_broken(&self, conn: &mut Conn) -> bool {
-        conn.poisoned || self.0.has_broken(&mut conn.client)
-    }
-}
-
-/// A pool of connections to one PostgreSQL database.
-pub type Pool = r2d2::Pool<Manager>;
-
-/// The connections a store's pool keeps at most. The game service runs one operation at a
-/// time per store (it holds the store behind a lock), so a few are enough: the rest serve
-/// the notifications, and stand in for a connection the server closed. The coordination
-/// locks never take one: they have a pool of their own ([`LOCK_POOL_SIZE`]).
-const POOL_SIZE: u32 = 4;
-
-/// The connections the coordination locks of one process may hold at once, each lock on a
-/// session of its own: one per IDENTIFY bucket (Discord's `max_concurrency` is 1, or 16 for
-/// the largest bots), and the command registration's. Opened when a lock is first taken,
-/// closed after a minute unused; a lock held while shards identify then never leaves a
-/// game's operation waiting for a connection.
-pub const LOCK_POOL_SIZE: u32 = 17;
-
-/// How long an unused lock connection stays open.
-const LOCK_IDLE: Duration = Duration::from_secs(60);
-
 /// The database: a pool of PostgreSQL connections.
 pub struct PostgresStore {
     pool: Pool,
@@ -479,89 +112,6 @@ impl std::fmt::Debug for PostgresStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PostgresStore").finish_non_exhaustive()
     }
-}
-
-/// How long a connection attempt waits for the server, unless the connection string says
-/// (`connect_timeout`): an unreachable server is reported in seconds, not after the pool's
-/// wait.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
-
-/// The connection settings of `url`: a URL (`postgres://…` or `postgresql://…`) or a libpq
-/// keyword/value string (`host=… user=… dbname=…`), any form the `postgres` crate reads. The
-/// server's notices (such as "relation … already exists, skipping" at every start) are
-/// logged at debug, not as the crate's INFO lines.
-pub fn config(url: &str) -> Result<postgres::Config, StoreError> {
-    let mut config: postgres::Config = url.parse()?;
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(CONNECT_TIMEOUT);
-    }
-    config.notice_callback(|notice| {
-        tracing::debug!(
-            severity = notice.severity(),
-            code = notice.code().code(),
-            "PostgreSQL: {}",
-            notice.message()
-        );
-    });
-    Ok(config)
-}
-
-/// Connects once, outside any pool: a server that cannot be reached or refuses the login
-/// (a wrong password: SQLSTATE 28P01) is reported at once, with the server's reason, instead
-/// of the pool's "timed out waiting for connection" after its wait.
-pub fn connect(config: &postgres::Config) -> Result<Client, StoreError> {
-    Ok(Client::new(config.connect(NoTls)?))
-}
-
-/// Opens a pool on `url` (see [`config`]), without TLS.
-pub fn pool(url: &str, size: u32) -> Result<Pool, StoreError> {
-    pool_of(config(url)?, size, 1, None)
-}
-
-/// What the pools do with a failed connection attempt (r2d2's own handler logs each at
-/// ERROR, through `log`): one WARN line with the server's reason.
-#[derive(Debug)]
-struct WarnOnError;
-
-impl r2d2::HandleError<postgres::Error> for WarnOnError {
-    fn handle_error(&self, e: postgres::Error) {
-        tracing::warn!(
-            error = %super::postgres_reason(&e),
-            "cannot open a PostgreSQL connection"
-        );
-    }
-}
-
-/// The coordination locks' pool on `config` ([`LOCK_POOL_SIZE`]): no connection until a lock
-/// is taken.
-fn lock_pool(config: postgres::Config) -> Result<Pool, StoreError> {
-    pool_of(config, LOCK_POOL_SIZE, 0, Some(LOCK_IDLE))
-}
-
-/// A pool on `config` of at most `size` connections, keeping `min_idle` open; an idle one
-/// beyond those is closed after `idle` (r2d2's 10 minutes when `None`).
-fn pool_of(
-    config: postgres::Config,
-    size: u32,
-    min_idle: u32,
-    idle: Option<Duration>,
-) -> Result<Pool, StoreError> {
-    let manager = Manager(PostgresConnectionManager::new(config, NoTls));
-    let builder = r2d2::Pool::builder();
-    let builder = match idle {
-        Some(idle) => builder.idle_timeout(Some(idle)),
-        None => builder,
-    };
-    Ok(builder
-        .max_size(size)
-        .min_idle(Some(min_idle))
-        // No round trip to test a connection before each use (a move is a dozen of them):
-        // a connection the server closed is found at BEGIN, which is retried once on another
-        // (see `PostgresStore::transaction`), and dropped from the pool as broken.
-        .test_on_check_out(false)
-        .connection_timeout(Duration::from_secs(10))
-        .error_handler(Box::new(WarnOnError))
-        .build(manager)?)
 }
 
 impl PostgresStore {
@@ -635,7 +185,8 @@ pub fn schema_version(client: &mut postgres::Client) -> Result<usize, StoreError
     Ok(n as usize)
 }
 
-/// An open PostgreSQL transaction; the record traits are implemented in this module's files.
+/// An open PostgreSQL transaction: a [`Backend`](super::sql::Backend) (`statements.rs`), so
+/// every record trait of `store::records` is implemented for it.
 struct PgTx<'c> {
     tx: RefCell<postgres::Transaction<'c>>,
     statements: RefCell<&'c mut HashMap<&'static str, Statement>>,
@@ -652,27 +203,14 @@ impl PgTx<'_> {
         if let Some(s) = self.statements.borrow().get(sql) {
             return Ok(s.clone());
         }
-        let s = self.tx.borrow_mut().prepare(sql)?;
+        // The shared statements are written with SQLite's `?N` (see `store::sql`).
+        let s = if sql.contains('?') {
+            self.tx.borrow_mut().prepare(&dollar_placeholders(sql))?
+        } else {
+            self.tx.borrow_mut().prepare(sql)?
+        };
         self.statements.borrow_mut().insert(sql, s.clone());
         Ok(s)
-    }
-
-    fn query(
-        &self,
-        sql: &'static str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Vec<Row>, StoreError> {
-        let s = self.stmt(sql)?;
-        Ok(self.tx.borrow_mut().query(&s, params)?)
-    }
-
-    fn query_opt(
-        &self,
-        sql: &'static str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Option<Row>, StoreError> {
-        let s = self.stmt(sql)?;
-        Ok(self.tx.borrow_mut().query_opt(&s, params)?)
     }
 
     fn query_one(
@@ -765,7 +303,7 @@ fn run<'c>(
 
 impl Store for PostgresStore {
     fn transaction(
-        &mut self,
+        &self,
         kind: TxKind,
         op: &mut dyn FnMut(&dyn Tx) -> bool,
     ) -> Result<(), StoreError> {

@@ -1,5 +1,6 @@
 //! The SQLite implementation of the [store](super): opening, pragmas, migrations and
-//! transactions here; the SQL of each kind of record in its own file.
+//! transactions here, and how a statement of `store::records` runs on SQLite (its parameters
+//! and rows).
 //!
 //! A [`SqliteStore`] owns one connection in WAL mode with `synchronous=FULL` (an acknowledged
 //! commit survives a power loss), foreign keys on and a busy timeout. The schema is in the
@@ -7,51 +8,24 @@
 //! A write runs in `BEGIN IMMEDIATE`, a read in a deferred transaction. The constructs that
 //! only SQLite accepts are listed, with why, in ARCHITECTURE.md ("SQLite-only constructs").
 
-mod bookkeeping;
-mod challenges;
-mod engines;
-mod events;
-mod games;
 mod lock;
-mod offers;
-mod ratings;
-mod takebacks;
-mod users;
 
 pub use self::lock::{ProcessLock, ProcessLockError, lock_for_one_process};
 
+use std::cell::RefCell;
 use std::path::Path;
 use std::time::Duration;
 
-use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Row, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 
-use super::{
-    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus, Side, Speed, Store,
-    StoreError, TimeControlRow, Tx, TxKind, UnknownValue, UserRow,
-};
+use super::sql::{Backend, Cells, Dialect, Params, Value, wrong_cell};
+use super::{Store, StoreError, Tx, TxKind, UnknownValue};
 
 /// The migrations, in order. Append new files; never edit one that has shipped. (Public so
 /// that tests can build a database as an earlier version left it.)
-pub const MIGRATION_FILES: &[&str] = &[
-    include_str!("../../../migrations/0001_initial.sql"),
-    include_str!("../../../migrations/0002_bot_settings.sql"),
-    include_str!("../../../migrations/0003_pings.sql"),
-    include_str!("../../../migrations/0004_game_language.sql"),
-    include_str!("../../../migrations/0005_takebacks.sql"),
-    include_str!("../../../migrations/0006_threads.sql"),
-    include_str!("../../../migrations/0007_clocks.sql"),
-    include_str!("../../../migrations/0008_ratings.sql"),
-    include_str!("../../../migrations/0009_engine_players.sql"),
-    include_str!("../../../migrations/0010_pending_events_in_games.sql"),
-    include_str!("../../../migrations/0011_post_claims.sql"),
-    include_str!("../../../migrations/0012_local_event_index.sql"),
-    include_str!("../../../migrations/0013_engine_claims.sql"),
-    include_str!("../../../migrations/0014_no_early_idle_reminders.sql"),
-    include_str!("../../../migrations/0015_leaderboard_inactivity.sql"),
-    include_str!("../../../migrations/0016_analyses.sql"),
-];
+pub const MIGRATION_FILES: &[&str] = super::migrations::SQLITE;
 
 /// How many prepared statements a connection keeps: more than the store has (about 100).
 const STATEMENT_CACHE: usize = 256;
@@ -80,107 +54,12 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// The stored enums are their texts.
-macro_rules! text_column {
-    ($($name:ident),+) => {$(
-        impl ToSql for $name {
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                Ok(ToSqlOutput::from(self.as_str()))
-            }
-        }
-        impl FromSql for $name {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-                value
-                    .as_str()?
-                    .parse()
-                    .map_err(|e: UnknownValue| FromSqlError::Other(Box::new(e)))
-            }
-        }
-    )+};
-}
-
-text_column!(
-    Side,
-    ColourPick,
-    ChallengeStatus,
-    GameStatus,
-    OfferStatus,
-    ClockKind,
-    EventKind,
-    Speed
-);
-
-/// A Discord id (or a local user's id) as stored: the i64 with the same bits.
-fn to_db(id: u64) -> i64 {
-    id as i64
-}
-
-fn from_db(id: i64) -> u64 {
-    id as u64
-}
-
-/// Reads the columns of a row in the order they are selected, each decoded to its type:
-/// the decoders below read their fields in the order of their `SELECT` lists.
-struct Columns<'r, 's> {
-    row: &'r Row<'s>,
-    next: usize,
-}
-
-impl<'r, 's> Columns<'r, 's> {
-    fn new(row: &'r Row<'s>) -> Self {
-        Columns { row, next: 0 }
-    }
-
-    fn get<T: FromSql>(&mut self) -> rusqlite::Result<T> {
-        let v = self.row.get(self.next)?;
-        self.next += 1;
-        Ok(v)
-    }
-
-    /// A Discord id.
-    fn id(&mut self) -> rusqlite::Result<u64> {
-        self.get::<i64>().map(from_db)
-    }
-
-    /// A Discord id that may be absent.
-    fn opt_id(&mut self) -> rusqlite::Result<Option<u64>> {
-        Ok(self.get::<Option<i64>>()?.map(from_db))
-    }
-
-    /// A user: id, name, is_bot.
-    fn user(&mut self) -> rusqlite::Result<UserRow> {
-        Ok(UserRow {
-            id: self.id()?,
-            name: self.get()?,
-            is_bot: self.get()?,
-        })
-    }
-
-    /// A time control: kind, base, increment.
-    fn tc(&mut self) -> rusqlite::Result<TimeControlRow> {
-        Ok(TimeControlRow {
-            kind: self.get()?,
-            base_ms: self.get()?,
-            inc_ms: self.get()?,
-        })
-    }
-
-    /// A user of a LEFT JOIN: id, name, is_bot, or `None` when the id is NULL.
-    fn opt_user(&mut self) -> rusqlite::Result<Option<UserRow>> {
-        let start = self.next;
-        if self.opt_id()?.is_none() {
-            self.next = start + 3;
-            return Ok(None);
-        }
-        self.next = start;
-        self.user().map(Some)
-    }
-}
-
 /// The database: one SQLite connection.
 #[derive(Debug)]
 pub struct SqliteStore {
-    conn: Connection,
+    /// Borrowed by one transaction at a time ([`Store::transaction`] takes `&self`; a
+    /// transaction begun inside another is refused, not nested).
+    conn: RefCell<Connection>,
 }
 
 impl SqliteStore {
@@ -206,13 +85,15 @@ impl SqliteStore {
         // (the SQL parser was a good part of a move's CPU time in `benches/service.rs`).
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations().to_latest(&mut conn)?;
-        Ok(SqliteStore { conn })
+        Ok(SqliteStore {
+            conn: RefCell::new(conn),
+        })
     }
 
     /// A pragma's current value, as text (for checks and diagnostics).
     pub fn pragma(&self, name: &str) -> Result<String, StoreError> {
         let value: rusqlite::types::Value =
-            self.conn.pragma_query_value(None, name, |r| r.get(0))?;
+            self.conn()?.pragma_query_value(None, name, |r| r.get(0))?;
         Ok(match value {
             rusqlite::types::Value::Integer(i) => i.to_string(),
             rusqlite::types::Value::Text(s) => s,
@@ -221,23 +102,52 @@ impl SqliteStore {
     }
 }
 
-/// An open SQLite transaction; the record traits are implemented in this module's files.
+impl SqliteStore {
+    /// The plan SQLite makes for `sql` with its first `n` parameters 0, 0, 1 (the details of
+    /// `EXPLAIN QUERY PLAN`), for the tests of the queries that name an index.
+    #[cfg(test)]
+    pub(crate) fn query_plan(&self, sql: &str, n: usize) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn()?;
+        let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+        let values = [0i64, 0, 1];
+        let plan = stmt
+            .query_map(rusqlite::params_from_iter(&values[..n]), |r| {
+                r.get::<_, String>(3)
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(plan)
+    }
+
+    /// The connection, outside a transaction.
+    fn conn(&self) -> Result<std::cell::Ref<'_, Connection>, StoreError> {
+        self.conn.try_borrow().map_err(|_| nested())
+    }
+}
+
+/// A transaction begun inside another on the same store.
+fn nested() -> StoreError {
+    StoreError::Backend("a SQLite transaction was begun inside another".into())
+}
+
+/// An open SQLite transaction: a [`Backend`], so every record trait of `store::records` is
+/// implemented for it.
 struct SqliteTx<'c> {
     tx: rusqlite::Transaction<'c>,
 }
 
 impl Store for SqliteStore {
     fn transaction(
-        &mut self,
+        &self,
         kind: TxKind,
         op: &mut dyn FnMut(&dyn Tx) -> bool,
     ) -> Result<(), StoreError> {
+        let mut conn = self.conn.try_borrow_mut().map_err(|_| nested())?;
         let behavior = match kind {
             TxKind::Write => TransactionBehavior::Immediate,
             TxKind::Read => TransactionBehavior::Deferred,
         };
         let tx = SqliteTx {
-            tx: self.conn.transaction_with_behavior(behavior)?,
+            tx: conn.transaction_with_behavior(behavior)?,
         };
         // A failed operation drops `tx`, which rolls it back.
         if op(&tx) {
@@ -251,13 +161,90 @@ impl Store for SqliteStore {
 
     fn schema_version(&self) -> Result<usize, StoreError> {
         let v: i64 = self
-            .conn
+            .conn()?
             .query_row("PRAGMA user_version", [], |r| r.get(0))?;
         Ok(v as usize)
     }
 
     fn migrate(&mut self) -> Result<(), StoreError> {
-        migrations().to_latest(&mut self.conn)?;
+        migrations().to_latest(self.conn.get_mut())?;
         Ok(())
+    }
+}
+
+impl ToSql for Value<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match *self {
+            Value::Null => ToSqlOutput::Owned(rusqlite::types::Value::Null),
+            Value::Int(v) => ToSqlOutput::Owned(rusqlite::types::Value::Integer(v)),
+            Value::Real(v) => ToSqlOutput::Owned(rusqlite::types::Value::Real(v)),
+            Value::Text(s) => ToSqlOutput::Borrowed(ValueRef::Text(s.as_bytes())),
+            Value::Bool(b) => ToSqlOutput::Owned(rusqlite::types::Value::Integer(i64::from(b))),
+        })
+    }
+}
+
+impl Cells for Row<'_> {
+    fn int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        match self.get_ref(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Integer(v) => Ok(Some(v)),
+            _ => Err(wrong_cell(i, "an integer")),
+        }
+    }
+
+    fn real(&self, i: usize) -> Result<Option<f64>, StoreError> {
+        match self.get_ref(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Real(v) => Ok(Some(v)),
+            ValueRef::Integer(v) => Ok(Some(v as f64)),
+            _ => Err(wrong_cell(i, "a number")),
+        }
+    }
+
+    fn text(&self, i: usize) -> Result<Option<&str>, StoreError> {
+        match self.get_ref(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Text(b) => std::str::from_utf8(b)
+                .map(Some)
+                .map_err(|_| wrong_cell(i, "a UTF-8 text")),
+            _ => Err(wrong_cell(i, "a text")),
+        }
+    }
+
+    fn bool(&self, i: usize) -> Result<Option<bool>, StoreError> {
+        match self.get_ref(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Integer(v) => Ok(Some(v != 0)),
+            _ => Err(wrong_cell(i, "a boolean")),
+        }
+    }
+}
+
+impl Backend for SqliteTx<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn each(
+        &self,
+        sql: &'static str,
+        params: &Params<'_>,
+        each: &mut dyn FnMut(&dyn Cells) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.tx.prepare_cached(sql)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(params.iter().map(|p| p.value())))?;
+        while let Some(row) = rows.next()? {
+            each(row)?;
+        }
+        Ok(())
+    }
+
+    fn exec(&self, sql: &'static str, params: &Params<'_>) -> Result<u64, StoreError> {
+        let n = self
+            .tx
+            .prepare_cached(sql)?
+            .execute(rusqlite::params_from_iter(params.iter().map(|p| p.value())))?;
+        Ok(n as u64)
     }
 }

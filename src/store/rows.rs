@@ -1,0 +1,352 @@
+//! The records as the store reads and writes them: plain data, ids, texts, numbers and the
+//! shared words of [`crate::vocab`].
+
+use crate::vocab::{
+    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus,
+    RANKED_MAX_DEVIATION, RANKED_MIN_GAMES, RANKED_RD2_PER_MS, Side, Speed,
+};
+
+/// A time control as stored: its kind, the base (days per move or the live starting time)
+/// and the live increment, in ms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControlRow {
+    /// Untimed, correspondence or live.
+    pub kind: ClockKind,
+    /// The full allowance, in ms.
+    pub base_ms: i64,
+    /// The live increment, in ms.
+    pub inc_ms: i64,
+}
+
+impl Default for TimeControlRow {
+    /// Untimed.
+    fn default() -> Self {
+        TimeControlRow {
+            kind: ClockKind::Untimed,
+            base_ms: 0,
+            inc_ms: 0,
+        }
+    }
+}
+
+/// A game's clock as stored (migration 0007).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClockRow {
+    /// White's remaining time at `clock_at`, in ms.
+    pub white_ms: i64,
+    /// Black's remaining time at `clock_at`, in ms.
+    pub black_ms: i64,
+    /// When the current turn began (Unix ms); `None` for a game from before clocks that the
+    /// service has not adopted yet.
+    pub clock_at: Option<i64>,
+    /// The deadline of the player to move (timed), or when the waiting player may claim the
+    /// game (untimed), Unix ms.
+    pub deadline: Option<i64>,
+    /// Grows on every move and takeback.
+    pub seq: i64,
+}
+
+/// A scheduler event (migrations 0007 and 0010).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    /// Its id once recorded done (the post's nonce is `cj` and this id in base 36); 0 while
+    /// pending.
+    pub id: i64,
+    /// The game.
+    pub game_id: i64,
+    /// The game's `seq` it was scheduled at.
+    pub seq: i64,
+    /// What it does.
+    pub kind: EventKind,
+    /// The game's channel.
+    pub channel: u64,
+    /// When it falls due (Unix ms).
+    pub due_at: i64,
+}
+
+/// Which games' events a scheduler handles: `cajitas local` only its channel, `cajitas
+/// run` every other one, so two fronts on one database never handle the same event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventScope {
+    /// Every game.
+    All,
+    /// Only the games of this channel.
+    Only(u64),
+    /// Every game but those of this channel.
+    Except(u64),
+}
+
+/// A user as last seen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserRow {
+    /// The Discord user id (or a local user's id).
+    pub id: u64,
+    /// The display name as last seen.
+    pub name: String,
+    /// Whether the account is a bot.
+    pub is_bot: bool,
+}
+
+/// A challenge, with its users.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengeRow {
+    /// Its id.
+    pub id: i64,
+    /// The guild, if any.
+    pub guild: Option<u64>,
+    /// The channel (a thread is a channel).
+    pub channel: u64,
+    /// Who challenged.
+    pub challenger: UserRow,
+    /// Who was challenged; `None` for an open challenge.
+    pub opponent: Option<UserRow>,
+    /// The challenger's colour choice.
+    pub colour: ColourPick,
+    /// Where it stands.
+    pub status: ChallengeStatus,
+    /// When it was made (Unix ms).
+    pub created_at: i64,
+    /// When it expires (Unix ms).
+    pub expires_at: i64,
+    /// The game it started, once accepted.
+    pub game_id: Option<i64>,
+    /// The message showing it (migration 0006), once the front end said which: the game's
+    /// thread is opened on it.
+    pub message: Option<u64>,
+    /// The time control offered.
+    pub tc: TimeControlRow,
+    /// Whether its game counts for the ratings (migration 0008).
+    pub rated: bool,
+}
+
+/// A game, with its players.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Its id.
+    pub id: i64,
+    /// The guild, if any.
+    pub guild: Option<u64>,
+    /// The channel.
+    pub channel: u64,
+    /// White.
+    pub white: UserRow,
+    /// Black.
+    pub black: UserRow,
+    /// The FEN it started from.
+    pub start_fen: String,
+    /// The current FEN (a cache of start + moves).
+    pub fen: String,
+    /// Plies played.
+    pub ply: u32,
+    /// Where it stands.
+    pub status: GameStatus,
+    /// "*", "1-0", "0-1" or "1/2-1/2".
+    pub result: String,
+    /// The winner of a decisive game.
+    pub winner: Option<Side>,
+    /// Why it ended (the service's vocabulary).
+    pub termination: Option<String>,
+    /// The move written with a draw claim (not played), in UCI.
+    pub claim_move: Option<String>,
+    /// When it started (Unix ms).
+    pub created_at: i64,
+    /// When it last changed (Unix ms).
+    pub updated_at: i64,
+    /// When it ended (Unix ms).
+    pub finished_at: Option<i64>,
+    /// The language of its posts that no interaction caused: `"en"` or `"es"`.
+    pub lang: String,
+    /// The thread it is played in (migration 0006); `None`: in the channel itself.
+    pub thread: Option<u64>,
+    /// Its time control.
+    pub tc: TimeControlRow,
+    /// Its clock.
+    pub clock: ClockRow,
+    /// Whether it counts for the ratings (migration 0008).
+    pub rated: bool,
+}
+
+/// One move of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRow {
+    /// 0 for White's first move.
+    pub ply: u32,
+    /// The move in UCI (`e2e4`, `e1g1`, `e7e8q`).
+    pub uci: String,
+    /// The move in SAN as it was shown.
+    pub san: String,
+    /// Who played it.
+    pub user_id: u64,
+    /// When (Unix ms).
+    pub played_at: i64,
+}
+
+/// A draw offer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawOfferRow {
+    /// Its id.
+    pub id: i64,
+    /// The game.
+    pub game_id: i64,
+    /// Who offered.
+    pub by: Side,
+    /// The ply of the game when it was offered.
+    pub ply: u32,
+    /// Where it stands.
+    pub status: OfferStatus,
+    /// When (Unix ms).
+    pub created_at: i64,
+}
+
+/// A takeback request (migration 0005). Its status uses the draw offers' vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakebackRow {
+    /// Its id.
+    pub id: i64,
+    /// The game.
+    pub game_id: i64,
+    /// Who asked.
+    pub by: Side,
+    /// The ply of the game when it was asked: only valid while the game is still there.
+    pub ply: u32,
+    /// How many plies it takes back (1 or 2).
+    pub plies: u32,
+    /// Where it stands.
+    pub status: OfferStatus,
+    /// When (Unix ms).
+    pub created_at: i64,
+}
+
+/// A new challenge.
+#[derive(Debug, Clone)]
+pub struct NewChallenge {
+    /// The guild, if any.
+    pub guild: Option<u64>,
+    /// The channel.
+    pub channel: u64,
+    /// Who challenges (must already be stored with [`Users::upsert_user`](crate::store::Users::upsert_user)).
+    pub challenger: u64,
+    /// Whom; `None` for an open challenge.
+    pub opponent: Option<u64>,
+    /// The challenger's colour choice.
+    pub colour: ColourPick,
+    /// Now (Unix ms).
+    pub now: i64,
+    /// When it expires (Unix ms).
+    pub expires_at: i64,
+    /// The time control offered.
+    pub tc: TimeControlRow,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
+}
+
+/// A new game.
+#[derive(Debug, Clone)]
+pub struct NewGame<'a> {
+    /// The guild, if any.
+    pub guild: Option<u64>,
+    /// The channel.
+    pub channel: u64,
+    /// White's user id.
+    pub white: u64,
+    /// Black's user id.
+    pub black: u64,
+    /// The start position.
+    pub start_fen: &'a str,
+    /// Now (Unix ms).
+    pub now: i64,
+    /// The language of its posts that no interaction causes: `"en"` or `"es"`.
+    pub lang: &'a str,
+    /// The thread it is played in; `None`: in the channel itself.
+    pub thread: Option<u64>,
+    /// Its time control.
+    pub tc: TimeControlRow,
+    /// Its clock at the start (`seq` is ignored: it starts at 0).
+    pub clock: ClockRow,
+    /// Whether it counts for the ratings.
+    pub rated: bool,
+}
+
+/// How a game ends, as stored.
+#[derive(Debug, Clone)]
+pub struct Ending<'a> {
+    /// Finished or aborted.
+    pub status: GameStatus,
+    /// "*", "1-0", "0-1" or "1/2-1/2".
+    pub result: &'a str,
+    /// The winner of a decisive game.
+    pub winner: Option<Side>,
+    /// Why it ended.
+    pub termination: &'a str,
+    /// The move written with a draw claim, in UCI.
+    pub claim_move: Option<&'a str>,
+    /// Now (Unix ms).
+    pub now: i64,
+}
+
+/// A player's current rating in a pool and speed (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRow {
+    /// The pool: the guild's id, or outside a server the channel's (the i64 with the same
+    /// bits).
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// The rating.
+    pub rating: f64,
+    /// The stored deviation (as of `rated_at`).
+    pub deviation: f64,
+    /// The volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: u32,
+    /// The end of their last rated game (Unix ms).
+    pub rated_at: i64,
+}
+
+/// One player's change after one rated game (migration 0008).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChangeRow {
+    /// The game.
+    pub game_id: i64,
+    /// The pool.
+    pub pool: i64,
+    /// The speed.
+    pub speed: Speed,
+    /// The player.
+    pub user_id: u64,
+    /// Their colour in the game.
+    pub colour: Side,
+    /// Their score: 1, 0.5 or 0.
+    pub score: f64,
+    /// The rating before.
+    pub rating_before: f64,
+    /// The deviation before (widened by inactivity, as used).
+    pub deviation_before: f64,
+    /// The rating after.
+    pub rating_after: f64,
+    /// The deviation after.
+    pub deviation_after: f64,
+    /// The volatility after.
+    pub volatility_after: f64,
+    /// When (the game's end, Unix ms).
+    pub at: i64,
+}
+
+/// Whether `r` is on its leaderboard at `now` (Unix ms): [`RANKED_MIN_GAMES`] rated games and
+/// a deviation, widened by the inactivity since `rated_at`, below [`RANKED_MAX_DEVIATION`].
+/// Both stores' SQL computes exactly this, in this order of operations.
+pub fn ranked_at(r: &RatingRow, now: i64) -> bool {
+    r.games >= RANKED_MIN_GAMES && steady_at(r, now)
+}
+
+/// Whether `r`'s deviation, widened by the inactivity since `rated_at` up to `now`, is below
+/// [`RANKED_MAX_DEVIATION`]: the leaderboard's test of the RD (see [`ranked_at`]).
+pub fn steady_at(r: &RatingRow, now: i64) -> bool {
+    r.deviation < RANKED_MAX_DEVIATION
+        && r.deviation * r.deviation
+            + ((now - r.rated_at).max(0) as f64) * RANKED_RD2_PER_MS * (r.volatility * r.volatility)
+            < RANKED_MAX_DEVIATION * RANKED_MAX_DEVIATION
+}
