@@ -214,6 +214,7 @@ pub const TABLES: &[Table] = &[
             ("volatility", F64),
             ("games", I32),
             ("rated_at", I64),
+            ("steady_until", I64),
         ],
         key: &["pool", "speed", "user_id"],
         identity: false,

@@ -337,7 +337,8 @@ pub struct RatingChangeRow {
 
 /// Whether `r` is on its leaderboard at `now` (Unix ms): [`RANKED_MIN_GAMES`] rated games and
 /// a deviation, widened by the inactivity since `rated_at`, below [`RANKED_MAX_DEVIATION`].
-/// Both stores' SQL computes exactly this, in this order of operations.
+/// Both stores' SQL tests exactly this: the partial index's conditions and the stored
+/// [`steady_until`] (migration 0017).
 pub fn ranked_at(r: &RatingRow, now: i64) -> bool {
     r.games >= RANKED_MIN_GAMES && steady_at(r, now)
 }
@@ -345,8 +346,29 @@ pub fn ranked_at(r: &RatingRow, now: i64) -> bool {
 /// Whether `r`'s deviation, widened by the inactivity since `rated_at` up to `now`, is below
 /// [`RANKED_MAX_DEVIATION`]: the leaderboard's test of the RD (see [`ranked_at`]).
 pub fn steady_at(r: &RatingRow, now: i64) -> bool {
-    r.deviation < RANKED_MAX_DEVIATION
-        && r.deviation * r.deviation
-            + ((now - r.rated_at).max(0) as f64) * RANKED_RD2_PER_MS * (r.volatility * r.volatility)
-            < RANKED_MAX_DEVIATION * RANKED_MAX_DEVIATION
+    now < steady_until(r.deviation, r.volatility, r.rated_at)
+}
+
+/// The longest a rating stays steady without games, in ms (about 31,700 years): a volatility
+/// near 0 would otherwise overflow the moment.
+const STEADY_MAX_MS: f64 = 1e15;
+
+/// The first moment (Unix ms) at which a deviation stored at `rated_at`, widened by
+/// inactivity, is no longer below [`RANKED_MAX_DEVIATION`]: Glicko-2's decay
+/// `RD'² = RD² + ms · RANKED_RD2_PER_MS · σ²` reaches 110² after
+/// `(110² − RD²) / (RANKED_RD2_PER_MS · σ²)` ms. Steady at `now` ⇔ `now < steady_until`
+/// (for an integer `now`, `x < t` ⇔ `x < ⌈t⌉`). A deviation already at 110 or above was
+/// never steady: `i64::MIN`. Stored with every rating (column `steady_until`), so the
+/// leaderboard's SQL compares one integer per entry; migration 0017 computed it for the rows
+/// before it with the same operations in the same order.
+pub fn steady_until(deviation: f64, volatility: f64, rated_at: i64) -> i64 {
+    let room = RANKED_MAX_DEVIATION * RANKED_MAX_DEVIATION - deviation * deviation;
+    if !(deviation < RANKED_MAX_DEVIATION && room > 0.0) {
+        return i64::MIN;
+    }
+    if volatility == 0.0 {
+        return rated_at.saturating_add(STEADY_MAX_MS as i64);
+    }
+    let ms = (room / (RANKED_RD2_PER_MS * (volatility * volatility))).min(STEADY_MAX_MS);
+    rated_at.saturating_add(ms.ceil() as i64)
 }

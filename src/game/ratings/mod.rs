@@ -398,6 +398,15 @@ mod tests {
                 };
                 assert_eq!(ranked_at(&row, t), !shown.provisional(), "{rd} {vol} {t}");
             }
+            // The stored moment is the boundary of the RD test (migration 0017): steady a
+            // millisecond before it, RD² + t·k·σ² at 110² or above from it on.
+            let until = crate::store::steady_until(rd, vol, 0);
+            assert!(
+                ranked_at(&row, until - 1) && !ranked_at(&row, until),
+                "{rd} {vol}"
+            );
+            let rd2 = |t: i64| rd * rd + t as f64 * RANKED_RD2_PER_MS * (vol * vol);
+            assert!(rd2(until - 1) < 110.0 * 110.0 && rd2(until) >= 110.0 * 110.0 - 1e-9);
             // Time never runs backwards.
             assert!(ranked_at(&row, -day));
             assert!(!ranked_at(&RatingRow { games: 4, ..row }, 0));

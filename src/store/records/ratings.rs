@@ -5,8 +5,7 @@
 //! (an OR of both would not use it); PostgreSQL counts them in one round trip.
 
 use crate::store::sql::{Backend, BackendExt, Columns, Dialect, to_db};
-use crate::store::{GameRow, RatingChangeRow, RatingRow, Speed, StoreError, UserRow};
-use crate::vocab::{RANKED_MAX_DEVIATION, RANKED_RD2_PER_MS};
+use crate::store::{GameRow, RatingChangeRow, RatingRow, Speed, StoreError, UserRow, steady_until};
 
 /// [`rating_row`] reads the columns in this order.
 macro_rules! rating_columns {
@@ -55,9 +54,10 @@ fn change_row(c: &mut Columns<'_>) -> Result<RatingChangeRow, StoreError> {
 }
 
 /// The leaderboard's conditions at a moment (SQLite), on columns prefixed with `$p` (`r.` or
-/// none), with the parameters ?1 pool, ?2 speed, ?3 now (Unix ms) and [`ranked_params`] as ?4
-/// and ?5: those of the partial index `ratings_leaderboard`, then the RD as of now below 110,
-/// computed as [`crate::store::ranked_at`] computes it (no square root: RD² against 110²).
+/// none), with the parameters ?1 pool, ?2 speed and ?3 now (Unix ms): those of the partial
+/// index `ratings_leaderboard`, then the RD as of now below 110, read as the stored moment
+/// it stops being so ([`crate::store::steady_until`], migration 0017): one integer compared
+/// per index entry.
 macro_rules! ranked_sqlite {
     ($p:literal) => {
         concat!(
@@ -70,15 +70,7 @@ macro_rules! ranked_sqlite {
             $p,
             "deviation < 110 AND ",
             $p,
-            "deviation * ",
-            $p,
-            "deviation + MAX(?3 - ",
-            $p,
-            "rated_at, 0) * ?4 * (",
-            $p,
-            "volatility * ",
-            $p,
-            "volatility) < ?5"
+            "steady_until > ?3"
         )
     };
 }
@@ -87,17 +79,8 @@ macro_rules! ranked_sqlite {
 macro_rules! ranked_postgres {
     () => {
         "pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
-         AND deviation * deviation + GREATEST(?3::BIGINT - rated_at, 0) * ?4::DOUBLE PRECISION
-             * (volatility * volatility) < ?5::DOUBLE PRECISION"
+         AND steady_until > ?3::BIGINT"
     };
-}
-
-/// ?4 and ?5 of the leaderboard's conditions: the RD² growth per ms and per σ², and 110².
-fn ranked_params() -> (f64, f64) {
-    (
-        RANKED_RD2_PER_MS,
-        RANKED_MAX_DEVIATION * RANKED_MAX_DEVIATION,
-    )
 }
 
 /// The sum of the counts of `sqls`, each with `params`.
@@ -240,11 +223,12 @@ impl<B: Backend + ?Sized> Ratings for B {
     fn put_rating(&self, r: &RatingRow) -> Result<(), StoreError> {
         self.exec(
             "INSERT INTO ratings (pool, speed, user_id, rating, deviation, volatility, games,
-                 rated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 rated_at, steady_until)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
              ON CONFLICT (pool, speed, user_id) DO UPDATE SET rating = excluded.rating,
                  deviation = excluded.deviation, volatility = excluded.volatility,
-                 games = excluded.games, rated_at = excluded.rated_at",
+                 games = excluded.games, rated_at = excluded.rated_at,
+                 steady_until = excluded.steady_until",
             &[
                 &r.pool,
                 &r.speed,
@@ -254,6 +238,7 @@ impl<B: Backend + ?Sized> Ratings for B {
                 &r.volatility,
                 &r.games,
                 &r.rated_at,
+                &steady_until(r.deviation, r.volatility, r.rated_at),
             ],
         )?;
         Ok(())
@@ -325,7 +310,11 @@ impl<B: Backend + ?Sized> Ratings for B {
             &b.volatility_after,
             &b.at,
         ];
-        let new: [&dyn crate::store::sql::Param; 16] = [
+        let (until_a, until_b) = (
+            steady_until(ra.deviation, ra.volatility, ra.rated_at),
+            steady_until(rb.deviation, rb.volatility, rb.rated_at),
+        );
+        let new: [&dyn crate::store::sql::Param; 18] = [
             &ra.pool,
             &ra.speed,
             &to_db(ra.user_id),
@@ -334,6 +323,7 @@ impl<B: Backend + ?Sized> Ratings for B {
             &ra.volatility,
             &ra.games,
             &ra.rated_at,
+            &until_a,
             &rb.pool,
             &rb.speed,
             &to_db(rb.user_id),
@@ -342,6 +332,7 @@ impl<B: Backend + ?Sized> Ratings for B {
             &rb.volatility,
             &rb.games,
             &rb.rated_at,
+            &until_b,
         ];
         if self.dialect() == Dialect::Postgres {
             // One round trip: both history rows and both ratings (PostgreSQL runs every
@@ -360,12 +351,13 @@ impl<B: Backend + ?Sized> Ratings for B {
                      RETURNING 1
                  ), r AS (
                      INSERT INTO ratings (pool, speed, user_id, rating, deviation, volatility,
-                         games, rated_at)
-                     VALUES (?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32),
-                         (?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40)
+                         games, rated_at, steady_until)
+                     VALUES (?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33),
+                         (?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42)
                      ON CONFLICT (pool, speed, user_id) DO UPDATE SET rating = excluded.rating,
                          deviation = excluded.deviation, volatility = excluded.volatility,
-                         games = excluded.games, rated_at = excluded.rated_at
+                         games = excluded.games, rated_at = excluded.rated_at,
+                         steady_until = excluded.steady_until
                      RETURNING 1
                  )
                  SELECT count(*) FROM h",
@@ -388,11 +380,13 @@ impl<B: Backend + ?Sized> Ratings for B {
         }
         self.exec(
             "INSERT INTO ratings (pool, speed, user_id, rating, deviation, volatility, games,
-                 rated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8), (?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                 rated_at, steady_until)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9),
+                 (?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
              ON CONFLICT (pool, speed, user_id) DO UPDATE SET rating = excluded.rating,
                  deviation = excluded.deviation, volatility = excluded.volatility,
-                 games = excluded.games, rated_at = excluded.rated_at",
+                 games = excluded.games, rated_at = excluded.rated_at,
+                 steady_until = excluded.steady_until",
             &new,
         )?;
         Ok(true)
@@ -407,7 +401,6 @@ impl<B: Backend + ?Sized> Ratings for B {
         limit: u32,
     ) -> Result<Vec<(RatingRow, UserRow)>, StoreError> {
         let offset = offset.min(i64::MAX as u64) as i64;
-        let (k, lim) = ranked_params();
         // The partial index's own conditions, then the RD as of now. SQLite is told the
         // index: without statistics its planner would rather walk the primary key of the
         // pool and read every row.
@@ -421,7 +414,7 @@ impl<B: Backend + ?Sized> Ratings for B {
                      WHERE ",
                     ranked_sqlite!("r."),
                     " ORDER BY r.rating DESC, r.user_id
-                     LIMIT ?6 OFFSET ?7"
+                     LIMIT ?4 OFFSET ?5"
                 ),
                 concat!(
                     "SELECT ",
@@ -431,10 +424,10 @@ impl<B: Backend + ?Sized> Ratings for B {
                      WHERE ",
                     ranked_postgres!(),
                     " ORDER BY r.rating DESC, r.user_id
-                     LIMIT ?6 OFFSET ?7"
+                     LIMIT ?4 OFFSET ?5"
                 ),
             ),
-            &[&pool, &speed, &now, &k, &lim, &limit, &offset],
+            &[&pool, &speed, &now, &limit, &offset],
             |c| Ok((rating_row(c)?, c.user()?)),
         )
     }
@@ -442,16 +435,8 @@ impl<B: Backend + ?Sized> Ratings for B {
     fn players_above(&self, r: &RatingRow, now: i64) -> Result<u64, StoreError> {
         // Two ranges of the leaderboard's covering index: the better ratings, and the same
         // rating with a smaller id.
-        let (k, lim) = ranked_params();
-        let params: [&dyn crate::store::sql::Param; 7] = [
-            &r.pool,
-            &r.speed,
-            &now,
-            &k,
-            &lim,
-            &r.rating,
-            &to_db(r.user_id),
-        ];
+        let params: [&dyn crate::store::sql::Param; 5] =
+            [&r.pool, &r.speed, &now, &r.rating, &to_db(r.user_id)];
         let n = match self.dialect() {
             Dialect::Sqlite => count_sum(
                 self,
@@ -459,12 +444,12 @@ impl<B: Backend + ?Sized> Ratings for B {
                     concat!(
                         "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
                         ranked_sqlite!(""),
-                        " AND rating > ?6 AND ?7 IS NOT NULL"
+                        " AND rating > ?4 AND ?5 IS NOT NULL"
                     ),
                     concat!(
                         "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
                         ranked_sqlite!(""),
-                        " AND rating = ?6 AND user_id < ?7"
+                        " AND rating = ?4 AND user_id < ?5"
                     ),
                 ],
                 &params,
@@ -473,10 +458,10 @@ impl<B: Backend + ?Sized> Ratings for B {
                 concat!(
                     "SELECT (SELECT count(*) FROM ratings WHERE ",
                     ranked_postgres!(),
-                    " AND rating > ?6)
+                    " AND rating > ?4)
                      + (SELECT count(*) FROM ratings WHERE ",
                     ranked_postgres!(),
-                    " AND rating = ?6 AND user_id < ?7)"
+                    " AND rating = ?4 AND user_id < ?5)"
                 ),
                 &params,
                 |c| c.i64(),
@@ -486,7 +471,6 @@ impl<B: Backend + ?Sized> Ratings for B {
     }
 
     fn ranked_count(&self, pool: i64, speed: Speed, now: i64) -> Result<u64, StoreError> {
-        let (k, lim) = ranked_params();
         let n = self.one(
             self.pick(
                 concat!(
@@ -495,7 +479,7 @@ impl<B: Backend + ?Sized> Ratings for B {
                 ),
                 concat!("SELECT count(*) FROM ratings WHERE ", ranked_postgres!()),
             ),
-            &[&pool, &speed, &now, &k, &lim],
+            &[&pool, &speed, &now],
             |c| c.i64(),
         )?;
         Ok(n as u64)
@@ -514,9 +498,8 @@ impl<B: Backend + ?Sized> Ratings for B {
         // Split at `r`: the entries above it and the others, two ranges of the covering index
         // each, so every entry is stepped over once (and tested for its RD as of now from the
         // index alone).
-        let (k, lim) = ranked_params();
-        let params: [&dyn crate::store::sql::Param; 7] =
-            [&pool, &speed, &now, &k, &lim, &r.rating, &to_db(r.user_id)];
+        let params: [&dyn crate::store::sql::Param; 5] =
+            [&pool, &speed, &now, &r.rating, &to_db(r.user_id)];
         let (above, rest) = match self.dialect() {
             Dialect::Sqlite => {
                 let above = self.players_above(r, now)? as i64;
@@ -526,12 +509,12 @@ impl<B: Backend + ?Sized> Ratings for B {
                         concat!(
                             "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
                             ranked_sqlite!(""),
-                            " AND rating < ?6 AND ?7 IS NOT NULL"
+                            " AND rating < ?4 AND ?5 IS NOT NULL"
                         ),
                         concat!(
                             "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
                             ranked_sqlite!(""),
-                            " AND rating = ?6 AND user_id >= ?7"
+                            " AND rating = ?4 AND user_id >= ?5"
                         ),
                     ],
                     &params,
@@ -542,16 +525,16 @@ impl<B: Backend + ?Sized> Ratings for B {
                 concat!(
                     "SELECT (SELECT count(*) FROM ratings WHERE ",
                     ranked_postgres!(),
-                    " AND rating > ?6)
+                    " AND rating > ?4)
                          + (SELECT count(*) FROM ratings WHERE ",
                     ranked_postgres!(),
-                    " AND rating = ?6 AND user_id < ?7),
+                    " AND rating = ?4 AND user_id < ?5),
                      (SELECT count(*) FROM ratings WHERE ",
                     ranked_postgres!(),
-                    " AND rating < ?6)
+                    " AND rating < ?4)
                          + (SELECT count(*) FROM ratings WHERE ",
                     ranked_postgres!(),
-                    " AND rating = ?6 AND user_id >= ?7)"
+                    " AND rating = ?4 AND user_id >= ?5)"
                 ),
                 &params,
                 |c| Ok((c.i64()?, c.i64()?)),
