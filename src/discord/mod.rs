@@ -10,34 +10,10 @@
 //! ratelimiter off, which would otherwise ignore the proxy) and the gateway URL comes from
 //! that server's `GET /api/v10/gateway`.
 
-mod bookkeeping;
-mod budget;
-mod buttons;
-mod challenge;
-mod clocks;
-mod draw;
-mod engine;
-mod errors;
-mod gate;
-mod help;
-mod identify_relay;
-mod info;
-mod localize;
-mod messages;
-mod moves;
-mod notify;
-mod ratings;
-mod releaser;
-pub mod reply;
-mod resign;
-mod settings;
-mod setup;
-mod shards;
-mod takeback;
-mod telemetry;
-mod threads;
-mod view;
-mod who;
+mod commands;
+mod gateway;
+mod interaction;
+mod present;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,9 +24,16 @@ use crate::config::BotConfig;
 use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
-pub use bookkeeping::{Bookkeeping, HANDLED_INTERACTIONS_KEPT};
+use commands::{
+    challenge, clocks, draw, engine, help, info, moves, ratings, resign, settings, takeback,
+};
+use gateway::{localize, setup, shards, telemetry};
+use interaction::{budget, custom_id as buttons, errors, gate, reply};
+use present::view;
+
 pub use errors::Error;
-pub use notify::DiscordNotifier;
+pub use gateway::bookkeeping::{Bookkeeping, HANDLED_INTERACTIONS_KEPT};
+pub use present::notify::DiscordNotifier;
 pub use setup::COMMANDS_HASH_KEY_GLOBAL;
 
 /// The poise context every command gets.

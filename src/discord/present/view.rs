@@ -4,9 +4,9 @@
 use cajitas_rules::{Color, DrawClaim, Lang, Outcome, WinReason};
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::reply::{Reply, cap_chars};
-use super::who::{mention, player_in};
+use crate::discord::interaction::custom_id::ButtonId;
+use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::present::who::{mention, player_in};
 use crate::game::{GameService, GameView, Status};
 use crate::i18n::{colour_key, san_in};
 use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
@@ -47,7 +47,7 @@ impl std::ops::Deref for Ops {
 }
 
 impl Ops {
-    /// Renders the view (blocking: only inside [`super::Data::blocking`]).
+    /// Renders the view (blocking: only inside [`crate::discord::Data::blocking`]).
     pub fn show(&self, view: GameView) -> anyhow::Result<Shown> {
         show_within(self.renderer, view, self.attachment_limit)
     }
@@ -238,13 +238,13 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
             true,
         )
         .field(tr!(lang, "embed-material"), material(view, lang), true);
-    if let Some(clock) = super::clocks::clock_field(view, lang) {
+    if let Some(clock) = crate::discord::commands::clocks::clock_field(view, lang) {
         e = e.field(tr!(lang, "embed-clock"), clock, false);
     }
     if !view.rating_changes.is_empty() {
         e = e.field(
             tr!(lang, "rating-changes-title"),
-            super::ratings::change_lines(&view.rating_changes, lang),
+            crate::discord::commands::ratings::change_lines(&view.rating_changes, lang),
             false,
         );
     }

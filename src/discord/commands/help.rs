@@ -1,8 +1,8 @@
 //! `/help`: the commands and the notations accepted, with examples in English and Spanish.
 
-use super::errors::responder;
-use super::reply::Reply;
-use super::{Context, Error};
+use crate::discord::interaction::errors::responder;
+use crate::discord::interaction::reply::Reply;
+use crate::discord::{Context, Error};
 use crate::tr;
 
 /// Shows the commands and the move notations.

@@ -8,11 +8,16 @@ use std::sync::atomic::AtomicBool;
 
 use poise::serenity_prelude as serenity;
 
-use super::errors::{Refusal, report};
-use super::reply::Responder;
-use super::view::{Ops, Shown, game_reply};
-use super::who::{channel_ref, clicker_ref, mention};
-use super::{Data, Defer, Error, challenge, draw, ratings, resign, takeback};
+use crate::discord::commands::challenge;
+use crate::discord::commands::draw;
+use crate::discord::commands::ratings;
+use crate::discord::commands::resign;
+use crate::discord::commands::takeback;
+use crate::discord::interaction::errors::{Refusal, report};
+use crate::discord::interaction::reply::Responder;
+use crate::discord::present::view::{Ops, Shown, game_reply};
+use crate::discord::present::who::{channel_ref, clicker_ref, mention};
+use crate::discord::{Data, Defer, Error};
 use crate::game::{ChannelRef, GameError, GameView, Lang, Seen, UserRef};
 
 /// What a button does.
@@ -256,14 +261,14 @@ pub async fn on_event(
     }
     if let serenity::FullEvent::Message { new_message } = event
         && framework.user_data.config.message_moves
-        && let Err(e) = super::messages::on_message(
+        && let Err(e) = crate::discord::commands::messages::on_message(
             framework.serenity_context,
             framework.user_data,
             new_message,
         )
         .await
     {
-        tracing::error!(message = %new_message.id, error = %super::reply::scrubbed(&e), "a move typed as a message failed");
+        tracing::error!(message = %new_message.id, error = %crate::discord::interaction::reply::scrubbed(&e), "a move typed as a message failed");
     }
     Ok(())
 }

@@ -3,13 +3,13 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::errors::{Refusal, responder};
-use super::reply::{Reply, Responder, channel_message};
-use super::threads::{self, Opened, Where};
-use super::view::{Shown, game_reply};
-use super::who::{author_ref, channel_ref, clicker_ref, member_ref, mention};
-use super::{Context, Data, Defer, Error};
+use crate::discord::interaction::custom_id::ButtonId;
+use crate::discord::interaction::errors::{Refusal, responder};
+use crate::discord::interaction::reply::{Reply, Responder, channel_message};
+use crate::discord::present::threads::{self, Opened, Where};
+use crate::discord::present::view::{Shown, game_reply};
+use crate::discord::present::who::{author_ref, channel_ref, clicker_ref, member_ref, mention};
+use crate::discord::{Context, Data, Defer, Error};
 use crate::game::{ChallengeView, ColourChoice, GameError, Lang};
 use crate::tr;
 
@@ -45,7 +45,7 @@ fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Dat
 }
 
 /// The challenge message in `lang`: who, which colour, until when, and its buttons.
-pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
+pub(crate) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
     let colour = match c.colour {
         ColourChoice::White => "white",
         ColourChoice::Black => "black",
@@ -122,7 +122,9 @@ pub async fn challenge(
     #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
     opponent: Option<serenity::User>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
-    #[description = "Time control (3 days per move by default)"] time: Option<super::clocks::Time>,
+    #[description = "Time control (3 days per move by default)"] time: Option<
+        crate::discord::commands::clocks::Time,
+    >,
     #[description = "Whether the game counts for the ratings (rated by default)"] rated: Option<
         bool,
     >,
@@ -165,7 +167,7 @@ pub async fn challenge(
                 }
             }
             Err(e) => {
-                tracing::warn!(challenge = view.id, error = %super::reply::scrubbed(&e), "could not read the challenge's message")
+                tracing::warn!(challenge = view.id, error = %crate::discord::interaction::reply::scrubbed(&e), "could not read the challenge's message")
             }
         }
     }
@@ -306,13 +308,13 @@ async fn in_time(
     tokio::pin!(fut);
     let opened = tokio::select! {
         done = &mut fut => done,
-        () = tokio::time::sleep_until((r.received() + super::DEFER_AFTER).into()) => {
+        () = tokio::time::sleep_until((r.received() + crate::discord::DEFER_AFTER).into()) => {
             let deferred = match defer {
                 Defer::Message => r.defer(false).await,
                 Defer::Update => r.defer_update().await,
             };
             if let Err(e) = deferred {
-                tracing::warn!(interaction = %r.id(), error = %super::reply::scrubbed(&e), "could not defer");
+                tracing::warn!(interaction = %r.id(), error = %crate::discord::interaction::reply::scrubbed(&e), "could not defer");
             }
             fut.await
         }
@@ -346,7 +348,7 @@ async fn first_board_in_thread(http: &serenity::Http, started: &Started, lang: L
     };
     let board = game_reply(started_text(shown, lang), shown, lang);
     if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
-        tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
+        tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
     }
     if let Some((name, at)) = &started.named {
         threads::name_white_first(http, thread, &shown.view, name, *at, lang).await;
@@ -523,7 +525,8 @@ pub async fn rematch_button(
             .langs(guild(click.guild_id), Some(&click.locale))
             .await
             .public;
-        return super::engine::rematch(data, r, http, click, actor, again, lang).await;
+        return crate::discord::commands::engine::rematch(data, r, http, click, actor, again, lang)
+            .await;
     }
     let threads = threads::threads_allowed(data, click.app_permissions);
     let c = data

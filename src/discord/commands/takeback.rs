@@ -2,12 +2,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, answer_request, request_buttons};
-use super::errors::responder;
-use super::reply::Responder;
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Data, Defer, Error};
+use crate::discord::interaction::custom_id::{ButtonId, answer_request, request_buttons};
+use crate::discord::interaction::errors::responder;
+use crate::discord::interaction::reply::Responder;
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::{author_ref, channel_ref, mention};
+use crate::discord::{Context, Data, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
 
@@ -64,7 +64,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
     let mut reply = game_reply(content, &shown, lang);
     reply.components = takeback_buttons(shown.view.game_id, asked.ply, lang);
     let http = &ctx.serenity_context().http;
-    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
+    crate::discord::present::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }
 

@@ -2,11 +2,11 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::errors::responder;
-use super::reply::{Reply, cap_chars};
-use super::view::{GIF_FILE, analysis_row, game_reply};
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Defer, Error};
+use crate::discord::interaction::errors::responder;
+use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::present::view::{GIF_FILE, analysis_row, game_reply};
+use crate::discord::present::who::{author_ref, channel_ref, mention};
+use crate::discord::{Context, Defer, Error};
 use crate::tr;
 
 /// How many games `/history` lists.
@@ -37,7 +37,7 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     } else {
         ch.channel
     };
-    super::threads::send_game(http, &r, here, &view, reply).await?;
+    crate::discord::present::threads::send_game(http, &r, here, &view, reply).await?;
     Ok(())
 }
 

@@ -3,10 +3,10 @@
 use cajitas_rules::{Move, Notation, Position, Suffix};
 use poise::serenity_prelude as serenity;
 
-use super::errors::responder;
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Defer, Error};
+use crate::discord::interaction::errors::responder;
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::{author_ref, channel_ref, mention};
+use crate::discord::{Context, Defer, Error};
 use crate::game::Lang;
 use crate::i18n::{lang_of_locale as lang_of, san_in};
 use crate::tr;
@@ -44,7 +44,7 @@ pub async fn move_(
         .data()
         .blocking(&r, Defer::Message, move |g| {
             let result = g.play_move(&actor, ch, &text, lang, claim)?;
-            super::telemetry::move_played();
+            crate::discord::gateway::telemetry::move_played();
             let shown = g.show(result.view.clone())?;
             Ok((result, shown))
         })
@@ -58,7 +58,7 @@ pub async fn move_(
     let http = &ctx.serenity_context().http;
     let view = shown.view.clone();
     let reply = game_reply(content, &shown, public);
-    super::threads::send_game(http, &r, ch.channel, &view, reply).await?;
+    crate::discord::present::threads::send_game(http, &r, ch.channel, &view, reply).await?;
     Ok(())
 }
 

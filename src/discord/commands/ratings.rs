@@ -4,11 +4,11 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::errors::{Refusal, responder};
-use super::reply::{Reply, Responder, cap_chars};
-use super::who::{channel_ref, mention, user_ref};
-use super::{Context, Data, Defer, Error};
+use crate::discord::interaction::custom_id::ButtonId;
+use crate::discord::interaction::errors::{Refusal, responder};
+use crate::discord::interaction::reply::{Reply, Responder, cap_chars};
+use crate::discord::present::who::{channel_ref, mention, user_ref};
+use crate::discord::{Context, Data, Defer, Error};
 use crate::game::ratings::{
     LeaderboardView, MyStanding, RatingChange, RecentGame, Speed, StatsView,
 };

@@ -7,10 +7,10 @@
 
 use cajitas_rules::Lang;
 
-use super::Bookkeeping;
-use super::errors::responder;
-use super::reply::Reply;
-use super::{Context, Data, Defer, Error};
+use crate::discord::Bookkeeping;
+use crate::discord::interaction::errors::responder;
+use crate::discord::interaction::reply::Reply;
+use crate::discord::{Context, Data, Defer, Error};
 use crate::tr;
 
 /// A server's language setting.

@@ -16,14 +16,14 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
-use super::challenge::Colour;
-use super::errors::responder;
-use super::reply::Responder;
-use super::reply::{Reply, cap_chars, channel_message};
-use super::threads::{self, Opened, Where};
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, mention, player_in};
-use super::{Context, Data, Defer, Error};
+use crate::discord::commands::challenge::Colour;
+use crate::discord::interaction::errors::responder;
+use crate::discord::interaction::reply::Responder;
+use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};
+use crate::discord::present::threads::{self, Opened, Where};
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::{author_ref, channel_ref, mention, player_in};
+use crate::discord::{Context, Data, Defer, Error};
 use crate::engine::{Analysis, AnalysisQueue, Budget, EnginePlayer, Pool, analyse, report};
 use crate::game::{ColourChoice, EngineRematch, Lang, Place, UserRef, engine_user_id};
 use crate::i18n::colour_key;
@@ -237,7 +237,7 @@ async fn start_engine(
                 .unwrap_or(Opened::Failed)
             }
             Err(e) => {
-                tracing::warn!(error = %super::reply::scrubbed(&e), "could not post the message a game's thread opens on");
+                tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the message a game's thread opens on");
                 Opened::Failed
             }
         };
@@ -271,7 +271,7 @@ async fn start_engine(
                 _ => Ok(()),
             };
             if let Err(d) = deleted {
-                tracing::warn!(error = %super::reply::scrubbed(&d), "could not delete the opening message of a game that did not start");
+                tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&d), "could not delete the opening message of a game that did not start");
             }
             return Err(e);
         }
@@ -293,7 +293,7 @@ async fn start_engine(
             // The game's thread gets the first board; the answer links to it.
             let board = game_reply(content, &shown, lang);
             if let Err(e) = threads::post_in(http, t, channel_message(board)).await {
-                tracing::warn!(thread = t, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
+                tracing::warn!(thread = t, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
             }
             let text = tr!(
                 lang,
@@ -456,7 +456,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
                             total = crate::i18n::num(total as f64)),
                     };
                     if let Err(e) = r.update(Reply::text(text)).await {
-                        tracing::warn!(error = %super::reply::scrubbed(&e), "could not show the analysis progress");
+                        tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not show the analysis progress");
                     }
                 }
             }
@@ -478,7 +478,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
 /// Shows an analysis's report and chart as the answer (an edit of the deferred reply, or
 /// the reply itself when nothing was deferred).
 async fn send_report(
-    r: &super::reply::Responder<'_>,
+    r: &crate::discord::interaction::reply::Responder<'_>,
     lang: Lang,
     words: report::Report,
     png: Vec<u8>,

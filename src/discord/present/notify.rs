@@ -11,11 +11,11 @@ use poise::serenity_prelude as serenity;
 
 use cajitas_rules::{Lang, Outcome};
 
-use super::challenge::challenge_reply;
-use super::reply::{Reply, channel_message};
-use super::threads::post_in;
-use super::view::{embed, game_reply, show_with};
-use super::who::mention;
+use crate::discord::commands::challenge::challenge_reply;
+use crate::discord::interaction::reply::{Reply, channel_message};
+use crate::discord::present::threads::post_in;
+use crate::discord::present::view::{embed, game_reply, show_with};
+use crate::discord::present::who::mention;
 use crate::game::{GameView, Notice, NoticeKind, Notifier, NotifyError};
 use crate::render::Renderer;
 use crate::tr;
@@ -72,7 +72,7 @@ impl Notifier for DiscordNotifier {
             kind => {
                 let shown = show_with(self.renderer, notice.game.clone())
                     .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
-                let text = super::clocks::notice_text(kind, &shown.view, lang);
+                let text = crate::discord::commands::clocks::notice_text(kind, &shown.view, lang);
                 let mut reply = game_reply(text.clone(), &shown, lang);
                 if *kind == NoticeKind::EngineUnavailable {
                     // The embed itself says so, where the status line would be.
@@ -99,19 +99,19 @@ impl Notifier for DiscordNotifier {
             // (`post_in` takes its budget).
             let sent = post_in(&http, channel, message).await;
             if let Err(e) = &sent {
-                super::telemetry::rest_error("post", e);
+                crate::discord::gateway::telemetry::rest_error("post", e);
             }
             if let (Ok(_), Some(thread)) = (&sent, wind_down)
-                && let Err(e) = super::threads::wind_down(&http, thread).await
+                && let Err(e) = crate::discord::present::threads::wind_down(&http, thread).await
             {
-                tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not shorten the ended game's thread's archiving");
+                tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not shorten the ended game's thread's archiving");
             }
             let _ = tx.send(sent.map(|m| m.id.get()));
         });
         match rx.recv_timeout(POST_TIMEOUT) {
-            Ok(sent) => sent
-                .map(Some)
-                .map_err(|e| NotifyError::Delivery(super::reply::scrubbed(&e))),
+            Ok(sent) => sent.map(Some).map_err(|e| {
+                NotifyError::Delivery(crate::discord::interaction::reply::scrubbed(&e))
+            }),
             Err(_) => Err(NotifyError::Delivery(format!(
                 "no answer from Discord within {POST_TIMEOUT:?}"
             ))),
@@ -142,6 +142,6 @@ pub fn summary(view: &GameView, lang: Lang) -> String {
         black = mention(&view.black),
         termination = termination,
         moves = crate::i18n::num(view.ply.div_ceil(2)),
-        thread = super::threads::link(view.place().channel)
+        thread = crate::discord::present::threads::link(view.place().channel)
     )
 }

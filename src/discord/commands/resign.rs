@@ -2,12 +2,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::errors::{Refusal, responder};
-use super::reply::{Reply, Responder};
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, clicker_ref, mention};
-use super::{Context, Data, Defer, Error};
+use crate::discord::interaction::custom_id::ButtonId;
+use crate::discord::interaction::errors::{Refusal, responder};
+use crate::discord::interaction::reply::{Reply, Responder};
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::{author_ref, channel_ref, clicker_ref, mention};
+use crate::discord::{Context, Data, Defer, Error};
 use crate::game::GameError;
 use crate::tr;
 
@@ -82,7 +82,7 @@ pub async fn confirm_button(
         })
         .await?;
     let reply = game_reply(tr!(lang, "resigns", who = who), &shown, lang);
-    super::threads::send_game(http, r, ch.channel, &shown.view, reply).await?;
+    crate::discord::present::threads::send_game(http, r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }
 
@@ -105,6 +105,6 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
         .await?;
     let reply = game_reply(tr!(lang, "aborted", who = who), &shown, lang);
     let http = &ctx.serenity_context().http;
-    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
+    crate::discord::present::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
     Ok(())
 }

@@ -1,10 +1,10 @@
 //! Time controls in Discord: the `time` option of `/challenge`, the clock in the embed and
 //! the challenge message, the scheduler's posts (timeouts, reminders), and `/claim-win`.
 
-use super::errors::responder;
-use super::view::{game_reply, status};
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Defer, Error};
+use crate::discord::interaction::errors::responder;
+use crate::discord::present::view::{game_reply, status};
+use crate::discord::present::who::{author_ref, channel_ref, mention};
+use crate::discord::{Context, Defer, Error};
 use crate::game::{GameView, NoticeKind, TimeControl};
 use crate::i18n::{Presentation, clock};
 use crate::tr;
