@@ -28,7 +28,7 @@ use commands::{
     challenge, clocks, draw, engine, help, info, moves, ratings, resign, settings, takeback,
 };
 use gateway::{localize, setup, shards, telemetry};
-use interaction::{budget, custom_id as buttons, errors, gate, reply};
+use interaction::{budget, errors, gate, reply, router};
 use present::view;
 
 pub use errors::Error;
@@ -344,7 +344,7 @@ async fn run_async(
     let options = poise::FrameworkOptions {
         commands: commands(),
         on_error: |e| Box::pin(errors::on_error(e)),
-        event_handler: |framework, event| Box::pin(buttons::on_event(framework, event)),
+        event_handler: |framework, event| Box::pin(router::on_event(framework, event)),
         // Owners are not used; this saves a REST call at start.
         initialize_owners: false,
         ..Default::default()

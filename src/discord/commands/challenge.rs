@@ -3,101 +3,20 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::interaction::custom_id::ButtonId;
+use super::choices::Colour;
 use crate::discord::interaction::errors::{Refusal, responder};
 use crate::discord::interaction::reply::{Reply, Responder, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};
-use crate::discord::present::view::{Shown, game_reply};
+use crate::discord::present::view::{Shown, challenge_reply, game_reply};
 use crate::discord::present::who::{author_ref, channel_ref, clicker_ref, member_ref, mention};
 use crate::discord::{Context, Data, Defer, Error};
-use crate::game::{ChallengeView, ColourChoice, GameError, Lang};
+use crate::game::{ColourChoice, GameError, Lang};
 use crate::tr;
-
-/// The challenger's colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
-pub enum Colour {
-    /// Play white.
-    #[name = "white"]
-    White,
-    /// Play black.
-    #[name = "black"]
-    Black,
-    /// A coin toss when the challenge is accepted.
-    #[name = "random"]
-    Random,
-}
-
-impl From<Colour> for ColourChoice {
-    fn from(c: Colour) -> Self {
-        match c {
-            Colour::White => ColourChoice::White,
-            Colour::Black => ColourChoice::Black,
-            Colour::Random => ColourChoice::Random,
-        }
-    }
-}
 
 fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Data, Error>, Error> {
     match ctx {
         poise::Context::Application(a) => Ok(a),
         poise::Context::Prefix(_) => Err(Refusal::SlashOnly.into()),
-    }
-}
-
-/// The challenge message in `lang`: who, which colour, until when, and its buttons.
-pub(crate) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
-    let colour = match c.colour {
-        ColourChoice::White => "white",
-        ColourChoice::Black => "black",
-        ColourChoice::Random => "random",
-    };
-    let expires = format!("<t:{}:R>", c.expires_at.div_euclid(1000));
-    let content = match &c.opponent {
-        Some(o) => tr!(
-            lang,
-            "challenge-to",
-            opponent = mention(o),
-            challenger = mention(&c.challenger),
-            colour = colour,
-            expires = expires
-        ),
-        None => tr!(
-            lang,
-            "challenge-open",
-            challenger = mention(&c.challenger),
-            colour = colour,
-            expires = expires
-        ),
-    };
-    let content = format!(
-        "{content} {}",
-        tr!(
-            lang,
-            "challenge-rated",
-            rated = if c.rated { "yes" } else { "no" }
-        )
-    );
-    let mut buttons = vec![
-        ButtonId::ChallengeAccept { challenge: c.id }
-            .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
-    ];
-    // An open challenge is not declined (only its author withdraws it): no Decline button.
-    if c.opponent.is_some() {
-        buttons.push(
-            ButtonId::ChallengeDecline { challenge: c.id }
-                .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
-        );
-    }
-    let content = format!(
-        "{content}\n{}",
-        crate::i18n::clock::challenge_line(lang, c.time)
-    );
-    Reply {
-        content,
-        components: vec![serenity::CreateActionRow::Buttons(buttons)],
-        // Only the challenged player is pinged (an open challenge pings nobody).
-        mentions: c.opponent.iter().map(|o| o.id).collect(),
-        ..Reply::default()
     }
 }
 

@@ -5,8 +5,7 @@ use crate::discord::interaction::errors::responder;
 use crate::discord::present::view::{game_reply, status};
 use crate::discord::present::who::{author_ref, channel_ref, mention};
 use crate::discord::{Context, Defer, Error};
-use crate::game::{GameView, NoticeKind, TimeControl};
-use crate::i18n::{Presentation, clock};
+use crate::game::TimeControl;
 use crate::tr;
 
 /// The `time` option of `/challenge`: lichess's correspondence days and live clocks.
@@ -71,66 +70,6 @@ impl From<Time> for TimeControl {
             Time::Untimed => "untimed",
         };
         text.parse().unwrap_or_default()
-    }
-}
-
-/// A Discord timestamp that every client shows in its own time zone, counting down.
-pub fn timestamp(unix_ms: i64) -> String {
-    format!("<t:{}:R>", unix_ms.div_euclid(1000))
-}
-
-/// The embed's clock field of a game: the control and both remaining times, and the
-/// deadline of the player to move; `None` for a finished untimed game.
-pub fn clock_field(view: &GameView, lang: crate::game::Lang) -> Option<String> {
-    let c = &view.clock;
-    let mut lines = Vec::new();
-    if let Some(line) = clock::clock_line(lang, c) {
-        lines.push(line);
-    }
-    // Against the computer nobody claims an abandoned game: no deadline to show.
-    if let Some(deadline) = c.deadline.filter(|_| view.engine().is_none()) {
-        lines.push(clock::deadline_line(
-            lang,
-            Presentation::Discord,
-            c,
-            view.player_to_move(),
-            deadline,
-        ));
-    }
-    (!lines.is_empty()).then(|| lines.join("\n"))
-}
-
-/// The text above the board of a post no interaction caused.
-pub fn notice_text(kind: &NoticeKind, v: &GameView, lang: crate::game::Lang) -> String {
-    let to_move = mention(v.player_to_move());
-    let opponent = mention(v.player(!v.to_move));
-    let deadline = v.clock.deadline.map(timestamp).unwrap_or_default();
-    match kind {
-        NoticeKind::GameState | NoticeKind::Summary | NoticeKind::Rematch(_) => status(v, lang),
-        NoticeKind::EngineUnavailable => tr!(lang, "engine-unavailable"),
-        NoticeKind::TimedOut if v.aborted => {
-            tr!(lang, "timeout-aborted-post", player = to_move)
-        }
-        NoticeKind::TimedOut => tr!(
-            lang,
-            "timeout-post",
-            player = to_move,
-            status = status(v, lang)
-        ),
-        NoticeKind::Reminder => tr!(
-            lang,
-            "reminder-post",
-            player = to_move,
-            opponent = opponent,
-            deadline = deadline
-        ),
-        NoticeKind::IdleReminder => tr!(
-            lang,
-            "idle-reminder-post",
-            player = to_move,
-            opponent = opponent,
-            deadline = deadline
-        ),
     }
 }
 

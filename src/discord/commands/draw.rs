@@ -2,7 +2,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::interaction::custom_id::{ButtonId, answer_request, request_buttons};
+use super::request::answer_request;
+use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
 use crate::discord::interaction::errors::responder;
 use crate::discord::interaction::reply::Responder;
 use crate::discord::present::view::{Shown, game_reply};

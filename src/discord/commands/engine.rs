@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::commands::challenge::Colour;
+use super::choices::Colour;
 use crate::discord::interaction::errors::responder;
 use crate::discord::interaction::reply::Responder;
 use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};

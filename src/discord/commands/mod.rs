@@ -1,5 +1,6 @@
 //! commands
 pub mod challenge;
+pub mod choices;
 pub mod clocks;
 pub mod draw;
 pub mod engine;
@@ -8,6 +9,7 @@ pub mod info;
 pub mod messages;
 pub mod moves;
 pub mod ratings;
+pub mod request;
 pub mod resign;
 pub mod settings;
 pub mod takeback;

@@ -9,9 +9,7 @@ use crate::discord::interaction::errors::{Refusal, responder};
 use crate::discord::interaction::reply::{Reply, Responder, cap_chars};
 use crate::discord::present::who::{channel_ref, mention, user_ref};
 use crate::discord::{Context, Data, Defer, Error};
-use crate::game::ratings::{
-    LeaderboardView, MyStanding, RatingChange, RecentGame, Speed, StatsView,
-};
+use crate::game::ratings::{LeaderboardView, MyStanding, RecentGame, Speed, StatsView};
 use crate::game::{GameError, Lang};
 use crate::render::chart::{Chart, rating_chart};
 use crate::store::RANKED_MIN_GAMES;
@@ -59,24 +57,6 @@ pub fn speed_of_code(c: u8) -> Option<Speed> {
         1 => Some(Speed::Correspondence),
         _ => None,
     }
-}
-
-/// The lines of a rating change ("alice 1523 → 1538 (+15)"), for the final message.
-pub fn change_lines(changes: &[RatingChange], lang: Lang) -> String {
-    changes
-        .iter()
-        .map(|c| {
-            tr!(
-                lang,
-                "rating-change",
-                name = mention(&c.user),
-                before = c.before.text(),
-                after = c.after.text(),
-                diff = c.diff_text()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The leaderboard message for `viewer`, in `lang`, with its page buttons.

@@ -4,3 +4,4 @@ pub mod custom_id;
 pub mod errors;
 pub mod gate;
 pub mod reply;
+pub mod router;

@@ -11,10 +11,9 @@ use poise::serenity_prelude as serenity;
 
 use cajitas_rules::{Lang, Outcome};
 
-use crate::discord::commands::challenge::challenge_reply;
 use crate::discord::interaction::reply::{Reply, channel_message};
 use crate::discord::present::threads::post_in;
-use crate::discord::present::view::{embed, game_reply, show_with};
+use crate::discord::present::view::{challenge_reply, embed, game_reply, show_with, status};
 use crate::discord::present::who::mention;
 use crate::game::{GameView, Notice, NoticeKind, Notifier, NotifyError};
 use crate::render::Renderer;
@@ -72,7 +71,7 @@ impl Notifier for DiscordNotifier {
             kind => {
                 let shown = show_with(self.renderer, notice.game.clone())
                     .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
-                let text = crate::discord::commands::clocks::notice_text(kind, &shown.view, lang);
+                let text = notice_text(kind, &shown.view, lang);
                 let mut reply = game_reply(text.clone(), &shown, lang);
                 if *kind == NoticeKind::EngineUnavailable {
                     // The embed itself says so, where the status line would be.
@@ -144,4 +143,43 @@ pub fn summary(view: &GameView, lang: Lang) -> String {
         moves = crate::i18n::num(view.ply.div_ceil(2)),
         thread = crate::discord::present::threads::link(view.place().channel)
     )
+}
+
+/// A Discord timestamp that every client shows in its own time zone, counting down.
+pub fn timestamp(unix_ms: i64) -> String {
+    format!("<t:{}:R>", unix_ms.div_euclid(1000))
+}
+
+/// The text above the board of a post no interaction caused.
+pub fn notice_text(kind: &NoticeKind, v: &GameView, lang: crate::game::Lang) -> String {
+    let to_move = mention(v.player_to_move());
+    let opponent = mention(v.player(!v.to_move));
+    let deadline = v.clock.deadline.map(timestamp).unwrap_or_default();
+    match kind {
+        NoticeKind::GameState | NoticeKind::Summary | NoticeKind::Rematch(_) => status(v, lang),
+        NoticeKind::EngineUnavailable => tr!(lang, "engine-unavailable"),
+        NoticeKind::TimedOut if v.aborted => {
+            tr!(lang, "timeout-aborted-post", player = to_move)
+        }
+        NoticeKind::TimedOut => tr!(
+            lang,
+            "timeout-post",
+            player = to_move,
+            status = status(v, lang)
+        ),
+        NoticeKind::Reminder => tr!(
+            lang,
+            "reminder-post",
+            player = to_move,
+            opponent = opponent,
+            deadline = deadline
+        ),
+        NoticeKind::IdleReminder => tr!(
+            lang,
+            "idle-reminder-post",
+            player = to_move,
+            opponent = opponent,
+            deadline = deadline
+        ),
+    }
 }

@@ -7,7 +7,9 @@ use poise::serenity_prelude as serenity;
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::reply::{Reply, cap_chars};
 use crate::discord::present::who::{mention, player_in};
-use crate::game::{GameService, GameView, Status};
+use crate::game::ratings::RatingChange;
+use crate::game::{ChallengeView, ColourChoice, GameService, GameView, Status};
+use crate::i18n::{Presentation, clock};
 use crate::i18n::{colour_key, san_in};
 use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
 use crate::tr;
@@ -238,13 +240,13 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
             true,
         )
         .field(tr!(lang, "embed-material"), material(view, lang), true);
-    if let Some(clock) = crate::discord::commands::clocks::clock_field(view, lang) {
+    if let Some(clock) = clock_field(view, lang) {
         e = e.field(tr!(lang, "embed-clock"), clock, false);
     }
     if !view.rating_changes.is_empty() {
         e = e.field(
             tr!(lang, "rating-changes-title"),
-            crate::discord::commands::ratings::change_lines(&view.rating_changes, lang),
+            change_lines(&view.rating_changes, lang),
             false,
         );
     }
@@ -258,6 +260,102 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
         e = e.image(format!("attachment://{BOARD_FILE}"));
     }
     e
+}
+
+/// The embed's clock field of a game: the control and both remaining times, and the
+/// deadline of the player to move; `None` for a finished untimed game.
+pub fn clock_field(view: &GameView, lang: crate::game::Lang) -> Option<String> {
+    let c = &view.clock;
+    let mut lines = Vec::new();
+    if let Some(line) = clock::clock_line(lang, c) {
+        lines.push(line);
+    }
+    // Against the computer nobody claims an abandoned game: no deadline to show.
+    if let Some(deadline) = c.deadline.filter(|_| view.engine().is_none()) {
+        lines.push(clock::deadline_line(
+            lang,
+            Presentation::Discord,
+            c,
+            view.player_to_move(),
+            deadline,
+        ));
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// The lines of a rating change ("alice 1523 → 1538 (+15)"), for the final message.
+pub fn change_lines(changes: &[RatingChange], lang: Lang) -> String {
+    changes
+        .iter()
+        .map(|c| {
+            tr!(
+                lang,
+                "rating-change",
+                name = mention(&c.user),
+                before = c.before.text(),
+                after = c.after.text(),
+                diff = c.diff_text()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The challenge message in `lang`: who, which colour, until when, and its buttons.
+pub fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
+    let colour = match c.colour {
+        ColourChoice::White => "white",
+        ColourChoice::Black => "black",
+        ColourChoice::Random => "random",
+    };
+    let expires = format!("<t:{}:R>", c.expires_at.div_euclid(1000));
+    let content = match &c.opponent {
+        Some(o) => tr!(
+            lang,
+            "challenge-to",
+            opponent = mention(o),
+            challenger = mention(&c.challenger),
+            colour = colour,
+            expires = expires
+        ),
+        None => tr!(
+            lang,
+            "challenge-open",
+            challenger = mention(&c.challenger),
+            colour = colour,
+            expires = expires
+        ),
+    };
+    let content = format!(
+        "{content} {}",
+        tr!(
+            lang,
+            "challenge-rated",
+            rated = if c.rated { "yes" } else { "no" }
+        )
+    );
+    let mut buttons = vec![
+        ButtonId::ChallengeAccept { challenge: c.id }
+            .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
+    ];
+    // An open challenge is not declined (only its author withdraws it): no Decline button.
+    if c.opponent.is_some() {
+        buttons.push(
+            ButtonId::ChallengeDecline { challenge: c.id }
+                .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
+        );
+    }
+    let content = format!(
+        "{content}\n{}",
+        crate::i18n::clock::challenge_line(lang, c.time)
+    );
+    Reply {
+        content,
+        components: vec![serenity::CreateActionRow::Buttons(buttons)],
+        // Only the challenged player is pinged (an open challenge pings nobody).
+        mentions: c.opponent.iter().map(|o| o.id).collect(),
+        ..Reply::default()
+    }
 }
 
 /// The link button to the game on lichess's analysis board, labelled in `lang`.
