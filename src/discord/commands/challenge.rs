@@ -4,21 +4,15 @@
 use poise::serenity_prelude as serenity;
 
 use super::choices::Colour;
-use crate::discord::interaction::errors::{Refusal, responder};
+use crate::discord::interaction::call::Call;
+use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, Responder, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};
 use crate::discord::present::view::{Shown, challenge_reply, game_reply};
-use crate::discord::present::who::{author_ref, channel_ref, clicker_ref, member_ref, mention};
+use crate::discord::present::who::{channel_ref, clicker_ref, member_ref, mention};
 use crate::discord::{Context, Data, Defer, Error};
 use crate::game::{ColourChoice, GameError, Lang};
 use crate::tr;
-
-fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Data, Error>, Error> {
-    match ctx {
-        poise::Context::Application(a) => Ok(a),
-        poise::Context::Prefix(_) => Err(Refusal::SlashOnly.into()),
-    }
-}
 
 fn started_text(shown: &Shown, lang: Lang) -> String {
     let v = &shown.view;
@@ -48,13 +42,11 @@ pub async fn challenge(
         bool,
     >,
 ) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let place = where_of_command(&actx).place;
+    let call = Call::new(ctx)?;
+    let place = call.where_typed().place;
     // The opponent as the guild shows them: their nickname comes with the option's member.
     let opponent = opponent.as_ref().map(|u| {
-        let resolved = &actx.interaction.data.resolved.members;
+        let resolved = &call.actx.interaction.data.resolved.members;
         member_ref(u, resolved.get(&u.id).and_then(|m| m.nick.as_deref()))
     });
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
@@ -63,20 +55,19 @@ pub async fn challenge(
         time: time.map(Into::into).unwrap_or_default(),
         rated: rated.unwrap_or(true),
     };
-    let langs = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await;
-    let view = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            Ok(g.challenge_with(&actor, place, opponent.as_ref(), terms)?)
+    let lang = call.public_lang().await;
+    let view = call
+        .blocking(Defer::Message, move |g, actor, _| {
+            Ok(g.challenge_with(actor, place, opponent.as_ref(), terms)?)
         })
         .await?;
-    r.send(challenge_reply(&view, langs.public)).await?;
+    call.send(challenge_reply(&view, lang)).await?;
     if place.threads {
         // An `/accept` may come after the interaction's token died: the game's thread is
         // opened on this message, so its id is kept now.
-        match r.original_message().await {
+        match call.r.original_message().await {
             Ok(message) => {
-                let game = ctx.data().game.clone();
+                let game = call.data().game.clone();
                 let id = view.id;
                 let kept =
                     tokio::task::spawn_blocking(move || game.set_challenge_message(id, message))
@@ -91,18 +82,6 @@ pub async fn challenge(
         }
     }
     Ok(())
-}
-
-/// Where a command was typed.
-fn where_of_command(actx: &poise::ApplicationContext<'_, Data, Error>) -> Where {
-    let i = &actx.interaction;
-    threads::where_of(
-        actx.data(),
-        i.guild_id,
-        i.channel_id,
-        i.channel.as_ref(),
-        i.app_permissions,
-    )
 }
 
 /// How many times an accept waits 100 ms for the message of a challenge posted a moment ago.
@@ -293,26 +272,20 @@ fn in_thread_reply(shown: &Shown, lang: Lang) -> Reply {
 /// Accept the challenge waiting in this channel
 #[poise::command(slash_command)]
 pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let w = where_of_command(&actx);
+    let call = Call::new(ctx)?;
+    let w = call.where_typed();
     // The game's own language is the accepting player's (or the server's setting).
-    let lang = ctx
-        .data()
-        .langs(guild(ctx.guild_id()), ctx.locale())
-        .await
-        .public;
-    let http = &ctx.serenity_context().http;
+    let lang = call.public_lang().await;
+    let (r, http) = (&call.r, call.http());
     let accepting = Accepting {
-        actor,
+        actor: call.actor.clone(),
         w,
         expected: None,
         clicked: None,
         lang,
         defer: Defer::Message,
     };
-    let started = start(ctx.data(), &r, http, accepting).await?;
+    let started = start(call.data(), r, http, accepting).await?;
     let shown = &started.shown;
     if shown.view.elsewhere_than(w.place.at) {
         r.send(in_thread_reply(shown, lang)).await?;
@@ -327,52 +300,37 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
 /// Decline the challenge waiting in this channel
 #[poise::command(slash_command)]
 pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx
-        .data()
-        .langs(guild(ctx.guild_id()), ctx.locale())
-        .await
-        .public;
-    let c = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.decline(&actor, ch)?))
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let c = call
+        .blocking(
+            Defer::Message,
+            move |g, actor, ch| Ok(g.decline(actor, ch)?),
+        )
         .await?;
-    r.send(Reply::text(tr!(
+    call.send(Reply::text(tr!(
         lang,
         "challenge-declined",
-        who = mention(&author_ref(ctx)),
+        who = call.who(),
         challenger = mention(&c.challenger)
     )))
-    .await?;
-    Ok(())
+    .await
 }
 
 /// Withdraw your challenge in this channel
 #[poise::command(slash_command)]
 pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx
-        .data()
-        .langs(guild(ctx.guild_id()), ctx.locale())
-        .await
-        .public;
-    let c = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.cancel(&actor, ch)?))
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let c = call
+        .blocking(Defer::Message, move |g, actor, ch| Ok(g.cancel(actor, ch)?))
         .await?;
-    r.send(Reply::text(tr!(
+    call.send(Reply::text(tr!(
         lang,
         "challenge-withdrawn",
         challenger = mention(&c.challenger)
     )))
-    .await?;
-    Ok(())
+    .await
 }
 
 fn stale(e: GameError) -> Error {

@@ -3,11 +3,11 @@
 use poise::serenity_prelude as serenity;
 
 use super::request::answer_request;
+use crate::discord::interaction::call::Call;
 use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
-use crate::discord::interaction::errors::responder;
 use crate::discord::interaction::reply::Responder;
 use crate::discord::present::view::{Shown, game_reply};
-use crate::discord::present::who::{author_ref, channel_ref, mention};
+use crate::discord::present::who::mention;
 use crate::discord::{Context, Data, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
@@ -48,22 +48,16 @@ pub async fn draw(
     ctx: Context<'_>,
     #[description = "offer, accept, decline or claim"] action: Action,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let who = mention(&actor);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let shown = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
+    let call = Call::new(ctx)?;
+    let who = call.who();
+    let lang = call.public_lang().await;
+    let shown = call
+        .blocking(Defer::Message, move |g, actor, ch| {
             let view = match action {
-                Action::Offer => g.draw_offer(&actor, ch, None)?,
-                Action::Accept => g.draw_accept(&actor, ch, None)?,
-                Action::Decline => g.draw_decline(&actor, ch, None)?,
-                Action::Claim => g.draw_claim(&actor, ch)?,
+                Action::Offer => g.draw_offer(actor, ch, None)?,
+                Action::Accept => g.draw_accept(actor, ch, None)?,
+                Action::Decline => g.draw_decline(actor, ch, None)?,
+                Action::Claim => g.draw_claim(actor, ch)?,
             };
             Ok(g.show(view)?)
         })
@@ -75,7 +69,7 @@ pub async fn draw(
             game_reply(tr!(lang, "draw-accepts-standing", who = who), &shown, lang)
         }
         Action::Offer => {
-            let opponent = if shown.view.white.id == ctx.author().id.get() {
+            let opponent = if shown.view.white.id == call.actor.id {
                 &shown.view.black
             } else {
                 &shown.view.white
@@ -93,9 +87,7 @@ pub async fn draw(
     if action == Action::Offer && !agreed {
         reply.components = offer_buttons(&shown, lang);
     }
-    let http = &ctx.serenity_context().http;
-    crate::discord::present::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
-    Ok(())
+    call.send_game(&shown.view, reply).await
 }
 
 /// The Accept/Decline buttons of an offer: only valid in the game and position they were

@@ -17,12 +17,12 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::choices::Colour;
-use crate::discord::interaction::errors::responder;
+use crate::discord::interaction::call::Call;
 use crate::discord::interaction::reply::Responder;
 use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};
 use crate::discord::present::view::game_reply;
-use crate::discord::present::who::{author_ref, channel_ref, mention, player_in};
+use crate::discord::present::who::{mention, player_in};
 use crate::discord::{Context, Data, Defer, Error};
 use crate::engine::{Analysis, AnalysisQueue, Budget, EnginePlayer, Pool, analyse, report};
 use crate::game::{ColourChoice, EngineRematch, Lang, Place, UserRef, engine_user_id};
@@ -57,35 +57,22 @@ pub async fn play(
     level: Option<u8>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let data = ctx.data();
+    let call = Call::new(ctx)?;
+    let data = call.data();
     if data.engine.is_none() {
-        r.send(Reply::ephemeral(tr!(r.lang(), "engine-missing")))
-            .await?;
-        return Ok(());
+        let text = tr!(call.r.lang(), "engine-missing");
+        return call.send(Reply::ephemeral(text)).await;
     }
-    let i = &actx.interaction;
-    let w = threads::where_of(
-        data,
-        i.guild_id,
-        i.channel_id,
-        i.channel.as_ref(),
-        i.app_permissions,
-    );
-    let lang = data.langs(w.place.at.guild, ctx.locale()).await.public;
     let start = EngineStart {
-        actor: author_ref(ctx),
-        w,
+        actor: call.actor.clone(),
+        w: call.where_typed(),
         level: level.unwrap_or(1).clamp(1, 8),
         colour: colour.map(Into::into).unwrap_or_default(),
-        lang,
+        lang: call.public_lang().await,
         via: Via::Answer,
-        here: i.channel_id.get(),
+        here: call.place.channel,
     };
-    start_engine(data, &r, &ctx.serenity_context().http, start).await
+    start_engine(data, &call.r, call.http(), start).await
 }
 
 /// The Rematch button of a finished game against the computer: a new game at the same
@@ -357,11 +344,9 @@ enum Progress {
 /// Analyse this channel's last finished game with the engine
 #[poise::command(slash_command)]
 pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let Some((pool, analyses, budget)) = ctx
+    let call = Call::new(ctx)?;
+    let r = &call.r;
+    let Some((pool, analyses, budget)) = call
         .data()
         .engine
         .as_ref()
@@ -371,14 +356,11 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
             .await?;
         return Ok(());
     };
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = author_ref(ctx);
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
+    let lang = call.public_lang().await;
     let key = budget.key();
-    let (game, stored) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let game = g.last_finished_game_for(&actor, ch)?;
+    let (game, stored) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let game = g.last_finished_game_for(actor, ch)?;
             let stored = g.stored_analysis(game.game_id, &key)?;
             Ok((game, stored))
         })
@@ -391,10 +373,10 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
     // A game analysed before at this budget: the same report, at once.
     if let Some(a) = stored.and_then(|rec| Analysis::from_record(&game.game, &rec)) {
         let words = report::report(&a, &white, &black, &result, lang);
-        return send_report(&r, lang, words, report::chart(&a)).await;
+        return send_report(r, lang, words, report::chart(&a)).await;
     }
     // One analysis in progress per person; the rest wait their turn, told their place.
-    let person = ctx.author().id.get();
+    let person = call.actor.id;
     let mut ticket = match analyses.enter(person) {
         Ok(t) => t,
         Err(crate::engine::AlreadyAnalysing) => {
@@ -415,7 +397,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
     let (done_tx, done) = tokio::sync::oneshot::channel();
     let names = (white.clone(), black.clone());
     let game_id = game.game_id;
-    let service = ctx.data().game.clone();
+    let service = call.data().game.clone();
     std::thread::Builder::new()
         .name("cajitas-analysis".into())
         .spawn(move || {
@@ -463,7 +445,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
         }
     };
     match outcome {
-        Ok(Ok((words, png))) => send_report(&r, lang, words, png).await?,
+        Ok(Ok((words, png))) => send_report(r, lang, words, png).await?,
         Ok(Err(e)) => {
             tracing::warn!(error = %e, white, black, "analysis failed");
             r.update(Reply::text(tr!(lang, "analysis-failed"))).await?;

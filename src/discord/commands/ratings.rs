@@ -4,8 +4,9 @@
 
 use poise::serenity_prelude as serenity;
 
+use crate::discord::interaction::call::Call;
 use crate::discord::interaction::custom_id::ButtonId;
-use crate::discord::interaction::errors::{Refusal, responder};
+use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, Responder, cap_chars};
 use crate::discord::present::who::{channel_ref, mention, user_ref};
 use crate::discord::{Context, Data, Defer, Error};
@@ -143,22 +144,16 @@ pub async fn leaderboard(
         SpeedChoice,
     >,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let viewer = ctx.author().id.get();
+    let call = Call::new(ctx)?;
+    let viewer = call.actor.id;
     let speed = speed.map(Speed::from).unwrap_or(DEFAULT_SPEED);
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let view = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
+    let lang = call.public_lang().await;
+    let view = call
+        .blocking(Defer::Message, move |g, _, ch| {
             Ok(g.leaderboard(ch, speed, 0, viewer, None)?)
         })
         .await?;
-    r.send(leaderboard_reply(&view, viewer, lang)).await?;
-    Ok(())
+    call.send(leaderboard_reply(&view, viewer, lang)).await
 }
 
 /// Previous/Next: only for the one who ran `/leaderboard`, and only while the pool is as it
@@ -297,16 +292,11 @@ pub async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (yours by default)"] user: Option<serenity::User>,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let call = Call::new(ctx)?;
     let who = user_ref(user.as_ref().unwrap_or(ctx.author()));
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let (stats, png) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
+    let lang = call.public_lang().await;
+    let (stats, png) = call
+        .blocking(Defer::Message, move |g, _, ch| {
             let stats = g.stats(ch, &who)?;
             let png = rating_chart(&Chart::of_stats(&stats, lang));
             Ok((stats, png))
@@ -316,11 +306,10 @@ pub async fn stats(
         &tr!(lang, "stats-chart-alt", name = stats.user.name.clone()),
         1024,
     );
-    r.send(Reply {
+    call.send(Reply {
         embeds: vec![stats_embed(&stats, lang)],
         attachments: vec![serenity::CreateAttachment::bytes(png, CHART_FILE).description(alt)],
         ..Reply::default()
     })
-    .await?;
-    Ok(())
+    .await
 }

@@ -2,11 +2,12 @@
 
 use poise::serenity_prelude as serenity;
 
+use crate::discord::interaction::call::Call;
 use crate::discord::interaction::custom_id::ButtonId;
-use crate::discord::interaction::errors::{Refusal, responder};
+use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, Responder};
 use crate::discord::present::view::game_reply;
-use crate::discord::present::who::{author_ref, channel_ref, clicker_ref, mention};
+use crate::discord::present::who::{channel_ref, clicker_ref, mention};
 use crate::discord::{Context, Data, Defer, Error};
 use crate::game::GameError;
 use crate::tr;
@@ -14,18 +15,12 @@ use crate::tr;
 /// Resign the game (asks you to confirm)
 #[poise::command(slash_command)]
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let user = ctx.author().id.get();
-    let actor = author_ref(ctx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let call = Call::new(ctx)?;
+    let user = call.actor.id;
     // Checked now, so that a refusal is immediate and only the resigning player sees the button.
-    let view = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let view = g.board_for(&actor, ch)?;
+    let view = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let view = g.board_for(actor, ch)?;
             if view.finished {
                 return Err(GameError::GameOver.into());
             }
@@ -40,8 +35,8 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
         ply: view.ply,
         user,
     };
-    let lang = r.lang();
-    r.send(Reply {
+    let lang = call.r.lang();
+    call.send(Reply {
         content: tr!(lang, "resign-confirm"),
         components: vec![serenity::CreateActionRow::Buttons(vec![
             confirm.button(&tr!(lang, "button-resign"), serenity::ButtonStyle::Danger),
@@ -49,8 +44,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
         ephemeral: true,
         ..Reply::default()
     })
-    .await?;
-    Ok(())
+    .await
 }
 
 /// The confirmation button: only for the player who asked, and only in the position where
@@ -89,22 +83,13 @@ pub async fn confirm_button(
 /// Abort the game before both players have moved (no result)
 #[poise::command(slash_command)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let who = mention(&actor);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let shown = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            Ok(g.show(g.abort(&actor, ch)?)?)
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let shown = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.show(g.abort(actor, ch)?)?)
         })
         .await?;
-    let reply = game_reply(tr!(lang, "aborted", who = who), &shown, lang);
-    let http = &ctx.serenity_context().http;
-    crate::discord::present::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
-    Ok(())
+    let reply = game_reply(tr!(lang, "aborted", who = call.who()), &shown, lang);
+    call.send_game(&shown.view, reply).await
 }

@@ -3,11 +3,11 @@
 use poise::serenity_prelude as serenity;
 
 use super::request::answer_request;
+use crate::discord::interaction::call::Call;
 use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
-use crate::discord::interaction::errors::responder;
 use crate::discord::interaction::reply::Responder;
 use crate::discord::present::view::game_reply;
-use crate::discord::present::who::{author_ref, channel_ref, mention};
+use crate::discord::present::who::mention;
 use crate::discord::{Context, Data, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
@@ -27,18 +27,12 @@ fn takeback_buttons(game: i64, ply: u32, lang: Lang) -> Vec<serenity::CreateActi
 /// Ask your opponent to take back your last move
 #[poise::command(slash_command)]
 pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let who = mention(&actor);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let (asked, shown) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let asked = g.takeback_request(&actor, ch, None)?;
+    let call = Call::new(ctx)?;
+    let who = call.who();
+    let lang = call.public_lang().await;
+    let (asked, shown) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let asked = g.takeback_request(actor, ch, None)?;
             let shown = g.show(asked.game.clone())?;
             Ok((asked, shown))
         })
@@ -51,8 +45,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
             who = who,
             plies = crate::i18n::num(asked.plies)
         );
-        r.send(game_reply(content, &shown, lang)).await?;
-        return Ok(());
+        return call.send(game_reply(content, &shown, lang)).await;
     }
     let opponent = shown.view.player(!asked.by);
     let content = tr!(
@@ -64,9 +57,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
     );
     let mut reply = game_reply(content, &shown, lang);
     reply.components = takeback_buttons(shown.view.game_id, asked.ply, lang);
-    let http = &ctx.serenity_context().http;
-    crate::discord::present::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
-    Ok(())
+    call.send_game(&shown.view, reply).await
 }
 
 /// The Accept/Decline buttons of a request: only valid in the game and position it was made
