@@ -4,12 +4,12 @@
 use poise::serenity_prelude as serenity;
 
 use super::choices::Colour;
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Call, Click};
 use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, Responder, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};
 use crate::discord::present::view::{Shown, challenge_reply, game_reply};
-use crate::discord::present::who::{channel_ref, clicker_ref, member_ref, mention};
+use crate::discord::present::who::{member_ref, mention};
 use crate::discord::{Context, Data, Defer, Error};
 use crate::game::{ColourChoice, GameError, Lang};
 use crate::tr;
@@ -22,10 +22,6 @@ fn started_text(shown: &Shown, lang: Lang) -> String {
         white = mention(&v.white),
         black = mention(&v.black)
     )
-}
-
-fn guild(g: Option<serenity::GuildId>) -> Option<u64> {
-    g.map(|g| g.get())
 }
 
 /// Challenge someone (or anyone) to a game of chess in this channel
@@ -342,34 +338,19 @@ fn stale(e: GameError) -> Error {
 
 /// The Accept button: the game starts, and the challenge message becomes the game's first
 /// board.
-pub async fn accept_button(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    challenge: i64,
-) -> Result<(), Error> {
-    let actor = clicker_ref(click);
-    let w = threads::where_of(
-        data,
-        click.guild_id,
-        click.channel_id,
-        click.channel.as_ref(),
-        click.app_permissions,
-    );
-    let lang = data
-        .langs(guild(click.guild_id), Some(&click.locale))
-        .await
-        .public;
+pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
+    let w = c.where_clicked();
+    let lang = c.public_lang().await;
+    let (r, http) = (c.r, c.http);
     let accepting = Accepting {
-        actor,
+        actor: c.actor.clone(),
         w,
         expected: Some(challenge),
-        clicked: Some(click.message.id.get()),
+        clicked: Some(c.click.message.id.get()),
         lang,
         defer: Defer::Update,
     };
-    let started = start(data, r, http, accepting).await?;
+    let started = start(c.data, r, http, accepting).await?;
     let shown = &started.shown;
     if shown.view.elsewhere_than(w.place.at) {
         // The challenge message opens the thread; the thread gets the board.
@@ -385,66 +366,44 @@ pub async fn accept_button(
 /// The Rematch button of a final message: a new challenge to the other player, colours
 /// swapped, posted in the game's channel (the clicker is told where, ephemerally); against
 /// the computer, a new game at the same level, colours swapped, as `/play` starts one.
-pub async fn rematch_button(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    game: i64,
-) -> Result<(), Error> {
-    let actor = clicker_ref(click);
-    let who = actor.clone();
-    let again = data
-        .blocking(r, Defer::Update, move |g| Ok(g.engine_rematch(&who, game)?))
-        .await?;
-    if let Some(again) = again {
-        let lang = data
-            .langs(guild(click.guild_id), Some(&click.locale))
-            .await
-            .public;
-        return crate::discord::commands::engine::rematch(data, r, http, click, actor, again, lang)
-            .await;
-    }
-    let threads = threads::threads_allowed(data, click.app_permissions);
-    let c = data
-        .blocking(r, Defer::Update, move |g| {
-            Ok(g.rematch(&actor, game, threads)?)
+pub async fn rematch_button(c: &Click<'_>, game: i64) -> Result<(), Error> {
+    let again = c
+        .blocking(Defer::Update, move |g, actor, _| {
+            Ok(g.engine_rematch(actor, game)?)
         })
         .await?;
-    r.send(Reply::ephemeral(tr!(
-        r.lang(),
+    if let Some(again) = again {
+        let lang = c.public_lang().await;
+        return super::engine::rematch(c, again, lang).await;
+    }
+    let threads = threads::threads_allowed(c.data, c.click.app_permissions);
+    let posted = c
+        .blocking(Defer::Update, move |g, actor, _| {
+            Ok(g.rematch(actor, game, threads)?)
+        })
+        .await?;
+    c.send(Reply::ephemeral(tr!(
+        c.r.lang(),
         "rematch-posted",
-        channel = threads::link(c.channel)
+        channel = threads::link(posted.channel)
     )))
-    .await?;
-    Ok(())
+    .await
 }
 
 /// The Decline button: the challenge message says so and loses its buttons.
-pub async fn decline_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    challenge: i64,
-) -> Result<(), Error> {
-    let actor = clicker_ref(click);
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data
-        .langs(guild(click.guild_id), Some(&click.locale))
-        .await
-        .public;
-    let c = data
-        .blocking(r, Defer::Update, move |g| {
-            g.decline_challenge(&actor, ch, Some(challenge))
+pub async fn decline_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
+    let lang = c.public_lang().await;
+    let declined = c
+        .blocking(Defer::Update, move |g, actor, ch| {
+            g.decline_challenge(actor, ch, Some(challenge))
                 .map_err(stale)
         })
         .await?;
-    r.update(Reply::text(tr!(
+    c.update(Reply::text(tr!(
         lang,
         "challenge-declined",
-        who = mention(&clicker_ref(click)),
-        challenger = mention(&c.challenger)
+        who = c.who(),
+        challenger = mention(&declined.challenger)
     )))
-    .await?;
-    Ok(())
+    .await
 }

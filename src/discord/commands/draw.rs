@@ -3,12 +3,11 @@
 use poise::serenity_prelude as serenity;
 
 use super::request::answer_request;
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Call, Click};
 use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
-use crate::discord::interaction::reply::Responder;
 use crate::discord::present::view::{Shown, game_reply};
 use crate::discord::present::who::mention;
-use crate::discord::{Context, Data, Defer, Error};
+use crate::discord::{Context, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
 
@@ -92,18 +91,9 @@ pub async fn draw(
 
 /// The Accept/Decline buttons of an offer: only valid in the game and position they were
 /// made for; the offer message is replaced by the result.
-pub async fn answer_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    game: i64,
-    ply: u32,
-    accept: bool,
-) -> Result<(), Error> {
+pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> Result<(), Error> {
     answer_request(
-        data,
-        r,
-        click,
+        c,
         (game, ply),
         |e| matches!(e, GameError::PositionChanged | GameError::NoDrawOffer),
         move |g, actor, ch, seen| {

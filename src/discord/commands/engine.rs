@@ -17,7 +17,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::choices::Colour;
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Call, Click};
 use crate::discord::interaction::reply::Responder;
 use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};
@@ -78,21 +78,14 @@ pub async fn play(
 /// The Rematch button of a finished game against the computer: a new game at the same
 /// level, the colours swapped, started in the game's channel as `/play` starts one (in a
 /// thread of its own where games get threads).
-pub async fn rematch(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    actor: UserRef,
-    again: EngineRematch,
-    lang: Lang,
-) -> Result<(), Error> {
+pub async fn rematch(c: &Click<'_>, again: EngineRematch, lang: Lang) -> Result<(), Error> {
+    let data = c.data;
     if data.engine.is_none() {
-        r.send(Reply::ephemeral(tr!(r.lang(), "engine-missing")))
-            .await?;
-        return Ok(());
+        return c
+            .send(Reply::ephemeral(tr!(c.r.lang(), "engine-missing")))
+            .await;
     }
-    let threads = threads::threads_allowed(data, click.app_permissions);
+    let threads = threads::threads_allowed(data, c.click.app_permissions);
     let w = Where {
         place: Place {
             at: again.home,
@@ -102,15 +95,15 @@ pub async fn rematch(
         lacks_permission: data.config.threads && !threads,
     };
     let start = EngineStart {
-        actor,
+        actor: c.actor.clone(),
         w,
         level: again.level,
         colour: again.colour,
         lang,
         via: Via::Post,
-        here: click.channel_id.get(),
+        here: c.place.channel,
     };
-    start_engine(data, r, http, start).await
+    start_engine(data, c.r, c.http, start).await
 }
 
 /// How a new game against the computer is announced.

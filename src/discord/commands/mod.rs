@@ -1,4 +1,7 @@
-//! commands
+//! The slash commands, one file per family, and the buttons each family makes. A handler is
+//! `Call::new(ctx)?`, one blocking call into the game service, and one reply; the
+//! interaction plumbing is in `interaction`, how a game looks in `present`.
+
 pub mod challenge;
 pub mod choices;
 pub mod clocks;

@@ -4,12 +4,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Call, Click};
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::Refusal;
-use crate::discord::interaction::reply::{Reply, Responder, cap_chars};
-use crate::discord::present::who::{channel_ref, mention, user_ref};
-use crate::discord::{Context, Data, Defer, Error};
+use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::present::who::{mention, user_ref};
+use crate::discord::{Context, Defer, Error};
 use crate::game::ratings::{LeaderboardView, MyStanding, RecentGame, Speed, StatsView};
 use crate::game::{GameError, Lang};
 use crate::render::chart::{Chart, rating_chart};
@@ -158,12 +158,7 @@ pub async fn leaderboard(
 
 /// Previous/Next: only for the one who ran `/leaderboard`, and only while the pool is as it
 /// was when the page was shown.
-pub async fn page_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    id: ButtonId,
-) -> Result<(), Error> {
+pub async fn page_button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
     let ButtonId::LeaderboardPage {
         speed,
         page,
@@ -173,14 +168,13 @@ pub async fn page_button(
     else {
         return Err(Refusal::UnknownButton.into());
     };
-    if click.user.id.get() != user {
+    if c.click.user.id.get() != user {
         return Err(Refusal::LeaderboardNotYours.into());
     }
     let speed = speed_of_code(speed).ok_or(Refusal::UnknownButton)?;
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
-    let view = data
-        .blocking(r, Defer::Update, move |g| {
+    let lang = c.public_lang().await;
+    let view = c
+        .blocking(Defer::Update, move |g, _, ch| {
             g.leaderboard(ch, speed, page, user, Some(version))
                 .map_err(|e| match e {
                     GameError::PositionChanged => Error::Refused(Refusal::LeaderboardChanged),
@@ -188,8 +182,7 @@ pub async fn page_button(
                 })
         })
         .await?;
-    r.update(leaderboard_reply(&view, user, lang)).await?;
-    Ok(())
+    c.update(leaderboard_reply(&view, user, lang)).await
 }
 
 /// A link to where a game was played: its channel (its thread, once games have threads).

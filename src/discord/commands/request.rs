@@ -1,13 +1,10 @@
 //! A standing request's Accept and Decline buttons answered: a draw offer (`/draw`) or a
 //! takeback request (`/takeback`).
 
-use poise::serenity_prelude as serenity;
-
+use crate::discord::interaction::call::Click;
 use crate::discord::interaction::errors::Refusal;
-use crate::discord::interaction::reply::Responder;
 use crate::discord::present::view::{Ops, Shown, game_reply};
-use crate::discord::present::who::{channel_ref, clicker_ref, mention};
-use crate::discord::{Data, Defer, Error};
+use crate::discord::{Defer, Error};
 use crate::game::{ChannelRef, GameError, GameView, Lang, Seen, UserRef};
 
 /// Answers a click on the Accept or Decline button of a request made in `game` at `ply`:
@@ -15,9 +12,7 @@ use crate::game::{ChannelRef, GameError, GameView, Lang, Seen, UserRef};
 /// `stale` names (the request no longer stands there) says the button has expired. The
 /// request's message is replaced by `say`'s text over the game.
 pub async fn answer_request<T, F>(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
+    c: &Click<'_>,
     (game, ply): (i64, u32),
     stale: fn(&GameError) -> bool,
     answer: F,
@@ -29,13 +24,10 @@ where
         + Send
         + 'static,
 {
-    let actor = clicker_ref(click);
-    let who = mention(&actor);
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
-    let (said, shown): (T, Shown) = data
-        .blocking(r, Defer::Update, move |g| {
-            let (said, view) = answer(g, &actor, ch, Seen::at(game, ply)).map_err(|e| {
+    let lang = c.public_lang().await;
+    let (said, shown): (T, Shown) = c
+        .blocking(Defer::Update, move |g, actor, ch| {
+            let (said, view) = answer(g, actor, ch, Seen::at(game, ply)).map_err(|e| {
                 if stale(&e) {
                     Error::Refused(Refusal::ButtonExpired)
                 } else {
@@ -45,7 +37,6 @@ where
             Ok((said, g.show(view)?))
         })
         .await?;
-    r.update(game_reply(say(lang, who, said), &shown, lang))
-        .await?;
-    Ok(())
+    c.update(game_reply(say(lang, c.who(), said), &shown, lang))
+        .await
 }

@@ -2,13 +2,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Call, Click};
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::Refusal;
-use crate::discord::interaction::reply::{Reply, Responder};
+use crate::discord::interaction::reply::Reply;
 use crate::discord::present::view::game_reply;
-use crate::discord::present::who::{channel_ref, clicker_ref, mention};
-use crate::discord::{Context, Data, Defer, Error};
+use crate::discord::{Context, Defer, Error};
 use crate::game::GameError;
 use crate::tr;
 
@@ -49,35 +48,23 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
 
 /// The confirmation button: only for the player who asked, and only in the position where
 /// they asked. The result is announced to the channel.
-pub async fn confirm_button(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    game: i64,
-    ply: u32,
-    user: u64,
-) -> Result<(), Error> {
-    if click.user.id.get() != user {
+pub async fn confirm_button(c: &Click<'_>, game: i64, ply: u32, user: u64) -> Result<(), Error> {
+    if c.click.user.id.get() != user {
         return Err(Refusal::NotYourButton.into());
     }
-    let actor = clicker_ref(click);
-    let who = mention(&actor);
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
-    let shown = data
-        .blocking(r, Defer::Message, move |g| {
+    let lang = c.public_lang().await;
+    let shown = c
+        .blocking(Defer::Message, move |g, actor, ch| {
             let seen = crate::game::Seen::at(game, ply);
-            let view = g.resign(&actor, ch, seen).map_err(|e| match e {
+            let view = g.resign(actor, ch, seen).map_err(|e| match e {
                 GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),
             })?;
             Ok(g.show(view)?)
         })
         .await?;
-    let reply = game_reply(tr!(lang, "resigns", who = who), &shown, lang);
-    crate::discord::present::threads::send_game(http, r, ch.channel, &shown.view, reply).await?;
-    Ok(())
+    let reply = game_reply(tr!(lang, "resigns", who = c.who()), &shown, lang);
+    c.send_game(&shown.view, reply).await
 }
 
 /// Abort the game before both players have moved (no result)

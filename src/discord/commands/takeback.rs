@@ -3,12 +3,11 @@
 use poise::serenity_prelude as serenity;
 
 use super::request::answer_request;
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Call, Click};
 use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
-use crate::discord::interaction::reply::Responder;
 use crate::discord::present::view::game_reply;
 use crate::discord::present::who::mention;
-use crate::discord::{Context, Data, Defer, Error};
+use crate::discord::{Context, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
 
@@ -62,18 +61,9 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
 
 /// The Accept/Decline buttons of a request: only valid in the game and position it was made
 /// for (a move since makes it stale); the request message is replaced by the result.
-pub async fn answer_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    game: i64,
-    ply: u32,
-    accept: bool,
-) -> Result<(), Error> {
+pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> Result<(), Error> {
     answer_request(
-        data,
-        r,
-        click,
+        c,
         (game, ply),
         |e| {
             matches!(

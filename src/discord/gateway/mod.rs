@@ -1,4 +1,7 @@
-//! gateway
+//! The process and its connection to Discord: setup at READY and the commands'
+//! localisations, shards and the IDENTIFY relay, the bot's own records (`Bookkeeping`), and
+//! what it records for its metrics.
+
 pub mod bookkeeping;
 pub mod localize;
 pub mod relay;

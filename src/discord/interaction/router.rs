@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use poise::serenity_prelude as serenity;
 
 use crate::discord::commands::{challenge, draw, messages, ratings, resign, takeback};
+use crate::discord::interaction::call::Click;
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::{Refusal, report};
 use crate::discord::interaction::reply::{self, Responder};
@@ -71,29 +72,20 @@ async fn handle(
     click: &serenity::ComponentInteraction,
     id: ButtonId,
 ) -> Result<(), Error> {
+    let c = &Click::new(data, r, http, click);
     match id {
-        ButtonId::ChallengeAccept { challenge } => {
-            challenge::accept_button(data, r, http, click, challenge).await
-        }
-        ButtonId::ChallengeDecline { challenge } => {
-            challenge::decline_button(data, r, click, challenge).await
-        }
-        ButtonId::DrawAccept { game, ply } => {
-            draw::answer_button(data, r, click, game, ply, true).await
-        }
-        ButtonId::DrawDecline { game, ply } => {
-            draw::answer_button(data, r, click, game, ply, false).await
-        }
-        ButtonId::TakebackAccept { game, ply } => {
-            takeback::answer_button(data, r, click, game, ply, true).await
-        }
+        ButtonId::ChallengeAccept { challenge } => challenge::accept_button(c, challenge).await,
+        ButtonId::ChallengeDecline { challenge } => challenge::decline_button(c, challenge).await,
+        ButtonId::DrawAccept { game, ply } => draw::answer_button(c, game, ply, true).await,
+        ButtonId::DrawDecline { game, ply } => draw::answer_button(c, game, ply, false).await,
+        ButtonId::TakebackAccept { game, ply } => takeback::answer_button(c, game, ply, true).await,
         ButtonId::TakebackDecline { game, ply } => {
-            takeback::answer_button(data, r, click, game, ply, false).await
+            takeback::answer_button(c, game, ply, false).await
         }
         ButtonId::ResignConfirm { game, ply, user } => {
-            resign::confirm_button(data, r, http, click, game, ply, user).await
+            resign::confirm_button(c, game, ply, user).await
         }
-        ButtonId::Rematch { game } => challenge::rematch_button(data, r, http, click, game).await,
-        ButtonId::LeaderboardPage { .. } => ratings::page_button(data, r, click, id).await,
+        ButtonId::Rematch { game } => challenge::rematch_button(c, game).await,
+        ButtonId::LeaderboardPage { .. } => ratings::page_button(c, id).await,
     }
 }
