@@ -3,9 +3,11 @@
 //! what it records for its metrics.
 
 pub mod bookkeeping;
+pub mod http;
 pub mod localize;
 pub mod relay;
 pub mod releaser;
 pub mod setup;
 pub mod shards;
+pub mod signals;
 pub mod telemetry;
