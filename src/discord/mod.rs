@@ -5,39 +5,21 @@
 //! Handlers stay thin: parse the interaction, call the game service (on the blocking pool),
 //! reply. One `errors::on_error` turns every error into a reply.
 //!
+//! Four rooms that import one way: `commands` (one file per command family) names
+//! `interaction` (the `Call` preamble, button ids, the router, replies, errors, the gate) and
+//! `present` (how games look: the embed and board, threads, the notifier, mentions); the
+//! process and its connection are in `gateway`. This file keeps the entry: `Data`, its
+//! `blocking`, the command list and `run`.
+//!
 //! Test seam: with `DISCORD_API_BASE` set (a loopback URL, or a trusted REST proxy, see
 //! [`crate::config::ApiBase`]), every REST call goes to that base URL (with serenity's
 //! ratelimiter off, which would otherwise ignore the proxy) and the gateway URL comes from
 //! that server's `GET /api/v10/gateway`.
 
-mod bookkeeping;
-mod budget;
-mod buttons;
-mod challenge;
-mod clocks;
-mod draw;
-mod engine;
-mod errors;
-mod gate;
-mod help;
-mod identify_relay;
-mod info;
-mod localize;
-mod messages;
-mod moves;
-mod notify;
-mod ratings;
-mod releaser;
-pub mod reply;
-mod resign;
-mod settings;
-mod setup;
-mod shards;
-mod takeback;
-mod telemetry;
-mod threads;
-mod view;
-mod who;
+mod commands;
+mod gateway;
+mod interaction;
+mod present;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,9 +30,18 @@ use crate::config::BotConfig;
 use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
-pub use bookkeeping::{Bookkeeping, HANDLED_INTERACTIONS_KEPT};
+use commands::{
+    challenge, clocks, draw, engine, help, info, moves, ratings, resign, settings, takeback,
+};
+use gateway::http::http_client;
+use gateway::signals::Signals;
+use gateway::{localize, setup, shards, telemetry};
+use interaction::{budget, errors, gate, reply, router};
+use present::view;
+
 pub use errors::Error;
-pub use notify::DiscordNotifier;
+pub use gateway::bookkeeping::{Bookkeeping, HANDLED_INTERACTIONS_KEPT};
+pub use present::notify::DiscordNotifier;
 pub use setup::COMMANDS_HASH_KEY_GLOBAL;
 
 /// The poise context every command gets.
@@ -182,31 +173,6 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     ];
     localize::localize(&mut commands);
     commands
-}
-
-/// serenity's HTTP client for `config`: Discord itself, or the configured base URL.
-fn http_client(config: &BotConfig) -> serenity::Http {
-    // Anything sent without its own `allowed_mentions` pings nobody.
-    let mut http = serenity::HttpBuilder::new(config.token.expose())
-        .default_allowed_mentions(reply::allowed_mentions(&[]));
-    if let Some(base) = &config.api_base {
-        // serenity 0.12's ratelimiter builds its requests without the proxy (they would go
-        // to discord.com), so a base URL only takes effect with it off.
-        http = http.proxy(base.url.as_str()).ratelimiter_disabled(true);
-    } else {
-        // The ratelimiter's reports (429s it retries, buckets it waits out) are counted for
-        // the metrics. serenity's client replaces this callback on its own HTTP with one
-        // that calls its event handlers (see `telemetry::RateLimits`); the notifier's keeps it.
-        let client = reqwest::Client::builder()
-            .use_rustls_tls()
-            .build()
-            .unwrap_or_default();
-        let mut limiter =
-            serenity::Ratelimiter::new(client.clone(), format!("Bot {}", config.token.expose()));
-        limiter.set_ratelimit_callback(Box::new(|info| telemetry::rate_limited(&info)));
-        http = http.client(client).ratelimiter(limiter);
-    }
-    http.build()
 }
 
 async fn run_async(
@@ -361,7 +327,7 @@ async fn run_async(
     let options = poise::FrameworkOptions {
         commands: commands(),
         on_error: |e| Box::pin(errors::on_error(e)),
-        event_handler: |framework, event| Box::pin(buttons::on_event(framework, event)),
+        event_handler: |framework, event| Box::pin(router::on_event(framework, event)),
         // Owners are not used; this saves a REST call at start.
         initialize_owners: false,
         ..Default::default()
@@ -446,59 +412,4 @@ async fn run_async(
     let _ = tokio::task::spawn_blocking(move || scheduler.stop()).await;
     tracing::info!("stopped");
     Ok(())
-}
-
-/// The process's termination signals, registered once: a signal received after
-/// [`Signals::listen`] waits for [`Signals::next`], however late that is called.
-struct Signals {
-    #[cfg(unix)]
-    term: Option<tokio::signal::unix::Signal>,
-    #[cfg(unix)]
-    int: Option<tokio::signal::unix::Signal>,
-}
-
-impl Signals {
-    fn listen() -> Self {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
-            let term = signal(SignalKind::terminate());
-            let int = signal(SignalKind::interrupt());
-            if let Err(e) = term.as_ref().and(int.as_ref()) {
-                tracing::warn!(error = %e, "cannot listen for a termination signal");
-            }
-            Signals {
-                term: term.ok(),
-                int: int.ok(),
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            Signals {}
-        }
-    }
-
-    /// The name of the next signal received.
-    async fn next(&mut self) -> &'static str {
-        #[cfg(unix)]
-        {
-            async fn recv(s: &mut Option<tokio::signal::unix::Signal>) {
-                match s {
-                    Some(s) => {
-                        s.recv().await;
-                    }
-                    None => std::future::pending().await,
-                }
-            }
-            tokio::select! {
-                () = recv(&mut self.int) => "SIGINT",
-                () = recv(&mut self.term) => "SIGTERM",
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-            "SIGINT"
-        }
-    }
 }

@@ -3,76 +3,20 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::errors::{Refusal, responder};
-use super::reply::{Reply, Responder, channel_message};
-use super::threads::{self, Opened, Where};
-use super::view::{Shown, game_reply};
-use super::who::{author_ref, channel_ref, clicker_ref, member_ref, mention};
-use super::{Context, Data, Defer, Error};
-use crate::game::{ChallengeView, ColourChoice, GameError, Lang};
+use super::choices::Colour;
+use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::errors::Refusal;
+use crate::discord::interaction::reply::{Reply, Responder, channel_message};
+use crate::discord::present::threads::{self, Opened, Where};
+use crate::discord::present::view::{Shown, challenge_reply, game_reply};
+use crate::discord::present::who::{member_ref, mention};
+use crate::discord::{Context, Data, Defer, Error};
+use crate::game::{ColourChoice, GameError, Lang};
 use crate::i18n::{Presentation, challenges};
 use crate::tr;
 
-/// The challenger's colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
-pub enum Colour {
-    /// Play white.
-    #[name = "white"]
-    White,
-    /// Play black.
-    #[name = "black"]
-    Black,
-    /// A coin toss when the challenge is accepted.
-    #[name = "random"]
-    Random,
-}
-
-impl From<Colour> for ColourChoice {
-    fn from(c: Colour) -> Self {
-        match c {
-            Colour::White => ColourChoice::White,
-            Colour::Black => ColourChoice::Black,
-            Colour::Random => ColourChoice::Random,
-        }
-    }
-}
-
-fn application<'a>(ctx: Context<'a>) -> Result<poise::ApplicationContext<'a, Data, Error>, Error> {
-    match ctx {
-        poise::Context::Application(a) => Ok(a),
-        poise::Context::Prefix(_) => Err(Refusal::SlashOnly.into()),
-    }
-}
-
-/// The challenge message in `lang`: who, which colour, until when, and its buttons.
-pub(super) fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
-    let mut buttons = vec![
-        ButtonId::ChallengeAccept { challenge: c.id }
-            .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
-    ];
-    // An open challenge is not declined (only its author withdraws it): no Decline button.
-    if c.opponent.is_some() {
-        buttons.push(
-            ButtonId::ChallengeDecline { challenge: c.id }
-                .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
-        );
-    }
-    Reply {
-        content: challenges::challenge_text(lang, Presentation::Discord, c),
-        components: vec![serenity::CreateActionRow::Buttons(buttons)],
-        // Only the challenged player is pinged (an open challenge pings nobody).
-        mentions: c.opponent.iter().map(|o| o.id).collect(),
-        ..Reply::default()
-    }
-}
-
 fn started_text(shown: &Shown, lang: Lang) -> String {
     challenges::game_begins(lang, Presentation::Discord, &shown.view)
-}
-
-fn guild(g: Option<serenity::GuildId>) -> Option<u64> {
-    g.map(|g| g.get())
 }
 
 /// Challenge someone (or anyone) to a game of chess in this channel
@@ -82,18 +26,18 @@ pub async fn challenge(
     #[description = "Whom you challenge (leave empty for an open challenge anyone may accept)"]
     opponent: Option<serenity::User>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
-    #[description = "Time control (3 days per move by default)"] time: Option<super::clocks::Time>,
+    #[description = "Time control (3 days per move by default)"] time: Option<
+        crate::discord::commands::clocks::Time,
+    >,
     #[description = "Whether the game counts for the ratings (rated by default)"] rated: Option<
         bool,
     >,
 ) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let place = where_of_command(&actx).place;
+    let call = Call::new(ctx)?;
+    let place = call.where_typed().place;
     // The opponent as the guild shows them: their nickname comes with the option's member.
     let opponent = opponent.as_ref().map(|u| {
-        let resolved = &actx.interaction.data.resolved.members;
+        let resolved = &call.actx.interaction.data.resolved.members;
         member_ref(u, resolved.get(&u.id).and_then(|m| m.nick.as_deref()))
     });
     let colour: ColourChoice = colour.map(Into::into).unwrap_or_default();
@@ -102,20 +46,19 @@ pub async fn challenge(
         time: time.map(Into::into).unwrap_or_default(),
         rated: rated.unwrap_or(true),
     };
-    let langs = ctx.data().langs(guild(ctx.guild_id()), ctx.locale()).await;
-    let view = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            Ok(g.challenge_with(&actor, place, opponent.as_ref(), terms)?)
+    let lang = call.public_lang().await;
+    let view = call
+        .blocking(Defer::Message, move |g, actor, _| {
+            Ok(g.challenge_with(actor, place, opponent.as_ref(), terms)?)
         })
         .await?;
-    r.send(challenge_reply(&view, langs.public)).await?;
+    call.send(challenge_reply(&view, lang)).await?;
     if place.threads {
         // An `/accept` may come after the interaction's token died: the game's thread is
         // opened on this message, so its id is kept now.
-        match r.original_message().await {
+        match call.r.original_message().await {
             Ok(message) => {
-                let game = ctx.data().game.clone();
+                let game = call.data().game.clone();
                 let id = view.id;
                 let kept =
                     tokio::task::spawn_blocking(move || game.set_challenge_message(id, message))
@@ -125,23 +68,11 @@ pub async fn challenge(
                 }
             }
             Err(e) => {
-                tracing::warn!(challenge = view.id, error = %super::reply::scrubbed(&e), "could not read the challenge's message")
+                tracing::warn!(challenge = view.id, error = %crate::discord::interaction::reply::scrubbed(&e), "could not read the challenge's message")
             }
         }
     }
     Ok(())
-}
-
-/// Where a command was typed.
-fn where_of_command(actx: &poise::ApplicationContext<'_, Data, Error>) -> Where {
-    let i = &actx.interaction;
-    threads::where_of(
-        actx.data(),
-        i.guild_id,
-        i.channel_id,
-        i.channel.as_ref(),
-        i.app_permissions,
-    )
 }
 
 /// How many times an accept waits 100 ms for the message of a challenge posted a moment ago.
@@ -266,13 +197,13 @@ async fn in_time(
     tokio::pin!(fut);
     let opened = tokio::select! {
         done = &mut fut => done,
-        () = tokio::time::sleep_until((r.received() + super::DEFER_AFTER).into()) => {
+        () = tokio::time::sleep_until((r.received() + crate::discord::DEFER_AFTER).into()) => {
             let deferred = match defer {
                 Defer::Message => r.defer(false).await,
                 Defer::Update => r.defer_update().await,
             };
             if let Err(e) = deferred {
-                tracing::warn!(interaction = %r.id(), error = %super::reply::scrubbed(&e), "could not defer");
+                tracing::warn!(interaction = %r.id(), error = %crate::discord::interaction::reply::scrubbed(&e), "could not defer");
             }
             fut.await
         }
@@ -306,7 +237,7 @@ async fn first_board_in_thread(http: &serenity::Http, started: &Started, lang: L
     };
     let board = game_reply(started_text(shown, lang), shown, lang);
     if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
-        tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
+        tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
     }
     if let Some((name, at)) = &started.named {
         threads::name_white_first(http, thread, &shown.view, name, *at, lang).await;
@@ -332,26 +263,20 @@ fn in_thread_reply(shown: &Shown, lang: Lang) -> Reply {
 /// Accept the challenge waiting in this channel
 #[poise::command(slash_command)]
 pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let w = where_of_command(&actx);
+    let call = Call::new(ctx)?;
+    let w = call.where_typed();
     // The game's own language is the accepting player's (or the server's setting).
-    let lang = ctx
-        .data()
-        .langs(guild(ctx.guild_id()), ctx.locale())
-        .await
-        .public;
-    let http = &ctx.serenity_context().http;
+    let lang = call.public_lang().await;
+    let (r, http) = (&call.r, call.http());
     let accepting = Accepting {
-        actor,
+        actor: call.actor.clone(),
         w,
         expected: None,
         clicked: None,
         lang,
         defer: Defer::Message,
     };
-    let started = start(ctx.data(), &r, http, accepting).await?;
+    let started = start(call.data(), r, http, accepting).await?;
     let shown = &started.shown;
     if shown.view.elsewhere_than(w.place.at) {
         r.send(in_thread_reply(shown, lang)).await?;
@@ -366,52 +291,37 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
 /// Decline the challenge waiting in this channel
 #[poise::command(slash_command)]
 pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx
-        .data()
-        .langs(guild(ctx.guild_id()), ctx.locale())
-        .await
-        .public;
-    let c = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.decline(&actor, ch)?))
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let c = call
+        .blocking(
+            Defer::Message,
+            move |g, actor, ch| Ok(g.decline(actor, ch)?),
+        )
         .await?;
-    r.send(Reply::text(tr!(
+    call.send(Reply::text(tr!(
         lang,
         "challenge-declined",
-        who = mention(&author_ref(ctx)),
+        who = call.who(),
         challenger = mention(&c.challenger)
     )))
-    .await?;
-    Ok(())
+    .await
 }
 
 /// Withdraw your challenge in this channel
 #[poise::command(slash_command)]
 pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
-    let actx = application(ctx)?;
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx
-        .data()
-        .langs(guild(ctx.guild_id()), ctx.locale())
-        .await
-        .public;
-    let c = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.cancel(&actor, ch)?))
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let c = call
+        .blocking(Defer::Message, move |g, actor, ch| Ok(g.cancel(actor, ch)?))
         .await?;
-    r.send(Reply::text(tr!(
+    call.send(Reply::text(tr!(
         lang,
         "challenge-withdrawn",
         challenger = mention(&c.challenger)
     )))
-    .await?;
-    Ok(())
+    .await
 }
 
 fn stale(e: GameError) -> Error {
@@ -423,34 +333,19 @@ fn stale(e: GameError) -> Error {
 
 /// The Accept button: the game starts, and the challenge message becomes the game's first
 /// board.
-pub async fn accept_button(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    challenge: i64,
-) -> Result<(), Error> {
-    let actor = clicker_ref(click);
-    let w = threads::where_of(
-        data,
-        click.guild_id,
-        click.channel_id,
-        click.channel.as_ref(),
-        click.app_permissions,
-    );
-    let lang = data
-        .langs(guild(click.guild_id), Some(&click.locale))
-        .await
-        .public;
+pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
+    let w = c.where_clicked();
+    let lang = c.public_lang().await;
+    let (r, http) = (c.r, c.http);
     let accepting = Accepting {
-        actor,
+        actor: c.actor.clone(),
         w,
         expected: Some(challenge),
-        clicked: Some(click.message.id.get()),
+        clicked: Some(c.click.message.id.get()),
         lang,
         defer: Defer::Update,
     };
-    let started = start(data, r, http, accepting).await?;
+    let started = start(c.data, r, http, accepting).await?;
     let shown = &started.shown;
     if shown.view.elsewhere_than(w.place.at) {
         // The challenge message opens the thread; the thread gets the board.
@@ -466,65 +361,44 @@ pub async fn accept_button(
 /// The Rematch button of a final message: a new challenge to the other player, colours
 /// swapped, posted in the game's channel (the clicker is told where, ephemerally); against
 /// the computer, a new game at the same level, colours swapped, as `/play` starts one.
-pub async fn rematch_button(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    game: i64,
-) -> Result<(), Error> {
-    let actor = clicker_ref(click);
-    let who = actor.clone();
-    let again = data
-        .blocking(r, Defer::Update, move |g| Ok(g.engine_rematch(&who, game)?))
-        .await?;
-    if let Some(again) = again {
-        let lang = data
-            .langs(guild(click.guild_id), Some(&click.locale))
-            .await
-            .public;
-        return super::engine::rematch(data, r, http, click, actor, again, lang).await;
-    }
-    let threads = threads::threads_allowed(data, click.app_permissions);
-    let c = data
-        .blocking(r, Defer::Update, move |g| {
-            Ok(g.rematch(&actor, game, threads)?)
+pub async fn rematch_button(c: &Click<'_>, game: i64) -> Result<(), Error> {
+    let again = c
+        .blocking(Defer::Update, move |g, actor, _| {
+            Ok(g.engine_rematch(actor, game)?)
         })
         .await?;
-    r.send(Reply::ephemeral(tr!(
-        r.lang(),
+    if let Some(again) = again {
+        let lang = c.public_lang().await;
+        return super::engine::rematch(c, again, lang).await;
+    }
+    let threads = threads::threads_allowed(c.data, c.click.app_permissions);
+    let posted = c
+        .blocking(Defer::Update, move |g, actor, _| {
+            Ok(g.rematch(actor, game, threads)?)
+        })
+        .await?;
+    c.send(Reply::ephemeral(tr!(
+        c.r.lang(),
         "rematch-posted",
-        channel = threads::link(c.channel)
+        channel = threads::link(posted.channel)
     )))
-    .await?;
-    Ok(())
+    .await
 }
 
 /// The Decline button: the challenge message says so and loses its buttons.
-pub async fn decline_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    challenge: i64,
-) -> Result<(), Error> {
-    let actor = clicker_ref(click);
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data
-        .langs(guild(click.guild_id), Some(&click.locale))
-        .await
-        .public;
-    let c = data
-        .blocking(r, Defer::Update, move |g| {
-            g.decline_challenge(&actor, ch, Some(challenge))
+pub async fn decline_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
+    let lang = c.public_lang().await;
+    let declined = c
+        .blocking(Defer::Update, move |g, actor, ch| {
+            g.decline_challenge(actor, ch, Some(challenge))
                 .map_err(stale)
         })
         .await?;
-    r.update(Reply::text(tr!(
+    c.update(Reply::text(tr!(
         lang,
         "challenge-declined",
-        who = mention(&clicker_ref(click)),
-        challenger = mention(&c.challenger)
+        who = c.who(),
+        challenger = mention(&declined.challenger)
     )))
-    .await?;
-    Ok(())
+    .await
 }

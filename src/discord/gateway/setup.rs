@@ -3,8 +3,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::releaser::Releaser;
-use super::{Data, Error};
+use crate::discord::gateway::releaser::Releaser;
+use crate::discord::{Data, Error};
 
 /// The permissions the bot needs, and nothing more.
 pub fn permissions() -> serenity::Permissions {
@@ -36,7 +36,7 @@ pub async fn on_ready(
     let client_id = match ctx.http.get_current_application_info().await {
         Ok(app) => app.id.get(),
         Err(e) => {
-            tracing::warn!(error = %super::reply::scrubbed(&e), "could not read the application info; using READY's application id");
+            tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not read the application info; using READY's application id");
             ready.application.id.get()
         }
     };
@@ -177,7 +177,7 @@ async fn register(
             }
         }
         Err(e) => {
-            tracing::error!(error = %super::reply::scrubbed(&e), "could not register the slash commands")
+            tracing::error!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not register the slash commands")
         }
     }
 }

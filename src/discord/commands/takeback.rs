@@ -2,12 +2,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, answer_request, request_buttons};
-use super::errors::responder;
-use super::reply::Responder;
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Data, Defer, Error};
+use super::request::answer_request;
+use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::mention;
+use crate::discord::{Context, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
 
@@ -26,18 +26,12 @@ fn takeback_buttons(game: i64, ply: u32, lang: Lang) -> Vec<serenity::CreateActi
 /// Ask your opponent to take back your last move
 #[poise::command(slash_command)]
 pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let who = mention(&actor);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let (asked, shown) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let asked = g.takeback_request(&actor, ch, None)?;
+    let call = Call::new(ctx)?;
+    let who = call.who();
+    let lang = call.public_lang().await;
+    let (asked, shown) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let asked = g.takeback_request(actor, ch, None)?;
             let shown = g.show(asked.game.clone())?;
             Ok((asked, shown))
         })
@@ -50,8 +44,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
             who = who,
             plies = crate::i18n::num(asked.plies)
         );
-        r.send(game_reply(content, &shown, lang)).await?;
-        return Ok(());
+        return call.send(game_reply(content, &shown, lang)).await;
     }
     let opponent = shown.view.player(!asked.by);
     let content = tr!(
@@ -63,25 +56,14 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
     );
     let mut reply = game_reply(content, &shown, lang);
     reply.components = takeback_buttons(shown.view.game_id, asked.ply, lang);
-    let http = &ctx.serenity_context().http;
-    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
-    Ok(())
+    call.send_game(&shown.view, reply).await
 }
 
 /// The Accept/Decline buttons of a request: only valid in the game and position it was made
 /// for (a move since makes it stale); the request message is replaced by the result.
-pub async fn answer_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    game: i64,
-    ply: u32,
-    accept: bool,
-) -> Result<(), Error> {
+pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> Result<(), Error> {
     answer_request(
-        data,
-        r,
-        click,
+        c,
         (game, ply),
         |e| {
             matches!(

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use cajitas_rules::Lang;
 
-use super::{Data, Error};
+use crate::discord::{Data, Error};
 use crate::i18n;
 
 /// The Discord locales that get the Spanish texts.

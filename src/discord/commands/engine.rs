@@ -16,14 +16,14 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
-use super::challenge::Colour;
-use super::errors::responder;
-use super::reply::Responder;
-use super::reply::{Reply, cap_chars, channel_message};
-use super::threads::{self, Opened, Where};
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, mention, player_in};
-use super::{Context, Data, Defer, Error};
+use super::choices::Colour;
+use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::reply::Responder;
+use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};
+use crate::discord::present::threads::{self, Opened, Where};
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::{mention, player_in};
+use crate::discord::{Context, Data, Defer, Error};
 use crate::engine::{Analysis, AnalysisQueue, Budget, EnginePlayer, Pool, analyse, report};
 use crate::game::{ColourChoice, EngineRematch, Lang, Place, UserRef, engine_user_id};
 use crate::i18n::colour_key;
@@ -57,55 +57,35 @@ pub async fn play(
     level: Option<u8>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let data = ctx.data();
+    let call = Call::new(ctx)?;
+    let data = call.data();
     if data.engine.is_none() {
-        r.send(Reply::ephemeral(tr!(r.lang(), "engine-missing")))
-            .await?;
-        return Ok(());
+        let text = tr!(call.r.lang(), "engine-missing");
+        return call.send(Reply::ephemeral(text)).await;
     }
-    let i = &actx.interaction;
-    let w = threads::where_of(
-        data,
-        i.guild_id,
-        i.channel_id,
-        i.channel.as_ref(),
-        i.app_permissions,
-    );
-    let lang = data.langs(w.place.at.guild, ctx.locale()).await.public;
     let start = EngineStart {
-        actor: author_ref(ctx),
-        w,
+        actor: call.actor.clone(),
+        w: call.where_typed(),
         level: level.unwrap_or(1).clamp(1, 8),
         colour: colour.map(Into::into).unwrap_or_default(),
-        lang,
+        lang: call.public_lang().await,
         via: Via::Answer,
-        here: i.channel_id.get(),
+        here: call.place.channel,
     };
-    start_engine(data, &r, &ctx.serenity_context().http, start).await
+    start_engine(data, &call.r, call.http(), start).await
 }
 
 /// The Rematch button of a finished game against the computer: a new game at the same
 /// level, the colours swapped, started in the game's channel as `/play` starts one (in a
 /// thread of its own where games get threads).
-pub async fn rematch(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    actor: UserRef,
-    again: EngineRematch,
-    lang: Lang,
-) -> Result<(), Error> {
+pub async fn rematch(c: &Click<'_>, again: EngineRematch, lang: Lang) -> Result<(), Error> {
+    let data = c.data;
     if data.engine.is_none() {
-        r.send(Reply::ephemeral(tr!(r.lang(), "engine-missing")))
-            .await?;
-        return Ok(());
+        return c
+            .send(Reply::ephemeral(tr!(c.r.lang(), "engine-missing")))
+            .await;
     }
-    let threads = threads::threads_allowed(data, click.app_permissions);
+    let threads = threads::threads_allowed(data, c.click.app_permissions);
     let w = Where {
         place: Place {
             at: again.home,
@@ -115,15 +95,15 @@ pub async fn rematch(
         lacks_permission: data.config.threads && !threads,
     };
     let start = EngineStart {
-        actor,
+        actor: c.actor.clone(),
         w,
         level: again.level,
         colour: again.colour,
         lang,
         via: Via::Post,
-        here: click.channel_id.get(),
+        here: c.place.channel,
     };
-    start_engine(data, r, http, start).await
+    start_engine(data, c.r, c.http, start).await
 }
 
 /// How a new game against the computer is announced.
@@ -237,7 +217,7 @@ async fn start_engine(
                 .unwrap_or(Opened::Failed)
             }
             Err(e) => {
-                tracing::warn!(error = %super::reply::scrubbed(&e), "could not post the message a game's thread opens on");
+                tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the message a game's thread opens on");
                 Opened::Failed
             }
         };
@@ -271,7 +251,7 @@ async fn start_engine(
                 _ => Ok(()),
             };
             if let Err(d) = deleted {
-                tracing::warn!(error = %super::reply::scrubbed(&d), "could not delete the opening message of a game that did not start");
+                tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&d), "could not delete the opening message of a game that did not start");
             }
             return Err(e);
         }
@@ -293,7 +273,7 @@ async fn start_engine(
             // The game's thread gets the first board; the answer links to it.
             let board = game_reply(content, &shown, lang);
             if let Err(e) = threads::post_in(http, t, channel_message(board)).await {
-                tracing::warn!(thread = t, error = %super::reply::scrubbed(&e), "could not post the first board in the game's thread");
+                tracing::warn!(thread = t, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
             }
             let text = tr!(
                 lang,
@@ -357,11 +337,9 @@ enum Progress {
 /// Analyse this channel's last finished game with the engine
 #[poise::command(slash_command)]
 pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let Some((pool, analyses, budget)) = ctx
+    let call = Call::new(ctx)?;
+    let r = &call.r;
+    let Some((pool, analyses, budget)) = call
         .data()
         .engine
         .as_ref()
@@ -371,14 +349,11 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
             .await?;
         return Ok(());
     };
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = author_ref(ctx);
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
+    let lang = call.public_lang().await;
     let key = budget.key();
-    let (game, stored) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let game = g.last_finished_game_for(&actor, ch)?;
+    let (game, stored) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let game = g.last_finished_game_for(actor, ch)?;
             let stored = g.stored_analysis(game.game_id, &key)?;
             Ok((game, stored))
         })
@@ -391,10 +366,10 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
     // A game analysed before at this budget: the same report, at once.
     if let Some(a) = stored.and_then(|rec| Analysis::from_record(&game.game, &rec)) {
         let words = report::report(&a, &white, &black, &result, lang);
-        return send_report(&r, lang, words, report::chart(&a)).await;
+        return send_report(r, lang, words, report::chart(&a)).await;
     }
     // One analysis in progress per person; the rest wait their turn, told their place.
-    let person = ctx.author().id.get();
+    let person = call.actor.id;
     let mut ticket = match analyses.enter(person) {
         Ok(t) => t,
         Err(crate::engine::AlreadyAnalysing) => {
@@ -415,7 +390,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
     let (done_tx, done) = tokio::sync::oneshot::channel();
     let names = (white.clone(), black.clone());
     let game_id = game.game_id;
-    let service = ctx.data().game.clone();
+    let service = call.data().game.clone();
     std::thread::Builder::new()
         .name("cajitas-analysis".into())
         .spawn(move || {
@@ -456,14 +431,14 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
                             total = crate::i18n::num(total as f64)),
                     };
                     if let Err(e) = r.update(Reply::text(text)).await {
-                        tracing::warn!(error = %super::reply::scrubbed(&e), "could not show the analysis progress");
+                        tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not show the analysis progress");
                     }
                 }
             }
         }
     };
     match outcome {
-        Ok(Ok((words, png))) => send_report(&r, lang, words, png).await?,
+        Ok(Ok((words, png))) => send_report(r, lang, words, png).await?,
         Ok(Err(e)) => {
             tracing::warn!(error = %e, white, black, "analysis failed");
             r.update(Reply::text(tr!(lang, "analysis-failed"))).await?;
@@ -478,7 +453,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
 /// Shows an analysis's report and chart as the answer (an edit of the deferred reply, or
 /// the reply itself when nothing was deferred).
 async fn send_report(
-    r: &super::reply::Responder<'_>,
+    r: &crate::discord::interaction::reply::Responder<'_>,
     lang: Lang,
     words: report::Report,
     png: Vec<u8>,

@@ -262,7 +262,7 @@ impl<'a> Responder<'a> {
             }
             let edited = edit.execute(self.http, self.token).await.map(|_| ());
             if let Err(e) = &edited {
-                super::telemetry::rest_error("edit", e);
+                crate::discord::gateway::telemetry::rest_error("edit", e);
             }
             if edited.is_ok() {
                 self.answered();
@@ -317,7 +317,7 @@ impl<'a> Responder<'a> {
             .await
             .map(|_| ());
         if let Err(e) = &sent {
-            super::telemetry::rest_error("followup", e);
+            crate::discord::gateway::telemetry::rest_error("followup", e);
         }
         sent
     }
@@ -343,20 +343,20 @@ impl<'a> Responder<'a> {
             )
             .await;
             if let Ok(Err(e)) = &result {
-                super::telemetry::rest_error("callback", e);
+                crate::discord::gateway::telemetry::rest_error("callback", e);
             } else if result.is_err() {
-                super::telemetry::rest_failure("callback", "timeout");
+                crate::discord::gateway::telemetry::rest_failure("callback", "timeout");
             }
             let retry_reason = match result {
                 Ok(Ok(())) => {
                     self.sent.store(true, Ordering::SeqCst);
-                    super::telemetry::first_callback();
+                    crate::discord::gateway::telemetry::first_callback();
                     return Ok(());
                 }
                 Ok(Err(e)) => match classify(&e) {
                     Failure::AlreadyAnswered if attempt > 1 => {
                         self.sent.store(true, Ordering::SeqCst);
-                        super::telemetry::first_callback();
+                        crate::discord::gateway::telemetry::first_callback();
                         return Ok(());
                     }
                     Failure::Server if !retried_5xx => {

@@ -20,7 +20,7 @@ pub fn member_ref(u: &serenity::User, nick: Option<&str>) -> UserRef {
 }
 
 /// The user who typed a command, named as the guild shows them (see [`member_ref`]).
-pub fn author_ref(ctx: super::Context<'_>) -> UserRef {
+pub fn author_ref(ctx: crate::discord::Context<'_>) -> UserRef {
     let nick = match ctx {
         poise::Context::Application(a) => a
             .interaction

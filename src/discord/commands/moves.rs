@@ -3,10 +3,10 @@
 use cajitas_rules::{Notation, Position, Suffix, Uci};
 use poise::serenity_prelude as serenity;
 
-use super::errors::responder;
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Defer, Error};
+use crate::discord::interaction::call::Call;
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::{author_ref, channel_ref};
+use crate::discord::{Context, Defer, Error};
 use crate::game::Lang;
 use crate::i18n::{lang_of_locale as lang_of, san_in};
 use crate::tr;
@@ -26,40 +26,29 @@ pub async fn move_(
     #[description = "Claim a draw (threefold repetition or 50 moves) with this move"]
     claim_draw: Option<bool>,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let langs = ctx
-        .data()
-        .langs(ctx.guild_id().map(|g| g.get()), ctx.locale())
-        .await;
+    let call = Call::new(ctx)?;
+    let langs = call.langs().await;
     // `R` is read in the player's language; the public answer is in the public one.
     let lang = langs.reply;
     let public = langs.public;
     let claim = claim_draw.unwrap_or(false);
-    let (result, shown) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let result = g.play_move(&actor, ch, &text, lang, claim)?;
-            super::telemetry::move_played();
+    let (result, shown) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let result = g.play_move(actor, ch, &text, lang, claim)?;
+            crate::discord::gateway::telemetry::move_played();
             let shown = g.show(result.view.clone())?;
             Ok((result, shown))
         })
         .await?;
-    let who = mention(&author_ref(ctx));
+    let who = call.who();
     let san = san_in(public, &result.san);
     let content = match result.claimed {
         Some(_) => tr!(public, "move-claims", who = who, san = san),
         None => tr!(public, "move-played", who = who, san = san),
     };
-    let http = &ctx.serenity_context().http;
     let view = shown.view.clone();
     let reply = game_reply(content, &shown, public);
-    super::threads::send_game(http, &r, ch.channel, &view, reply).await?;
-    Ok(())
+    call.send_game(&view, reply).await
 }
 
 async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {

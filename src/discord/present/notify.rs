@@ -9,10 +9,9 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use super::challenge::challenge_reply;
-use super::reply::{Reply, channel_message};
-use super::threads::post_in;
-use super::view::{embed, game_reply, show_with};
+use crate::discord::interaction::reply::{Reply, channel_message};
+use crate::discord::present::threads::post_in;
+use crate::discord::present::view::{challenge_reply, embed, game_reply, show_with};
 use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
 use crate::i18n::{Presentation, notices};
 use crate::render::Renderer;
@@ -97,19 +96,19 @@ impl Notifier for DiscordNotifier {
             // (`post_in` takes its budget).
             let sent = post_in(&http, channel, message).await;
             if let Err(e) = &sent {
-                super::telemetry::rest_error("post", e);
+                crate::discord::gateway::telemetry::rest_error("post", e);
             }
             if let (Ok(_), Some(thread)) = (&sent, wind_down)
-                && let Err(e) = super::threads::wind_down(&http, thread).await
+                && let Err(e) = crate::discord::present::threads::wind_down(&http, thread).await
             {
-                tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not shorten the ended game's thread's archiving");
+                tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not shorten the ended game's thread's archiving");
             }
             let _ = tx.send(sent.map(|m| m.id.get()));
         });
         match rx.recv_timeout(POST_TIMEOUT) {
-            Ok(sent) => sent
-                .map(Some)
-                .map_err(|e| NotifyError::Delivery(super::reply::scrubbed(&e))),
+            Ok(sent) => sent.map(Some).map_err(|e| {
+                NotifyError::Delivery(crate::discord::interaction::reply::scrubbed(&e))
+            }),
             Err(_) => Err(NotifyError::Delivery(format!(
                 "no answer from Discord within {POST_TIMEOUT:?}"
             ))),

@@ -4,11 +4,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::errors::{Refusal, responder};
-use super::reply::{Reply, Responder, cap_chars};
-use super::who::{channel_ref, user_ref};
-use super::{Context, Data, Defer, Error};
+use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::custom_id::ButtonId;
+use crate::discord::interaction::errors::Refusal;
+use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::present::who::user_ref;
+use crate::discord::{Context, Defer, Error};
 use crate::game::ratings::{LeaderboardView, RANKED_MIN_GAMES, Speed, StatsView};
 use crate::game::{GameError, Lang};
 use crate::i18n::{Presentation, ratings};
@@ -122,32 +123,21 @@ pub async fn leaderboard(
         SpeedChoice,
     >,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let viewer = ctx.author().id.get();
+    let call = Call::new(ctx)?;
+    let viewer = call.actor.id;
     let speed = speed.map(Speed::from).unwrap_or(DEFAULT_SPEED);
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let view = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
+    let lang = call.public_lang().await;
+    let view = call
+        .blocking(Defer::Message, move |g, _, ch| {
             Ok(g.leaderboard(ch, speed, 0, viewer, None)?)
         })
         .await?;
-    r.send(leaderboard_reply(&view, viewer, lang)).await?;
-    Ok(())
+    call.send(leaderboard_reply(&view, viewer, lang)).await
 }
 
 /// Previous/Next: only for the one who ran `/leaderboard`, and only while the pool is as it
 /// was when the page was shown.
-pub async fn page_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    id: ButtonId,
-) -> Result<(), Error> {
+pub async fn page_button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
     let ButtonId::LeaderboardPage {
         speed,
         page,
@@ -157,14 +147,13 @@ pub async fn page_button(
     else {
         return Err(Refusal::UnknownButton.into());
     };
-    if click.user.id.get() != user {
+    if c.click.user.id.get() != user {
         return Err(Refusal::LeaderboardNotYours.into());
     }
     let speed = speed_of_code(speed).ok_or(Refusal::UnknownButton)?;
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
-    let view = data
-        .blocking(r, Defer::Update, move |g| {
+    let lang = c.public_lang().await;
+    let view = c
+        .blocking(Defer::Update, move |g, _, ch| {
             g.leaderboard(ch, speed, page, user, Some(version))
                 .map_err(|e| match e {
                     GameError::PositionChanged => Error::Refused(Refusal::LeaderboardChanged),
@@ -172,8 +161,7 @@ pub async fn page_button(
                 })
         })
         .await?;
-    r.update(leaderboard_reply(&view, user, lang)).await?;
-    Ok(())
+    c.update(leaderboard_reply(&view, user, lang)).await
 }
 
 /// The stats embed, in `lang`.
@@ -219,16 +207,11 @@ pub async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (yours by default)"] user: Option<serenity::User>,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
+    let call = Call::new(ctx)?;
     let who = user_ref(user.as_ref().unwrap_or(ctx.author()));
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let (stats, png) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
+    let lang = call.public_lang().await;
+    let (stats, png) = call
+        .blocking(Defer::Message, move |g, _, ch| {
             let stats = g.stats(ch, &who)?;
             let png = rating_chart(&Chart::of_stats(&stats, lang));
             Ok((stats, png))
@@ -238,11 +221,10 @@ pub async fn stats(
         &tr!(lang, "stats-chart-alt", name = stats.user.name.clone()),
         1024,
     );
-    r.send(Reply {
+    call.send(Reply {
         embeds: vec![stats_embed(&stats, lang)],
         attachments: vec![serenity::CreateAttachment::bytes(png, CHART_FILE).description(alt)],
         ..Reply::default()
     })
-    .await?;
-    Ok(())
+    .await
 }

@@ -12,9 +12,9 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tokio::sync::Notify;
 
-use super::Bookkeeping;
-use super::telemetry::{self, Outcome};
-use super::{Data, Error};
+use crate::discord::Bookkeeping;
+use crate::discord::gateway::telemetry::{self, Outcome};
+use crate::discord::{Data, Error};
 
 /// Counts the interactions being handled; `close` stops new ones.
 #[derive(Clone, Default)]
@@ -115,7 +115,7 @@ async fn refuse_while_restarting(ctx: &serenity::Context, interaction: &serenity
         Ok(()) => telemetry::first_callback(),
         Err(e) => {
             telemetry::rest_error("callback", &e);
-            tracing::warn!(interaction = %interaction.id(), error = %super::reply::scrubbed(&e),
+            tracing::warn!(interaction = %interaction.id(), error = %crate::discord::interaction::reply::scrubbed(&e),
                 "could not answer an interaction during shutdown");
         }
     }

@@ -1,17 +1,11 @@
-//! `/settings language:es|en|auto`: the language of a server's public game messages, kept in
-//! the `bot_settings` table (`guild-language:{guild_id}`). With `auto` (the default) a public
-//! message is in the language of the interaction that caused it.
-//!
-//! `guild_locale` is not used: Discord sends `en-US` for every server that is not a
-//! Community server.
+//! The languages of an interaction: ephemeral replies in the user's Discord locale, public
+//! messages in the server's setting (`/settings language`, kept in the `bot_settings` table
+//! as `guild-language:{guild_id}`) or, with `auto`, in the user's locale too.
 
 use cajitas_rules::Lang;
 
-use super::Bookkeeping;
-use super::errors::responder;
-use super::reply::Reply;
-use super::{Context, Data, Defer, Error};
-use crate::tr;
+use crate::discord::Bookkeeping;
+use crate::discord::Data;
 
 /// A server's language setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, poise::ChoiceParameter)]
@@ -106,60 +100,4 @@ impl Data {
             public: setting.public(reply),
         }
     }
-}
-
-/// Server settings
-#[poise::command(
-    slash_command,
-    // Discord shows the command only to members with Manage Server; the handler checks too.
-    default_member_permissions = "MANAGE_GUILD"
-)]
-pub async fn settings(
-    ctx: Context<'_>,
-    #[description = "The language of public game messages (auto: each player's)"] language: Option<
-        GuildLanguage,
-    >,
-) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let lang = r.lang();
-    let Some(guild) = ctx.guild_id().map(|g| g.get()) else {
-        r.send(Reply::ephemeral(tr!(lang, "settings-not-in-server")))
-            .await?;
-        return Ok(());
-    };
-    let may_manage = actx
-        .interaction
-        .member
-        .as_ref()
-        .and_then(|m| m.permissions)
-        .is_some_and(|p| p.manage_guild());
-    let text = match language {
-        Some(_) if !may_manage => tr!(lang, "settings-need-manage"),
-        Some(l) => {
-            let books = std::sync::Arc::clone(&ctx.data().bookkeeping);
-            ctx.data()
-                .blocking(&r, Defer::Message, move |_| {
-                    books
-                        .set_setting(&key(guild), l.code())
-                        .map_err(|e| Error::Failed(e.into()))
-                })
-                .await?;
-            tr!(lang, "settings-language-set", language = l.code())
-        }
-        None => {
-            let books = std::sync::Arc::clone(&ctx.data().bookkeeping);
-            let l = ctx
-                .data()
-                .blocking(&r, Defer::Message, move |_| {
-                    Ok(guild_language(&books, Some(guild)))
-                })
-                .await?;
-            tr!(lang, "settings-language-now", language = l.code())
-        }
-    };
-    r.send(Reply::ephemeral(text)).await?;
-    Ok(())
 }

@@ -25,7 +25,7 @@ use tokio::sync::Notify;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
-use super::releaser::Releaser;
+use crate::discord::gateway::releaser::Releaser;
 use crate::store::{Coordination, NamedLock};
 
 /// How long after Discord's answer to an IDENTIFY (READY or an invalid session) its bucket

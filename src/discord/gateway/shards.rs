@@ -5,7 +5,7 @@
 //! `shard_id % max_concurrency`, whichever process runs them. serenity's shard queuer keeps
 //! 5 s between the shards of one process only, and its shard runners IDENTIFY again by
 //! themselves when a session is lost. So with a [`Coordination`] every gateway connection of
-//! the process goes through the IDENTIFY relay ([`super::identify_relay`]), which holds each
+//! the process goes through the IDENTIFY relay ([`super::relay`]), which holds each
 //! IDENTIFY, at boot or after a lost session, until the bucket's advisory lock is this
 //! process's. A process that dies releases its locks with its connections.
 
@@ -32,12 +32,12 @@ pub async fn run(
         let max_concurrency = match client.http.get_bot_gateway().await {
             Ok(g) => u32::try_from(g.session_start_limit.max_concurrency.max(1)).unwrap_or(1),
             Err(e) => {
-                tracing::warn!(error = %super::reply::scrubbed(&e), "could not read max_concurrency; using 1");
+                tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not read max_concurrency; using 1");
                 1
             }
         };
         let upstream = client.ws_url.lock().await.clone();
-        match super::identify_relay::open(upstream, coordination, max_concurrency).await {
+        match super::relay::open(upstream, coordination, max_concurrency).await {
             Ok(relay) => *client.ws_url.lock().await = relay,
             Err(e) => {
                 tracing::warn!(error = %e, "could not open the IDENTIFY relay; shards IDENTIFY without the shared lock");

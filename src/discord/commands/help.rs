@@ -1,20 +1,16 @@
 //! `/help`: the commands and the notations accepted, with examples in English and Spanish.
 
-use super::errors::responder;
-use super::reply::Reply;
-use super::{Context, Error};
+use crate::discord::interaction::call::Call;
+use crate::discord::interaction::reply::Reply;
+use crate::discord::{Context, Error};
 use crate::tr;
 
 /// Shows the commands and the move notations.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let text = help_text(r.lang(), ctx.data().config.abandon_after);
-    r.send(Reply::ephemeral(text)).await?;
-    Ok(())
+    let call = Call::new(ctx)?;
+    let text = help_text(call.r.lang(), call.data().config.abandon_after);
+    call.send(Reply::ephemeral(text)).await
 }
 
 /// The help in `lang`, naming the server's abandonment period (`CAJITAS_ABANDON_DAYS`).

@@ -2,12 +2,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::buttons::{ButtonId, answer_request, request_buttons};
-use super::errors::responder;
-use super::reply::Responder;
-use super::view::{Shown, game_reply};
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Data, Defer, Error};
+use super::request::answer_request;
+use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
+use crate::discord::present::view::{Shown, game_reply};
+use crate::discord::present::who::mention;
+use crate::discord::{Context, Defer, Error};
 use crate::game::{GameError, Lang};
 use crate::tr;
 
@@ -47,22 +47,16 @@ pub async fn draw(
     ctx: Context<'_>,
     #[description = "offer, accept, decline or claim"] action: Action,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let who = mention(&actor);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let shown = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
+    let call = Call::new(ctx)?;
+    let who = call.who();
+    let lang = call.public_lang().await;
+    let shown = call
+        .blocking(Defer::Message, move |g, actor, ch| {
             let view = match action {
-                Action::Offer => g.draw_offer(&actor, ch, None)?,
-                Action::Accept => g.draw_accept(&actor, ch, None)?,
-                Action::Decline => g.draw_decline(&actor, ch, None)?,
-                Action::Claim => g.draw_claim(&actor, ch)?,
+                Action::Offer => g.draw_offer(actor, ch, None)?,
+                Action::Accept => g.draw_accept(actor, ch, None)?,
+                Action::Decline => g.draw_decline(actor, ch, None)?,
+                Action::Claim => g.draw_claim(actor, ch)?,
             };
             Ok(g.show(view)?)
         })
@@ -74,7 +68,7 @@ pub async fn draw(
             game_reply(tr!(lang, "draw-accepts-standing", who = who), &shown, lang)
         }
         Action::Offer => {
-            let opponent = if shown.view.white.id == ctx.author().id.get() {
+            let opponent = if shown.view.white.id == call.actor.id {
                 &shown.view.black
             } else {
                 &shown.view.white
@@ -92,25 +86,14 @@ pub async fn draw(
     if action == Action::Offer && !agreed {
         reply.components = offer_buttons(&shown, lang);
     }
-    let http = &ctx.serenity_context().http;
-    super::threads::send_game(http, &r, ch.channel, &shown.view, reply).await?;
-    Ok(())
+    call.send_game(&shown.view, reply).await
 }
 
 /// The Accept/Decline buttons of an offer: only valid in the game and position they were
 /// made for; the offer message is replaced by the result.
-pub async fn answer_button(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    game: i64,
-    ply: u32,
-    accept: bool,
-) -> Result<(), Error> {
+pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> Result<(), Error> {
     answer_request(
-        data,
-        r,
-        click,
+        c,
         (game, ply),
         |e| matches!(e, GameError::PositionChanged | GameError::NoDrawOffer),
         move |g, actor, ch, seen| {

@@ -2,11 +2,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::errors::responder;
-use super::reply::{Reply, cap_chars};
-use super::view::{GIF_FILE, analysis_row, game_reply};
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Defer, Error};
+use crate::discord::interaction::call::Call;
+use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::present::threads;
+use crate::discord::present::view::{GIF_FILE, analysis_row, game_reply};
+use crate::discord::present::who::mention;
+use crate::discord::{Context, Defer, Error};
 use crate::i18n::{Presentation, status};
 use crate::tr;
 
@@ -16,30 +17,22 @@ const HISTORY_LEN: usize = 10;
 /// Show the board of this channel's game (or of its last game)
 #[poise::command(slash_command)]
 pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = author_ref(ctx);
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let shown = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            Ok(g.show(g.board_for(&actor, ch)?)?)
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let shown = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.show(g.board_for(actor, ch)?)?)
         })
         .await?;
-    let http = &ctx.serenity_context().http;
     let view = shown.view.clone();
     let reply = game_reply(String::new(), &shown, lang);
     // A game in progress is shown in its thread; a finished one where it was asked.
     let here = if view.finished {
         view.place().channel
     } else {
-        ch.channel
+        call.place.channel
     };
-    super::threads::send_game(http, &r, here, &view, reply).await?;
-    Ok(())
+    threads::send_game(call.http(), &call.r, here, &view, reply).await
 }
 
 /// The PGN file's name.
@@ -48,20 +41,14 @@ pub const PGN_FILE: &str = "game.pgn";
 /// Get this channel's game (or its last game) as a PGN file
 #[poise::command(slash_command)]
 pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = author_ref(ctx);
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let (pgn, url) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            Ok(g.pgn_and_analysis_for(&actor, ch)?)
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let (pgn, url) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.pgn_and_analysis_for(actor, ch)?)
         })
         .await?;
-    r.send(Reply {
+    call.send(Reply {
         content: tr!(lang, "pgn-hint"),
         attachments: vec![serenity::CreateAttachment::bytes(
             pgn.into_bytes(),
@@ -70,29 +57,22 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
         components: vec![analysis_row(url, lang)],
         ..Reply::default()
     })
-    .await?;
-    Ok(())
+    .await
 }
 
 /// This channel's or thread's game (or its last game) as an animated GIF
 #[poise::command(slash_command)]
 pub async fn gif(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let actor = author_ref(ctx);
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
-    let (view, gif) = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            let view = g.board_for(&actor, ch)?;
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let (view, gif) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let view = g.board_for(actor, ch)?;
             let gif = g.gif(&view)?;
             Ok((view, gif))
         })
         .await?;
-    r.send(Reply {
+    call.send(Reply {
         content: tr!(
             lang,
             "gif-caption",
@@ -102,27 +82,23 @@ pub async fn gif(ctx: Context<'_>) -> Result<(), Error> {
         attachments: vec![serenity::CreateAttachment::bytes(gif, GIF_FILE)],
         ..Reply::default()
     })
-    .await?;
-    Ok(())
+    .await
 }
 
 /// The last finished games in this channel
 #[poise::command(slash_command)]
 pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let langs = ctx.data().langs(ch.guild, ctx.locale()).await;
-    let games = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| Ok(g.history(ch, HISTORY_LEN)?))
+    let call = Call::new(ctx)?;
+    let langs = call.langs().await;
+    let games = call
+        .blocking(Defer::Message, move |g, _, ch| {
+            Ok(g.history(ch, HISTORY_LEN)?)
+        })
         .await?;
     if games.is_empty() {
-        r.send(Reply::ephemeral(tr!(langs.reply, "history-empty")))
-            .await?;
-        return Ok(());
+        return call
+            .send(Reply::ephemeral(tr!(langs.reply, "history-empty")))
+            .await;
     }
     let lang = langs.public;
     let lines: Vec<String> = games
@@ -132,10 +108,9 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
     let embed = serenity::CreateEmbed::new()
         .title(tr!(lang, "history-title"))
         .description(cap_chars(&lines.join("\n"), 4000));
-    r.send(Reply {
+    call.send(Reply {
         embeds: vec![embed],
         ..Reply::default()
     })
-    .await?;
-    Ok(())
+    .await
 }

@@ -8,8 +8,8 @@ use poise::serenity_prelude as serenity;
 
 use cajitas_rules::Lang;
 
-use super::Data;
-use super::reply::{Reply, Responder, scrub, scrubbed};
+use crate::discord::Data;
+use crate::discord::interaction::reply::{Reply, Responder, scrub, scrubbed};
 use crate::game::GameError;
 use crate::i18n::{Presentation, game_error};
 use crate::tr;
@@ -71,7 +71,7 @@ impl Refusal {
             } => tr!(
                 lang,
                 "refusal-bad-argument",
-                input = super::reply::cap_chars(input, 100),
+                input = crate::discord::interaction::reply::cap_chars(input, 100),
                 reason = reason.clone()
             ),
             Refusal::BadArgument {
@@ -99,7 +99,9 @@ impl fmt::Display for Error {
         match self {
             Error::Game(e) => write!(f, "{e}"),
             Error::Refused(r) => f.write_str(&r.text(Lang::En)),
-            Error::Failed(e) => f.write_str(&super::reply::scrub(&format!("{e:#}"))),
+            Error::Failed(e) => f.write_str(&crate::discord::interaction::reply::scrub(&format!(
+                "{e:#}"
+            ))),
         }
     }
 }
@@ -141,9 +143,9 @@ pub fn apology(lang: Lang, id: serenity::InteractionId) -> String {
 
 /// Answers `error` on `responder`: ephemeral refusal, or apology + log.
 pub async fn report(responder: &Responder<'_>, error: &Error) {
-    super::telemetry::mark(match error {
-        Error::Game(_) | Error::Refused(_) => super::telemetry::Outcome::Refused,
-        Error::Failed(_) => super::telemetry::Outcome::Failed,
+    crate::discord::gateway::telemetry::mark(match error {
+        Error::Game(_) | Error::Refused(_) => crate::discord::gateway::telemetry::Outcome::Refused,
+        Error::Failed(_) => crate::discord::gateway::telemetry::Outcome::Failed,
     });
     let reply = match error {
         Error::Game(_) | Error::Refused(_) => {

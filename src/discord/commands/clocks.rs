@@ -1,11 +1,9 @@
-//! Time controls in Discord: the `time` option of `/challenge`, and `/claim-win`. The clock's
-//! lines and the scheduler's posts are worded in [`crate::i18n::clock`] and
-//! [`crate::i18n::notices`].
+//! Time controls in Discord: the `time` option of `/challenge`, the clock in the embed and
+//! the challenge message, the scheduler's posts (timeouts, reminders), and `/claim-win`.
 
-use super::errors::responder;
-use super::view::game_reply;
-use super::who::{author_ref, channel_ref, mention};
-use super::{Context, Defer, Error};
+use crate::discord::interaction::call::Call;
+use crate::discord::present::view::game_reply;
+use crate::discord::{Context, Defer, Error};
 use crate::game::TimeControl;
 use crate::i18n::{Presentation, status};
 use crate::tr;
@@ -81,27 +79,19 @@ pub async fn claim_win(
     ctx: Context<'_>,
     #[description = "Take a draw instead of the win"] draw: Option<bool>,
 ) -> Result<(), Error> {
-    let poise::Context::Application(actx) = ctx else {
-        return Ok(());
-    };
-    let r = responder(&actx);
-    let actor = author_ref(ctx);
-    let who = mention(&actor);
-    let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
-    let lang = ctx.data().langs(ch.guild, ctx.locale()).await.public;
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
     let draw = draw.unwrap_or(false);
-    let shown = ctx
-        .data()
-        .blocking(&r, Defer::Message, move |g| {
-            Ok(g.show(g.claim_abandoned(&actor, ch, draw)?)?)
+    let shown = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.show(g.claim_abandoned(actor, ch, draw)?)?)
         })
         .await?;
     let text = tr!(
         lang,
         "claim-win-done",
-        player = who,
+        player = call.who(),
         status = status::status_line(lang, Presentation::Discord, &shown.view)
     );
-    r.send(game_reply(text, &shown, lang)).await?;
-    Ok(())
+    call.send(game_reply(text, &shown, lang)).await
 }

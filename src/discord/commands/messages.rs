@@ -5,10 +5,10 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::reply::Reply;
-use super::view::game_reply;
-use super::who::{channel_ref, member_ref, mention};
-use super::{Data, Error};
+use crate::discord::interaction::reply::Reply;
+use crate::discord::present::view::game_reply;
+use crate::discord::present::who::{channel_ref, member_ref, mention};
+use crate::discord::{Data, Error};
 use crate::game::MAX_MOVE_CHARS;
 use crate::i18n::san_in;
 use crate::tr;
@@ -53,8 +53,8 @@ pub async fn on_message(
             // game's language.
             let lang = view.lang;
             let result = game.play_move(&actor, ch, &text, lang, false).ok()?;
-            super::telemetry::move_played();
-            let shown = super::view::show_with(renderer, result.view.clone());
+            crate::discord::gateway::telemetry::move_played();
+            let shown = crate::discord::present::view::show_with(renderer, result.view.clone());
             Some((result.san, shown, lang))
         })
     })
@@ -100,9 +100,9 @@ async fn send(
     channel: serenity::ChannelId,
     reply: Reply,
 ) -> Result<(), Error> {
-    let m = super::reply::channel_message(reply);
+    let m = crate::discord::interaction::reply::channel_message(reply);
     // A reply outside an interaction counts toward the bot's global REST limit.
-    super::budget::take().await;
+    crate::discord::interaction::budget::take().await;
     channel.send_message(&ctx.http, m).await?;
     Ok(())
 }

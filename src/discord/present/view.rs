@@ -4,10 +4,10 @@
 use cajitas_rules::Lang;
 use poise::serenity_prelude as serenity;
 
-use super::buttons::ButtonId;
-use super::reply::{Reply, cap_chars};
-use super::who::player_in;
-use crate::game::{GameService, GameView};
+use crate::discord::interaction::custom_id::ButtonId;
+use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::present::who::player_in;
+use crate::game::{ChallengeView, GameService, GameView};
 use crate::i18n::{Presentation, clock, ratings, san_in, status};
 use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
 use crate::tr;
@@ -47,7 +47,7 @@ impl std::ops::Deref for Ops {
 }
 
 impl Ops {
-    /// Renders the view (blocking: only inside [`super::Data::blocking`]).
+    /// Renders the view (blocking: only inside [`crate::discord::Data::blocking`]).
     pub fn show(&self, view: GameView) -> anyhow::Result<Shown> {
         show_within(self.renderer, view, self.attachment_limit)
     }
@@ -174,6 +174,28 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
         e = e.image(format!("attachment://{BOARD_FILE}"));
     }
     e
+}
+
+/// The challenge message in `lang`: who, which colour, until when, and its buttons.
+pub fn challenge_reply(c: &ChallengeView, lang: Lang) -> Reply {
+    let mut buttons = vec![
+        ButtonId::ChallengeAccept { challenge: c.id }
+            .button(&tr!(lang, "button-accept"), serenity::ButtonStyle::Success),
+    ];
+    // An open challenge is not declined (only its author withdraws it): no Decline button.
+    if c.opponent.is_some() {
+        buttons.push(
+            ButtonId::ChallengeDecline { challenge: c.id }
+                .button(&tr!(lang, "button-decline"), serenity::ButtonStyle::Danger),
+        );
+    }
+    Reply {
+        content: crate::i18n::challenges::challenge_text(lang, Presentation::Discord, c),
+        components: vec![serenity::CreateActionRow::Buttons(buttons)],
+        // Only the challenged player is pinged (an open challenge pings nobody).
+        mentions: c.opponent.iter().map(|o| o.id).collect(),
+        ..Reply::default()
+    }
 }
 
 /// The link button to the game on lichess's analysis board, labelled in `lang`.

@@ -6,9 +6,9 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::reply::{Reply, Responder, cap_chars, channel_message};
-use super::who::channel_ref;
-use super::{Data, Error};
+use crate::discord::interaction::reply::{Reply, Responder, cap_chars, channel_message};
+use crate::discord::present::who::channel_ref;
+use crate::discord::{Data, Error};
 use crate::game::{GameView, Lang, Place};
 use crate::tr;
 
@@ -124,7 +124,7 @@ pub fn thread_name(first: &str, second: &str, unix_ms: i64, lang: Lang) -> Strin
 /// with its level.
 pub fn game_thread_name(view: &GameView, unix_ms: i64, lang: Lang) -> String {
     let named = |u: &crate::game::UserRef| match u.engine_level() {
-        Some(_) => super::who::player_in(u, lang),
+        Some(_) => crate::discord::present::who::player_in(u, lang),
         None => u.name.clone(),
     };
     thread_name(&named(&view.white), &named(&view.black), unix_ms, lang)
@@ -144,13 +144,13 @@ pub async fn name_white_first(
     if name == opened {
         return;
     }
-    super::budget::take().await;
+    crate::discord::interaction::budget::take().await;
     let edit = serenity::EditThread::new().name(name);
     if let Err(e) = serenity::ChannelId::new(thread)
         .edit_thread(http, edit)
         .await
     {
-        tracing::warn!(thread, error = %super::reply::scrubbed(&e), "could not rename a game's thread");
+        tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not rename a game's thread");
     }
 }
 
@@ -197,7 +197,7 @@ pub async fn open(http: &serenity::Http, channel: u64, message: u64, name: &str)
                 Opened::Refused
             }
             _ => {
-                tracing::warn!(channel, error = %super::reply::scrubbed(&e), "could not open a game's thread");
+                tracing::warn!(channel, error = %crate::discord::interaction::reply::scrubbed(&e), "could not open a game's thread");
                 Opened::Failed
             }
         },
@@ -206,20 +206,20 @@ pub async fn open(http: &serenity::Http, channel: u64, message: u64, name: &str)
 
 /// Posts `message` in `channel`; a thread archived (by time, or by hand) is reopened first
 /// and the post sent again. Every request counts toward this process's REST budget
-/// ([`super::budget`]), as this module's do but opening a thread.
+/// ([`crate::discord::interaction::budget`]), as this module's do but opening a thread.
 pub async fn post_in(
     http: &serenity::Http,
     channel: u64,
     message: serenity::CreateMessage,
 ) -> Result<serenity::Message, serenity::Error> {
     let id = serenity::ChannelId::new(channel);
-    super::budget::take().await;
+    crate::discord::interaction::budget::take().await;
     match id.send_message(http, message.clone()).await {
         Err(e) if discord_error(&e).is_some_and(|(_, code)| code == THREAD_ARCHIVED) => {
-            super::budget::take().await;
+            crate::discord::interaction::budget::take().await;
             id.edit_thread(http, serenity::EditThread::new().archived(false))
                 .await?;
-            super::budget::take().await;
+            crate::discord::interaction::budget::take().await;
             id.send_message(http, message).await
         }
         other => other,
@@ -230,13 +230,13 @@ pub async fn post_in(
 /// rematch, `/gif` and `/pgn`), then Discord archives it.
 pub async fn wind_down(http: &serenity::Http, thread: u64) -> Result<(), serenity::Error> {
     let edit = serenity::EditThread::new().auto_archive_duration(ENDED_ARCHIVE);
-    super::budget::take().await;
+    crate::discord::interaction::budget::take().await;
     match serenity::ChannelId::new(thread)
         .edit_thread(http, edit.clone())
         .await
     {
         Err(e) if discord_error(&e).is_some_and(|(_, code)| code == THREAD_ARCHIVED) => {
-            super::budget::take().await;
+            crate::discord::interaction::budget::take().await;
             serenity::ChannelId::new(thread)
                 .edit_thread(http, edit.archived(false))
                 .await

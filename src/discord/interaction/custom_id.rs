@@ -1,19 +1,10 @@
-//! Buttons: their custom ids (what they act on, and from which position) and the handler
-//! that routes a click to its feature.
+//! Buttons' custom ids: what a button acts on, and from which position. The vocabulary
+//! that commands build their buttons with and that [`super::router`] reads clicks with.
 //!
 //! A custom id carries the challenge id, or the game id and the ply the button was made
 //! at: a click on a button from an older position is refused as expired.
 
-use std::sync::atomic::AtomicBool;
-
 use poise::serenity_prelude as serenity;
-
-use super::errors::{Refusal, report};
-use super::reply::Responder;
-use super::view::{Ops, Shown, game_reply};
-use super::who::{channel_ref, clicker_ref, mention};
-use super::{Data, Defer, Error, challenge, draw, ratings, resign, takeback};
-use crate::game::{ChannelRef, GameError, GameView, Lang, Seen, UserRef};
 
 /// What a button does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,136 +161,6 @@ pub fn request_buttons(
         accept.button(&yes, serenity::ButtonStyle::Success),
         decline.button(&no, serenity::ButtonStyle::Secondary),
     ])]
-}
-
-/// Answers a click on the Accept or Decline button of a request made in `game` at `ply`:
-/// `answer` does it for the clicker (its game, and what the reply needs); a refusal that
-/// `stale` names (the request no longer stands there) says the button has expired. The
-/// request's message is replaced by `say`'s text over the game.
-pub async fn answer_request<T, F>(
-    data: &Data,
-    r: &Responder<'_>,
-    click: &serenity::ComponentInteraction,
-    (game, ply): (i64, u32),
-    stale: fn(&GameError) -> bool,
-    answer: F,
-    say: impl FnOnce(Lang, String, T) -> String,
-) -> Result<(), Error>
-where
-    T: Send + 'static,
-    F: FnOnce(&Ops, &UserRef, ChannelRef, Seen) -> Result<(T, GameView), GameError>
-        + Send
-        + 'static,
-{
-    let actor = clicker_ref(click);
-    let who = mention(&actor);
-    let ch = channel_ref(click.guild_id, click.channel_id);
-    let lang = data.langs(ch.guild, Some(&click.locale)).await.public;
-    let (said, shown): (T, Shown) = data
-        .blocking(r, Defer::Update, move |g| {
-            let (said, view) = answer(g, &actor, ch, Seen::at(game, ply)).map_err(|e| {
-                if stale(&e) {
-                    Error::Refused(Refusal::ButtonExpired)
-                } else {
-                    e.into()
-                }
-            })?;
-            Ok((said, g.show(view)?))
-        })
-        .await?;
-    r.update(game_reply(say(lang, who, said), &shown, lang))
-        .await?;
-    Ok(())
-}
-
-/// poise's event hook: routes button clicks (and, when enabled, messages that may be moves).
-pub async fn on_event(
-    framework: poise::FrameworkContext<'_, Data, Error>,
-    event: &serenity::FullEvent,
-) -> Result<(), Error> {
-    if let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(click),
-    } = event
-    {
-        let sent = AtomicBool::new(false);
-        let responder = Responder::new(
-            &framework.serenity_context.http,
-            click.id,
-            &click.token,
-            &sent,
-        )
-        .with_lang(crate::i18n::lang_of_locale(Some(&click.locale)))
-        .with_attachment_limit(click.attachment_size_limit);
-        let data = framework.user_data;
-        let result = match ButtonId::parse(&click.data.custom_id) {
-            Some(id) => {
-                handle(
-                    data,
-                    &responder,
-                    &framework.serenity_context.http,
-                    click,
-                    id,
-                )
-                .await
-            }
-            None => Err(Refusal::UnknownButton.into()),
-        };
-        if let Err(e) = result {
-            report(&responder, &e).await;
-        }
-    }
-    if let serenity::FullEvent::Message { new_message } = event
-        && !framework.user_data.config.message_moves
-    {
-        // Said so that a test knows the message was handled (events run concurrently).
-        tracing::debug!(message = %new_message.id, "message not read: moves typed as messages are off");
-    }
-    if let serenity::FullEvent::Message { new_message } = event
-        && framework.user_data.config.message_moves
-        && let Err(e) = super::messages::on_message(
-            framework.serenity_context,
-            framework.user_data,
-            new_message,
-        )
-        .await
-    {
-        tracing::error!(message = %new_message.id, error = %super::reply::scrubbed(&e), "a move typed as a message failed");
-    }
-    Ok(())
-}
-
-async fn handle(
-    data: &Data,
-    r: &Responder<'_>,
-    http: &serenity::Http,
-    click: &serenity::ComponentInteraction,
-    id: ButtonId,
-) -> Result<(), Error> {
-    match id {
-        ButtonId::ChallengeAccept { challenge } => {
-            challenge::accept_button(data, r, http, click, challenge).await
-        }
-        ButtonId::ChallengeDecline { challenge } => {
-            challenge::decline_button(data, r, click, challenge).await
-        }
-        ButtonId::DrawAccept { game, ply } => {
-            draw::answer_button(data, r, click, game, ply, true).await
-        }
-        ButtonId::DrawDecline { game, ply } => {
-            draw::answer_button(data, r, click, game, ply, false).await
-        }
-        ButtonId::TakebackAccept { game, ply } => {
-            takeback::answer_button(data, r, click, game, ply, true).await
-        }
-        ButtonId::TakebackDecline { game, ply } => {
-            takeback::answer_button(data, r, click, game, ply, false).await
-        }
-        ButtonId::ResignConfirm { game, ply, user } => {
-            resign::confirm_button(data, r, http, click, game, ply, user).await
-        }
-        ButtonId::Rematch { game } => challenge::rematch_button(data, r, http, click, game).await,
-        ButtonId::LeaderboardPage { .. } => ratings::page_button(data, r, click, id).await,
-    }
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ pub fn command_label(interaction: &serenity::Interaction) -> String {
 fn known_command(name: &str) -> String {
     static NAMES: OnceLock<Vec<String>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        super::commands()
+        crate::discord::commands()
             .into_iter()
             .map(|c| c.name.into_owned())
             .collect()
