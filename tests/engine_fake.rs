@@ -246,7 +246,7 @@ fn a_waiting_game_is_retried_by_the_timer_and_can_be_resigned() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(s.player.is_waiting(id));
-    let v = s.service.resign(&s.human, s.ch, None).unwrap();
+    let v = s.service.resign(&s.human, s.ch, None).unwrap().view;
     assert!(v.finished);
     assert_eq!(v.result, "0-1");
 }

@@ -152,7 +152,7 @@ pub async fn claim_win(
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.show(g.claim_abandoned(&actor, ch, draw)?)?)
+            Ok(g.show(g.after(g.claim_abandoned(&actor, ch, draw)?))?)
         })
         .await?;
     let text = tr!(

@@ -59,10 +59,10 @@ pub async fn draw(
         .data()
         .blocking(&r, Defer::Message, move |g| {
             let view = match action {
-                Action::Offer => g.draw_offer(&actor, ch, None)?,
-                Action::Accept => g.draw_accept(&actor, ch, None)?,
+                Action::Offer => g.after(g.draw_offer(&actor, ch, None)?),
+                Action::Accept => g.after(g.draw_accept(&actor, ch, None)?),
                 Action::Decline => g.draw_decline(&actor, ch, None)?,
-                Action::Claim => g.draw_claim(&actor, ch)?,
+                Action::Claim => g.after(g.draw_claim(&actor, ch)?),
             };
             Ok(g.show(view)?)
         })
@@ -115,7 +115,7 @@ pub async fn answer_button(
         |e| matches!(e, GameError::PositionChanged | GameError::NoDrawOffer),
         move |g, actor, ch, seen| {
             let view = if accept {
-                g.draw_accept(actor, ch, seen)?
+                g.after(g.draw_accept(actor, ch, seen)?)
             } else {
                 g.draw_decline(actor, ch, seen)?
             };

@@ -104,10 +104,21 @@ impl Data {
             game: self.game.clone(),
             renderer: self.renderer,
             attachment_limit: responder.attachment_limit(),
+            notices: std::sync::Mutex::new(Vec::new()),
         };
         // The notices its operations commit (a game's summary in its channel) wait for the
         // interaction's answer.
-        let mut task = tokio::task::spawn_blocking(move || crate::game::hold_notices(|| op(&ops)));
+        let mut task = tokio::task::spawn_blocking(move || {
+            let mut result = op(&ops);
+            let mut notices = ops.notices.into_inner().unwrap_or_else(|p| p.into_inner());
+            // A refusal that ended the game on time leaves that ending's notices.
+            if let Err(Error::Game(crate::game::GameError::TimeRanOut { notices: ended })) =
+                &mut result
+            {
+                notices.append(ended);
+            }
+            (result, notices)
+        });
         let joined = tokio::select! {
             joined = &mut task => joined,
             // From when the interaction's handling began, not from now: work done before this
@@ -123,11 +134,11 @@ impl Data {
                 task.await
             }
         };
-        let (result, held) =
+        let (result, notices) =
             joined.map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
-        if !held.is_empty() {
+        if !notices.is_empty() {
             let game = self.game.clone();
-            responder.after_answer(Box::new(move || game.post_held(held)));
+            responder.after_answer(Box::new(move || game.post_notices(notices)));
         }
         result
     }

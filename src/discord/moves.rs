@@ -43,7 +43,8 @@ pub async fn move_(
     let (result, shown) = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            let result = g.play_move(&actor, ch, &text, lang, claim)?;
+            let mut result = g.play_move(&actor, ch, &text, lang, claim)?;
+            g.post_after(std::mem::take(&mut result.notices));
             super::telemetry::move_played();
             let shown = g.show(result.view.clone())?;
             Ok((result, shown))

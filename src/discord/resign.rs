@@ -78,7 +78,7 @@ pub async fn confirm_button(
                 GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),
             })?;
-            Ok(g.show(view)?)
+            Ok(g.show(g.after(view))?)
         })
         .await?;
     let reply = game_reply(tr!(lang, "resigns", who = who), &shown, lang);
@@ -100,7 +100,7 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let shown = ctx
         .data()
         .blocking(&r, Defer::Message, move |g| {
-            Ok(g.show(g.abort(&actor, ch)?)?)
+            Ok(g.show(g.after(g.abort(&actor, ch)?))?)
         })
         .await?;
     let reply = game_reply(tr!(lang, "aborted", who = who), &shown, lang);

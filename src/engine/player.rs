@@ -26,7 +26,7 @@ use cajitas_rules::Move;
 
 use super::levels::Level;
 use super::pool::{EngineError, Pool, SearchRequest, SearchResult};
-use crate::game::{EngineTurns, EventScope, GameError, GameService, NoticeKind};
+use crate::game::{Done, EngineTurns, EventScope, GameError, GameService, NoticeKind};
 
 /// How long a move request may wait in the pool's queue before it counts as a failure.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
@@ -290,9 +290,9 @@ impl Driver {
 
     fn play(&mut self, id: i64, seq: i64, mv: Move) {
         // A mate's summary in the channel goes after the engine's move is posted.
-        let (moved, held) = crate::game::hold_notices(|| self.service.engine_move(id, seq, mv));
+        let moved = self.service.engine_move(id, seq, mv);
         match moved {
-            Ok(view) => {
+            Ok(Done { view, notices }) => {
                 metrics::counter!(crate::telemetry::MOVES, "by" => "engine").increment(1);
                 self.waiting().remove(&id);
                 self.announced.remove(&id);
@@ -300,8 +300,8 @@ impl Driver {
                 if let Err(e) = self.service.post(view.place(), view, NoticeKind::GameState) {
                     tracing::warn!(game = id, error = %e, "could not post the engine's move");
                 }
-                if !held.is_empty() {
-                    self.service.post_held(held);
+                if !notices.is_empty() {
+                    self.service.post_notices(notices);
                 }
             }
             // A person acted first (a takeback, a resignation): look again.

@@ -495,7 +495,8 @@ impl GameService {
             let l = self.load(tx, row)?;
             match l.game.outcome() {
                 // A set position may already be over (mate, stalemate, dead): end it now.
-                Some(outcome) => self.finish(tx, l, outcome, now),
+                // Played in its channel (no thread), its ending calls for no notice.
+                Some(outcome) => self.finish(tx, l, outcome, now, &mut Vec::new()),
                 None => self.view(l),
             }
         })

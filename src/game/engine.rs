@@ -16,7 +16,7 @@ use super::load::{Loaded, side};
 use super::play::Turn;
 use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, ColourChoice, GameError, GameService, GameView, Notice, NoticeKind, Place,
+    ChannelRef, ColourChoice, Done, GameError, GameService, GameView, Notice, NoticeKind, Place,
     TakebackView, TimeControl, UserRef,
 };
 use crate::store::{MoveRow, NewGame, OfferStatus, Tx, UserRow};
@@ -318,8 +318,9 @@ impl GameService {
     /// refused ([`GameError::PositionChanged`]) when the game moved on (a move, or a
     /// takeback, even one followed by another move back to the same ply), ended, or it is not
     /// an engine's turn; the move is checked by the rules like a person's.
-    pub fn engine_move(&self, game_id: i64, seq: i64, mv: Move) -> Result<GameView, GameError> {
-        self.write(|tx, now| {
+    pub fn engine_move(&self, game_id: i64, seq: i64, mv: Move) -> Result<Done, GameError> {
+        let mut out = Vec::new();
+        let view = self.write(|tx, now| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
             if row.status != crate::store::GameStatus::Active || row.clock.seq != seq {
                 return Err(GameError::PositionChanged);
@@ -369,10 +370,11 @@ impl GameService {
             l.row.updated_at = now.max(l.row.updated_at + 1);
             l.moves.push(row);
             match l.game.outcome() {
-                Some(outcome) => self.finish(tx, l, outcome, now),
+                Some(outcome) => self.finish(tx, l, outcome, now, &mut out),
                 None => self.view(l),
             }
-        })
+        })?;
+        Ok(Done { view, notices: out })
     }
 
     /// Claims the engine's move in the position [`EngineTurn::seq`] `seq` of game `game_id`

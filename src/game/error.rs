@@ -167,7 +167,12 @@ pub enum GameError {
     /// The player to move's time had run out when this action arrived: the game ended on
     /// time in the same transaction, and the action was not applied.
     #[error("Too late: the time to move had run out, and the game has ended on time.")]
-    TimeRanOut,
+    TimeRanOut {
+        /// The notices the ending's commit calls for (a thread's game: its summary in the
+        /// channel), for the caller to post as after any ending (see
+        /// [`Done`](super::Done)).
+        notices: Vec<super::Notice>,
+    },
     /// A win or draw was claimed in a timed game (timed games end on their own).
     #[error("Only an untimed game can be claimed; a timed game ends when the clock runs out.")]
     ClaimNotUntimed,

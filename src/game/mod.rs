@@ -46,8 +46,7 @@ pub use self::engine::{
 pub use self::error::GameError;
 use self::load::CachedGame;
 pub use self::notify::{
-    Held, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
-    hold as hold_notices,
+    Done, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
 };
 pub use self::observe::EventObserver;
 pub use self::play::Seen;
@@ -70,10 +69,10 @@ pub const MAX_MOVE_CHARS: usize = 32;
 pub const MAX_NAME_CHARS: usize = 100;
 /// The most threads a refusal links to.
 pub const MAX_LINKS: usize = 10;
-/// How many times a held notice with a nonce is posted before it is given up
-/// ([`GameService::post_held`]).
+/// How many times an operation's notice with a nonce is posted before it is given up
+/// ([`GameService::post_notices`]).
 pub const HELD_POST_ATTEMPTS: u32 = 3;
-/// The wait before a held notice's second attempt (doubled before each later one).
+/// The wait before a notice's second attempt (doubled before each later one).
 pub const HELD_POST_RETRY: Duration = Duration::from_secs(1);
 /// How many games against the engine one person may have in progress per server unless
 /// configured otherwise (`CAJITAS_ENGINE_GAMES_PER_USER`).
@@ -260,36 +259,17 @@ impl GameService {
         &self,
         f: impl FnOnce(&dyn Tx, i64) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
-        notify::take_queued();
-        let result = self.store().immediate(|tx| f(tx, self.now()));
-        let queued = notify::take_queued();
-        if result.is_ok() {
-            self.deliver(&queued);
-        }
-        result
+        self.store().immediate(|tx| f(tx, self.now()))
     }
 
-    /// Posts the notices an operation queued, after its commit, or keeps them back for the
-    /// front end when it runs the operation inside [`notify::hold`]. A post that fails is
-    /// logged: the operation itself happened.
-    fn deliver(&self, notices: &[Notice]) {
+    /// Posts the notices an operation returned ([`Done::notices`], a [`MoveResult`]'s,
+    /// [`GameError::TimeRanOut`]'s), once it committed and the front end answered
+    /// (blocking: call it from a thread of its own). A notice with a nonce (the notifier
+    /// drops a repeat) is tried again after a failure, [`HELD_POST_ATTEMPTS`] times in all,
+    /// waiting [`HELD_POST_RETRY`] and then twice as long between attempts; one without is
+    /// posted once. Failures are logged: the operation itself happened.
+    pub fn post_notices(&self, notices: Vec<Notice>) {
         for notice in notices {
-            let Some(notice) = notify::keep_back(notice.clone()) else {
-                continue;
-            };
-            if let Err(e) = self.inner.opts.notifier.post(&notice) {
-                tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
-            }
-        }
-    }
-
-    /// Posts the notices [`notify::hold`] held back, once the front end answered (blocking:
-    /// call it from a thread of its own). A notice with a nonce (the notifier drops a
-    /// repeat) is tried again after a failure, [`HELD_POST_ATTEMPTS`] times in all, waiting
-    /// [`HELD_POST_RETRY`] and then twice as long between attempts; one without is posted
-    /// once. Failures are logged.
-    pub fn post_held(&self, held: Held) {
-        for notice in held.into_notices() {
             let attempts = if notice.nonce.is_some() {
                 HELD_POST_ATTEMPTS
             } else {

@@ -442,7 +442,8 @@ impl GameService {
     /// Claims at most `limit` due events of `scope` in one transaction: each is marked done
     /// there, with what it does (a timeout ends its game; a reminder schedules the timeout).
     fn claim_due(&self, scope: EventScope, limit: usize) -> Result<usize, GameError> {
-        self.write(|tx, now| {
+        let mut out = Vec::new();
+        let claimed = self.write(|tx, now| {
             let due = tx.due_events(scope, now, limit)?;
             let mut claimed = Vec::with_capacity(due.len());
             for ev in &due {
@@ -470,10 +471,17 @@ impl GameService {
                 .collect();
             tx.lock_ratings(&players)?;
             for (ev, row) in claimed {
-                self.handle_event(tx, ev, row, now)?;
+                self.handle_event(tx, ev, row, now, &mut out)?;
             }
             Ok(due.len())
-        })
+        })?;
+        // The endings' notices (a thread's summary), now that they are committed.
+        for notice in out {
+            if let Err(e) = self.inner.opts.notifier.post(&notice) {
+                tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
+            }
+        }
+        Ok(claimed)
     }
 
     fn handle_event(
@@ -482,6 +490,7 @@ impl GameService {
         ev: &EventRow,
         row: GameRow,
         now: i64,
+        out: &mut Vec<Notice>,
     ) -> Result<(), GameError> {
         let tc = TimeControl::from_row(row.tc);
         let record = || tx.record_event(row.id, row.channel, ev.seq, ev.kind, ev.due_at, now);
@@ -493,7 +502,7 @@ impl GameService {
                 }
                 record()?;
                 let l = self.load(tx, row)?;
-                self.flag(tx, l, now)?;
+                self.flag(tx, l, now, out)?;
             }
             EventKind::Reminder => {
                 record()?;

@@ -4,7 +4,7 @@
 use cajitas_rules::{Color, Game, Position, Uci};
 
 use super::load::{Loaded, colour, side};
-use super::play::{Seen, Turn};
+use super::play::{Seen, Turn, ends_nothing};
 use super::time_control::{self, ClockState};
 use super::{ChannelRef, GameError, GameService, TakebackView, TimeControl, UserRef};
 use crate::store::{OfferStatus, TakebackRow};
@@ -101,6 +101,7 @@ impl GameService {
                 granted: false,
             })
         })
+        .map(ends_nothing)
     }
 
     /// The opponent accepts the standing request: the game is taken back by its plies, the
@@ -156,6 +157,7 @@ impl GameService {
                 granted: false,
             })
         })
+        .map(ends_nothing)
     }
 
     /// The opponent declines the standing request: the game goes on.
@@ -179,6 +181,7 @@ impl GameService {
                 granted: false,
             })
         })
+        .map(ends_nothing)
     }
 }
 

@@ -85,7 +85,7 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
             links = places(p, games)
         ),
         GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
-        GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
+        GameError::TimeRanOut { .. } => tr!(lang, "error-time-ran-out"),
         GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),
         GameError::ClaimAgainstEngine => tr!(lang, "error-claim-against-engine"),
         GameError::ClaimOwnTurn => tr!(lang, "error-claim-own-turn"),

@@ -438,7 +438,7 @@ pub(crate) mod variant_tests {
             },
             GameError::GamesInThreads { threads: vec![8] },
             GameError::SeveralChallenges,
-            GameError::TimeRanOut,
+            GameError::TimeRanOut { notices: vec![] },
             GameError::ClaimNotUntimed,
             GameError::ClaimAgainstEngine,
             GameError::ClaimOwnTurn,
