@@ -1144,8 +1144,15 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
         threads: 1,
         margin: Duration::from_millis(400),
     });
-    let other = open();
-    let _player = EnginePlayer::start(other.clone(), pool, Duration::from_millis(200));
+    let player = EnginePlayer::prepare();
+    let other = GameService::with_store(
+        Box::new(PostgresStore::open(&db.url).unwrap()),
+        ServiceOptions {
+            engine_turns: Some(player.turns()),
+            ..ServiceOptions::with_clock(clock.clone())
+        },
+    );
+    let _player = player.start(other.clone(), pool, Duration::from_millis(200));
     let ply_within = |ply: u32, within: Duration| {
         let end = std::time::Instant::now() + within;
         loop {

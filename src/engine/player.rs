@@ -7,7 +7,7 @@
 //! blocking pool); the searches run on the pool's threads. The service tells it which games
 //! may need a move ([`EngineTurns`]): when a game starts, and whenever a person acts in
 //! one. After the pool's second failure on a move the game waits: a post says the engine is
-//! unavailable, and the move is tried again every [`EnginePlayer::start`]'s `retry_every`
+//! unavailable, and the move is tried again every [`PreparedPlayer::start`]'s `retry_every`
 //! (a minute in the bot) and on the person's next command. The person may resign or abort
 //! meanwhile like in any game: nothing here holds the game.
 //!
@@ -77,31 +77,54 @@ impl std::fmt::Debug for EnginePlayer {
     }
 }
 
+/// An engine player before its service exists: the service is opened with its
+/// [`turns`](Self::turns) as [`ServiceOptions::engine_turns`](crate::game::ServiceOptions),
+/// then the player [`start`](Self::start)s with that service. Its pokes wait until then.
+pub struct PreparedPlayer {
+    inner: Arc<Inner>,
+    rx: Receiver<Msg>,
+}
+
 impl EnginePlayer {
-    /// Starts playing the engine's moves in `service`'s games with `pool`, and looks at
-    /// every active game against the engine at once (after a restart, an engine whose turn
-    /// it is moves now).
-    pub fn start(service: GameService, pool: Pool, retry_every: Duration) -> EnginePlayer {
-        Self::start_in(service, pool, retry_every, EventScope::All)
+    /// The first step of an engine player (see [`PreparedPlayer`]).
+    pub fn prepare() -> PreparedPlayer {
+        let (tx, rx) = channel();
+        PreparedPlayer {
+            inner: Arc::new(Inner {
+                tx: Mutex::new(tx),
+                waiting: Arc::new(Mutex::new(HashSet::new())),
+            }),
+            rx,
+        }
+    }
+}
+
+impl PreparedPlayer {
+    /// The port the service pokes when a game may need the engine's move; weak: the player
+    /// owns itself, and stops when its [`EnginePlayer`] is dropped.
+    pub fn turns(&self) -> Weak<dyn EngineTurns> {
+        Arc::downgrade(&self.inner) as Weak<dyn EngineTurns>
     }
 
-    /// [`EnginePlayer::start`] for the games of `scope` only (by the channel or thread
+    /// Starts playing the engine's moves in `service`'s games with `pool`, and looks at
+    /// every active game against the engine at once (after a restart, an engine whose turn
+    /// it is moves now). `service` was opened with [`turns`](Self::turns).
+    pub fn start(self, service: GameService, pool: Pool, retry_every: Duration) -> EnginePlayer {
+        self.start_in(service, pool, retry_every, EventScope::All)
+    }
+
+    /// [`PreparedPlayer::start`] for the games of `scope` only (by the channel or thread
     /// where they are played): `cajitas local` plays the engine's moves in its own channel,
     /// and a bot on the same database in every other.
     pub fn start_in(
+        self,
         service: GameService,
         pool: Pool,
         retry_every: Duration,
         scope: EventScope,
     ) -> EnginePlayer {
-        let (tx, rx) = channel();
-        let waiting = Arc::new(Mutex::new(HashSet::new()));
-        let inner = Arc::new(Inner {
-            tx: Mutex::new(tx),
-            waiting: Arc::clone(&waiting),
-        });
-        let weak: Weak<dyn EngineTurns> = Arc::downgrade(&inner) as Weak<dyn EngineTurns>;
-        service.set_engine_turns(weak);
+        let PreparedPlayer { inner, rx } = self;
+        let waiting = Arc::clone(&inner.waiting);
         let driver = Driver {
             service: service.clone(),
             pool,
@@ -126,7 +149,9 @@ impl EnginePlayer {
         }
         EnginePlayer { inner }
     }
+}
 
+impl EnginePlayer {
     /// Asks the player to look at game `game_id` (what the service does by itself).
     pub fn poke(&self, game_id: i64) {
         self.inner.poke(game_id);

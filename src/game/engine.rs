@@ -116,15 +116,16 @@ fn engine_in(l: &Loaded) -> Option<(Color, u8)> {
 }
 
 impl GameService {
-    /// Installs the engine room's [`EngineTurns`] (once; later calls are ignored). Held
-    /// weakly: the engine room owns itself.
-    pub fn set_engine_turns(&self, turns: Weak<dyn EngineTurns>) {
-        let _ = self.inner.engine_turns.set(turns);
-    }
-
-    /// Tells the engine room that `game_id` may need a move.
+    /// Tells the engine room ([`ServiceOptions::engine_turns`](super::ServiceOptions)) that
+    /// `game_id` may need a move.
     pub(super) fn poke_engine(&self, game_id: i64) {
-        if let Some(turns) = self.inner.engine_turns.get().and_then(Weak::upgrade) {
+        if let Some(turns) = self
+            .inner
+            .opts
+            .engine_turns
+            .as_ref()
+            .and_then(Weak::upgrade)
+        {
             turns.poke(game_id);
         }
     }

@@ -32,7 +32,7 @@ mod views;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 pub use cajitas_rules::Lang;
@@ -81,8 +81,9 @@ pub const DEFAULT_ENGINE_GAMES_PER_USER: u32 = 2;
 /// How long a challenge waits for an answer unless configured otherwise.
 pub const DEFAULT_CHALLENGE_TTL: Duration = Duration::from_secs(15 * 60);
 
-/// How the service is configured.
-#[derive(Debug, Clone)]
+/// How the service is configured, its ports included: every one is given here, before the
+/// service exists (none is installed afterwards).
+#[derive(Clone)]
 pub struct ServiceOptions {
     /// How long a challenge waits for an answer.
     pub challenge_ttl: Duration,
@@ -101,6 +102,28 @@ pub struct ServiceOptions {
     /// How many games against the engine one person may have in progress per server
     /// (`CAJITAS_ENGINE_GAMES_PER_USER`; 2 by default).
     pub engine_games_per_user: u32,
+    /// Whoever drives the engines, told whenever a game against the engine may need its
+    /// move (the engine room's, `crate::engine::EnginePlayer::prepare`); held weakly: the
+    /// engine room owns itself. `None`: no engine plays.
+    pub engine_turns: Option<Weak<dyn EngineTurns>>,
+    /// Whoever watches the scheduler's events (a front's metrics); `None`: nobody.
+    pub event_observer: Option<EventObserver>,
+}
+
+impl std::fmt::Debug for ServiceOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceOptions")
+            .field("challenge_ttl", &self.challenge_ttl)
+            .field("clock", &self.clock)
+            .field("notifier", &self.notifier)
+            .field("site", &self.site)
+            .field("abandon_after", &self.abandon_after)
+            .field("engine_name", &self.engine_name)
+            .field("engine_games_per_user", &self.engine_games_per_user)
+            .field("engine_turns", &self.engine_turns.is_some())
+            .field("event_observer", &self.event_observer.is_some())
+            .finish()
+    }
 }
 
 /// Where the games of a service are played: the PGN `Site` tag says so.
@@ -136,6 +159,8 @@ impl Default for ServiceOptions {
             abandon_after: DEFAULT_ABANDON_AFTER,
             engine_name: ENGINE_NAME.to_owned(),
             engine_games_per_user: DEFAULT_ENGINE_GAMES_PER_USER,
+            engine_turns: None,
+            event_observer: None,
         }
     }
 }
@@ -167,10 +192,6 @@ struct Inner {
     opts: ServiceOptions,
     /// Rung when an operation schedules an event earlier than the scheduler's plan.
     bell: Arc<scheduler::Doorbell>,
-    /// Whoever drives the engines (see [`GameService::set_engine_turns`]).
-    engine_turns: OnceLock<Weak<dyn EngineTurns>>,
-    /// Whoever watches the scheduler's events (see [`GameService::observe_events`]).
-    event_observer: OnceLock<EventObserver>,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -215,8 +236,6 @@ impl GameService {
                 cache: Mutex::new(HashMap::new()),
                 opts,
                 bell: Arc::new(scheduler::Doorbell::default()),
-                engine_turns: OnceLock::new(),
-                event_observer: OnceLock::new(),
             }),
         }
     }
