@@ -673,7 +673,7 @@ fn move_refusals_change_nothing() {
     let after = svc.board(CH).unwrap();
     assert_eq!(after.ply, before.ply);
     assert_eq!(after.position, before.position);
-    assert!(!GameError::Internal("x".into()).is_refusal());
+    assert!(!GameError::Failed(cajitas::game::Failure::Vanished("x".into())).is_refusal());
 }
 
 #[test]

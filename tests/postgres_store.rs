@@ -250,7 +250,7 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
         );
         for r in &results {
             if let Err(e) = r {
-                assert!(!matches!(e, GameError::Internal(_)), "{e:?}");
+                assert!(!matches!(e, GameError::Failed(_)), "{e:?}");
             }
         }
         // Whoever made it withdraws it.

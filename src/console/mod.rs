@@ -185,7 +185,7 @@ pub fn main(args: LocalArgs) -> ExitCode {
                 args.lang,
                 "console-cannot-open-db",
                 path = path,
-                error = e.to_string()
+                error = e.chain()
             );
             eprintln!("{text}");
             return ExitCode::FAILURE;
@@ -776,8 +776,8 @@ fn refusal(out: &mut impl Write, e: &GameError, lang: Lang) -> io::Result<()> {
             i18n::game_error(lang, i18n::Presentation::Console, e)
         )
     } else {
-        tracing::error!(error = %e, "cajitas local: unexpected failure");
-        writeln!(out, "{}", tr!(lang, "console-sorry", error = e.to_string()))
+        tracing::error!(error = %e.chain(), "cajitas local: unexpected failure");
+        writeln!(out, "{}", tr!(lang, "console-sorry", error = e.chain()))
     }
 }
 

@@ -313,8 +313,9 @@ async fn run_async(
         tokio::task::spawn_blocking(move || {
             let game = GameService::open_db(&db, opts).map_err(|e| {
                 anyhow::anyhow!(
-                    "cannot open the database {}: {e}",
-                    crate::config::describe_db(&db)
+                    "cannot open the database {}: {}",
+                    crate::config::describe_db(&db),
+                    e.chain()
                 )
             })?;
             let books = Arc::new(Bookkeeping::new(game.shared_store(), clock));

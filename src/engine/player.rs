@@ -141,11 +141,13 @@ impl PreparedPlayer {
             .spawn(move || driver.run(rx))
             .expect("spawn the engine player thread");
         if let Err(e) = service.release_own_engine_claims() {
-            tracing::warn!(error = %e, "could not free the engine claims of a previous run");
+            tracing::warn!(error = %e.chain(), "could not free the engine claims of a previous run");
         }
         match service.engine_games() {
             Ok(ids) => ids.into_iter().for_each(|id| inner.poke(id)),
-            Err(e) => tracing::warn!(error = %e, "could not list the games against the engine"),
+            Err(e) => {
+                tracing::warn!(error = %e.chain(), "could not list the games against the engine")
+            }
         }
         EnginePlayer { inner }
     }
@@ -212,7 +214,7 @@ impl Driver {
                     match self.service.engine_games() {
                         Ok(all) => ids.extend(all),
                         Err(e) => {
-                            tracing::warn!(error = %e, "could not list the games against the engine");
+                            tracing::warn!(error = %e.chain(), "could not list the games against the engine");
                         }
                     }
                     for id in ids {
@@ -246,7 +248,7 @@ impl Driver {
             }
             Err(e) => {
                 // Tried again with the waiting games (and at every look at all of them).
-                tracing::warn!(game = id, error = %e, "could not read a game against the engine");
+                tracing::warn!(game = id, error = %e.chain(), "could not read a game against the engine");
                 self.waiting().insert(id);
                 return;
             }
@@ -266,7 +268,7 @@ impl Driver {
                 return;
             }
             Err(e) => {
-                tracing::warn!(game = id, error = %e, "could not claim the engine's move");
+                tracing::warn!(game = id, error = %e.chain(), "could not claim the engine's move");
                 return;
             }
         }
@@ -323,7 +325,7 @@ impl Driver {
                 self.announced.remove(&id);
                 // Where the game is played: its thread, or its channel.
                 if let Err(e) = self.service.post(view.place(), view, NoticeKind::GameState) {
-                    tracing::warn!(game = id, error = %e, "could not post the engine's move");
+                    tracing::warn!(game = id, error = %e.chain(), "could not post the engine's move");
                 }
                 if !notices.is_empty() {
                     self.service.post_notices(notices);
@@ -340,7 +342,7 @@ impl Driver {
                 }
             }
             Err(e) => {
-                tracing::error!(game = id, error = %e, "the engine's move could not be played");
+                tracing::error!(game = id, error = %e.chain(), "the engine's move could not be played");
                 self.waiting().insert(id);
                 self.announce_wait_once(id);
             }
@@ -364,12 +366,12 @@ impl Driver {
             {
                 Ok(()) => true,
                 Err(e) => {
-                    tracing::warn!(game = id, error = %e, "could not say that the engine is unavailable");
+                    tracing::warn!(game = id, error = %e.chain(), "could not say that the engine is unavailable");
                     false
                 }
             },
             Err(e) => {
-                tracing::warn!(game = id, error = %e, "could not read the game");
+                tracing::warn!(game = id, error = %e.chain(), "could not read the game");
                 false
             }
         }

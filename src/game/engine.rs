@@ -16,8 +16,8 @@ use super::load::{Loaded, side};
 use super::play::Turn;
 use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, ColourChoice, Done, GameError, GameService, GameView, Notice, NoticeKind, Place,
-    TakebackView, TimeControl, UserRef,
+    ChannelRef, ColourChoice, Done, Failure, GameError, GameService, GameView, Notice, NoticeKind,
+    Place, TakebackView, TimeControl, UserRef,
 };
 use crate::store::{MoveRow, NewGame, OfferStatus, Tx, UserRow};
 
@@ -273,7 +273,7 @@ impl GameService {
             })?;
             let row = tx
                 .game(game_id)?
-                .ok_or_else(|| GameError::Internal("game vanished".into()))?;
+                .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
             self.view(self.load(tx, row)?)
         })?;
         self.poke_engine(view.game_id);
@@ -334,14 +334,12 @@ impl GameService {
                 return Err(GameError::PositionChanged);
             }
             if !l.game.position().is_legal(mv) {
-                return Err(GameError::Internal(format!(
-                    "engine move {mv:?} is illegal"
-                )));
+                return Err(Failure::bad_game(format!("engine move {mv:?} is illegal")).into());
             }
             let san = cajitas_rules::san(l.game.position(), mv).to_string();
             l.game
                 .try_play(mv)
-                .map_err(|e| GameError::Internal(format!("engine move refused: {e}")))?;
+                .map_err(|e| Failure::rules("engine move refused", e))?;
             let row = MoveRow {
                 ply,
                 uci: Uci::from_move(mv).to_string(),
@@ -439,7 +437,13 @@ impl GameService {
             .notifier
             .post(&notice)
             .map(|_| ())
-            .map_err(|e| GameError::Internal(e.to_string()))
+            .map_err(|cause| {
+                Failure::Notify {
+                    what: "the game's post",
+                    cause,
+                }
+                .into()
+            })
     }
 
     /// Where game `game_id` is played: its thread, or its channel.
@@ -537,7 +541,7 @@ impl GameService {
         self.cache().remove(&id);
         let row =
             t.tx.game(id)?
-                .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
+                .ok_or_else(|| GameError::from(Failure::Vanished(format!("game {id}"))))?;
         let l = self.rebuild(t.tx, row)?;
         Ok(TakebackView {
             game: self.view(l)?,

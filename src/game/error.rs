@@ -2,13 +2,14 @@
 
 use cajitas_rules::ReadError;
 
+use super::NotifyError;
 use crate::store::StoreError;
 
 /// Why an operation of the [`GameService`](super::GameService) did nothing.
 ///
-/// Every variant but [`GameError::Internal`] is a refusal: the message is for the player, in
-/// plain English, and the database is unchanged. `Internal` is an unexpected failure: front
-/// ends apologise to the user and log the details.
+/// Every variant but [`GameError::Failed`] is a refusal: the message is for the player, in
+/// plain English, and the database is unchanged. `Failed` is an unexpected failure: front
+/// ends apologise to the user and log it with its cause chain ([`GameError::chain`]).
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
     /// There is no game in this channel at all.
@@ -196,21 +197,93 @@ pub enum GameError {
     /// There is no finished game in this channel to analyse.
     #[error("No game has finished in this channel yet: there is nothing to analyse.")]
     NoFinishedGame,
-    /// The stored game could not be rebuilt by the rules (a damaged database).
-    #[error("internal error: {0}")]
-    Internal(String),
+    /// Something went wrong on our side (not a refusal): front ends apologise to the user
+    /// and log the failure with its cause chain.
+    #[error("internal error")]
+    Failed(#[source] Failure),
+}
+
+/// An unexpected failure of the service, by where it came from; its cause is its
+/// [`source`](std::error::Error::source), so a log shows the whole chain.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// The store failed (its own message says how).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored game that the rules cannot rebuild or end as recorded (a damaged database),
+    /// or a move the rules refused after their reader accepted it: what was being done, and
+    /// the rules' reason when they gave one.
+    #[error("{what}")]
+    Rules {
+        /// What was being done ("game 5: ply 3 \"e2e4\"").
+        what: String,
+        /// The rules' error.
+        #[source]
+        cause: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// A row the operation wrote or read a moment ago is gone ("game 5").
+    #[error("{0} vanished")]
+    Vanished(String),
+    /// A post the operation needed could not be delivered.
+    #[error("{what}")]
+    Notify {
+        /// What was posted ("rematch not posted").
+        what: &'static str,
+        /// Why not.
+        #[source]
+        cause: NotifyError,
+    },
+}
+
+impl Failure {
+    /// The rules refused `what`, with their error `cause`.
+    pub(crate) fn rules(
+        what: impl Into<String>,
+        cause: impl std::error::Error + Send + Sync + 'static,
+    ) -> Failure {
+        Failure::Rules {
+            what: what.into(),
+            cause: Some(Box::new(cause)),
+        }
+    }
+
+    /// A stored game is not what the rules can play (`what` says how).
+    pub(crate) fn bad_game(what: impl Into<String>) -> Failure {
+        Failure::Rules {
+            what: what.into(),
+            cause: None,
+        }
+    }
 }
 
 impl GameError {
     /// Whether this is a refusal (the user did something not allowed) rather than an
-    /// unexpected failure. False only for [`GameError::Internal`].
+    /// unexpected failure. False only for [`GameError::Failed`].
     pub fn is_refusal(&self) -> bool {
-        !matches!(self, GameError::Internal(_))
+        !matches!(self, GameError::Failed(_))
+    }
+
+    /// The error and its causes, `: `-separated (for a log, or the console's apology).
+    pub fn chain(&self) -> String {
+        let mut text = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(c) = cause {
+            text.push_str(": ");
+            text.push_str(&c.to_string());
+            cause = c.source();
+        }
+        text
+    }
+}
+
+impl From<Failure> for GameError {
+    fn from(f: Failure) -> Self {
+        GameError::Failed(f)
     }
 }
 
 impl From<StoreError> for GameError {
     fn from(e: StoreError) -> Self {
-        GameError::Internal(e.to_string())
+        GameError::Failed(Failure::Store(e))
     }
 }

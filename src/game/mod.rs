@@ -43,7 +43,7 @@ pub use self::engine::{
     ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
     engine_user_id,
 };
-pub use self::error::GameError;
+pub use self::error::{Failure, GameError};
 use self::load::CachedGame;
 pub use self::notify::{
     Done, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
@@ -331,7 +331,10 @@ impl GameService {
             .opts
             .notifier
             .post(&notice)
-            .map_err(|e| GameError::Internal(e.to_string()))?;
+            .map_err(|cause| Failure::Notify {
+                what: "the game's post",
+                cause,
+            })?;
         Ok(notice.game)
     }
 

@@ -6,8 +6,8 @@ use cajitas_rules::{Color, DrawReason, Outcome, Uci, WinReason};
 use super::load::{ABORTED, Loaded, apply_ending, side};
 use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, Done, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult, Notice,
-    NoticeKind, TimeControl, UserRef,
+    ChannelRef, Done, Failure, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult,
+    Notice, NoticeKind, TimeControl, UserRef,
 };
 use crate::store::{
     DrawOfferRow, Ending, EventKind, GameStatus, MoveRow, OfferStatus, Tx, UserRow,
@@ -203,7 +203,7 @@ impl GameService {
             .game
             .clone()
             .timeout(loser)
-            .map_err(|e| GameError::Internal(format!("timeout: {e}")))?;
+            .map_err(|e| Failure::rules("timeout", e))?;
         self.finish(tx, l, outcome, now, out)
     }
 
@@ -280,7 +280,7 @@ impl GameService {
                 .and_then(|text| text.parse::<Uci>().ok())
                 .and_then(|u| u.to_move(l.game.position()).ok());
             apply_ending(&mut l.game, outcome, written)
-                .map_err(|e| GameError::Internal(format!("game {}: ending: {e}", l.row.id)))?;
+                .map_err(|e| Failure::bad_game(format!("game {}: ending: {e}", l.row.id)))?;
         }
         l.offer = None;
         // After the ply-checked write: only the one ending that landed rates the game.
@@ -395,13 +395,13 @@ impl GameService {
                     let o = l
                         .game
                         .claim_draw_with(mv, c)
-                        .map_err(|e| GameError::Internal(format!("claim with move: {e}")))?;
+                        .map_err(|e| Failure::rules("claim with move", e))?;
                     (c, o, Some(uci.as_str()))
                 } else if let Some(&c) = l.game.claimable_now().first() {
                     let o = l
                         .game
                         .claim_draw(c)
-                        .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
+                        .map_err(|e| Failure::rules("claim", e))?;
                     (c, o, None)
                 } else {
                     return Err(GameError::NothingToClaimWith(san));
@@ -420,7 +420,7 @@ impl GameService {
             }
             l.game
                 .try_play(mv)
-                .map_err(|e| GameError::Internal(format!("the reader's move was refused: {e}")))?;
+                .map_err(|e| Failure::rules("the reader's move was refused", e))?;
             let row = MoveRow {
                 ply: l.row.ply,
                 uci,
@@ -627,7 +627,7 @@ impl GameService {
             let outcome = l
                 .game
                 .claim_draw(claim)
-                .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
+                .map_err(|e| Failure::rules("claim", e))?;
             t.tx.upsert_user(&t.me, t.now)?;
             self.finish(t.tx, l, outcome, t.now, t.out)
         })
@@ -675,7 +675,7 @@ impl GameService {
                     .game
                     .clone()
                     .timeout(!t.mine)
-                    .map_err(|e| GameError::Internal(format!("claim: {e}")))?
+                    .map_err(|e| Failure::rules("claim", e))?
             };
             self.finish(t.tx, t.game, outcome, t.now, t.out)
         })

@@ -166,7 +166,7 @@ impl Scheduler {
             }
             Ok(_) => {}
             // The thread tries again.
-            Err(e) => tracing::warn!(error = %e, "scheduler round at start failed"),
+            Err(e) => tracing::warn!(error = %e.chain(), "scheduler round at start failed"),
         }
         Scheduler::spawn(svc, scope, true)
     }
@@ -288,10 +288,10 @@ impl Drop for Scheduler {
 /// the post claims a killed predecessor left are freed.
 fn start_up(svc: &GameService, scope: EventScope) {
     if let Err(e) = svc.adopt_unclocked_games() {
-        tracing::warn!(error = %e, "scheduler: could not adopt the games from before clocks");
+        tracing::warn!(error = %e.chain(), "scheduler: could not adopt the games from before clocks");
     }
     if let Err(e) = svc.release_own_post_claims(scope) {
-        tracing::warn!(error = %e, "scheduler: could not free the posts a stopped process claimed");
+        tracing::warn!(error = %e.chain(), "scheduler: could not free the posts a stopped process claimed");
     }
 }
 
@@ -311,7 +311,7 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
                     tracing::info!(?round, "scheduler round");
                 }
                 let next = svc.next_wake(scope).unwrap_or_else(|e| {
-                    tracing::warn!(error = %e, "scheduler: next event");
+                    tracing::warn!(error = %e.chain(), "scheduler: next event");
                     Some(svc.now() + RETRY.as_millis() as i64)
                 });
                 if round.failed > 0 {
@@ -322,7 +322,7 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
                 }
             }
             Err(e) => {
-                tracing::warn!(error = %e, "scheduler round failed");
+                tracing::warn!(error = %e.chain(), "scheduler round failed");
                 Some(svc.now() + RETRY.as_millis() as i64)
             }
         };

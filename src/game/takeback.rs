@@ -145,9 +145,10 @@ impl GameService {
             // The cached game is of the position before the rewind: never serve it again
             // (the store also moved `updated_at` on, for other processes' caches).
             self.cache().remove(&id);
-            let row =
-                t.tx.game(id)?
-                    .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
+            let row = t
+                .tx
+                .game(id)?
+                .ok_or_else(|| GameError::from(super::Failure::Vanished(format!("game {id}"))))?;
             let l = self.rebuild(t.tx, row)?;
             Ok(TakebackView {
                 game: self.view(l)?,
@@ -187,18 +188,24 @@ impl GameService {
 
 /// The position after the first `ply` plies of `l`, replayed from its start.
 pub(super) fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
-    let bad = |what: String| GameError::Internal(format!("game {}: {what}", l.row.id));
-    let start = Position::from_fen(&l.row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
+    let bad = |what: String, cause: Option<Box<dyn std::error::Error + Send + Sync>>| {
+        GameError::from(super::Failure::Rules {
+            what: format!("game {}: {what}", l.row.id),
+            cause,
+        })
+    };
+    let start = Position::from_fen(&l.row.start_fen)
+        .map_err(|e| bad("start FEN".into(), Some(e.into())))?;
     let mut game = Game::from_position(start);
     for m in l.moves.iter().take(ply as usize) {
         let mv = m
             .uci
             .parse::<Uci>()
-            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?
+            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?
             .to_move(game.position())
-            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?;
+            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?;
         game.try_play(mv)
-            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?;
+            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?;
     }
     Ok(game.position().clone())
 }

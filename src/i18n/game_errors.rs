@@ -96,7 +96,7 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
             at = p.moment(lang, *at_ms, *as_of_ms, TimeControl::Untimed)
         ),
         GameError::TakebackInRatedGame => tr!(lang, "error-takeback-rated"),
-        GameError::Internal(_) => tr!(lang, "error-internal"),
+        GameError::Failed(_) => tr!(lang, "error-internal"),
     }
 }
 

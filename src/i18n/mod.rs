@@ -446,7 +446,7 @@ pub(crate) mod variant_tests {
                 at_ms: 1_000_000,
                 as_of_ms: 0,
             },
-            GameError::Internal("x".into()),
+            GameError::Failed(crate::game::Failure::Vanished("x".into())),
         ];
         for p in [Presentation::Discord, Presentation::Console] {
             for e in &all {
