@@ -1,6 +1,7 @@
 //! The game service's refusals ([`GameError`]) in the player's language, one message per
 //! variant, for either front end: the [`Presentation`] writes the places, moments and
-//! commands a refusal names. The `#[error]` English of `GameError` stays for logs.
+//! commands a refusal names. Its English, on the console, is also `GameError`'s `Display`
+//! (`error_display.rs`).
 
 use cajitas_rules::Lang;
 

@@ -11,6 +11,7 @@
 
 pub mod cli;
 pub mod clock;
+mod error_display;
 mod game_errors;
 pub mod present;
 pub mod ratings;
