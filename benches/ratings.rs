@@ -307,7 +307,7 @@ fn game_end(base: &Path, quick: bool) {
         clock.advance(Duration::from_secs(3600));
         let c0 = cpu_fenced();
         let t0 = Instant::now();
-        let v = svc.resign(w, ch, None).unwrap();
+        let v = svc.resign(w, ch, None).unwrap().view;
         let dt = t0.elapsed();
         let c1 = cpu_fenced();
         assert_eq!(v.rating_changes.is_empty(), !is_rated);

@@ -378,7 +378,7 @@ fn a_move_one_millisecond_after_the_deadline_is_refused_and_the_game_ends_on_tim
     w.advance_ms(300_000 + 1);
     assert!(matches!(
         w.mv(Color::Black, "Nc6"),
-        Err(GameError::TimeRanOut)
+        Err(GameError::TimeRanOut { .. })
     ));
     // The ending was committed in the move's transaction, before any scheduler round.
     let v = w.board();
@@ -445,7 +445,7 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
         w.svc.claim_abandoned(&w.white, w.ch, false),
         Err(GameError::ClaimOwnTurn)
     ));
-    let v = w.svc.claim_abandoned(&w.black, w.ch, false).unwrap();
+    let v = w.svc.claim_abandoned(&w.black, w.ch, false).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {
@@ -463,7 +463,7 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     w.advance_ms(3 * DAY_MS);
     w.mv(Color::Black, "e5").unwrap();
     w.advance_ms(7 * DAY_MS);
-    let v = w.svc.claim_abandoned(&w.black, w.ch, true).unwrap();
+    let v = w.svc.claim_abandoned(&w.black, w.ch, true).unwrap().view;
     assert!(matches!(v.outcome, Some(Outcome::Draw { .. })));
 
     // A timed game is not claimed: it ends by itself.
@@ -725,7 +725,7 @@ fn a_move_and_a_timeout_racing_end_the_game_once() {
         w.round();
         // Whichever came first, the move is refused and the game ended on time, once.
         assert!(
-            matches!(mv, Err(GameError::TimeRanOut | GameError::GameOver)),
+            matches!(mv, Err(GameError::TimeRanOut { .. } | GameError::GameOver)),
             "{mv:?}"
         );
         assert_eq!(w.board().ply, 2);
@@ -780,7 +780,7 @@ fn an_untimed_game_sends_no_reminder_before_both_sides_moved() {
     w.round();
     assert!(w.posts.posts().is_empty(), "{:?}", w.kinds());
     // The waiting player's claim ends the game that never started: aborted.
-    let v = w.svc.claim_abandoned(&w.white, w.ch, false).unwrap();
+    let v = w.svc.claim_abandoned(&w.white, w.ch, false).unwrap().view;
     assert!(v.aborted);
 }
 
@@ -941,7 +941,7 @@ fn a_flagged_side_shows_no_time_left() {
     w.advance_ms(DAY_MS + 1);
     assert!(matches!(
         w.mv(Color::White, "Nf3"),
-        Err(GameError::TimeRanOut)
+        Err(GameError::TimeRanOut { .. })
     ));
     let v = w.board();
     assert!(v.finished);

@@ -562,10 +562,12 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
         tokio::runtime::Handle::current(),
     );
     let db = dir.join("cajitas.db");
+    let player = EnginePlayer::prepare();
     let svc = GameService::open(
         &db,
         ServiceOptions {
             notifier: Arc::new(notifier),
+            engine_turns: Some(player.turns()),
             ..ServiceOptions::default()
         },
     )
@@ -581,7 +583,7 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
         threads: 1,
         margin: Duration::from_secs(2),
     });
-    let player = EnginePlayer::start(svc.clone(), pool, Duration::from_millis(300));
+    let player = player.start(svc.clone(), pool, Duration::from_millis(300));
     let ana = cajitas::game::UserRef::new(alice().id, "alice", false);
     let (s, a) = (svc.clone(), ana.clone());
     let id = tokio::task::spawn_blocking(move || {

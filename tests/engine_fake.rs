@@ -57,13 +57,15 @@ struct Setup {
 
 fn setup(tag: &str, lines: &[&str], retry_every: Duration) -> Setup {
     let notes = Arc::new(RecordingNotifier::default());
+    let player = EnginePlayer::prepare();
     let service = GameService::open_in_memory(ServiceOptions {
         notifier: notes.clone(),
+        engine_turns: Some(player.turns()),
         ..ServiceOptions::default()
     })
     .unwrap();
     let pool = pool(&script(tag, lines), Duration::from_millis(400));
-    let player = EnginePlayer::start(service.clone(), pool.clone(), retry_every);
+    let player = player.start(service.clone(), pool.clone(), retry_every);
     Setup {
         service,
         notes,
@@ -246,7 +248,7 @@ fn a_waiting_game_is_retried_by_the_timer_and_can_be_resigned() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(s.player.is_waiting(id));
-    let v = s.service.resign(&s.human, s.ch, None).unwrap();
+    let v = s.service.resign(&s.human, s.ch, None).unwrap().view;
     assert!(v.finished);
     assert_eq!(v.result, "0-1");
 }

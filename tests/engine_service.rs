@@ -112,7 +112,7 @@ fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
         s.claim_abandoned(&ana, CH, false),
         Err(GameError::ClaimAgainstEngine)
     ));
-    let end = s.abort(&ana, CH).unwrap();
+    let end = s.abort(&ana, CH).unwrap().view;
     assert!(end.finished && end.aborted, "{:?}", end.result);
     // Between two people, both having moved, it is too late.
     let bea = UserRef::new(2, "Bea", false);
@@ -196,7 +196,7 @@ fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
         s.engine_move(id, turn.seq - 1, e5),
         Err(GameError::PositionChanged)
     ));
-    let after = s.engine_move(id, turn.seq, e5).unwrap();
+    let after = s.engine_move(id, turn.seq, e5).unwrap().view;
     assert_eq!(after.ply, 2);
     assert!(matches!(
         s.engine_move(id, turn.seq, e5),

@@ -47,12 +47,14 @@ fn game_against(level: u8, colour: ColourChoice) {
     };
     let _serial = serial::time_window();
     let notes = Arc::new(RecordingNotifier::default());
+    let player = EnginePlayer::prepare();
     let service = GameService::open_in_memory(ServiceOptions {
         notifier: notes.clone(),
+        engine_turns: Some(player.turns()),
         ..ServiceOptions::default()
     })
     .unwrap();
-    let _player = EnginePlayer::start(service.clone(), pool, Duration::from_secs(60));
+    let _player = player.start(service.clone(), pool, Duration::from_secs(60));
     let human = UserRef::new(5, "Ana", false);
     let ch = ChannelRef {
         guild: None,

@@ -230,6 +230,9 @@ fn the_end_of_a_threads_game_posts_its_summary_in_the_channel_after_the_commit()
         .play_move(&bob(), at(1001), "Qh4#", Lang::En, false)
         .unwrap();
     assert!(end.view.finished);
+    // The move returns its notices; its caller posts them once it committed.
+    assert!(notes.posts().is_empty(), "the service posts nothing itself");
+    svc.post_notices(end.notices);
     let posts = notes.posts();
     assert_eq!(posts.len(), 1, "{posts:?}");
     assert_eq!(posts[0].kind, NoticeKind::Summary);

@@ -203,7 +203,7 @@ fn threefold_claim_now() {
         svc.draw_claim(&bob(), CH),
         Err(GameError::ClaimNotYourTurn)
     ));
-    let v = svc.draw_claim(&alice(), CH).unwrap();
+    let v = svc.draw_claim(&alice(), CH).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -260,7 +260,7 @@ fn fifty_move_claims() {
     let v = play(&svc, &["Ra2"]).view;
     assert!(v.outcome.is_none());
     assert_eq!(v.claimable_now, vec![DrawClaim::FiftyMoves]);
-    let v = svc.draw_claim(&bob(), CH).unwrap();
+    let v = svc.draw_claim(&bob(), CH).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -330,7 +330,7 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
         svc.draw_accept(&bob(), CH, None),
         Err(GameError::NoDrawOffer)
     ));
-    let v = svc.draw_offer(&alice(), CH, None).unwrap();
+    let v = svc.draw_offer(&alice(), CH, None).unwrap().view;
     assert_eq!(v.draw_offer_by, Some(Color::White));
     assert!(matches!(
         svc.draw_offer(&alice(), CH, None),
@@ -356,13 +356,13 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
     assert_eq!(v.draw_offer_by, None);
     assert!(v.outcome.is_none());
     // A button from an older offer is stale.
-    let v = svc.draw_offer(&alice(), CH, Some(2)).unwrap();
+    let v = svc.draw_offer(&alice(), CH, Some(2)).unwrap().view;
     assert_eq!(v.ply, 2);
     assert!(matches!(
         svc.draw_accept(&bob(), CH, Some(1)),
         Err(GameError::PositionChanged)
     ));
-    let v = svc.draw_accept(&bob(), CH, Some(2)).unwrap();
+    let v = svc.draw_accept(&bob(), CH, Some(2)).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -378,7 +378,7 @@ fn a_counter_offer_is_an_agreement() {
     let svc = service("counter");
     new_game(&svc);
     svc.draw_offer(&alice(), CH, None).unwrap();
-    let v = svc.draw_offer(&bob(), CH, None).unwrap();
+    let v = svc.draw_offer(&bob(), CH, None).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -401,7 +401,7 @@ fn resignation() {
         Err(GameError::NotAPlayer)
     ));
     // Either player may resign, whoever is to move.
-    let v = svc.resign(&bob(), CH, Some(2)).unwrap();
+    let v = svc.resign(&bob(), CH, Some(2)).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {
@@ -418,7 +418,7 @@ fn resignation() {
 fn abort_before_both_players_moved() {
     let svc = service("abort");
     new_game(&svc);
-    let v = svc.abort(&bob(), CH).unwrap();
+    let v = svc.abort(&bob(), CH).unwrap().view;
     assert!(v.aborted && v.finished);
     assert_eq!(v.outcome, None);
     assert_eq!(v.result, "*");
@@ -433,7 +433,7 @@ fn abort_before_both_players_moved() {
         svc.abort(&carol(), CH),
         Err(GameError::NotAPlayer)
     ));
-    assert!(svc.abort(&alice(), CH).unwrap().aborted);
+    assert!(svc.abort(&alice(), CH).unwrap().view.aborted);
 
     // Not once both have moved.
     new_game(&svc);
@@ -673,7 +673,7 @@ fn move_refusals_change_nothing() {
     let after = svc.board(CH).unwrap();
     assert_eq!(after.ply, before.ply);
     assert_eq!(after.position, before.position);
-    assert!(!GameError::Internal("x".into()).is_refusal());
+    assert!(!GameError::Failed(cajitas::game::Failure::Vanished("x".into())).is_refusal());
 }
 
 #[test]
@@ -1046,7 +1046,7 @@ fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction
         game: Some(second),
         ply: Some(0),
     };
-    assert!(svc.resign(&alice(), CH, this_button).unwrap().finished);
+    assert!(svc.resign(&alice(), CH, this_button).unwrap().view.finished);
 }
 
 // ---- takebacks --------------------------------------------------------------------------

@@ -250,7 +250,7 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
         );
         for r in &results {
             if let Err(e) = r {
-                assert!(!matches!(e, GameError::Internal(_)), "{e:?}");
+                assert!(!matches!(e, GameError::Failed(_)), "{e:?}");
             }
         }
         // Whoever made it withdraws it.
@@ -1140,8 +1140,15 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
         threads: 1,
         margin: Duration::from_millis(400),
     });
-    let other = open();
-    let _player = EnginePlayer::start(other.clone(), pool, Duration::from_millis(200));
+    let player = EnginePlayer::prepare();
+    let other = GameService::with_store(
+        Box::new(PostgresStore::open(&db.url).unwrap()),
+        ServiceOptions {
+            engine_turns: Some(player.turns()),
+            ..ServiceOptions::with_clock(clock.clone())
+        },
+    );
+    let _player = player.start(other.clone(), pool, Duration::from_millis(200));
     let ply_within = |ply: u32, within: Duration| {
         let end = std::time::Instant::now() + within;
         loop {

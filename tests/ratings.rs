@@ -155,12 +155,18 @@ fn unrated_games_change_nothing() {
     // Aborted.
     start(&g, c, &a, &b, true);
     g.play_move(&a, c, "e4", Lang::En, false).unwrap();
-    let v = g.abort(&b, c).unwrap();
+    let v = g.abort(&b, c).unwrap().view;
     assert!(v.aborted && v.rating_changes.is_empty());
     // Fewer than two moves per side: resigned after 1. e4 e5 2. Nf3.
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4", "e5", "Nf3"]);
-    assert!(g.resign(&b, c, None).unwrap().rating_changes.is_empty());
+    assert!(
+        g.resign(&b, c, None)
+            .unwrap()
+            .view
+            .rating_changes
+            .is_empty()
+    );
     // A set position (tools and tests): unrated.
     g.start_game(&a, &b, c, &cajitas_rules::Position::new())
         .unwrap();
@@ -171,7 +177,7 @@ fn unrated_games_change_nothing() {
     // …and two moves each is enough.
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4", "e5", "Nf3", "Nc6"]);
-    assert_eq!(g.resign(&b, c, None).unwrap().rating_changes.len(), 2);
+    assert_eq!(g.resign(&b, c, None).unwrap().view.rating_changes.len(), 2);
 }
 
 #[test]
@@ -230,7 +236,7 @@ fn a_resignation_racing_a_mate_counts_once() {
         // Black resigns (having seen ply 6) while White mates.
         let resign = std::thread::spawn(move || {
             bar1.wait();
-            g1.resign(&b1, c, Seen::at(id, 6))
+            g1.resign(&b1, c, Seen::at(id, 6)).map(|d| d.view)
         });
         let mate = std::thread::spawn(move || {
             bar2.wait();
@@ -686,7 +692,7 @@ fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
         .unwrap();
     }
     play(&g, c, &a, &engine, &["e4", "e5", "Nf3", "Nc6"]);
-    let end = g.resign(&a, c, None).unwrap();
+    let end = g.resign(&a, c, None).unwrap().view;
     assert!(end.finished && end.rated, "stored as rated");
     assert!(end.rating_changes.is_empty());
     assert_eq!(snapshot(&g, &[a.id, engine.id]), Vec::<String>::new());

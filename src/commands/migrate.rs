@@ -106,17 +106,20 @@ pub fn run(args: &MigrateArgs) -> ExitCode {
 fn check_replays(from: &std::path::Path, to: &str, ids: &[i64]) -> Result<usize, String> {
     let open = |db: Database| {
         GameService::open_db(&db, ServiceOptions::default())
-            .map_err(|e| format!("cannot open {}: {e}", config::describe_db(&db)))
+            .map_err(|e| format!("cannot open {}: {}", config::describe_db(&db), e.chain()))
     };
     let source = open(Database::Sqlite(from.to_owned()))?;
     let target = open(Database::Postgres(to.to_owned()))?;
     for &id in ids {
-        let a = source
-            .replay(id)
-            .map_err(|e| format!("game {id} does not replay in the SQLite file: {e}"))?;
+        let a = source.replay(id).map_err(|e| {
+            format!(
+                "game {id} does not replay in the SQLite file: {}",
+                e.chain()
+            )
+        })?;
         let b = target
             .replay(id)
-            .map_err(|e| format!("game {id} does not replay in PostgreSQL: {e}"))?;
+            .map_err(|e| format!("game {id} does not replay in PostgreSQL: {}", e.chain()))?;
         if a != b {
             return Err(format!("game {id} replays differently in PostgreSQL"));
         }

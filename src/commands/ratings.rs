@@ -59,7 +59,7 @@ pub fn run(args: &RatingsArgs) -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {}: {e}", config::describe_db(db));
+                    eprintln!("error: {}: {}", config::describe_db(db), e.chain());
                     ExitCode::FAILURE
                 }
             }

@@ -154,6 +154,14 @@ pub fn main(args: LocalArgs, settings: config::Settings) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The computer, when there is an engine: its player is prepared first, so that the
+    // service is opened with its port.
+    let engine = crate::engine::pool_from(&engine_settings)
+        .map(|pool| (pool, crate::engine::EnginePlayer::prepare()));
+    let opts = ServiceOptions {
+        engine_turns: engine.as_ref().map(|(_, player)| player.turns()),
+        ..opts
+    };
     let new_file = match &args.db.db {
         Database::Sqlite(path) => !path.exists(),
         Database::Postgres(_) => false,
@@ -174,7 +182,7 @@ pub fn main(args: LocalArgs, settings: config::Settings) -> ExitCode {
                 args.lang,
                 "console-cannot-open-db",
                 path = path,
-                error = e.to_string()
+                error = e.chain()
             );
             eprintln!("{text}");
             return ExitCode::FAILURE;
@@ -190,8 +198,8 @@ pub fn main(args: LocalArgs, settings: config::Settings) -> ExitCode {
         crate::game::EventScope::Only(local_channel().channel),
     );
     // The computer, when there is an engine: it plays in the console's channel only.
-    let engine = crate::engine::pool_from(&engine_settings).map(|pool| {
-        Arc::new(crate::engine::EnginePlayer::start_in(
+    let engine = engine.map(|(pool, player)| {
+        Arc::new(player.start_in(
             service.clone(),
             pool,
             crate::engine::player::RETRY_EVERY,

@@ -68,8 +68,8 @@ pub(super) fn refusal(out: &mut impl Write, e: &GameError, lang: Lang) -> io::Re
     if e.is_refusal() {
         writeln!(out, "{}", i18n::game_error(lang, Presentation::Console, e))
     } else {
-        tracing::error!(error = %e, "cajitas local: unexpected failure");
-        writeln!(out, "{}", tr!(lang, "console-sorry", error = e.to_string()))
+        tracing::error!(error = %e.chain(), "cajitas local: unexpected failure");
+        writeln!(out, "{}", tr!(lang, "console-sorry", error = e.chain()))
     }
 }
 

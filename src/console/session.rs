@@ -166,6 +166,13 @@ impl Session {
     /// Runs one parsed command.
     fn run_command(&mut self, cmd: Command, out: &mut impl Write) -> io::Result<Flow> {
         let svc = self.service.clone();
+        // An operation's notices are posted once it committed; the console's notifier holds
+        // them until the command's answer is printed. (A game of `local` is played in the
+        // channel itself, never in a thread: its endings leave no summary.)
+        let posted = |done: crate::game::Done| {
+            svc.post_notices(done.notices);
+            done.view
+        };
         let (me, ch) = (self.me.clone(), self.ch);
         let lang = self.lang.get();
         let who = || me.name.clone();
@@ -230,7 +237,8 @@ impl Session {
                 Err(e) => refusal(out, &e, lang)?,
             },
             Command::Move { text, claim } => match svc.play_move(&me, ch, &text, lang, claim) {
-                Ok(r) => {
+                Ok(mut r) => {
+                    svc.post_notices(std::mem::take(&mut r.notices));
                     let san = i18n::san_in(lang, &r.san);
                     let line = match r.claimed {
                         Some(c) => tr!(
@@ -254,16 +262,16 @@ impl Session {
                 let result = match action {
                     DrawAction::Offer => svc
                         .draw_offer(&me, ch, None)
-                        .map(|v| (v, tr!(lang, "status-draw-offer", player = who()))),
+                        .map(|d| (posted(d), tr!(lang, "status-draw-offer", player = who()))),
                     DrawAction::Accept => svc
                         .draw_accept(&me, ch, None)
-                        .map(|v| (v, tr!(lang, "draw-accepts", who = who()))),
+                        .map(|d| (posted(d), tr!(lang, "draw-accepts", who = who()))),
                     DrawAction::Decline => svc
                         .draw_decline(&me, ch, None)
                         .map(|v| (v, tr!(lang, "draw-declines", who = who()))),
                     DrawAction::Claim => svc
                         .draw_claim(&me, ch)
-                        .map(|v| (v, tr!(lang, "draw-claims", who = who()))),
+                        .map(|d| (posted(d), tr!(lang, "draw-claims", who = who()))),
                 };
                 match result {
                     Ok((v, what)) => {
@@ -319,7 +327,7 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
-            Command::Resign => match svc.resign(&me, ch, None) {
+            Command::Resign => match svc.resign(&me, ch, None).map(posted) {
                 Ok(v) => {
                     writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
                     writeln!(out, "{}", status_line_in(&v, lang))?;
@@ -327,7 +335,7 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::ClaimWin { draw } => match svc.claim_abandoned(&me, ch, draw) {
+            Command::ClaimWin { draw } => match svc.claim_abandoned(&me, ch, draw).map(posted) {
                 Ok(v) => {
                     let status = status_line_in(&v, lang);
                     let text = tr!(lang, "claim-win-done", player = who(), status = status);
@@ -335,7 +343,7 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Abort => match svc.abort(&me, ch) {
+            Command::Abort => match svc.abort(&me, ch).map(posted) {
                 Ok(v) => {
                     let aborted = tr!(
                         lang,

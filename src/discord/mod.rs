@@ -95,10 +95,21 @@ impl Data {
             game: self.game.clone(),
             renderer: self.renderer,
             attachment_limit: responder.attachment_limit(),
+            notices: std::sync::Mutex::new(Vec::new()),
         };
         // The notices its operations commit (a game's summary in its channel) wait for the
         // interaction's answer.
-        let mut task = tokio::task::spawn_blocking(move || crate::game::hold_notices(|| op(&ops)));
+        let mut task = tokio::task::spawn_blocking(move || {
+            let mut result = op(&ops);
+            let mut notices = ops.notices.into_inner().unwrap_or_else(|p| p.into_inner());
+            // A refusal that ended the game on time leaves that ending's notices.
+            if let Err(Error::Game(crate::game::GameError::TimeRanOut { notices: ended })) =
+                &mut result
+            {
+                notices.append(ended);
+            }
+            (result, notices)
+        });
         let joined = tokio::select! {
             joined = &mut task => joined,
             // From when the interaction's handling began, not from now: work done before this
@@ -114,11 +125,11 @@ impl Data {
                 task.await
             }
         };
-        let (result, held) =
+        let (result, notices) =
             joined.map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
-        if !held.is_empty() {
+        if !notices.is_empty() {
             let game = self.game.clone();
-            responder.after_answer(Box::new(move || game.post_held(held)));
+            responder.after_answer(Box::new(move || game.post_notices(notices)));
         }
         result
     }
@@ -242,21 +253,35 @@ async fn run_async(
     ));
     let game = {
         let db = config.db.clone();
+        let engine_settings = config.engine.clone();
+        // The engine's processes start with their first search; its player is prepared now
+        // so that the service is opened with its port.
+        let engine = crate::engine::pool_from(&engine_settings)
+            .map(|pool| (pool, crate::engine::EnginePlayer::prepare()));
+        // The scheduler's lag, for the metrics.
+        let observer: Option<crate::game::EventObserver> = metrics.as_ref().map(|_| {
+            Arc::new(|kind: crate::store::EventKind, lag_ms: i64| {
+                ::metrics::histogram!(crate::telemetry::SCHEDULER_LAG, "kind" => kind.as_str())
+                    .record(lag_ms as f64 / 1000.0);
+            }) as crate::game::EventObserver
+        });
         let opts = ServiceOptions {
             challenge_ttl: config.challenge_ttl,
             notifier,
             abandon_after: config.abandon_after,
             engine_name: crate::engine::player_name(&config.engine),
             engine_games_per_user: config.engine.games_per_user,
+            engine_turns: engine.as_ref().map(|(_, player)| player.turns()),
+            event_observer: observer,
             ..ServiceOptions::default()
         };
         let clock = opts.clock.clone();
-        let engine_settings = config.engine.clone();
         tokio::task::spawn_blocking(move || {
             let game = GameService::open_db(&db, opts).map_err(|e| {
                 anyhow::anyhow!(
-                    "cannot open the database {}: {e}",
-                    crate::config::describe_db(&db)
+                    "cannot open the database {}: {}",
+                    crate::config::describe_db(&db),
+                    e.chain()
                 )
             })?;
             let books = Arc::new(Bookkeeping::new(game.shared_store(), clock));
@@ -265,11 +290,11 @@ async fn run_async(
             if let Err(e) = books.forget_interactions(HANDLED_INTERACTIONS_KEPT) {
                 tracing::warn!(error = %e, "could not prune the handled interactions");
             }
-            // The engine's processes start with their first search; the player looks at the
-            // games against it now (an engine whose turn it is moves at once).
-            let engine = crate::engine::pool_from(&engine_settings).map(|pool| engine::Engine {
+            // The player looks at the games against the engine now (an engine whose turn it
+            // is moves at once).
+            let engine = engine.map(|(pool, player)| engine::Engine {
                 // The console's games (`cajitas local` on the same database) are its own.
-                player: Arc::new(crate::engine::EnginePlayer::start_in(
+                player: Arc::new(player.start_in(
                     game.clone(),
                     pool.clone(),
                     crate::engine::player::RETRY_EVERY,
@@ -284,12 +309,6 @@ async fn run_async(
         .await??
     };
     let (game, bookkeeping, engine) = game;
-    if metrics.is_some() {
-        game.observe_events(Arc::new(|kind, lag_ms| {
-            ::metrics::histogram!(crate::telemetry::SCHEDULER_LAG, "kind" => kind.as_str())
-                .record(lag_ms as f64 / 1000.0);
-        }));
-    }
     // What a scrape reads fresh (set once the client's shard manager exists).
     let sampled = (game.clone(), engine.as_ref().map(|e| e.pool.clone()));
     match &config.engine.program {

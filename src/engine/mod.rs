@@ -24,7 +24,7 @@ use std::time::Duration;
 
 pub use self::analysis::{Analysis, Budget, Eval, Judgement, analyse};
 pub use self::levels::{LEVELS, Level};
-pub use self::player::EnginePlayer;
+pub use self::player::{EnginePlayer, PreparedPlayer};
 pub use self::pool::{EngineError, Pool, PoolConfig, SearchRequest, SearchResult};
 pub use self::queue::{AlreadyAnalysing, AnalysisQueue, AnalysisTicket};
 pub use self::uci::{EngineCommand, Limits, Score};

@@ -7,7 +7,7 @@
 //! blocking pool); the searches run on the pool's threads. The service tells it which games
 //! may need a move ([`EngineTurns`]): when a game starts, and whenever a person acts in
 //! one. After the pool's second failure on a move the game waits: a post says the engine is
-//! unavailable, and the move is tried again every [`EnginePlayer::start`]'s `retry_every`
+//! unavailable, and the move is tried again every [`PreparedPlayer::start`]'s `retry_every`
 //! (a minute in the bot) and on the person's next command. The person may resign or abort
 //! meanwhile like in any game: nothing here holds the game.
 //!
@@ -26,7 +26,7 @@ use cajitas_rules::Move;
 
 use super::levels::Level;
 use super::pool::{EngineError, Pool, SearchRequest, SearchResult};
-use crate::game::{EngineTurns, EventScope, GameError, GameService, NoticeKind};
+use crate::game::{Done, EngineTurns, EventScope, GameError, GameService, NoticeKind};
 
 /// How long a move request may wait in the pool's queue before it counts as a failure.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
@@ -77,31 +77,54 @@ impl std::fmt::Debug for EnginePlayer {
     }
 }
 
+/// An engine player before its service exists: the service is opened with its
+/// [`turns`](Self::turns) as [`ServiceOptions::engine_turns`](crate::game::ServiceOptions),
+/// then the player [`start`](Self::start)s with that service. Its pokes wait until then.
+pub struct PreparedPlayer {
+    inner: Arc<Inner>,
+    rx: Receiver<Msg>,
+}
+
 impl EnginePlayer {
-    /// Starts playing the engine's moves in `service`'s games with `pool`, and looks at
-    /// every active game against the engine at once (after a restart, an engine whose turn
-    /// it is moves now).
-    pub fn start(service: GameService, pool: Pool, retry_every: Duration) -> EnginePlayer {
-        Self::start_in(service, pool, retry_every, EventScope::All)
+    /// The first step of an engine player (see [`PreparedPlayer`]).
+    pub fn prepare() -> PreparedPlayer {
+        let (tx, rx) = channel();
+        PreparedPlayer {
+            inner: Arc::new(Inner {
+                tx: Mutex::new(tx),
+                waiting: Arc::new(Mutex::new(HashSet::new())),
+            }),
+            rx,
+        }
+    }
+}
+
+impl PreparedPlayer {
+    /// The port the service pokes when a game may need the engine's move; weak: the player
+    /// owns itself, and stops when its [`EnginePlayer`] is dropped.
+    pub fn turns(&self) -> Weak<dyn EngineTurns> {
+        Arc::downgrade(&self.inner) as Weak<dyn EngineTurns>
     }
 
-    /// [`EnginePlayer::start`] for the games of `scope` only (by the channel or thread
+    /// Starts playing the engine's moves in `service`'s games with `pool`, and looks at
+    /// every active game against the engine at once (after a restart, an engine whose turn
+    /// it is moves now). `service` was opened with [`turns`](Self::turns).
+    pub fn start(self, service: GameService, pool: Pool, retry_every: Duration) -> EnginePlayer {
+        self.start_in(service, pool, retry_every, EventScope::All)
+    }
+
+    /// [`PreparedPlayer::start`] for the games of `scope` only (by the channel or thread
     /// where they are played): `cajitas local` plays the engine's moves in its own channel,
     /// and a bot on the same database in every other.
     pub fn start_in(
+        self,
         service: GameService,
         pool: Pool,
         retry_every: Duration,
         scope: EventScope,
     ) -> EnginePlayer {
-        let (tx, rx) = channel();
-        let waiting = Arc::new(Mutex::new(HashSet::new()));
-        let inner = Arc::new(Inner {
-            tx: Mutex::new(tx),
-            waiting: Arc::clone(&waiting),
-        });
-        let weak: Weak<dyn EngineTurns> = Arc::downgrade(&inner) as Weak<dyn EngineTurns>;
-        service.set_engine_turns(weak);
+        let PreparedPlayer { inner, rx } = self;
+        let waiting = Arc::clone(&inner.waiting);
         let driver = Driver {
             service: service.clone(),
             pool,
@@ -118,15 +141,19 @@ impl EnginePlayer {
             .spawn(move || driver.run(rx))
             .expect("spawn the engine player thread");
         if let Err(e) = service.release_own_engine_claims() {
-            tracing::warn!(error = %e, "could not free the engine claims of a previous run");
+            tracing::warn!(error = %e.chain(), "could not free the engine claims of a previous run");
         }
         match service.engine_games() {
             Ok(ids) => ids.into_iter().for_each(|id| inner.poke(id)),
-            Err(e) => tracing::warn!(error = %e, "could not list the games against the engine"),
+            Err(e) => {
+                tracing::warn!(error = %e.chain(), "could not list the games against the engine")
+            }
         }
         EnginePlayer { inner }
     }
+}
 
+impl EnginePlayer {
     /// Asks the player to look at game `game_id` (what the service does by itself).
     pub fn poke(&self, game_id: i64) {
         self.inner.poke(game_id);
@@ -187,7 +214,7 @@ impl Driver {
                     match self.service.engine_games() {
                         Ok(all) => ids.extend(all),
                         Err(e) => {
-                            tracing::warn!(error = %e, "could not list the games against the engine");
+                            tracing::warn!(error = %e.chain(), "could not list the games against the engine");
                         }
                     }
                     for id in ids {
@@ -221,7 +248,7 @@ impl Driver {
             }
             Err(e) => {
                 // Tried again with the waiting games (and at every look at all of them).
-                tracing::warn!(game = id, error = %e, "could not read a game against the engine");
+                tracing::warn!(game = id, error = %e.chain(), "could not read a game against the engine");
                 self.waiting().insert(id);
                 return;
             }
@@ -241,7 +268,7 @@ impl Driver {
                 return;
             }
             Err(e) => {
-                tracing::warn!(game = id, error = %e, "could not claim the engine's move");
+                tracing::warn!(game = id, error = %e.chain(), "could not claim the engine's move");
                 return;
             }
         }
@@ -290,18 +317,18 @@ impl Driver {
 
     fn play(&mut self, id: i64, seq: i64, mv: Move) {
         // A mate's summary in the channel goes after the engine's move is posted.
-        let (moved, held) = crate::game::hold_notices(|| self.service.engine_move(id, seq, mv));
+        let moved = self.service.engine_move(id, seq, mv);
         match moved {
-            Ok(view) => {
+            Ok(Done { view, notices }) => {
                 metrics::counter!(crate::telemetry::MOVES, "by" => "engine").increment(1);
                 self.waiting().remove(&id);
                 self.announced.remove(&id);
                 // Where the game is played: its thread, or its channel.
                 if let Err(e) = self.service.post(view.place(), view, NoticeKind::GameState) {
-                    tracing::warn!(game = id, error = %e, "could not post the engine's move");
+                    tracing::warn!(game = id, error = %e.chain(), "could not post the engine's move");
                 }
-                if !held.is_empty() {
-                    self.service.post_held(held);
+                if !notices.is_empty() {
+                    self.service.post_notices(notices);
                 }
             }
             // A person acted first (a takeback, a resignation): look again.
@@ -315,7 +342,7 @@ impl Driver {
                 }
             }
             Err(e) => {
-                tracing::error!(game = id, error = %e, "the engine's move could not be played");
+                tracing::error!(game = id, error = %e.chain(), "the engine's move could not be played");
                 self.waiting().insert(id);
                 self.announce_wait_once(id);
             }
@@ -339,12 +366,12 @@ impl Driver {
             {
                 Ok(()) => true,
                 Err(e) => {
-                    tracing::warn!(game = id, error = %e, "could not say that the engine is unavailable");
+                    tracing::warn!(game = id, error = %e.chain(), "could not say that the engine is unavailable");
                     false
                 }
             },
             Err(e) => {
-                tracing::warn!(game = id, error = %e, "could not read the game");
+                tracing::warn!(game = id, error = %e.chain(), "could not read the game");
                 false
             }
         }

@@ -4,8 +4,8 @@ use cajitas_rules::{Lang, Position};
 
 use super::time_control;
 use super::{
-    ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameError, GameService, GameView,
-    PING_LIMIT, PING_WINDOW, Place, TimeControl, UserRef,
+    ChallengeState, ChallengeView, ChannelRef, ColourChoice, Failure, GameError, GameService,
+    GameView, PING_LIMIT, PING_WINDOW, Place, TimeControl, UserRef,
 };
 use crate::store::{ChallengeRow, ChallengeStatus, ColourPick, NewChallenge, NewGame, Tx, UserRow};
 
@@ -190,7 +190,7 @@ impl GameService {
             rated,
         })?;
         tx.challenge(id)?
-            .ok_or_else(|| GameError::Internal("challenge vanished".into()))
+            .ok_or_else(|| GameError::from(Failure::Vanished("challenge".into())))
     }
 
     /// Records the message that shows challenge `id` (the game's thread is opened on it when
@@ -430,7 +430,7 @@ impl GameService {
             }
             let row = tx
                 .game(game_id)?
-                .ok_or_else(|| GameError::Internal("game vanished".into()))?;
+                .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
             self.view(self.load(tx, row)?)
         })
     }
@@ -491,11 +491,12 @@ impl GameService {
             self.schedule(tx, game_id, ch.channel, 0, time, &clock, 0)?;
             let row = tx
                 .game(game_id)?
-                .ok_or_else(|| GameError::Internal("game vanished".into()))?;
+                .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
             let l = self.load(tx, row)?;
             match l.game.outcome() {
                 // A set position may already be over (mate, stalemate, dead): end it now.
-                Some(outcome) => self.finish(tx, l, outcome, now),
+                // Played in its channel (no thread), its ending calls for no notice.
+                Some(outcome) => self.finish(tx, l, outcome, now, &mut Vec::new()),
                 None => self.view(l),
             }
         })

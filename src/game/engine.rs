@@ -16,8 +16,8 @@ use super::load::{Loaded, side};
 use super::play::Turn;
 use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, ColourChoice, GameError, GameService, GameView, Notice, NoticeKind, Place,
-    TakebackView, TimeControl, UserRef,
+    ChannelRef, ColourChoice, Done, Failure, GameError, GameService, GameView, Notice, NoticeKind,
+    Place, TakebackView, TimeControl, UserRef,
 };
 use crate::store::{MoveRow, NewGame, OfferStatus, Tx, UserRow};
 
@@ -116,15 +116,16 @@ fn engine_in(l: &Loaded) -> Option<(Color, u8)> {
 }
 
 impl GameService {
-    /// Installs the engine room's [`EngineTurns`] (once; later calls are ignored). Held
-    /// weakly: the engine room owns itself.
-    pub fn set_engine_turns(&self, turns: Weak<dyn EngineTurns>) {
-        let _ = self.inner.engine_turns.set(turns);
-    }
-
-    /// Tells the engine room that `game_id` may need a move.
+    /// Tells the engine room ([`ServiceOptions::engine_turns`](super::ServiceOptions)) that
+    /// `game_id` may need a move.
     pub(super) fn poke_engine(&self, game_id: i64) {
-        if let Some(turns) = self.inner.engine_turns.get().and_then(Weak::upgrade) {
+        if let Some(turns) = self
+            .inner
+            .opts
+            .engine_turns
+            .as_ref()
+            .and_then(Weak::upgrade)
+        {
             turns.poke(game_id);
         }
     }
@@ -272,7 +273,7 @@ impl GameService {
             })?;
             let row = tx
                 .game(game_id)?
-                .ok_or_else(|| GameError::Internal("game vanished".into()))?;
+                .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
             self.view(self.load(tx, row)?)
         })?;
         self.poke_engine(view.game_id);
@@ -318,8 +319,9 @@ impl GameService {
     /// refused ([`GameError::PositionChanged`]) when the game moved on (a move, or a
     /// takeback, even one followed by another move back to the same ply), ended, or it is not
     /// an engine's turn; the move is checked by the rules like a person's.
-    pub fn engine_move(&self, game_id: i64, seq: i64, mv: Move) -> Result<GameView, GameError> {
-        self.write(|tx, now| {
+    pub fn engine_move(&self, game_id: i64, seq: i64, mv: Move) -> Result<Done, GameError> {
+        let mut out = Vec::new();
+        let view = self.write(|tx, now| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
             if row.status != crate::store::GameStatus::Active || row.clock.seq != seq {
                 return Err(GameError::PositionChanged);
@@ -332,14 +334,12 @@ impl GameService {
                 return Err(GameError::PositionChanged);
             }
             if !l.game.position().is_legal(mv) {
-                return Err(GameError::Internal(format!(
-                    "engine move {mv:?} is illegal"
-                )));
+                return Err(Failure::bad_game(format!("engine move {mv:?} is illegal")).into());
             }
             let san = cajitas_rules::san(l.game.position(), mv).to_string();
             l.game
                 .try_play(mv)
-                .map_err(|e| GameError::Internal(format!("engine move refused: {e}")))?;
+                .map_err(|e| Failure::rules("engine move refused", e))?;
             let row = MoveRow {
                 ply,
                 uci: Uci::from_move(mv).to_string(),
@@ -369,10 +369,11 @@ impl GameService {
             l.row.updated_at = now.max(l.row.updated_at + 1);
             l.moves.push(row);
             match l.game.outcome() {
-                Some(outcome) => self.finish(tx, l, outcome, now),
+                Some(outcome) => self.finish(tx, l, outcome, now, &mut out),
                 None => self.view(l),
             }
-        })
+        })?;
+        Ok(Done { view, notices: out })
     }
 
     /// Claims the engine's move in the position [`EngineTurn::seq`] `seq` of game `game_id`
@@ -436,7 +437,13 @@ impl GameService {
             .notifier
             .post(&notice)
             .map(|_| ())
-            .map_err(|e| GameError::Internal(e.to_string()))
+            .map_err(|cause| {
+                Failure::Notify {
+                    what: "the game's post",
+                    cause,
+                }
+                .into()
+            })
     }
 
     /// Where game `game_id` is played: its thread, or its channel.
@@ -534,7 +541,7 @@ impl GameService {
         self.cache().remove(&id);
         let row =
             t.tx.game(id)?
-                .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
+                .ok_or_else(|| GameError::from(Failure::Vanished(format!("game {id}"))))?;
         let l = self.rebuild(t.tx, row)?;
         Ok(TakebackView {
             game: self.view(l)?,

@@ -8,7 +8,7 @@ use cajitas_rules::{
     Color, DrawClaim, DrawReason, Game, Move, Outcome, Piece, Position, Role, Uci, WinReason,
 };
 
-use super::{ChannelRef, ClockView, GameError, GameService, GameView, Lang, TimeControl};
+use super::{ChannelRef, ClockView, Failure, GameError, GameService, GameView, Lang, TimeControl};
 use crate::store::{DrawOfferRow, GameRow, GameStatus, MoveRow, Side, Tx, UserRow};
 
 /// A rebuilt game and the stored state it was rebuilt from.
@@ -129,9 +129,9 @@ pub(super) fn stored_outcome(row: &GameRow) -> Result<Option<Outcome>, GameError
         }),
         None => term.parse().map(|reason| Outcome::Draw { reason }),
     };
-    found
-        .map(Some)
-        .map_err(|_| GameError::Internal(format!("game {}: unknown termination {term:?}", row.id)))
+    found.map(Some).map_err(|_| {
+        Failure::bad_game(format!("game {}: unknown termination {term:?}", row.id)).into()
+    })
 }
 
 pub(super) fn material(pos: &Position) -> i32 {
@@ -198,28 +198,32 @@ impl GameService {
     }
 
     pub(super) fn rebuild(&self, tx: &dyn Tx, row: GameRow) -> Result<Loaded, GameError> {
-        let bad = |what: String| GameError::Internal(format!("game {}: {what}", row.id));
-        let start =
-            Position::from_fen(&row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
+        let bad = |what: String, cause: Option<Box<dyn std::error::Error + Send + Sync>>| {
+            GameError::from(super::Failure::Rules {
+                what: format!("game {}: {what}", row.id),
+                cause,
+            })
+        };
+        let start = Position::from_fen(&row.start_fen)
+            .map_err(|e| bad("start FEN".into(), Some(e.into())))?;
         let moves = tx.moves(row.id)?;
         let mut game = Game::from_position(start);
         for m in &moves {
-            let uci: Uci = m
+            let uci = m
                 .uci
-                .parse()
-                .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
+                .parse::<Uci>()
+                .map_err(|e| bad(format!("ply {} {:?}", m.ply, m.uci), Some(e.into())))?;
             let mv = uci
                 .to_move(game.position())
-                .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
+                .map_err(|e| bad(format!("ply {} {:?}", m.ply, m.uci), Some(e.into())))?;
             game.try_play(mv)
-                .map_err(|e| bad(format!("ply {} {:?}: {e}", m.ply, m.uci)))?;
+                .map_err(|e| bad(format!("ply {} {:?}", m.ply, m.uci), Some(e.into())))?;
         }
         if game.moves().len() != row.ply as usize {
-            return Err(bad(format!(
-                "{} moves stored for ply {}",
-                game.moves().len(),
-                row.ply
-            )));
+            return Err(bad(
+                format!("{} moves stored for ply {}", game.moves().len(), row.ply),
+                None,
+            ));
         }
         // A game that ended by a player's decision (resignation, agreement, claim) ends the
         // same way in the rebuilt Game, so that its PGN says so too.
@@ -231,12 +235,12 @@ impl GameService {
                     text.parse::<Uci>()
                         .ok()
                         .and_then(|u| u.to_move(game.position()).ok())
-                        .ok_or_else(|| bad(format!("claim move {text:?}")))?,
+                        .ok_or_else(|| bad(format!("claim move {text:?}"), None))?,
                 ),
                 None => None,
             };
             apply_ending(&mut game, outcome, claim_move)
-                .map_err(|e| bad(format!("ending: {e}")))?;
+                .map_err(|e| bad("ending".into(), Some(e.into())))?;
         }
         let offer = if row.status == GameStatus::Active {
             tx.open_draw_offer(row.id)?

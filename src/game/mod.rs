@@ -33,7 +33,7 @@ mod views;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 pub use cajitas_rules::Lang;
@@ -44,11 +44,10 @@ pub use self::engine::{
     ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
     engine_user_id,
 };
-pub use self::error::GameError;
+pub use self::error::{Failure, GameError};
 use self::load::CachedGame;
 pub use self::notify::{
-    Held, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
-    hold as hold_notices,
+    Done, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
 };
 pub use self::observe::EventObserver;
 pub use self::play::Seen;
@@ -71,10 +70,10 @@ pub const MAX_MOVE_CHARS: usize = 32;
 pub const MAX_NAME_CHARS: usize = 100;
 /// The most threads a refusal links to.
 pub const MAX_LINKS: usize = 10;
-/// How many times a held notice with a nonce is posted before it is given up
-/// ([`GameService::post_held`]).
+/// How many times an operation's notice with a nonce is posted before it is given up
+/// ([`GameService::post_notices`]).
 pub const HELD_POST_ATTEMPTS: u32 = 3;
-/// The wait before a held notice's second attempt (doubled before each later one).
+/// The wait before a notice's second attempt (doubled before each later one).
 pub const HELD_POST_RETRY: Duration = Duration::from_secs(1);
 /// How many games against the engine one person may have in progress per server unless
 /// configured otherwise (`CAJITAS_ENGINE_GAMES_PER_USER`).
@@ -83,8 +82,9 @@ pub const DEFAULT_ENGINE_GAMES_PER_USER: u32 = 2;
 /// How long a challenge waits for an answer unless configured otherwise.
 pub const DEFAULT_CHALLENGE_TTL: Duration = Duration::from_secs(15 * 60);
 
-/// How the service is configured.
-#[derive(Debug, Clone)]
+/// How the service is configured, its ports included: every one is given here, before the
+/// service exists (none is installed afterwards).
+#[derive(Clone)]
 pub struct ServiceOptions {
     /// How long a challenge waits for an answer.
     pub challenge_ttl: Duration,
@@ -103,6 +103,28 @@ pub struct ServiceOptions {
     /// How many games against the engine one person may have in progress per server
     /// (`CAJITAS_ENGINE_GAMES_PER_USER`; 2 by default).
     pub engine_games_per_user: u32,
+    /// Whoever drives the engines, told whenever a game against the engine may need its
+    /// move (the engine room's, `crate::engine::EnginePlayer::prepare`); held weakly: the
+    /// engine room owns itself. `None`: no engine plays.
+    pub engine_turns: Option<Weak<dyn EngineTurns>>,
+    /// Whoever watches the scheduler's events (a front's metrics); `None`: nobody.
+    pub event_observer: Option<EventObserver>,
+}
+
+impl std::fmt::Debug for ServiceOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceOptions")
+            .field("challenge_ttl", &self.challenge_ttl)
+            .field("clock", &self.clock)
+            .field("notifier", &self.notifier)
+            .field("site", &self.site)
+            .field("abandon_after", &self.abandon_after)
+            .field("engine_name", &self.engine_name)
+            .field("engine_games_per_user", &self.engine_games_per_user)
+            .field("engine_turns", &self.engine_turns.is_some())
+            .field("event_observer", &self.event_observer.is_some())
+            .finish()
+    }
 }
 
 /// Where the games of a service are played: the PGN `Site` tag says so.
@@ -138,6 +160,8 @@ impl Default for ServiceOptions {
             abandon_after: DEFAULT_ABANDON_AFTER,
             engine_name: ENGINE_NAME.to_owned(),
             engine_games_per_user: DEFAULT_ENGINE_GAMES_PER_USER,
+            engine_turns: None,
+            event_observer: None,
         }
     }
 }
@@ -169,10 +193,6 @@ struct Inner {
     opts: ServiceOptions,
     /// Rung when an operation schedules an event earlier than the scheduler's plan.
     bell: Arc<scheduler::Doorbell>,
-    /// Whoever drives the engines (see [`GameService::set_engine_turns`]).
-    engine_turns: OnceLock<Weak<dyn EngineTurns>>,
-    /// Whoever watches the scheduler's events (see [`GameService::observe_events`]).
-    event_observer: OnceLock<EventObserver>,
 }
 
 /// How many times one person may make the bot ping another person (challenges, draw
@@ -217,8 +237,6 @@ impl GameService {
                 cache: Mutex::new(HashMap::new()),
                 opts,
                 bell: Arc::new(scheduler::Doorbell::default()),
-                engine_turns: OnceLock::new(),
-                event_observer: OnceLock::new(),
             }),
         }
     }
@@ -261,36 +279,17 @@ impl GameService {
         &self,
         f: impl FnOnce(&dyn Tx, i64) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
-        notify::take_queued();
-        let result = self.store().immediate(|tx| f(tx, self.now()));
-        let queued = notify::take_queued();
-        if result.is_ok() {
-            self.deliver(&queued);
-        }
-        result
+        self.store().immediate(|tx| f(tx, self.now()))
     }
 
-    /// Posts the notices an operation queued, after its commit, or keeps them back for the
-    /// front end when it runs the operation inside [`notify::hold`]. A post that fails is
-    /// logged: the operation itself happened.
-    fn deliver(&self, notices: &[Notice]) {
+    /// Posts the notices an operation returned ([`Done::notices`], a [`MoveResult`]'s,
+    /// [`GameError::TimeRanOut`]'s), once it committed and the front end answered
+    /// (blocking: call it from a thread of its own). A notice with a nonce (the notifier
+    /// drops a repeat) is tried again after a failure, [`HELD_POST_ATTEMPTS`] times in all,
+    /// waiting [`HELD_POST_RETRY`] and then twice as long between attempts; one without is
+    /// posted once. Failures are logged: the operation itself happened.
+    pub fn post_notices(&self, notices: Vec<Notice>) {
         for notice in notices {
-            let Some(notice) = notify::keep_back(notice.clone()) else {
-                continue;
-            };
-            if let Err(e) = self.inner.opts.notifier.post(&notice) {
-                tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
-            }
-        }
-    }
-
-    /// Posts the notices [`notify::hold`] held back, once the front end answered (blocking:
-    /// call it from a thread of its own). A notice with a nonce (the notifier drops a
-    /// repeat) is tried again after a failure, [`HELD_POST_ATTEMPTS`] times in all, waiting
-    /// [`HELD_POST_RETRY`] and then twice as long between attempts; one without is posted
-    /// once. Failures are logged.
-    pub fn post_held(&self, held: Held) {
-        for notice in held.into_notices() {
             let attempts = if notice.nonce.is_some() {
                 HELD_POST_ATTEMPTS
             } else {
@@ -333,7 +332,10 @@ impl GameService {
             .opts
             .notifier
             .post(&notice)
-            .map_err(|e| GameError::Internal(e.to_string()))?;
+            .map_err(|cause| Failure::Notify {
+                what: "the game's post",
+                cause,
+            })?;
         Ok(notice.game)
     }
 

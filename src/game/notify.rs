@@ -97,73 +97,14 @@ impl Notifier for RecordingNotifier {
     }
 }
 
-thread_local! {
-    /// The notices an operation decided on, posted once its transaction committed (see
-    /// `GameService::write`): never while the store is locked, never for a rolled back one.
-    static OUTBOX: std::cell::RefCell<Vec<Notice>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// While [`hold`] runs on this thread: the committed notices it holds back.
-    static HELD: std::cell::RefCell<Option<Vec<Notice>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Queues `notice` for after the commit of the operation running on this thread.
-pub(super) fn queue(notice: Notice) {
-    OUTBOX.with(|o| o.borrow_mut().push(notice));
-}
-
-/// Takes the notices queued on this thread.
-pub(super) fn take_queued() -> Vec<Notice> {
-    OUTBOX.with(|o| std::mem::take(&mut *o.borrow_mut()))
-}
-
-/// Keeps `notice` back when [`hold`] runs on this thread; gives it back otherwise.
-pub(super) fn keep_back(notice: Notice) -> Option<Notice> {
-    HELD.with(|h| match h.borrow_mut().as_mut() {
-        Some(held) => {
-            held.push(notice);
-            None
-        }
-        None => Some(notice),
-    })
-}
-
-/// The notices that the operations run by [`hold`] committed, held back so that the front
-/// end answers first (the mating move's board before the channel's summary); posted by
-/// [`GameService::post_held`](super::GameService::post_held).
-#[derive(Debug, Default)]
-#[must_use = "held notices are posted only by GameService::post_held"]
-pub struct Held(Vec<Notice>);
-
-impl Held {
-    /// Whether there is nothing to post.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The notices held.
-    pub fn notices(&self) -> &[Notice] {
-        &self.0
-    }
-
-    pub(super) fn into_notices(self) -> Vec<Notice> {
-        self.0
-    }
-}
-
-/// Runs `f` on this thread, holding back the notices its operations commit (a game's end
-/// leaves its summary in the channel): the front end answers first, then posts them with
-/// [`GameService::post_held`](super::GameService::post_held).
-pub fn hold<T>(f: impl FnOnce() -> T) -> (T, Held) {
-    /// Puts the outer hold (if any) back, even when `f` panics.
-    struct Restore(Option<Vec<Notice>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let outer = self.0.take();
-            HELD.with(|h| *h.borrow_mut() = outer);
-        }
-    }
-    let restore = Restore(HELD.with(|h| h.borrow_mut().replace(Vec::new())));
-    let out = f();
-    let mine = HELD.with(|h| h.borrow_mut().take()).unwrap_or_default();
-    drop(restore);
-    (out, Held(mine))
+/// What an operation did to a game, with the notices its commit calls for (a game of a
+/// thread that ended leaves its summary in the channel). The service posts nothing itself:
+/// the caller (the front end, once it answered; the engine room, after its move's post)
+/// posts them with [`GameService::post_notices`](super::GameService::post_notices).
+#[derive(Debug, Clone)]
+pub struct Done {
+    /// The game after the operation.
+    pub view: GameView,
+    /// The notices to post, in order, now that the operation committed.
+    pub notices: Vec<Notice>,
 }

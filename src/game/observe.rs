@@ -11,14 +11,10 @@ use crate::store::{EventKind, EventRow};
 pub type EventObserver = Arc<dyn Fn(EventKind, i64) + Send + Sync>;
 
 impl GameService {
-    /// Installs the observer of the scheduler's events (once; later calls are ignored).
-    pub fn observe_events(&self, observer: EventObserver) {
-        let _ = self.inner.event_observer.set(observer);
-    }
-
-    /// The scheduler handles `ev` at `now`.
+    /// The scheduler handles `ev` at `now`: its observer
+    /// ([`ServiceOptions::event_observer`](super::ServiceOptions)) hears it.
     pub(super) fn event_handled(&self, ev: &EventRow, now: i64) {
-        if let Some(observe) = self.inner.event_observer.get() {
+        if let Some(observe) = &self.inner.opts.event_observer {
             observe(ev.kind, now.saturating_sub(ev.due_at).max(0));
         }
     }
@@ -38,12 +34,15 @@ mod tests {
     fn the_observer_hears_how_late_each_event_was_handled() {
         let t0 = 1_800_000_000_000;
         let clock = Arc::new(ManualClock::new(t0));
-        let svc = GameService::open_in_memory(ServiceOptions::with_clock(clock.clone())).unwrap();
         let seen = Arc::new(Mutex::new(Vec::new()));
         let s = Arc::clone(&seen);
-        svc.observe_events(Arc::new(move |kind, lag| {
-            s.lock().unwrap().push((kind, lag))
-        }));
+        let svc = GameService::open_in_memory(ServiceOptions {
+            event_observer: Some(Arc::new(move |kind, lag| {
+                s.lock().unwrap().push((kind, lag))
+            })),
+            ..ServiceOptions::with_clock(clock.clone())
+        })
+        .unwrap();
         let (white, black) = (UserRef::new(1, "w", false), UserRef::new(2, "b", false));
         let ch = ChannelRef {
             guild: Some(1),

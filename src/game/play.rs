@@ -6,8 +6,8 @@ use cajitas_rules::{Color, DrawReason, Outcome, Uci, WinReason};
 use super::load::{ABORTED, Loaded, apply_ending, side};
 use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult, TimeControl,
-    UserRef,
+    ChannelRef, Done, Failure, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult,
+    Notice, NoticeKind, TimeControl, UserRef,
 };
 use crate::store::{
     DrawOfferRow, Ending, EventKind, GameStatus, MoveRow, OfferStatus, Tx, UserRow,
@@ -27,13 +27,14 @@ pub(super) enum GameEnd<'a> {
 }
 
 /// What [`GameService::in_game`] found: the transaction, the game, the actor and their
-/// colour, and the time of the operation.
+/// colour, the time of the operation, and where its notices go (see [`Done`]).
 pub(super) struct Turn<'a> {
     pub tx: &'a dyn Tx,
     pub game: Loaded,
     pub me: UserRow,
     pub mine: Color,
     pub now: i64,
+    pub out: &'a mut Vec<Notice>,
 }
 
 impl Turn<'_> {
@@ -90,14 +91,14 @@ impl GameService {
     /// write, load the game the actor means at `ch` (see [`GameService::locate`]), check
     /// that the actor plays in it, and end it on time when the player to move's deadline has
     /// passed (then the operation is refused with [`GameError::TimeRanOut`], the ending
-    /// committed). `op` then does the operation's own checks and writes, in the same
-    /// transaction.
+    /// committed, with its notices). `op` then does the operation's own checks and writes,
+    /// in the same transaction; its result comes back with the notices its commit calls for.
     pub(super) fn in_game<T>(
         &self,
         actor: &UserRef,
         ch: ChannelRef,
         op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
+    ) -> Result<(T, Vec<Notice>), GameError> {
         self.in_game_at(actor, ch, None, op)
     }
 
@@ -110,9 +111,10 @@ impl GameService {
         ch: ChannelRef,
         game: Option<i64>,
         op: impl FnOnce(Turn<'_>) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
+    ) -> Result<(T, Vec<Notice>), GameError> {
         let me = actor.capped();
         let mut engine_game = None;
+        let mut out = Vec::new();
         let done = self.write(|tx, _| {
             let game = match game {
                 Some(id) => match tx.game(id)? {
@@ -129,9 +131,9 @@ impl GameService {
             if Self::has_engine(&game) {
                 engine_game = Some(game.row.id);
             }
-            let game = match self.flag_if_late(tx, game, now)? {
+            let game = match self.flag_if_late(tx, game, now, &mut out)? {
                 Ok(game) => game,
-                Err(_ended) => return Ok(Err(GameError::TimeRanOut)),
+                Err(_ended) => return Ok(Err(())),
             };
             op(Turn {
                 tx,
@@ -139,6 +141,7 @@ impl GameService {
                 me,
                 mine,
                 now,
+                out: &mut out,
             })
             .map(Ok)
         });
@@ -147,12 +150,14 @@ impl GameService {
         if let Some(id) = engine_game {
             self.poke_engine(id);
         }
-        let done = done?;
-        if done.is_err() {
-            // The timeout's post waits for the scheduler: wake it now.
-            self.inner.bell.ring();
+        match done? {
+            Ok(value) => Ok((value, out)),
+            Err(()) => {
+                // The timeout's post waits for the scheduler: wake it now.
+                self.inner.bell.ring();
+                Err(GameError::TimeRanOut { notices: out })
+            }
         }
-        done
     }
 
     /// Ends `l` on time when it is timed and the player to move's deadline has passed: the
@@ -163,6 +168,7 @@ impl GameService {
         tx: &dyn Tx,
         l: Loaded,
         now: i64,
+        out: &mut Vec<Notice>,
     ) -> Result<Result<Loaded, GameView>, GameError> {
         let tc = TimeControl::from_row(l.row.tc);
         let deadline = match l.row.clock.deadline {
@@ -172,27 +178,33 @@ impl GameService {
         let (id, channel, seq) = (l.row.id, l.row.channel, l.row.clock.seq);
         // The game's pending event goes with the ending (`Games::finish_game`).
         tx.record_event(id, channel, seq, EventKind::Timeout, deadline, now)?;
-        self.flag(tx, l, now).map(Err)
+        self.flag(tx, l, now, out).map(Err)
     }
 
     /// The player to move ran out of time: before both sides moved the game is aborted;
     /// otherwise it is drawn when the opponent has a draw offer standing (lila's
     /// `Finisher.outOfTime`) or cannot mate (lichess's insufficient mating material,
     /// [`cajitas_rules::Position::insufficient_mating_material`]), and lost on time when not.
-    pub(super) fn flag(&self, tx: &dyn Tx, l: Loaded, now: i64) -> Result<GameView, GameError> {
+    pub(super) fn flag(
+        &self,
+        tx: &dyn Tx,
+        l: Loaded,
+        now: i64,
+        out: &mut Vec<Notice>,
+    ) -> Result<GameView, GameError> {
         if l.row.ply < 2 {
-            return self.end_game(tx, l, GameEnd::Aborted, now);
+            return self.end_game(tx, l, GameEnd::Aborted, now, out);
         }
         let loser = l.game.position().turn();
         if l.offer.as_ref().is_some_and(|o| o.by == side(!loser)) {
-            return self.agree_draw(tx, l, now);
+            return self.agree_draw(tx, l, now, out);
         }
         let outcome = l
             .game
             .clone()
             .timeout(loser)
-            .map_err(|e| GameError::Internal(format!("timeout: {e}")))?;
-        self.finish(tx, l, outcome, now)
+            .map_err(|e| Failure::rules("timeout", e))?;
+        self.finish(tx, l, outcome, now, out)
     }
 
     /// Schedules the next event of a game whose clock is `c` at `ply` plies (its `seq` is
@@ -222,13 +234,15 @@ impl GameService {
     /// The one step every ending goes through (mate and every automatic ending, resignation,
     /// agreement, claims, timeouts, abort): writes it ply-checked, rates a rated game in the
     /// same transaction (see [`super::ratings`]) and returns the final view with the rating
-    /// changes. What must happen when a game ends (ratings, notifications) belongs here.
+    /// changes, adding to `out` the notices its commit calls for. What must happen when a
+    /// game ends (ratings, notifications) belongs here.
     pub(super) fn end_game(
         &self,
         tx: &dyn Tx,
         mut l: Loaded,
         end: GameEnd<'_>,
         now: i64,
+        out: &mut Vec<Notice>,
     ) -> Result<GameView, GameError> {
         let (status, result, winner, termination, claim_move) = match end {
             GameEnd::Over {
@@ -266,7 +280,7 @@ impl GameService {
                 .and_then(|text| text.parse::<Uci>().ok())
                 .and_then(|u| u.to_move(l.game.position()).ok());
             apply_ending(&mut l.game, outcome, written)
-                .map_err(|e| GameError::Internal(format!("game {}: ending: {e}", l.row.id)))?;
+                .map_err(|e| Failure::bad_game(format!("game {}: ending: {e}", l.row.id)))?;
         }
         l.offer = None;
         // After the ply-checked write: only the one ending that landed rates the game.
@@ -276,9 +290,9 @@ impl GameService {
         view.rating_changes = changes;
         // A game of a thread ends with a line in its channel, once the ending is committed.
         if thread.is_some() {
-            super::notify::queue(super::Notice {
+            out.push(Notice {
                 place: view.home(),
-                kind: super::NoticeKind::Summary,
+                kind: NoticeKind::Summary,
                 mentions: Vec::new(),
                 nonce: Some(format!("cjs{}", view.game_id)),
                 game: view.clone(),
@@ -294,6 +308,7 @@ impl GameService {
         l: Loaded,
         outcome: Outcome,
         now: i64,
+        out: &mut Vec<Notice>,
     ) -> Result<GameView, GameError> {
         self.end_game(
             tx,
@@ -303,6 +318,7 @@ impl GameService {
                 claim_move: None,
             },
             now,
+            out,
         )
     }
 
@@ -346,7 +362,7 @@ impl GameService {
         if text.is_empty() {
             return Err(GameError::EmptyMove);
         }
-        self.in_game(actor, ch, |t| {
+        let (mut result, notices) = self.in_game(actor, ch, |t| {
             t.check_ply(expected_ply)?;
             let Turn {
                 tx,
@@ -354,6 +370,7 @@ impl GameService {
                 me,
                 mine,
                 now,
+                out,
             } = t;
             // The commonest refusals (a typo, a move out of turn) write nothing: the game goes
             // back to the cache as it was read, instead of being rebuilt by the next move.
@@ -378,13 +395,13 @@ impl GameService {
                     let o = l
                         .game
                         .claim_draw_with(mv, c)
-                        .map_err(|e| GameError::Internal(format!("claim with move: {e}")))?;
+                        .map_err(|e| Failure::rules("claim with move", e))?;
                     (c, o, Some(uci.as_str()))
                 } else if let Some(&c) = l.game.claimable_now().first() {
                     let o = l
                         .game
                         .claim_draw(c)
-                        .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
+                        .map_err(|e| Failure::rules("claim", e))?;
                     (c, o, None)
                 } else {
                     return Err(GameError::NothingToClaimWith(san));
@@ -393,16 +410,17 @@ impl GameService {
                     outcome,
                     claim_move: written,
                 };
-                let view = self.end_game(tx, l, end, now)?;
+                let view = self.end_game(tx, l, end, now, out)?;
                 return Ok(MoveResult {
                     view,
                     san,
                     claimed: Some(claim),
+                    notices: Vec::new(),
                 });
             }
             l.game
                 .try_play(mv)
-                .map_err(|e| GameError::Internal(format!("the reader's move was refused: {e}")))?;
+                .map_err(|e| Failure::rules("the reader's move was refused", e))?;
             let row = MoveRow {
                 ply: l.row.ply,
                 uci,
@@ -443,15 +461,18 @@ impl GameService {
             l.row.updated_at = now.max(l.row.updated_at + 1);
             l.moves.push(row);
             let view = match l.game.outcome() {
-                Some(outcome) => self.finish(tx, l, outcome, now)?,
+                Some(outcome) => self.finish(tx, l, outcome, now, out)?,
                 None => self.view(l)?,
             };
             Ok(MoveResult {
                 view,
                 san,
                 claimed: None,
+                notices: Vec::new(),
             })
-        })
+        })?;
+        result.notices = notices;
+        Ok(result)
     }
 
     /// `actor` resigns; with `expected_ply` (from a confirmation button), only if the game
@@ -461,7 +482,7 @@ impl GameService {
         actor: &UserRef,
         ch: ChannelRef,
         seen: impl Into<Seen>,
-    ) -> Result<GameView, GameError> {
+    ) -> Result<Done, GameError> {
         let seen = seen.into();
         self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
@@ -471,8 +492,9 @@ impl GameService {
                 winner: !t.mine,
                 reason: WinReason::Resignation,
             };
-            self.finish(t.tx, t.game, outcome, t.now)
+            self.finish(t.tx, t.game, outcome, t.now, t.out)
         })
+        .map(done)
     }
 
     /// `actor` offers a draw. The offer stands until the opponent accepts, declines or moves;
@@ -483,7 +505,7 @@ impl GameService {
         actor: &UserRef,
         ch: ChannelRef,
         expected_ply: Option<u32>,
-    ) -> Result<GameView, GameError> {
+    ) -> Result<Done, GameError> {
         self.in_game(actor, ch, |t| {
             t.check_ply(expected_ply)?;
             t.record_actor()?;
@@ -493,10 +515,11 @@ impl GameService {
                 me,
                 mine,
                 now,
+                out,
             } = t;
             match &l.offer {
                 Some(o) if o.by == side(mine) => Err(GameError::DrawAlreadyOffered),
-                Some(_) => self.agree_draw(tx, l, now),
+                Some(_) => self.agree_draw(tx, l, now, out),
                 None => {
                     let opponent = l.player_id(!mine);
                     Self::ping(tx, me.id, opponent, "draw_offer", now)?;
@@ -513,6 +536,7 @@ impl GameService {
                 }
             }
         })
+        .map(done)
     }
 
     /// The opponent's standing offer, refused as stale when `expected_ply` (from a button)
@@ -543,23 +567,30 @@ impl GameService {
         actor: &UserRef,
         ch: ChannelRef,
         seen: impl Into<Seen>,
-    ) -> Result<GameView, GameError> {
+    ) -> Result<Done, GameError> {
         let seen = seen.into();
         self.in_game_at(actor, ch, seen.game, |t| {
             t.check_game(seen.game)?;
             Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
             t.record_actor()?;
-            self.agree_draw(t.tx, t.game, t.now)
+            self.agree_draw(t.tx, t.game, t.now, t.out)
         })
+        .map(done)
     }
 
     /// The standing offer is accepted: the game is drawn by agreement.
-    fn agree_draw(&self, tx: &dyn Tx, l: Loaded, now: i64) -> Result<GameView, GameError> {
+    fn agree_draw(
+        &self,
+        tx: &dyn Tx,
+        l: Loaded,
+        now: i64,
+        out: &mut Vec<Notice>,
+    ) -> Result<GameView, GameError> {
         tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
         let outcome = Outcome::Draw {
             reason: DrawReason::Agreement,
         };
-        self.finish(tx, l, outcome, now)
+        self.finish(tx, l, outcome, now, out)
     }
 
     /// Declines the opponent's draw offer: the game goes on.
@@ -579,11 +610,12 @@ impl GameService {
             l.offer = None;
             self.view(l)
         })
+        .map(ends_nothing)
     }
 
     /// The player to move claims a draw by threefold repetition or the 50-move rule, when the
     /// current position qualifies (to claim with a move, use `play_move` with `claim_draw`).
-    pub fn draw_claim(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
+    pub fn draw_claim(&self, actor: &UserRef, ch: ChannelRef) -> Result<Done, GameError> {
         self.in_game(actor, ch, |t| {
             if t.game.game.position().turn() != t.mine {
                 return Err(GameError::ClaimNotYourTurn);
@@ -595,10 +627,11 @@ impl GameService {
             let outcome = l
                 .game
                 .claim_draw(claim)
-                .map_err(|e| GameError::Internal(format!("claim: {e}")))?;
+                .map_err(|e| Failure::rules("claim", e))?;
             t.tx.upsert_user(&t.me, t.now)?;
-            self.finish(t.tx, l, outcome, t.now)
+            self.finish(t.tx, l, outcome, t.now, t.out)
         })
+        .map(done)
     }
 
     /// The player waiting for a move in an untimed game claims it, once the opponent has not
@@ -611,7 +644,7 @@ impl GameService {
         actor: &UserRef,
         ch: ChannelRef,
         draw: bool,
-    ) -> Result<GameView, GameError> {
+    ) -> Result<Done, GameError> {
         self.in_game(actor, ch, |t| {
             if TimeControl::from_row(t.game.row.tc).is_timed() {
                 return Err(GameError::ClaimNotUntimed);
@@ -631,7 +664,7 @@ impl GameService {
             }
             t.record_actor()?;
             if t.game.row.ply < 2 {
-                return self.end_game(t.tx, t.game, GameEnd::Aborted, t.now);
+                return self.end_game(t.tx, t.game, GameEnd::Aborted, t.now, t.out);
             }
             let outcome = if draw {
                 Outcome::Draw {
@@ -642,24 +675,40 @@ impl GameService {
                     .game
                     .clone()
                     .timeout(!t.mine)
-                    .map_err(|e| GameError::Internal(format!("claim: {e}")))?
+                    .map_err(|e| Failure::rules("claim", e))?
             };
-            self.finish(t.tx, t.game, outcome, t.now)
+            self.finish(t.tx, t.game, outcome, t.now, t.out)
         })
+        .map(done)
     }
 
     /// Either player aborts the game before both have moved: it ends without a result. A
     /// game against the engine may be aborted at any time (it is unrated, and its person
     /// may be left waiting for an engine that fails).
-    pub fn abort(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
+    pub fn abort(&self, actor: &UserRef, ch: ChannelRef) -> Result<Done, GameError> {
         self.in_game(actor, ch, |t| {
             if t.game.row.ply >= 2 && !Self::has_engine(&t.game) {
                 return Err(GameError::AbortTooLate);
             }
             t.record_actor()?;
-            self.end_game(t.tx, t.game, GameEnd::Aborted, t.now)
+            self.end_game(t.tx, t.game, GameEnd::Aborted, t.now, t.out)
         })
+        .map(done)
     }
+}
+
+/// An operation's view with the notices its commit calls for.
+fn done((view, notices): (GameView, Vec<Notice>)) -> Done {
+    Done { view, notices }
+}
+
+/// The result of an operation that ends no game (so its commit calls for no notice).
+pub(super) fn ends_nothing<T>((value, notices): (T, Vec<Notice>)) -> T {
+    debug_assert!(
+        notices.is_empty(),
+        "an operation that ends no game has no notices"
+    );
+    value
 }
 
 /// The event that follows a clock state at `ply` plies: its kind and due time (none for an

@@ -68,9 +68,10 @@ impl GameService {
             let l = self.rebuild(tx, row)?;
             let fen = l.game.position().fen();
             if fen != stored {
-                return Err(GameError::Internal(format!(
+                return Err(super::Failure::bad_game(format!(
                     "game {game_id}: the moves lead to {fen}, the stored position is {stored}"
-                )));
+                ))
+                .into());
             }
             Ok(pgn_of(&l, self.options().site))
         })

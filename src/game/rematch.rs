@@ -3,8 +3,8 @@
 //! game's channel (threads cannot nest: the new game gets a thread of its own).
 
 use super::{
-    ChallengeView, ChannelRef, ColourChoice, GameError, GameService, Notice, NoticeKind, Place,
-    TimeControl, UserRef,
+    ChallengeView, ChannelRef, ColourChoice, Failure, GameError, GameService, Notice, NoticeKind,
+    Place, TimeControl, UserRef,
 };
 use crate::store::{ChallengeStatus, ColourPick, GameStatus};
 
@@ -80,7 +80,11 @@ impl GameService {
                     tx.resolve_challenge(id, ChallengeStatus::Cancelled, None, None, now)?;
                     Ok(())
                 })?;
-                Err(GameError::Internal(format!("rematch not posted: {e}")))
+                Err(Failure::Notify {
+                    what: "rematch not posted",
+                    cause: e,
+                }
+                .into())
             }
         }
     }

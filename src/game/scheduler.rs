@@ -166,7 +166,7 @@ impl Scheduler {
             }
             Ok(_) => {}
             // The thread tries again.
-            Err(e) => tracing::warn!(error = %e, "scheduler round at start failed"),
+            Err(e) => tracing::warn!(error = %e.chain(), "scheduler round at start failed"),
         }
         Scheduler::spawn(svc, scope, true)
     }
@@ -288,10 +288,10 @@ impl Drop for Scheduler {
 /// the post claims a killed predecessor left are freed.
 fn start_up(svc: &GameService, scope: EventScope) {
     if let Err(e) = svc.adopt_unclocked_games() {
-        tracing::warn!(error = %e, "scheduler: could not adopt the games from before clocks");
+        tracing::warn!(error = %e.chain(), "scheduler: could not adopt the games from before clocks");
     }
     if let Err(e) = svc.release_own_post_claims(scope) {
-        tracing::warn!(error = %e, "scheduler: could not free the posts a stopped process claimed");
+        tracing::warn!(error = %e.chain(), "scheduler: could not free the posts a stopped process claimed");
     }
 }
 
@@ -311,7 +311,7 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
                     tracing::info!(?round, "scheduler round");
                 }
                 let next = svc.next_wake(scope).unwrap_or_else(|e| {
-                    tracing::warn!(error = %e, "scheduler: next event");
+                    tracing::warn!(error = %e.chain(), "scheduler: next event");
                     Some(svc.now() + RETRY.as_millis() as i64)
                 });
                 if round.failed > 0 {
@@ -322,7 +322,7 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
                 }
             }
             Err(e) => {
-                tracing::warn!(error = %e, "scheduler round failed");
+                tracing::warn!(error = %e.chain(), "scheduler round failed");
                 Some(svc.now() + RETRY.as_millis() as i64)
             }
         };
@@ -442,7 +442,8 @@ impl GameService {
     /// Claims at most `limit` due events of `scope` in one transaction: each is marked done
     /// there, with what it does (a timeout ends its game; a reminder schedules the timeout).
     fn claim_due(&self, scope: EventScope, limit: usize) -> Result<usize, GameError> {
-        self.write(|tx, now| {
+        let mut out = Vec::new();
+        let claimed = self.write(|tx, now| {
             let due = tx.due_events(scope, now, limit)?;
             let mut claimed = Vec::with_capacity(due.len());
             for ev in &due {
@@ -470,10 +471,17 @@ impl GameService {
                 .collect();
             tx.lock_ratings(&players)?;
             for (ev, row) in claimed {
-                self.handle_event(tx, ev, row, now)?;
+                self.handle_event(tx, ev, row, now, &mut out)?;
             }
             Ok(due.len())
-        })
+        })?;
+        // The endings' notices (a thread's summary), now that they are committed.
+        for notice in out {
+            if let Err(e) = self.inner.opts.notifier.post(&notice) {
+                tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
+            }
+        }
+        Ok(claimed)
     }
 
     fn handle_event(
@@ -482,6 +490,7 @@ impl GameService {
         ev: &EventRow,
         row: GameRow,
         now: i64,
+        out: &mut Vec<Notice>,
     ) -> Result<(), GameError> {
         let tc = TimeControl::from_row(row.tc);
         let record = || tx.record_event(row.id, row.channel, ev.seq, ev.kind, ev.due_at, now);
@@ -493,7 +502,7 @@ impl GameService {
                 }
                 record()?;
                 let l = self.load(tx, row)?;
-                self.flag(tx, l, now)?;
+                self.flag(tx, l, now, out)?;
             }
             EventKind::Reminder => {
                 record()?;

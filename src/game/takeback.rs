@@ -4,7 +4,7 @@
 use cajitas_rules::{Color, Game, Position, Uci};
 
 use super::load::{Loaded, colour, side};
-use super::play::{Seen, Turn};
+use super::play::{Seen, Turn, ends_nothing};
 use super::time_control::{self, ClockState};
 use super::{ChannelRef, GameError, GameService, TakebackView, TimeControl, UserRef};
 use crate::store::{OfferStatus, TakebackRow};
@@ -101,6 +101,7 @@ impl GameService {
                 granted: false,
             })
         })
+        .map(ends_nothing)
     }
 
     /// The opponent accepts the standing request: the game is taken back by its plies, the
@@ -144,9 +145,10 @@ impl GameService {
             // The cached game is of the position before the rewind: never serve it again
             // (the store also moved `updated_at` on, for other processes' caches).
             self.cache().remove(&id);
-            let row =
-                t.tx.game(id)?
-                    .ok_or_else(|| GameError::Internal(format!("game {id} vanished")))?;
+            let row = t
+                .tx
+                .game(id)?
+                .ok_or_else(|| GameError::from(super::Failure::Vanished(format!("game {id}"))))?;
             let l = self.rebuild(t.tx, row)?;
             Ok(TakebackView {
                 game: self.view(l)?,
@@ -156,6 +158,7 @@ impl GameService {
                 granted: false,
             })
         })
+        .map(ends_nothing)
     }
 
     /// The opponent declines the standing request: the game goes on.
@@ -179,23 +182,30 @@ impl GameService {
                 granted: false,
             })
         })
+        .map(ends_nothing)
     }
 }
 
 /// The position after the first `ply` plies of `l`, replayed from its start.
 pub(super) fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
-    let bad = |what: String| GameError::Internal(format!("game {}: {what}", l.row.id));
-    let start = Position::from_fen(&l.row.start_fen).map_err(|e| bad(format!("start FEN: {e}")))?;
+    let bad = |what: String, cause: Option<Box<dyn std::error::Error + Send + Sync>>| {
+        GameError::from(super::Failure::Rules {
+            what: format!("game {}: {what}", l.row.id),
+            cause,
+        })
+    };
+    let start = Position::from_fen(&l.row.start_fen)
+        .map_err(|e| bad("start FEN".into(), Some(e.into())))?;
     let mut game = Game::from_position(start);
     for m in l.moves.iter().take(ply as usize) {
         let mv = m
             .uci
             .parse::<Uci>()
-            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?
+            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?
             .to_move(game.position())
-            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?;
+            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?;
         game.try_play(mv)
-            .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?;
+            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?;
     }
     Ok(game.position().clone())
 }

@@ -400,6 +400,9 @@ pub struct MoveResult {
     /// The draw claimed together with the move, if any: then the game ended drawn and the
     /// move was written but not played (FIDE 9.2/9.3).
     pub claimed: Option<DrawClaim>,
+    /// The notices the move's commit calls for (a mate in a thread's game: its summary in
+    /// the channel), for the caller to post (see [`super::Done`]).
+    pub notices: Vec<super::Notice>,
 }
 
 /// A finished game in a channel's history.

@@ -1,6 +1,7 @@
 //! The game service's refusals ([`GameError`]) in the player's language, one message per
 //! variant, for either front end: the [`Presentation`] writes the places, moments and
-//! commands a refusal names. The `#[error]` English of `GameError` stays for logs.
+//! commands a refusal names. Its English, on the console, is also `GameError`'s `Display`
+//! (`error_display.rs`).
 
 use cajitas_rules::Lang;
 
@@ -85,7 +86,7 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
             links = places(p, games)
         ),
         GameError::SeveralChallenges => tr!(lang, "error-several-challenges"),
-        GameError::TimeRanOut => tr!(lang, "error-time-ran-out"),
+        GameError::TimeRanOut { .. } => tr!(lang, "error-time-ran-out"),
         GameError::ClaimNotUntimed => tr!(lang, "error-claim-not-untimed"),
         GameError::ClaimAgainstEngine => tr!(lang, "error-claim-against-engine"),
         GameError::ClaimOwnTurn => tr!(lang, "error-claim-own-turn"),
@@ -96,7 +97,7 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
             at = p.moment(lang, *at_ms, *as_of_ms, TimeControl::Untimed)
         ),
         GameError::TakebackInRatedGame => tr!(lang, "error-takeback-rated"),
-        GameError::Internal(_) => tr!(lang, "error-internal"),
+        GameError::Failed(_) => tr!(lang, "error-internal"),
     }
 }
 

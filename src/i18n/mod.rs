@@ -12,6 +12,7 @@
 pub mod challenges;
 pub mod cli;
 pub mod clock;
+mod error_display;
 mod game_errors;
 pub mod notices;
 pub mod present;
@@ -441,7 +442,7 @@ pub(crate) mod variant_tests {
             },
             GameError::GamesInThreads { threads: vec![8] },
             GameError::SeveralChallenges,
-            GameError::TimeRanOut,
+            GameError::TimeRanOut { notices: vec![] },
             GameError::ClaimNotUntimed,
             GameError::ClaimAgainstEngine,
             GameError::ClaimOwnTurn,
@@ -449,7 +450,7 @@ pub(crate) mod variant_tests {
                 at_ms: 1_000_000,
                 as_of_ms: 0,
             },
-            GameError::Internal("x".into()),
+            GameError::Failed(crate::game::Failure::Vanished("x".into())),
         ];
         for p in [Presentation::Discord, Presentation::Console] {
             for e in &all {

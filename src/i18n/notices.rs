@@ -102,7 +102,7 @@ mod tests {
         let v = svc
             .start_game_timed(&alice, &bob, ch, &Position::new(), tc)
             .unwrap();
-        let over = svc.resign(&bob, ch, None).unwrap();
+        let over = svc.resign(&bob, ch, None).unwrap().view;
         let entry = LeaderEntry {
             rank: 1,
             user: alice.clone(),

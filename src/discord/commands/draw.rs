@@ -53,10 +53,10 @@ pub async fn draw(
     let shown = call
         .blocking(Defer::Message, move |g, actor, ch| {
             let view = match action {
-                Action::Offer => g.draw_offer(actor, ch, None)?,
-                Action::Accept => g.draw_accept(actor, ch, None)?,
+                Action::Offer => g.after(g.draw_offer(actor, ch, None)?),
+                Action::Accept => g.after(g.draw_accept(actor, ch, None)?),
                 Action::Decline => g.draw_decline(actor, ch, None)?,
-                Action::Claim => g.draw_claim(actor, ch)?,
+                Action::Claim => g.after(g.draw_claim(actor, ch)?),
             };
             Ok(g.show(view)?)
         })
@@ -98,7 +98,7 @@ pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> 
         |e| matches!(e, GameError::PositionChanged | GameError::NoDrawOffer),
         move |g, actor, ch, seen| {
             let view = if accept {
-                g.draw_accept(actor, ch, seen)?
+                g.after(g.draw_accept(actor, ch, seen)?)
             } else {
                 g.draw_decline(actor, ch, seen)?
             };

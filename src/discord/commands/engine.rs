@@ -404,7 +404,7 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
             drop(ticket);
             let out = out.map(|a| {
                 if let Err(e) = service.store_analysis(game_id, &budget.key(), &a.to_record()) {
-                    tracing::warn!(game = game_id, error = %e, "could not store the analysis");
+                    tracing::warn!(game = game_id, error = %e.chain(), "could not store the analysis");
                 }
                 let words = report::report(&a, &names.0, &names.1, &result, lang);
                 (words, report::chart(&a))

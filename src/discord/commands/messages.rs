@@ -38,35 +38,40 @@ pub async fn on_message(
     let renderer = data.renderer;
     let service = data.game.clone();
     let played = tokio::task::spawn_blocking(move || {
-        crate::game::hold_notices(|| {
-            // Chatter costs one read: only the player to move of a game in progress goes on.
-            let view = game.board_for(&actor, ch).ok()?;
-            // Only in the game's own place (a thread's game is not played from its channel).
-            if view.finished || view.player_to_move().id != actor.id || view.elsewhere_than(ch) {
-                return None;
+        // Chatter costs one read: only the player to move of a game in progress goes on.
+        let view = game.board_for(&actor, ch).ok()?;
+        // Only in the game's own place (a thread's game is not played from its channel).
+        if view.finished || view.player_to_move().id != actor.id || view.elsewhere_than(ch) {
+            return None;
+        }
+        // A message delivered twice (around a resume) is played once.
+        if !books.first_delivery(id).unwrap_or(true) {
+            return None;
+        }
+        // No locale comes with a message: `R` is read, and the answer written, in the
+        // game's language.
+        let lang = view.lang;
+        Some(match game.play_move(&actor, ch, &text, lang, false) {
+            Ok(mut result) => {
+                crate::discord::gateway::telemetry::move_played();
+                let notices = std::mem::take(&mut result.notices);
+                let shown = crate::discord::present::view::show_with(renderer, result.view.clone());
+                (Some((result.san, shown, lang)), notices)
             }
-            // A message delivered twice (around a resume) is played once.
-            if !books.first_delivery(id).unwrap_or(true) {
-                return None;
-            }
-            // No locale comes with a message: `R` is read, and the answer written, in the
-            // game's language.
-            let lang = view.lang;
-            let result = game.play_move(&actor, ch, &text, lang, false).ok()?;
-            crate::discord::gateway::telemetry::move_played();
-            let shown = crate::discord::present::view::show_with(renderer, result.view.clone());
-            Some((result.san, shown, lang))
+            // Too late: the game ended on time, and that ending's notices are posted.
+            Err(crate::game::GameError::TimeRanOut { notices }) => (None, notices),
+            Err(_) => (None, Vec::new()),
         })
     })
     .await
     .map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
     // The notices the move committed (a game's summary in its channel) go after its answer.
-    let (played, held) = played;
+    let (played, notices) = played.unwrap_or_default();
     let post_held = move || {
-        if !held.is_empty() {
+        if !notices.is_empty() {
             let spawned = std::thread::Builder::new()
                 .name("cajitas-after".into())
-                .spawn(move || service.post_held(held));
+                .spawn(move || service.post_notices(notices));
             if let Err(e) = spawned {
                 tracing::warn!(error = %e, "could not start posting a move's notices");
             }

@@ -60,7 +60,7 @@ pub async fn confirm_button(c: &Click<'_>, game: i64, ply: u32, user: u64) -> Re
                 GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),
             })?;
-            Ok(g.show(view)?)
+            Ok(g.show(g.after(view))?)
         })
         .await?;
     let reply = game_reply(tr!(lang, "resigns", who = c.who()), &shown, lang);
@@ -74,7 +74,7 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let lang = call.public_lang().await;
     let shown = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            Ok(g.show(g.abort(actor, ch)?)?)
+            Ok(g.show(g.after(g.abort(actor, ch)?))?)
         })
         .await?;
     let reply = game_reply(tr!(lang, "aborted", who = call.who()), &shown, lang);

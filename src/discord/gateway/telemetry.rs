@@ -220,7 +220,9 @@ pub fn refresh(
         Box::pin(async move {
             match tokio::task::spawn_blocking(move || game.active_game_count()).await {
                 Ok(Ok(n)) => metrics::gauge!(ACTIVE_GAMES).set(n as f64),
-                Ok(Err(e)) => tracing::warn!(error = %e, "metrics: cannot count the active games"),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e.chain(), "metrics: cannot count the active games")
+                }
                 Err(e) => tracing::warn!(error = %e, "metrics: cannot count the active games"),
             }
             let queued = match &engine {

@@ -125,7 +125,8 @@ impl From<GameError> for Error {
         if e.is_refusal() {
             Error::Game(e)
         } else {
-            Error::Failed(anyhow::anyhow!("game service: {e:?}"))
+            // The failure with its causes, for the log; the user gets the apology.
+            Error::Failed(anyhow::anyhow!("game service: {}", e.chain()))
         }
     }
 }

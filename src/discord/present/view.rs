@@ -7,7 +7,7 @@ use poise::serenity_prelude as serenity;
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::reply::{Reply, cap_chars};
 use crate::discord::present::who::player_in;
-use crate::game::{ChallengeView, GameService, GameView};
+use crate::game::{ChallengeView, Done, GameService, GameView, Notice};
 use crate::i18n::{Presentation, clock, ratings, san_in, status};
 use crate::render::{self, BoardView, Highlights, RenderOptions, Renderer};
 use crate::tr;
@@ -37,6 +37,9 @@ pub struct Ops {
     pub renderer: &'static Renderer,
     /// The largest file the interaction's answer may carry (its `attachment_size_limit`).
     pub attachment_limit: u64,
+    /// The notices the operations committed, posted after the interaction's answer (see
+    /// [`super::Data::blocking`]).
+    pub notices: std::sync::Mutex<Vec<Notice>>,
 }
 
 impl std::ops::Deref for Ops {
@@ -47,6 +50,20 @@ impl std::ops::Deref for Ops {
 }
 
 impl Ops {
+    /// Keeps the notices an operation returned, to post after the interaction's answer.
+    pub fn post_after(&self, notices: Vec<Notice>) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(notices);
+    }
+
+    /// The game after an operation, its notices kept for after the answer.
+    pub fn after(&self, done: Done) -> GameView {
+        self.post_after(done.notices);
+        done.view
+    }
+
     /// Renders the view (blocking: only inside [`crate::discord::Data::blocking`]).
     pub fn show(&self, view: GameView) -> anyhow::Result<Shown> {
         show_within(self.renderer, view, self.attachment_limit)

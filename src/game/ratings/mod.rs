@@ -258,10 +258,11 @@ impl GameService {
             rating(&game.black, b_new, b_games),
         ];
         if !tx.record_rating_changes(&changes, &ratings)? {
-            return Err(GameError::Internal(format!(
+            return Err(super::Failure::bad_game(format!(
                 "game {}: its result was already counted",
                 game.id
-            )));
+            ))
+            .into());
         }
         Ok(vec![
             RatingChange::from_row(&changes[0], game.white.clone().into()),
