@@ -80,7 +80,7 @@ impl Data {
     /// block a runtime worker). When it takes longer than `DEFER_AFTER` (1.5 s), the interaction is
     /// deferred first (`defer`), so the first answer always arrives in time. The notices its
     /// operations commit are posted after the interaction's answer
-    /// ([`reply::Responder::after_answer`]).
+    /// (`Responder::after_answer`).
     pub async fn blocking<T, F>(
         &self,
         responder: &reply::Responder<'_>,
