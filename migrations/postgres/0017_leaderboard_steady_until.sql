@@ -9,5 +9,5 @@ UPDATE ratings SET steady_until = CASE
 END;
 DROP INDEX ratings_leaderboard;
 CREATE INDEX ratings_leaderboard ON ratings (pool, speed, rating DESC, user_id)
-    INCLUDE (steady_until)
+    INCLUDE (games, deviation, steady_until)
     WHERE games >= 5 AND deviation < 110;
