@@ -110,6 +110,17 @@ impl RgbImage {
         }
     }
 
+    /// An opaque pixmap's pixels as RGB (premultiplied RGBA at alpha 255 is plain RGB): one
+    /// tight copy, three bytes of every four.
+    pub fn from_opaque(pm: &Pixmap) -> RgbImage {
+        let src = pm.data();
+        let mut data = vec![0u8; src.len() / 4 * 3];
+        for (rgb, rgba) in data.chunks_exact_mut(3).zip(src.chunks_exact(4)) {
+            rgb.copy_from_slice(&rgba[..3]);
+        }
+        RgbImage::from_rgb(pm.width(), pm.height(), data)
+    }
+
     /// An image filled with one colour.
     pub fn new(width: u32, height: u32, fill: [u8; 3]) -> RgbImage {
         let mut data = Vec::with_capacity((width * height * 3) as usize);
@@ -244,13 +255,20 @@ impl RgbImage {
     /// Encodes as an 8-bit RGB PNG with the png crate's fast (fdeflate) compression and
     /// adaptive filtering.
     pub fn encode_png(&self) -> Vec<u8> {
+        self.encode_png_with(png::Filter::Adaptive)
+    }
+
+    /// [`RgbImage::encode_png`] with one filter for every row. Paeth alone compresses a chart
+    /// (flat areas, thin lines) as well as the adaptive choice (84 KiB against 83 for the
+    /// rating chart of 1,000 games) at a fifth of the filtering work.
+    pub fn encode_png_with(&self, filter: png::Filter) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.data.len() / 8);
         // Writing into a Vec cannot fail; the header values are valid by construction.
         let mut enc = png::Encoder::new(&mut out, self.width, self.height);
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::Adaptive);
+        enc.set_filter(filter);
         let mut w = enc.write_header().expect("PNG header into memory");
         // All at once: the streaming writer does not use the fast deflater.
         w.write_image_data(&self.data)
