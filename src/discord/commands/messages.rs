@@ -69,12 +69,9 @@ pub async fn on_message(
     let (played, notices) = played.unwrap_or_default();
     let post_held = move || {
         if !notices.is_empty() {
-            let spawned = std::thread::Builder::new()
-                .name("cajitas-after".into())
-                .spawn(move || service.post_notices(notices));
-            if let Err(e) = spawned {
-                tracing::warn!(error = %e, "could not start posting a move's notices");
-            }
+            crate::discord::interaction::after::run_after(Box::new(move || {
+                service.post_notices(notices)
+            }));
         }
     };
     let Some((san, shown, lang)) = played else {

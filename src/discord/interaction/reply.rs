@@ -134,8 +134,9 @@ pub struct Responder<'a> {
     after: std::sync::Mutex<Vec<AfterAnswer>>,
 }
 
-/// Work to do once an interaction was answered (blocking: it runs on a thread of its own).
-pub type AfterAnswer = Box<dyn FnOnce() + Send + 'static>;
+/// Work to do once an interaction was answered (blocking: it runs on the workers of
+/// [`super::after`]).
+pub use super::after::AfterAnswer;
 
 impl<'a> Responder<'a> {
     /// A responder for this interaction.
@@ -158,8 +159,8 @@ impl<'a> Responder<'a> {
     }
 
     /// Runs `job` once this interaction was answered (after the next [`Responder::send`] or
-    /// [`Responder::update`] that went out, or when the handling ends), on a thread of its
-    /// own: a game's summary is posted after the move that ended it was answered.
+    /// [`Responder::update`] that went out, or when the handling ends), on the workers of
+    /// [`super::after`]: a game's summary is posted after the move that ended it was answered.
     pub fn after_answer(&self, job: AfterAnswer) {
         self.after
             .lock()
@@ -171,14 +172,7 @@ impl<'a> Responder<'a> {
     fn answered(&self) {
         let jobs = std::mem::take(&mut *self.after.lock().unwrap_or_else(|p| p.into_inner()));
         for job in jobs {
-            // A thread of its own, not the blocking pool: a post retried after a failure
-            // waits, and must not hold up the commands.
-            if let Err(e) = std::thread::Builder::new()
-                .name("cajitas-after".into())
-                .spawn(job)
-            {
-                tracing::warn!(error = %e, "could not start the work that follows an answer");
-            }
+            super::after::run_after(job);
         }
     }
 
