@@ -98,7 +98,7 @@ impl World {
     }
 
     fn board(&self) -> GameView {
-        self.svc.board(self.ch).unwrap()
+        self.svc.queries().board(self.ch).unwrap()
     }
 
     fn kinds(&self) -> Vec<NoticeKind> {
@@ -546,7 +546,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
         guild: Some(1),
         channel: 500,
     };
-    let v = svc.board(ch).unwrap();
+    let v = svc.queries().board(ch).unwrap();
     assert_eq!(v.clock.control, TimeControl::Untimed);
     assert_eq!(v.clock.deadline, Some(upgrade + 7 * DAY_MS));
     // Its reminder is scheduled from the upgrade too.
@@ -701,7 +701,7 @@ fn pending_events_from_before_migration_0010_move_into_their_games() {
         guild: Some(1),
         channel: 500,
     };
-    let v = svc.board(ch).unwrap();
+    let v = svc.queries().board(ch).unwrap();
     assert!(v.finished);
     assert_eq!(v.ply, 2);
     assert_eq!(posts.posts()[2].kind, NoticeKind::TimedOut);
@@ -866,7 +866,7 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     // the first one since the move (the move woke nothing).
     w.advance_ms(30_000);
     scheduler.poke();
-    wait_for("the abort", || w.svc.board(ch2).unwrap().aborted);
+    wait_for("the abort", || w.svc.queries().board(ch2).unwrap().aborted);
     assert_eq!(scheduler.wakeups(), woke + 2);
     wait_for("the post", || w.posts.posts().len() == 1);
     scheduler.stop();
@@ -902,7 +902,7 @@ fn a_real_one_second_live_clock_runs_out() {
     wait_for("the flag", || !posts.posts().is_empty());
     let elapsed = started.elapsed();
     assert!(elapsed >= Duration::from_millis(1_000), "{elapsed:?}");
-    let v = svc.board(ch).unwrap();
+    let v = svc.queries().board(ch).unwrap();
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {

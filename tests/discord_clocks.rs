@@ -254,11 +254,11 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
 
     // The database agrees: the timed-out games are over, the reminded one goes on.
     let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
-    assert!(svc.board(ch(TIMED_OUT)).unwrap().finished);
-    assert!(svc.board(ch(CRASHED)).unwrap().finished);
-    assert!(!svc.board(ch(REMINDED)).unwrap().finished);
-    assert!(svc.board(ch(LATE_2)).unwrap().finished);
-    assert!(svc.board(ch(LATE_3)).unwrap().finished);
+    assert!(svc.queries().board(ch(TIMED_OUT)).unwrap().finished);
+    assert!(svc.queries().board(ch(CRASHED)).unwrap().finished);
+    assert!(!svc.queries().board(ch(REMINDED)).unwrap().finished);
+    assert!(svc.queries().board(ch(LATE_2)).unwrap().finished);
+    assert!(svc.queries().board(ch(LATE_3)).unwrap().finished);
 }
 
 /// A game in `channel` whose time ran out while the bot was down (white's day ended a day

@@ -625,7 +625,7 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
     );
     assert!(fake.posts_in(CHANNEL).is_empty(), "nothing in the channel");
     assert!(!player.is_waiting(id));
-    let ply = tokio::task::spawn_blocking(move || svc.game(id).unwrap().ply)
+    let ply = tokio::task::spawn_blocking(move || svc.queries().game(id).unwrap().ply)
         .await
         .unwrap();
     assert_eq!(ply, 2);

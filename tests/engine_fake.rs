@@ -83,7 +83,7 @@ fn setup(tag: &str, lines: &[&str], retry_every: Duration) -> Setup {
 fn wait_ply(s: &Setup, id: i64, ply: u32, within: Duration) -> bool {
     let end = Instant::now() + within;
     while Instant::now() < end {
-        if s.service.game(id).unwrap().ply >= ply {
+        if s.service.queries().game(id).unwrap().ply >= ply {
             return true;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -210,7 +210,7 @@ fn after_two_failures_the_game_waits_announced_and_the_next_command_retries() {
         "the person is told, the engine is not pinged"
     );
     assert_eq!(
-        s.service.game(id).unwrap().ply,
+        s.service.queries().game(id).unwrap().ply,
         1,
         "the person's move stands"
     );

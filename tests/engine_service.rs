@@ -94,7 +94,9 @@ fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
         .unwrap();
     s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     let e5: cajitas_rules::Uci = "e7e5".parse().unwrap();
-    let e5 = e5.to_move(&s.game(v.game_id).unwrap().position).unwrap();
+    let e5 = e5
+        .to_move(&s.queries().game(v.game_id).unwrap().position)
+        .unwrap();
     let seq = s.engine_turn(v.game_id).unwrap().unwrap().seq;
     s.engine_move(v.game_id, seq, e5).unwrap();
     s.play_move(&ana, CH, "Nf3", Lang::En, false).unwrap();
@@ -240,7 +242,7 @@ fn a_search_of_a_position_taken_back_is_never_played_at_the_same_ply() {
         s.engine_move(id, searched.seq, reply),
         Err(GameError::PositionChanged)
     ));
-    assert_eq!(s.game(id).unwrap().ply, 1);
+    assert_eq!(s.queries().game(id).unwrap().ply, 1);
     s.engine_move(id, now.seq, reply).unwrap();
 }
 

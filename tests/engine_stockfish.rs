@@ -72,7 +72,7 @@ fn game_against(level: u8, colour: ColourChoice) {
     };
     assert_eq!(v.player(!human_colour).engine_level(), Some(level));
     loop {
-        let v = service.game(id).unwrap();
+        let v = service.queries().game(id).unwrap();
         if v.finished || v.ply >= 40 {
             break;
         }
@@ -87,7 +87,7 @@ fn game_against(level: u8, colour: ColourChoice) {
             // and 5 s), twice if a starved process is taken for hung and restarted, plus the
             // start of a process (the network loaded) on a busy machine.
             let end = Instant::now() + Duration::from_secs(60);
-            while service.game(id).unwrap().ply == v.ply {
+            while service.queries().game(id).unwrap().ply == v.ply {
                 assert!(
                     Instant::now() < end,
                     "level {level}: no engine move at ply {}",
@@ -100,7 +100,7 @@ fn game_against(level: u8, colour: ColourChoice) {
     // Replay the stored game: every engine move was legal where it was played.
     let mut pos = Position::new();
     let engine_id = cajitas::game::engine_user_id(level);
-    let history = service.moves_uci(id).unwrap();
+    let history = service.queries().moves_uci(id).unwrap();
     let mut engine_moves = 0;
     for uci in &history {
         let m = uci
@@ -115,7 +115,7 @@ fn game_against(level: u8, colour: ColourChoice) {
         pos.play(m);
     }
     assert!(
-        engine_moves >= 10 || service.game(id).unwrap().finished,
+        engine_moves >= 10 || service.queries().game(id).unwrap().finished,
         "{engine_moves}"
     );
     // Each engine move was posted (the last post may still be on its way).

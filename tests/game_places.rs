@@ -111,8 +111,8 @@ fn a_channel_with_threads_holds_many_games_and_one_challenge_per_challenger() {
     let r = svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
     assert_eq!(r.view.game_id, g1.game_id);
     assert!(r.view.elsewhere_than(CH));
-    assert_eq!(svc.board(at(1001)).unwrap().sans, ["e4", "e5"]);
-    assert_eq!(svc.board(at(1002)).unwrap().sans, ["d4"]);
+    assert_eq!(svc.queries().board(at(1001)).unwrap().sans, ["e4", "e5"]);
+    assert_eq!(svc.queries().board(at(1002)).unwrap().sans, ["d4"]);
     // A move in the other game's thread is not theirs.
     assert!(matches!(
         svc.play_move(&alice(), at(1002), "Nf3", Lang::En, false),
@@ -140,9 +140,20 @@ fn a_channel_with_threads_holds_many_games_and_one_challenge_per_challenger() {
         Err(GameError::GameInProgress)
     ));
     // The legal moves (autocomplete) follow the same rule.
-    assert_eq!(svc.legal_moves_for(&dave(), CH).unwrap().len(), 20);
-    assert_eq!(svc.legal_moves_for(&erin(), CH).unwrap().len(), 20);
-    assert!(svc.legal_moves_for(&carol(), CH).unwrap().is_empty());
+    assert_eq!(
+        svc.queries().legal_moves_for(&dave(), CH).unwrap().len(),
+        20
+    );
+    assert_eq!(
+        svc.queries().legal_moves_for(&erin(), CH).unwrap().len(),
+        20
+    );
+    assert!(
+        svc.queries()
+            .legal_moves_for(&carol(), CH)
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -243,18 +254,18 @@ fn the_end_of_a_threads_game_posts_its_summary_in_the_channel_after_the_commit()
 
     // After the game: `/pgn` and the board typed in the channel reach it (the last game,
     // the asker's first), while the thread may be archived.
-    let (pgn, url) = svc.pgn_and_analysis_for(&alice(), CH).unwrap();
+    let (pgn, url) = svc.queries().pgn_and_analysis_for(&alice(), CH).unwrap();
     assert!(pgn.contains("2. g4 Qh4#"), "{pgn}");
     assert!(url.contains("Qh4%23"), "{url}");
     assert!(
         pgn.contains("https://discord.com/channels/10/1001"),
         "{pgn}"
     );
-    assert_eq!(svc.board_for(&carol(), CH).unwrap().game_id, id);
-    assert_eq!(svc.board(at(1001)).unwrap().game_id, id);
+    assert_eq!(svc.queries().board_for(&carol(), CH).unwrap().game_id, id);
+    assert_eq!(svc.queries().board(at(1001)).unwrap().game_id, id);
     // /history in the thread lists its channel's games.
-    assert_eq!(svc.history(at(1001), 10).unwrap().len(), 1);
-    assert_eq!(svc.history(CH, 10).unwrap().len(), 1);
+    assert_eq!(svc.queries().history(at(1001), 10).unwrap().len(), 1);
+    assert_eq!(svc.queries().history(CH, 10).unwrap().len(), 1);
 
     // A game played in the channel itself (no thread) leaves no summary.
     let plain = at(300);
@@ -290,8 +301,8 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
     svc.play_move(&carol(), at(1002), "d4", Lang::En, false)
         .unwrap();
     // One other game running: alice still gets her own finished game, not carol's.
-    assert_eq!(svc.board_for(&alice(), CH).unwrap().game_id, ab);
-    let (pgn, _) = svc.pgn_and_analysis_for(&bob(), CH).unwrap();
+    assert_eq!(svc.queries().board_for(&alice(), CH).unwrap().game_id, ab);
+    let (pgn, _) = svc.queries().pgn_and_analysis_for(&bob(), CH).unwrap();
     assert!(pgn.contains("[White \"alice\"]"), "{pgn}");
     assert!(pgn.contains("1. e4 e5"), "{pgn}");
     assert_eq!(
@@ -300,23 +311,26 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
     );
     // Two other games running: the same, not the links to the others' threads.
     threaded_game(&svc, &erin(), &frank, 1003);
-    assert_eq!(svc.board_for(&alice(), CH).unwrap().game_id, ab);
-    let (pgn, _) = svc.pgn_and_analysis_for(&alice(), CH).unwrap();
+    assert_eq!(svc.queries().board_for(&alice(), CH).unwrap().game_id, ab);
+    let (pgn, _) = svc.queries().pgn_and_analysis_for(&alice(), CH).unwrap();
     assert!(pgn.contains("[Black \"bob\"]"), "{pgn}");
     // The players of the games in progress get theirs.
-    assert_eq!(svc.board_for(&dave(), CH).unwrap().game_id, cd);
+    assert_eq!(svc.queries().board_for(&dave(), CH).unwrap().game_id, cd);
     // A spectator: the links to the games in progress ...
-    match svc.board_for(&gus, CH) {
+    match svc.queries().board_for(&gus, CH) {
         Err(GameError::GamesInThreads { threads }) => assert_eq!(threads, [1002, 1003]),
         other => panic!("{other:?}"),
     }
     // ... and, for the analysis, the channel's last finished game.
     assert_eq!(svc.last_finished_game_for(&gus, CH).unwrap().game_id, ab);
     // In a game's thread: its game, whoever asks.
-    assert_eq!(svc.board_for(&alice(), at(1002)).unwrap().game_id, cd);
+    assert_eq!(
+        svc.queries().board_for(&alice(), at(1002)).unwrap().game_id,
+        cd
+    );
     // carol and dave finish: alice keeps hers, the spectator gets the channel's last one.
     svc.resign(&dave(), at(1002), None).unwrap();
-    assert_eq!(svc.board_for(&alice(), CH).unwrap().game_id, ab);
+    assert_eq!(svc.queries().board_for(&alice(), CH).unwrap().game_id, ab);
     assert_eq!(
         svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
         ab
@@ -324,9 +338,12 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
     assert_eq!(svc.last_finished_game_for(&gus, CH).unwrap().game_id, cd);
     // Several games of one's own in progress: the links to one's own threads only.
     threaded_game(&svc, &alice(), &gus, 1004);
-    assert_eq!(svc.board_for(&alice(), CH).unwrap().thread, Some(1004));
+    assert_eq!(
+        svc.queries().board_for(&alice(), CH).unwrap().thread,
+        Some(1004)
+    );
     threaded_game(&svc, &bob(), &alice(), 1005);
-    match svc.board_for(&alice(), CH) {
+    match svc.queries().board_for(&alice(), CH) {
         Err(GameError::SeveralGames { threads }) => assert_eq!(threads, [1004, 1005]),
         other => panic!("{other:?}"),
     }
@@ -336,7 +353,7 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
         ab
     );
     // /history stays channel-wide.
-    assert_eq!(svc.history(CH, 10).unwrap().len(), 2);
+    assert_eq!(svc.queries().history(CH, 10).unwrap().len(), 2);
 }
 
 #[test]

@@ -85,7 +85,7 @@ fn new_game(svc: &GameService) -> i64 {
 fn play(svc: &GameService, moves: &[&str]) -> cajitas::game::MoveResult {
     let mut last = None;
     for m in moves {
-        let v = svc.board(CH).unwrap();
+        let v = svc.queries().board(CH).unwrap();
         let who = v.player_to_move().clone();
         last = Some(
             svc.play_move(&who, CH, m, Lang::En, false)
@@ -122,11 +122,11 @@ fn checkmate() {
     assert_eq!(v.result, "0-1");
     assert_eq!(v.ply, 4);
     assert!(status_line(&v).contains("bob wins"), "{}", status_line(&v));
-    let h = svc.history(CH, 10).unwrap();
+    let h = svc.queries().history(CH, 10).unwrap();
     assert_eq!(h.len(), 1);
     assert_eq!(h[0].termination, "checkmate");
     assert_eq!(h[0].result, "0-1");
-    let pgn = svc.pgn(CH).unwrap();
+    let pgn = svc.queries().pgn(CH).unwrap();
     for needle in [
         "[White \"alice\"]",
         "[Black \"bob\"]",
@@ -137,7 +137,7 @@ fn checkmate() {
         assert!(pgn.contains(needle), "{needle} missing in\n{pgn}");
     }
     // The board of a finished game is still shown.
-    assert_eq!(svc.board(CH).unwrap().outcome, v.outcome);
+    assert_eq!(svc.queries().board(CH).unwrap().outcome, v.outcome);
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn threefold_claim_now() {
         })
     );
     assert_eq!(
-        svc.history(CH, 5).unwrap()[0].termination,
+        svc.queries().history(CH, 5).unwrap()[0].termination,
         "threefold-repetition"
     );
 }
@@ -234,7 +234,7 @@ fn threefold_claim_with_a_move() {
     );
     // The move is written with the claim, not played.
     assert_eq!(r.view.ply, 7);
-    assert_eq!(svc.moves_uci(id).unwrap().len(), 7);
+    assert_eq!(svc.queries().moves_uci(id).unwrap().len(), 7);
 }
 
 #[test]
@@ -267,7 +267,10 @@ fn fifty_move_claims() {
             reason: DrawReason::FiftyMoveClaim
         })
     );
-    assert_eq!(svc.history(CH, 1).unwrap()[0].termination, "fifty-moves");
+    assert_eq!(
+        svc.queries().history(CH, 1).unwrap()[0].termination,
+        "fifty-moves"
+    );
 }
 
 #[test]
@@ -282,7 +285,7 @@ fn a_claim_that_does_not_qualify_changes_nothing() {
         "{e}"
     );
     assert!(e.to_string().contains("not played"));
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.ply, 0);
     assert!(v.outcome.is_none());
 }
@@ -370,7 +373,10 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
         })
     );
     assert_eq!(v.draw_offer_by, None);
-    assert_eq!(svc.history(CH, 1).unwrap()[0].termination, "agreement");
+    assert_eq!(
+        svc.queries().history(CH, 1).unwrap()[0].termination,
+        "agreement"
+    );
 }
 
 #[test]
@@ -410,7 +416,7 @@ fn resignation() {
         })
     );
     assert_eq!(v.result, "1-0");
-    let pgn = svc.pgn(CH).unwrap();
+    let pgn = svc.queries().pgn(CH).unwrap();
     assert!(pgn.contains("1-0"), "{pgn}");
 }
 
@@ -423,8 +429,8 @@ fn abort_before_both_players_moved() {
     assert_eq!(v.outcome, None);
     assert_eq!(v.result, "*");
     // An aborted game is not in the history of finished games.
-    assert!(svc.history(CH, 10).unwrap().is_empty());
-    assert!(svc.pgn(CH).unwrap().contains("*"));
+    assert!(svc.queries().history(CH, 10).unwrap().is_empty());
+    assert!(svc.queries().pgn(CH).unwrap().contains("*"));
 
     // After White's first move, either player may still abort.
     new_game(&svc);
@@ -585,8 +591,8 @@ fn move_refusals_change_nothing() {
         svc.play_move(&alice(), CH, "e4", Lang::En, false),
         Err(GameError::NoGame)
     ));
-    assert!(matches!(svc.board(CH), Err(GameError::NoGame)));
-    assert!(matches!(svc.pgn(CH), Err(GameError::NoGame)));
+    assert!(matches!(svc.queries().board(CH), Err(GameError::NoGame)));
+    assert!(matches!(svc.queries().pgn(CH), Err(GameError::NoGame)));
     assert!(matches!(
         svc.resign(&alice(), CH, None),
         Err(GameError::NoGame)
@@ -595,10 +601,15 @@ fn move_refusals_change_nothing() {
         svc.draw_offer(&alice(), CH, None),
         Err(GameError::NoGame)
     ));
-    assert!(svc.legal_moves_for(&alice(), CH).unwrap().is_empty());
+    assert!(
+        svc.queries()
+            .legal_moves_for(&alice(), CH)
+            .unwrap()
+            .is_empty()
+    );
     new_game(&svc);
     play(&svc, &["e4"]);
-    let before = svc.board(CH).unwrap();
+    let before = svc.queries().board(CH).unwrap();
     let refusals: Vec<(GameError, &str)> = vec![
         (
             svc.play_move(&carol(), CH, "e5", Lang::En, false)
@@ -670,7 +681,7 @@ fn move_refusals_change_nothing() {
         svc.play_move(&bob(), CH, &"e".repeat(32), Lang::En, false),
         Err(GameError::Move(_))
     ));
-    let after = svc.board(CH).unwrap();
+    let after = svc.queries().board(CH).unwrap();
     assert_eq!(after.ply, before.ply);
     assert_eq!(after.position, before.position);
     assert!(!GameError::Failed(cajitas::game::Failure::Vanished("x".into())).is_refusal());
@@ -680,8 +691,13 @@ fn move_refusals_change_nothing() {
 fn spanish_letters_and_legal_moves() {
     let svc = service("lang");
     new_game(&svc);
-    assert!(svc.legal_moves_for(&bob(), CH).unwrap().is_empty());
-    let legal = svc.legal_moves_for(&alice(), CH).unwrap();
+    assert!(
+        svc.queries()
+            .legal_moves_for(&bob(), CH)
+            .unwrap()
+            .is_empty()
+    );
+    let legal = svc.queries().legal_moves_for(&alice(), CH).unwrap();
     assert_eq!(legal.len(), 20);
     assert!(legal.contains(&"Nf3".to_owned()));
     let r = svc.play_move(&alice(), CH, "Cf3", Lang::Es, false).unwrap();
@@ -716,7 +732,7 @@ fn a_game_survives_closing_and_reopening_the_database() {
         id
     };
     let svc = path.open(ServiceOptions::default());
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.game_id, id);
     assert_eq!(v.ply, 3);
     assert_eq!(v.draw_offer_by, Some(Color::White));
@@ -728,7 +744,7 @@ fn a_game_survives_closing_and_reopening_the_database() {
     let v = play(&svc, &["d6", "d4", "cxd4"]).view;
     assert_eq!(v.ply, 6);
     assert_eq!(
-        svc.moves_uci(id).unwrap(),
+        svc.queries().moves_uci(id).unwrap(),
         ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"]
     );
 }
@@ -763,7 +779,7 @@ fn racing_moves_for_the_same_ply_land_once() {
             Err(e) => panic!("unexpected {e}"),
         }
     }
-    assert_eq!(svc.board(CH).unwrap().ply, 1);
+    assert_eq!(svc.queries().board(CH).unwrap().ply, 1);
 }
 
 #[test]
@@ -787,7 +803,7 @@ fn thirty_two_threads_play_one_game() {
                 barrier.wait();
                 let mut lost = 0u32;
                 loop {
-                    let v = svc.board(CH).unwrap();
+                    let v = svc.queries().board(CH).unwrap();
                     if v.finished || v.ply >= PLIES {
                         return lost;
                     }
@@ -822,13 +838,13 @@ fn thirty_two_threads_play_one_game() {
         (0..n).collect::<Vec<_>>(),
         "exactly one move per ply"
     );
-    let stored = svc.moves_uci(id).unwrap();
+    let stored = svc.queries().moves_uci(id).unwrap();
     let acked_moves: Vec<String> = acked.into_iter().map(|(_, m)| m).collect();
     assert_eq!(
         stored, acked_moves,
         "the database holds exactly the acknowledged moves"
     );
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.ply, n);
     assert!(n >= PLIES || v.finished);
     eprintln!("{n} plies, {lost} moves lost a race");
@@ -838,10 +854,10 @@ fn thirty_two_threads_play_one_game() {
 
 /// The PGN of the channel's game re-imports to the same moves and result.
 fn pgn_round_trip(svc: &GameService, expected_result: &str) -> String {
-    let text = svc.pgn(CH).unwrap();
+    let text = svc.queries().pgn(CH).unwrap();
     let g = cajitas_rules::pgn::read_game(&text, Lang::En)
         .unwrap_or_else(|e| panic!("{}\n{text}", e.message()));
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(g.game.position(), &v.position, "{text}");
     assert_eq!(g.game.sans(), v.sans, "{text}");
     assert_eq!(
@@ -899,7 +915,7 @@ fn two_services_on_one_database_stay_coherent() {
     let b = path.open(ServiceOptions::default());
     new_game(&a);
     a.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
-    assert_eq!(b.board(CH).unwrap().ply, 1);
+    assert_eq!(b.queries().board(CH).unwrap().ply, 1);
     b.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
     // `a` still holds the game at ply 1 in its cache.
     let r = a.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
@@ -910,10 +926,10 @@ fn two_services_on_one_database_stay_coherent() {
     ));
     b.play_move(&bob(), CH, "Nc6", Lang::En, false).unwrap();
     b.resign(&alice(), CH, None).unwrap();
-    let v = a.board(CH).unwrap();
+    let v = a.queries().board(CH).unwrap();
     assert_eq!(v.ply, 4);
     assert_eq!(v.result, "0-1");
-    assert!(a.pgn(CH).unwrap().contains("[Result \"0-1\"]"));
+    assert!(a.queries().pgn(CH).unwrap().contains("[Result \"0-1\"]"));
     assert!(matches!(
         a.play_move(&alice(), CH, "Bc4", Lang::En, false),
         Err(GameError::GameOver)
@@ -974,14 +990,14 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     svc.accept(&alice(), CH).unwrap();
     svc.draw_offer(&alice(), CH, None).unwrap();
     svc.draw_decline(&bob(), CH, None).unwrap();
-    let before = svc.board(CH).unwrap();
+    let before = svc.queries().board(CH).unwrap();
     // The sixth is refused, with the wait: the first ping (at t0) leaves the window at
     // t0 + 600 s, and the clock is at t0 + 180 s.
     match svc.draw_offer(&alice(), CH, None) {
         Err(GameError::TooManyPings { wait_secs }) => assert_eq!(wait_secs, 420),
         other => panic!("expected TooManyPings, got {other:?}"),
     }
-    let after = svc.board(CH).unwrap();
+    let after = svc.queries().board(CH).unwrap();
     assert_eq!(after.draw_offer_by, None, "the refused offer left nothing");
     assert_eq!(after.ply, before.ply);
     // Bob may still ping alice, and carol may ping bob.
@@ -1039,7 +1055,7 @@ fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction
         svc.draw_accept(&alice(), CH, old_button),
         Err(GameError::PositionChanged)
     ));
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.game_id, second);
     assert!(!v.finished, "the second game goes on");
     let this_button = cajitas::game::Seen {
@@ -1083,7 +1099,7 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     assert_eq!(done.game.ply, 2);
     assert_eq!(done.game.sans, ["e4", "e5"]);
     assert_eq!(done.game.to_move, Color::White);
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.ply, 2);
     assert_eq!(v.sans, ["e4", "e5"]);
     assert_eq!(count(&db, "SELECT count(*) FROM moves"), 2);
@@ -1100,8 +1116,11 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     );
     // White plays another move; the game goes on from the position taken back to.
     play(&svc, &["Nc3", "Nc6"]);
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5", "Nc3", "Nc6"]);
-    assert!(svc.pgn(CH).unwrap().contains("2. Nc3 Nc6"));
+    assert_eq!(
+        svc.queries().board(CH).unwrap().sans,
+        ["e4", "e5", "Nc3", "Nc6"]
+    );
+    assert!(svc.queries().pgn(CH).unwrap().contains("2. Nc3 Nc6"));
 }
 
 #[test]
@@ -1125,7 +1144,7 @@ fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
     let asked = svc.takeback_request(&bob(), CH, None).unwrap();
     assert_eq!((asked.by, asked.plies), (Color::Black, 1));
     svc.takeback_accept(&alice(), CH, None).unwrap();
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5", "Nf3"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5", "Nf3"]);
 }
 
 #[test]
@@ -1139,17 +1158,25 @@ fn a_rewound_game_is_never_served_from_a_cache() {
     let b = path.open(ServiceOptions::with_clock(clock));
     new_game(&a);
     play(&a, &["Nf3", "Nf6", "Nc3", "Nc6"]);
-    assert_eq!(b.board(CH).unwrap().sans, ["Nf3", "Nf6", "Nc3", "Nc6"]);
+    assert_eq!(
+        b.queries().board(CH).unwrap().sans,
+        ["Nf3", "Nf6", "Nc3", "Nc6"]
+    );
     a.takeback_request(&alice(), CH, None).unwrap();
     a.takeback_accept(&bob(), CH, None).unwrap();
     a.takeback_request(&alice(), CH, None).unwrap();
     a.takeback_accept(&bob(), CH, None).unwrap();
-    assert_eq!(a.board(CH).unwrap().ply, 0);
+    assert_eq!(a.queries().board(CH).unwrap().ply, 0);
     play(&a, &["Nc3", "Nf6", "Nf3", "Nc6"]);
     for s in [&a, &b] {
-        let v = s.board(CH).unwrap();
+        let v = s.queries().board(CH).unwrap();
         assert_eq!(v.sans, ["Nc3", "Nf6", "Nf3", "Nc6"]);
-        assert!(s.pgn(CH).unwrap().contains("1. Nc3 Nf6 2. Nf3 Nc6"));
+        assert!(
+            s.queries()
+                .pgn(CH)
+                .unwrap()
+                .contains("1. Nc3 Nf6 2. Nf3 Nc6")
+        );
     }
 }
 
@@ -1175,7 +1202,7 @@ fn a_declined_takeback_leaves_the_game_as_it_was() {
         svc.takeback_accept(&alice(), CH, None),
         Err(GameError::NoTakeback)
     ));
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
 }
 
 #[test]
@@ -1235,7 +1262,7 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     ));
     assert_eq!(dump(&db), before_own);
     assert_ne!(before_own, before, "the second request was recorded");
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
     // After the game: refused, nothing written.
     svc.resign(&bob(), CH, None).unwrap();
     let over = dump(&db);
@@ -1268,18 +1295,18 @@ fn takeback_requests_count_toward_the_ping_limit() {
 #[test]
 fn active_games_are_counted_in_every_place() {
     let svc = service("activecount");
-    assert_eq!(svc.active_game_count().unwrap(), 0);
+    assert_eq!(svc.queries().active_game_count().unwrap(), 0);
     new_game(&svc);
-    assert_eq!(svc.active_game_count().unwrap(), 1);
+    assert_eq!(svc.queries().active_game_count().unwrap(), 1);
     let other = ChannelRef {
         guild: Some(10),
         channel: 101,
     };
     svc.start_game(&alice(), &carol(), other, &Position::new())
         .unwrap();
-    assert_eq!(svc.active_game_count().unwrap(), 2);
+    assert_eq!(svc.queries().active_game_count().unwrap(), 2);
     svc.resign(&alice(), CH, None).unwrap();
-    assert_eq!(svc.active_game_count().unwrap(), 1);
+    assert_eq!(svc.queries().active_game_count().unwrap(), 1);
 }
 
 #[test]

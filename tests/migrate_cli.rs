@@ -244,16 +244,16 @@ fn migrate_copies_every_row_checks_it_and_is_idempotent() {
         ServiceOptions::default(),
     )
     .unwrap();
-    let before = svc.board(ch(4)).unwrap();
+    let before = svc.queries().board(ch(4)).unwrap();
     assert_eq!(before.ply, 1);
     assert!(before.draw_offer_by.is_some(), "the open offer was copied");
     svc.play_move(&user(32), ch(4), "Nf6", Lang::En, false)
         .unwrap();
     svc.accept(&user(4), ch(5)).unwrap();
-    let new_id = svc.board(ch(5)).unwrap().game_id;
+    let new_id = svc.queries().board(ch(5)).unwrap().game_id;
     assert_eq!(new_id, GAMES as i64 + 5);
     assert_eq!(
-        svc.board(ch(1)).unwrap().result,
+        svc.queries().board(ch(1)).unwrap().result,
         "0-1",
         "the finished game is finished there too"
     );

@@ -174,8 +174,8 @@ fn racing_moves_from_two_processes_on_one_game_land_once() {
                 );
             }
         }
-        assert_eq!(a.board(CH).unwrap().ply, round + 1);
-        assert_eq!(b.board(CH).unwrap().ply, round + 1);
+        assert_eq!(a.queries().board(CH).unwrap().ply, round + 1);
+        assert_eq!(b.queries().board(CH).unwrap().ply, round + 1);
     }
     let moves: i64 = db
         .client()
@@ -935,7 +935,7 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
     // Each operation still lands: its BEGIN found the connection closed and began on a new one.
     svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
     svc.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
-    assert_eq!(svc.board(CH).unwrap().ply, 3);
+    assert_eq!(svc.queries().board(CH).unwrap().ply, 3);
 }
 
 #[test]
@@ -975,7 +975,7 @@ fn coordination_locks_held_while_shards_identify_leave_the_games_their_connectio
         .expect("a challenge while the locks are held");
     svc.accept(&bob(), CH).unwrap();
     svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
-    assert_eq!(svc.board(CH).unwrap().ply, 1);
+    assert_eq!(svc.queries().board(CH).unwrap().ply, 1);
     // Dropped, each lock is free again, for this process and the others.
     held.clear();
     for bucket in 0..8 {
@@ -1152,7 +1152,7 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
     let ply_within = |ply: u32, within: Duration| {
         let end = std::time::Instant::now() + within;
         loop {
-            let now = other.game(game).unwrap().ply;
+            let now = other.queries().game(game).unwrap().ply;
             if now >= ply || std::time::Instant::now() >= end {
                 return now;
             }

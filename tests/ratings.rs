@@ -139,7 +139,7 @@ fn a_rated_game_moves_both_ratings_once_with_a_history_row_each() {
     assert_eq!(g.rating_changes(id).unwrap(), end.rating_changes);
     assert_eq!(history_len(&g), 2);
     // The board of the finished game is read, not rated again.
-    g.board(c).unwrap();
+    g.queries().board(c).unwrap();
     assert_eq!(history_len(&g), 2);
 }
 
@@ -151,7 +151,7 @@ fn unrated_games_change_nothing() {
     let c = ch(10);
     start(&g, c, &a, &b, false);
     play(&g, c, &a, &b, &FOOLS_MATE);
-    assert!(g.board(c).unwrap().rating_changes.is_empty());
+    assert!(g.queries().board(c).unwrap().rating_changes.is_empty());
     // Aborted.
     start(&g, c, &a, &b, true);
     g.play_move(&a, c, "e4", Lang::En, false).unwrap();
@@ -705,7 +705,7 @@ fn pgn_tags_say_rated_or_casual_and_the_time_control_as_lichess_does() {
     let (a, b) = (user(1, "alice"), user(2, "bob"));
     let c = ch(10);
     let tags = |g: &GameService| {
-        let pgn = g.pgn(c).unwrap();
+        let pgn = g.queries().pgn(c).unwrap();
         let tag = |name: &str| {
             let start = format!("[{name} \"");
             let line = pgn.lines().find(|l| l.starts_with(&start));

@@ -79,7 +79,7 @@ impl Session {
                 Err(e) => return refusal(out, &e, lang),
             }
         }
-        let v = match self.service.game(id) {
+        let v = match self.service.queries().game(id) {
             Ok(v) => v,
             Err(e) => return refusal(out, &e, lang),
         };

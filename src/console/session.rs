@@ -155,7 +155,7 @@ impl Session {
         else {
             return None;
         };
-        let v = self.service.board(self.ch).ok()?;
+        let v = self.service.queries().board(self.ch).ok()?;
         if v.finished || v.aborted {
             return None;
         }
@@ -355,16 +355,16 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Board => match svc.board(ch) {
+            Command::Board => match svc.queries().board(ch) {
                 Ok(v) => show_game(out, &v, lang)?,
                 Err(e) => refusal(out, &e, lang)?,
             },
             // The PGN stays English SAN, whatever the console's language.
-            Command::Pgn => match svc.pgn(ch) {
+            Command::Pgn => match svc.queries().pgn(ch) {
                 Ok(p) => writeln!(out, "{}", p.trim_end())?,
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::History => match svc.history(ch, 10) {
+            Command::History => match svc.queries().history(ch, 10) {
                 Ok(h) if h.is_empty() => writeln!(out, "{}", tr!(lang, "console-history-empty"))?,
                 Ok(h) => {
                     for e in h {

@@ -359,7 +359,7 @@ impl Driver {
 
     /// Posts that game `id` waits for the engine; whether the post went out.
     fn announce_wait(&self, id: i64) -> bool {
-        match self.service.game(id) {
+        match self.service.queries().game(id) {
             Ok(view) => match self
                 .service
                 .post(view.place(), view, NoticeKind::EngineUnavailable)

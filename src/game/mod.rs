@@ -51,6 +51,7 @@ pub use self::notify::{
 };
 pub use self::observe::EventObserver;
 pub use self::play::Seen;
+pub use self::queries::Queries;
 pub use self::rematch::EngineRematch;
 pub use self::scheduler::{Round, Scheduler, nonce};
 pub use self::time_control::{
@@ -246,6 +247,11 @@ impl GameService {
         &self.inner.opts
     }
 
+    /// Reading games: boards, PGN, history, legal moves ([`Queries`], in `queries.rs`).
+    pub fn queries(&self) -> Queries<'_> {
+        Queries { svc: self }
+    }
+
     fn now(&self) -> i64 {
         self.inner.opts.clock.now_ms()
     }
@@ -320,7 +326,7 @@ impl GameService {
     /// Posts the channel's game as it stands (its board and status) through the
     /// [`Notifier`], outside any interaction, pinging both players. Returns the view posted.
     pub fn announce(&self, ch: ChannelRef) -> Result<GameView, GameError> {
-        let game = self.board(ch)?;
+        let game = self.queries().board(ch)?;
         let notice = Notice {
             place: ch,
             kind: NoticeKind::GameState,

@@ -39,7 +39,7 @@ pub async fn on_message(
     let service = data.game.clone();
     let played = tokio::task::spawn_blocking(move || {
         // Chatter costs one read: only the player to move of a game in progress goes on.
-        let view = game.board_for(&actor, ch).ok()?;
+        let view = game.queries().board_for(&actor, ch).ok()?;
         // Only in the game's own place (a thread's game is not played from its channel).
         if view.finished || view.player_to_move().id != actor.id || view.elsewhere_than(ch) {
             return None;

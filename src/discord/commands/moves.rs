@@ -60,7 +60,7 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     let partial = partial.chars().take(32).collect::<String>();
     let choices = tokio::task::spawn_blocking(move || {
         // Only the player to move gets choices.
-        let view = game.board_for(&actor, ch).ok()?;
+        let view = game.queries().board_for(&actor, ch).ok()?;
         (!view.finished && view.player_to_move().id == actor.id)
             .then(|| choices(&view.position, &partial, lang))
     })

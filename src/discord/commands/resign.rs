@@ -19,7 +19,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     // Checked now, so that a refusal is immediate and only the resigning player sees the button.
     let view = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let view = g.board_for(actor, ch)?;
+            let view = g.queries().board_for(actor, ch)?;
             if view.finished {
                 return Err(GameError::GameOver.into());
             }
