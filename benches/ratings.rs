@@ -193,7 +193,8 @@ fn leaderboard(base: &Path, quick: bool) {
     // The whole /leaderboard read: page 1, the page count, and the caller's rank (the
     // worst case: the caller is last).
     let whole = time(n, |_| {
-        svc.leaderboard(place, Speed::Live, 0, worst.user_id, None)
+        svc.ratings()
+            .leaderboard(place, Speed::Live, 0, worst.user_id, None)
             .unwrap()
     });
     let whole_cpu = last_cpu();

@@ -183,7 +183,7 @@ fn a_rated_game_lost_on_time_shows_both_rating_changes_in_its_final_post() {
     );
     assert_eq!(
         post.game.rating_changes,
-        w.svc.rating_changes(post.game.game_id).unwrap(),
+        w.svc.ratings().rating_changes(post.game.game_id).unwrap(),
         "the changes the game recorded"
     );
 }

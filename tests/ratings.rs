@@ -136,7 +136,7 @@ fn a_rated_game_moves_both_ratings_once_with_a_history_row_each() {
     assert!((white.after.deviation - 396.700308).abs() < 1e-5, "{ch_:?}");
     assert_eq!((white.diff(), black.diff()), (-244, 244));
     assert!(white.after.provisional() && black.after.provisional());
-    assert_eq!(g.rating_changes(id).unwrap(), end.rating_changes);
+    assert_eq!(g.ratings().rating_changes(id).unwrap(), end.rating_changes);
     assert_eq!(history_len(&g), 2);
     // The board of the finished game is read, not rated again.
     g.queries().board(c).unwrap();
@@ -172,7 +172,7 @@ fn unrated_games_change_nothing() {
         .unwrap();
     play(&g, c, &a, &b, &FOOLS_MATE);
     assert_eq!(snapshot(&g, &[1, 2]), Vec::<String>::new());
-    let stats = g.stats(c, &a).unwrap();
+    let stats = g.ratings().stats(c, &a).unwrap();
     assert!(stats.speeds.is_empty() && stats.recent.is_empty());
     // …and two moves each is enough.
     start(&g, c, &a, &b, true);
@@ -259,7 +259,7 @@ fn a_resignation_racing_a_mate_counts_once() {
         // White won either way, exactly once.
         assert_eq!(view.result, "1-0");
         assert_eq!(history_len(&g), 2);
-        assert_eq!(g.rating_changes(id).unwrap(), view.rating_changes);
+        assert_eq!(g.ratings().rating_changes(id).unwrap(), view.rating_changes);
     }
 }
 
@@ -298,18 +298,18 @@ fn provisional_marks_follow_the_deviation_and_inactivity() {
     put(&g, pool, Speed::Live, 7, 1800.0, 60.0, 40);
     put(&g, pool, Speed::Live, 8, 1700.0, 130.0, 40);
     let me = UserRef::new(7, "p7", false);
-    let s = g.stats(c, &me).unwrap();
+    let s = g.ratings().stats(c, &me).unwrap();
     assert_eq!(s.speeds[0].shown.text(), "1800");
-    let other = g.stats(c, &UserRef::new(8, "p8", false)).unwrap();
+    let other = g.ratings().stats(c, &UserRef::new(8, "p8", false)).unwrap();
     assert_eq!(other.speeds[0].shown.text(), "1700?");
     // A year without games: RD 60 grows to about 110, and the rating is provisional again.
     clock.advance(DAY * 366);
-    let s = g.stats(c, &me).unwrap();
+    let s = g.ratings().stats(c, &me).unwrap();
     assert!(s.speeds[0].shown.deviation > 110.0, "{:?}", s.speeds[0]);
     assert_eq!(s.speeds[0].shown.text(), "1800?");
     // The leaderboard tests the RD as of now, as the "?" does: no longer listed, and told
     // that the rating is what is missing, not the games.
-    let lb = g.leaderboard(c, Speed::Live, 0, 7, None).unwrap();
+    let lb = g.ratings().leaderboard(c, Speed::Live, 0, 7, None).unwrap();
     assert!(lb.entries.is_empty(), "{:?}", lb.entries);
     assert_eq!(lb.total, 0);
     assert!(
@@ -336,7 +336,10 @@ fn an_idle_player_leaves_the_leaderboard_when_their_rating_turns_provisional() {
     put(&g, pool, Speed::Live, 7, 1533.0, 90.0, 22);
     put(&g, pool, Speed::Live, 8, 1400.0, 60.0, 30);
     let listed = |viewer| {
-        let lb = g.leaderboard(c, Speed::Live, 0, viewer, None).unwrap();
+        let lb = g
+            .ratings()
+            .leaderboard(c, Speed::Live, 0, viewer, None)
+            .unwrap();
         let ids: Vec<u64> = lb.entries.iter().map(|e| e.user.id).collect();
         (ids, lb.total, lb.me)
     };
@@ -348,7 +351,7 @@ fn an_idle_player_leaves_the_leaderboard_when_their_rating_turns_provisional() {
     assert_eq!(listed(7).0, vec![7, 8]);
     // 200 days on: shown "1533?" and off the list; the other player (RD 60) stays, now first.
     clock.advance(DAY * 29);
-    let s = g.stats(c, &UserRef::new(7, "p7", false)).unwrap();
+    let s = g.ratings().stats(c, &UserRef::new(7, "p7", false)).unwrap();
     assert_eq!(s.speeds[0].shown.text(), "1533?");
     let (ids, total, me) = listed(7);
     assert_eq!((ids, total), (vec![8], 1));
@@ -404,7 +407,11 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     put(&g, pool, Speed::Live, 200, 5000.0, 50.0, 4);
     put(&g, pool, Speed::Live, 201, 5000.0, 110.0, 50);
     put(&g, 777, Speed::Live, 202, 5000.0, 50.0, 50);
-    let page = |p, viewer| g.leaderboard(c, Speed::Live, p, viewer, None).unwrap();
+    let page = |p, viewer| {
+        g.ratings()
+            .leaderboard(c, Speed::Live, p, viewer, None)
+            .unwrap()
+    };
     let first = page(0, 110);
     assert_eq!((first.total, first.pages, first.page), (25, 3, 0));
     let names: Vec<_> = first.entries.iter().map(|e| e.user.id).collect();
@@ -425,7 +432,10 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     // Past the end: the last page.
     assert_eq!(page(99, 1).page, 2);
     // The correspondence pool is empty.
-    let corr = g.leaderboard(c, Speed::Correspondence, 0, 1, None).unwrap();
+    let corr = g
+        .ratings()
+        .leaderboard(c, Speed::Correspondence, 0, 1, None)
+        .unwrap();
     assert!(corr.entries.is_empty() && corr.pages == 1);
     assert_eq!(
         corr.me,
@@ -438,18 +448,24 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     // A button of the current version pages; once a rated game changes the pool, it is stale.
     let v = first.version;
     assert!(
-        g.leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version))
+        g.ratings()
+            .leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version))
             .is_ok()
     );
     let (a, b) = (user(1, "alice"), user(2, "bob"));
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &FOOLS_MATE);
     assert!(matches!(
-        g.leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version)),
+        g.ratings()
+            .leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version)),
         Err(GameError::PositionChanged)
     ));
     // The live pool did not change: its buttons still work.
-    assert!(g.leaderboard(c, Speed::Live, 1, 1, Some(v)).is_ok());
+    assert!(
+        g.ratings()
+            .leaderboard(c, Speed::Live, 1, 1, Some(v))
+            .is_ok()
+    );
 }
 
 #[test]
@@ -479,14 +495,20 @@ fn the_callers_rank_is_their_place_in_the_list_with_ties_by_id() {
     put(&g, pool, Speed::Live, 401, 2000.0, 110.0, 9);
     let mut listed = Vec::new();
     for p in 0..2 {
-        let lb = g.leaderboard(c, Speed::Live, p, 400, None).unwrap();
+        let lb = g
+            .ratings()
+            .leaderboard(c, Speed::Live, p, 400, None)
+            .unwrap();
         assert_eq!(lb.total, 13);
         listed.extend(lb.entries.iter().map(|e| (e.rank, e.user.id)));
     }
     assert_eq!(listed.len(), 13);
     for (place, (rank, id)) in listed.iter().enumerate() {
         assert_eq!(*rank, place as u64 + 1);
-        let lb = g.leaderboard(c, Speed::Live, 0, *id, None).unwrap();
+        let lb = g
+            .ratings()
+            .leaderboard(c, Speed::Live, 0, *id, None)
+            .unwrap();
         assert_eq!(
             lb.me,
             MyStanding::Ranked {
@@ -541,7 +563,7 @@ fn stats_count_colours_peak_streak_and_recent_games() {
     clock.advance(DAY);
     game(&g, c, &a, &d, 0.0); // alice loses with white
     game(&g, c, &d, &a, 1.0); // alice loses with black
-    let s = g.stats(c, &a).unwrap();
+    let s = g.ratings().stats(c, &a).unwrap();
     assert_eq!(s.speeds.len(), 1);
     let sp = &s.speeds[0];
     assert_eq!(sp.speed, Speed::Correspondence);
@@ -564,7 +586,7 @@ fn stats_count_colours_peak_streak_and_recent_games() {
         guild: Some(GUILD + 1),
         channel: 10,
     };
-    assert!(g.stats(elsewhere, &a).unwrap().speeds.is_empty());
+    assert!(g.ratings().stats(elsewhere, &a).unwrap().speeds.is_empty());
 }
 
 #[test]
@@ -598,11 +620,11 @@ fn a_rebuild_equals_the_incremental_ratings_to_the_last_bit() {
     let ids: Vec<u64> = users.iter().map(|u| u.id).collect();
     let incremental = snapshot(&g, &ids);
     assert!(incremental.len() > 100, "{}", incremental.len());
-    let report = g.rebuild_ratings().unwrap();
+    let report = g.ratings().rebuild_ratings().unwrap();
     assert_eq!(report.games, 60 - 60usize.div_ceil(7));
     assert_eq!(snapshot(&g, &ids), incremental);
     // Rebuilding again changes nothing either.
-    g.rebuild_ratings().unwrap();
+    g.ratings().rebuild_ratings().unwrap();
     assert_eq!(snapshot(&g, &ids), incremental);
 }
 
@@ -645,7 +667,7 @@ fn the_rebuild_command_rebuilds_the_database_the_bot_runs_on() {
     // …with lichess's numbers (White won): 1738.60 and 1261.40, RD 396.7003, whatever the
     // database held before (a deployment rated the old way rebuilds once).
     let c = ch(10);
-    let stats = |u: &UserRef| g.stats(c, u).unwrap().speeds[0].shown;
+    let stats = |u: &UserRef| g.ratings().stats(c, u).unwrap().speeds[0].shown;
     let (w, b) = (stats(&a), stats(&b));
     assert!((w.rating - 1738.603531).abs() < 1e-5, "{w:?}");
     assert!((b.rating - 1261.396469).abs() < 1e-5, "{b:?}");

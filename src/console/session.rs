@@ -379,14 +379,14 @@ impl Session {
                     .as_deref()
                     .map(local_user)
                     .unwrap_or_else(|| me.clone());
-                match svc.stats(ch, &who) {
+                match svc.ratings().stats(ch, &who) {
                     Ok(s) => ratings::print_stats(out, &s, self.boards.as_deref(), lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
             Command::Leaderboard(speed) => {
                 let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
-                match svc.leaderboard(ch, speed, 0, me.id, None) {
+                match svc.ratings().leaderboard(ch, speed, 0, me.id, None) {
                     Ok(v) => ratings::print_leaderboard(out, &v, lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }

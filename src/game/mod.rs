@@ -52,6 +52,7 @@ pub use self::notify::{
 pub use self::observe::EventObserver;
 pub use self::play::Seen;
 pub use self::queries::Queries;
+pub use self::ratings::Ratings;
 pub use self::rematch::EngineRematch;
 pub use self::scheduler::{Round, Scheduler, nonce};
 pub use self::time_control::{
@@ -245,6 +246,12 @@ impl GameService {
     /// The options in use.
     pub fn options(&self) -> &ServiceOptions {
         &self.inner.opts
+    }
+
+    /// Ratings: the leaderboard, stats, a game's rating changes, the rebuild ([`Ratings`], in
+    /// `ratings/`).
+    pub fn ratings(&self) -> Ratings<'_> {
+        Ratings { svc: self }
     }
 
     /// Reading games: boards, PGN, history, legal moves ([`Queries`], in `queries.rs`).
