@@ -94,7 +94,7 @@ impl World {
     }
 
     fn round(&self) -> cajitas::game::Round {
-        self.svc.run_round(EventScope::All).unwrap()
+        self.svc.clocks().run_round(EventScope::All).unwrap()
     }
 
     fn board(&self) -> GameView {
@@ -540,8 +540,8 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     clock.advance(Duration::from_millis(30 * DAY_MS as u64));
     let upgrade = T0 + 30 * DAY_MS;
     let svc = GameService::with_store(store, ServiceOptions::with_clock(clock.clone()));
-    assert_eq!(svc.adopt_unclocked_games().unwrap(), 1);
-    assert_eq!(svc.adopt_unclocked_games().unwrap(), 0);
+    assert_eq!(svc.clocks().adopt_unclocked_games().unwrap(), 1);
+    assert_eq!(svc.clocks().adopt_unclocked_games().unwrap(), 0);
     let ch = ChannelRef {
         guild: Some(1),
         channel: 500,
@@ -551,7 +551,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     assert_eq!(v.clock.deadline, Some(upgrade + 7 * DAY_MS));
     // Its reminder is scheduled from the upgrade too.
     assert_eq!(
-        svc.next_due(EventScope::All).unwrap(),
+        svc.clocks().next_due(EventScope::All).unwrap(),
         Some(upgrade + 7 * DAY_MS * 8 / 10)
     );
     let black = UserRef::new(22, "black", false);
@@ -617,10 +617,13 @@ fn migration_0014_drops_the_untimed_reminders_pending_before_both_sides_moved() 
     let (opts, clock, posts) = recorded_options();
     let svc = GameService::open(&db, opts).unwrap();
     // Only the game both sides moved in keeps its reminder.
-    assert_eq!(svc.next_due(EventScope::Only(100)).unwrap(), None);
-    assert_eq!(svc.next_due(EventScope::Only(200)).unwrap(), Some(idle_at));
+    assert_eq!(svc.clocks().next_due(EventScope::Only(100)).unwrap(), None);
+    assert_eq!(
+        svc.clocks().next_due(EventScope::Only(200)).unwrap(),
+        Some(idle_at)
+    );
     clock.advance(Duration::from_millis(7 * DAY_MS as u64));
-    svc.run_round(EventScope::All).unwrap();
+    svc.clocks().run_round(EventScope::All).unwrap();
     let posts = posts.posts();
     assert_eq!(
         posts.len(),
@@ -675,28 +678,37 @@ fn pending_events_from_before_migration_0010_move_into_their_games() {
     let (opts, clock, posts) = recorded_options();
     let svc = GameService::open(&db, opts).unwrap();
     // The reminder is the game's pending event now, found by the index on the due time ...
-    assert_eq!(svc.next_due(EventScope::All).unwrap(), Some(reminder_at));
     assert_eq!(
-        svc.next_due(EventScope::Only(500)).unwrap(),
+        svc.clocks().next_due(EventScope::All).unwrap(),
         Some(reminder_at)
     );
-    assert_eq!(svc.next_due(EventScope::Except(500)).unwrap(), None);
+    assert_eq!(
+        svc.clocks().next_due(EventScope::Only(500)).unwrap(),
+        Some(reminder_at)
+    );
+    assert_eq!(
+        svc.clocks().next_due(EventScope::Except(500)).unwrap(),
+        None
+    );
     // ... and the done event still waits for its post, with its nonce.
-    let round = svc.run_round(EventScope::All).unwrap();
+    let round = svc.clocks().run_round(EventScope::All).unwrap();
     assert_eq!((round.claimed, round.posted), (0, 1), "{round:?}");
     assert_eq!(posts.posts()[0].nonce.as_deref(), Some("cj8"));
     // The reminder goes out when due, once, under a new id; then the timeout.
     clock.advance(Duration::from_millis((day * 8 / 10) as u64));
-    let round = svc.run_round(EventScope::All).unwrap();
+    let round = svc.clocks().run_round(EventScope::All).unwrap();
     assert_eq!((round.claimed, round.posted), (1, 1), "{round:?}");
-    assert_eq!(svc.run_round(EventScope::All).unwrap().posted, 0);
+    assert_eq!(svc.clocks().run_round(EventScope::All).unwrap().posted, 0);
     let reminder = posts.posts()[1].clone();
     assert_eq!(reminder.kind, NoticeKind::Reminder);
     assert_eq!(reminder.mentions, vec![11]);
     assert_eq!(reminder.nonce.as_deref(), Some("cj9"));
-    assert_eq!(svc.next_due(EventScope::All).unwrap(), Some(T0 + day));
+    assert_eq!(
+        svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(T0 + day)
+    );
     clock.advance(Duration::from_millis((day * 2 / 10) as u64));
-    svc.run_round(EventScope::All).unwrap();
+    svc.clocks().run_round(EventScope::All).unwrap();
     let ch = ChannelRef {
         guild: Some(1),
         channel: 500,
@@ -705,7 +717,7 @@ fn pending_events_from_before_migration_0010_move_into_their_games() {
     assert!(v.finished);
     assert_eq!(v.ply, 2);
     assert_eq!(posts.posts()[2].kind, NoticeKind::TimedOut);
-    assert_eq!(svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(svc.clocks().next_due(EventScope::All).unwrap(), None);
     drop(svc);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -719,7 +731,8 @@ fn a_move_and_a_timeout_racing_end_the_game_once() {
         w.mv(Color::Black, "e5").unwrap();
         w.advance_ms(180_000);
         let svc = w.svc.clone();
-        let scheduler = std::thread::spawn(move || svc.run_round(EventScope::All).unwrap());
+        let scheduler =
+            std::thread::spawn(move || svc.clocks().run_round(EventScope::All).unwrap());
         let mv = w.mv(Color::White, "Nf3");
         scheduler.join().unwrap();
         w.round();
@@ -741,13 +754,16 @@ fn a_takeback_gives_the_game_a_new_seq_and_replaces_its_event() {
     w.mv(Color::Black, "e5").unwrap();
     // Both moved: the next event is white's reminder.
     let reminder = T0 + DAY_MS * 8 / 10;
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(reminder));
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(reminder)
+    );
     w.advance_ms(DAY_MS / 2);
     w.svc.takeback_request(&w.black, w.ch, None).unwrap();
     w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
     // Black to move again, from now, before both moved: the next event is black's timeout
     // (no reminder before both moved), and the reminder is gone.
-    let after = w.svc.next_due(EventScope::All).unwrap().unwrap();
+    let after = w.svc.clocks().next_due(EventScope::All).unwrap().unwrap();
     assert_eq!(after, T0 + DAY_MS / 2 + DAY_MS);
     w.advance_ms(DAY_MS * 4 / 10);
     w.round();
@@ -760,9 +776,9 @@ fn an_untimed_game_sends_no_reminder_before_both_sides_moved() {
     let w = world();
     w.start("untimed");
     // Nobody moved, then only white: no reminder is pending, and none goes out.
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(w.svc.clocks().next_due(EventScope::All).unwrap(), None);
     w.mv(Color::White, "e4").unwrap();
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(w.svc.clocks().next_due(EventScope::All).unwrap(), None);
     w.advance_ms(6 * DAY_MS);
     w.round();
     assert!(w.posts.posts().is_empty());
@@ -770,12 +786,15 @@ fn an_untimed_game_sends_no_reminder_before_both_sides_moved() {
     w.mv(Color::Black, "e5").unwrap();
     let black_moved = T0 + 6 * DAY_MS;
     let reminder = black_moved + 7 * DAY_MS * 8 / 10;
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(reminder));
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(reminder)
+    );
     // Black takes the move back: the reminder is gone with it.
     w.svc.takeback_request(&w.black, w.ch, None).unwrap();
     w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
     assert_eq!(w.board().ply, 1);
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(w.svc.clocks().next_due(EventScope::All).unwrap(), None);
     w.advance_ms(7 * DAY_MS);
     w.round();
     assert!(w.posts.posts().is_empty(), "{:?}", w.kinds());
@@ -794,19 +813,34 @@ fn only_its_scope(channel: u64) {
     w.advance_ms(DAY_MS);
     // `cajitas run` skips the channel: nothing happens.
     assert_eq!(
-        w.svc.run_round(EventScope::Except(channel)).unwrap(),
+        w.svc
+            .clocks()
+            .run_round(EventScope::Except(channel))
+            .unwrap(),
         cajitas::game::Round::default()
     );
     assert!(!w.board().finished);
-    assert_eq!(w.svc.next_due(EventScope::Except(channel)).unwrap(), None);
-    assert_eq!(w.svc.next_due(EventScope::Only(501)).unwrap(), None);
     assert_eq!(
-        w.svc.next_due(EventScope::Only(channel)).unwrap(),
+        w.svc
+            .clocks()
+            .next_due(EventScope::Except(channel))
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::Only(501)).unwrap(),
+        None
+    );
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::Only(channel)).unwrap(),
         Some(T0 + DAY_MS)
     );
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(T0 + DAY_MS));
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(T0 + DAY_MS)
+    );
     // The channel's own scheduler (`cajitas local`) handles it.
-    let round = w.svc.run_round(EventScope::Only(channel)).unwrap();
+    let round = w.svc.clocks().run_round(EventScope::Only(channel)).unwrap();
     assert_eq!((round.claimed, round.posted), (1, 1));
     assert!(w.board().aborted);
 }

@@ -122,7 +122,7 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
         // Timed out, posted, and the bot crashed before marking it posted.
         game_at(&svc, &clock, CRASHED, "1d", now - 2 * DAY_MS - 1000);
         clock.set(now - DAY_MS / 2);
-        let round = svc.run_round(EventScope::Only(CRASHED)).unwrap();
+        let round = svc.clocks().run_round(EventScope::Only(CRASHED)).unwrap();
         // Its overdue reminder (not posted: the game is over) and its timeout.
         assert_eq!((round.claimed, round.posted, round.failed), (2, 0, 1));
         // Nothing due for a week.

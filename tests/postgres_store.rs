@@ -568,7 +568,7 @@ fn two_schedulers_claim_each_due_event_once() {
                 s.spawn(move || {
                     barrier.wait();
                     (0..5)
-                        .map(|_| svc.run_round(EventScope::All).unwrap().claimed)
+                        .map(|_| svc.clocks().run_round(EventScope::All).unwrap().claimed)
                         .sum::<usize>()
                 })
             })
@@ -779,7 +779,7 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
         unlucky.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
     }
     clock.advance(Duration::from_secs(600));
-    let round = unlucky.run_round(EventScope::All).unwrap();
+    let round = unlucky.clocks().run_round(EventScope::All).unwrap();
     assert_eq!(
         (round.claimed, round.posted, round.failed),
         (GAMES as usize, 0, GAMES as usize)
@@ -789,7 +789,10 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
     let b_posts = Arc::new(SlowPosts::default());
     let (a, b) = (service(a_posts.clone()), service(b_posts.clone()));
     // Not before the retry time.
-    assert_eq!(a.run_round(EventScope::All).unwrap(), Default::default());
+    assert_eq!(
+        a.clocks().run_round(EventScope::All).unwrap(),
+        Default::default()
+    );
     clock.advance(Duration::from_secs(31));
     // A process claims a few posts and dies before posting them.
     let now = clock.now_ms();
@@ -811,7 +814,7 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
                     s.spawn(move || {
                         barrier.wait();
                         (0..4)
-                            .map(|_| svc.run_round(EventScope::All).unwrap().posted)
+                            .map(|_| svc.clocks().run_round(EventScope::All).unwrap().posted)
                             .sum::<usize>()
                     })
                 })
@@ -1239,7 +1242,7 @@ fn a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_e
     .unwrap();
     let round = {
         let svc = svc.clone();
-        std::thread::spawn(move || svc.run_round(EventScope::All))
+        std::thread::spawn(move || svc.clocks().run_round(EventScope::All))
     };
     let mut watcher = db.client();
     let mut waiting = || -> i64 {

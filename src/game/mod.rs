@@ -54,7 +54,7 @@ pub use self::play::Seen;
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;
 pub use self::rematch::EngineRematch;
-pub use self::scheduler::{Round, Scheduler, nonce};
+pub use self::scheduler::{Clocks, Round, Scheduler, nonce};
 pub use self::time_control::{
     ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
     TimeControl, UnknownTimeControl,
@@ -246,6 +246,11 @@ impl GameService {
     /// The options in use.
     pub fn options(&self) -> &ServiceOptions {
         &self.inner.opts
+    }
+
+    /// Clocks: the scheduler's rounds of timed events ([`Clocks`], in `scheduler.rs`).
+    pub fn clocks(&self) -> Clocks<'_> {
+        Clocks { svc: self }
     }
 
     /// Ratings: the leaderboard, stats, a game's rating changes, the rebuild ([`Ratings`], in
