@@ -298,9 +298,10 @@ fn game_end(base: &Path, quick: bool) {
         };
         // Rated first in one pair, unrated first in the next.
         let is_rated = (i % 2 == 0) == (i % 4 < 2);
-        svc.challenge_rated(w, ch, None, ColourChoice::White, is_rated)
+        svc.challenges()
+            .challenge_rated(w, ch, None, ColourChoice::White, is_rated)
             .unwrap();
-        svc.accept(b, ch).unwrap();
+        svc.challenges().accept(b, ch).unwrap();
         for (j, m) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
             svc.play_move(if j % 2 == 0 { w } else { b }, ch, m, Lang::En, false)
                 .unwrap();

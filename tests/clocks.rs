@@ -70,10 +70,11 @@ impl World {
         };
         let c = self
             .svc
+            .challenges()
             .challenge_with(&self.white, self.ch, Some(&self.black), terms)
             .unwrap();
         assert_eq!(c.time, tc);
-        let v = self.svc.accept(&self.black, self.ch).unwrap();
+        let v = self.svc.challenges().accept(&self.black, self.ch).unwrap();
         assert_eq!(v.clock.control, tc);
         v
     }
@@ -255,6 +256,7 @@ fn a_live_clock_counts_increments_over_40_moves_and_times_out() {
 
 fn start_from(w: &World, fen: &str, tc: TimeControl) -> GameView {
     w.svc
+        .challenges()
         .start_game_timed(
             &w.white,
             &w.black,
@@ -885,9 +887,10 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     };
     let (c, d) = (UserRef::new(33, "c", false), UserRef::new(44, "d", false));
     w.svc
+        .challenges()
         .challenge_timed(&c, ch2, None, ColourChoice::White, "3+2".parse().unwrap())
         .unwrap();
-    w.svc.accept(&d, ch2).unwrap();
+    w.svc.challenges().accept(&d, ch2).unwrap();
     wait_for("the new plan", || scheduler.planned() == Some(T0 + 30_000));
     assert_eq!(scheduler.wakeups(), woke + 1);
     // A later deadline does not wake it: no ring waits for it, and none was counted.
@@ -927,7 +930,8 @@ fn a_real_one_second_live_clock_runs_out() {
         increment_secs: 0,
     };
     let _scheduler = Scheduler::start(svc.clone(), EventScope::All);
-    svc.start_game_timed(&white, &black, ch, &Position::new(), one_second)
+    svc.challenges()
+        .start_game_timed(&white, &black, ch, &Position::new(), one_second)
         .unwrap();
     let started = std::time::Instant::now();
     svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
@@ -1093,8 +1097,10 @@ fn an_operation_reads_the_time_only_while_it_holds_the_store() {
         time: "3+2".parse().unwrap(),
         rated: false,
     };
-    svc.challenge_with(&white, ch, Some(&black), terms).unwrap();
-    svc.accept(&black, ch).unwrap();
+    svc.challenges()
+        .challenge_with(&white, ch, Some(&black), terms)
+        .unwrap();
+    svc.challenges().accept(&black, ch).unwrap();
     for (who, text) in [(&white, "e4"), (&black, "e5"), (&white, "Nf3")] {
         clock.time.advance(Duration::from_secs(3));
         svc.play_move(who, ch, text, Lang::En, false).unwrap();
@@ -1178,15 +1184,16 @@ fn a_move_that_waited_for_another_process_is_timed_from_when_it_held_the_game() 
         guild: Some(1),
         channel: 501,
     };
-    svc.challenge_timed(
-        &white,
-        ch,
-        Some(&black),
-        ColourChoice::White,
-        "3+2".parse().unwrap(),
-    )
-    .unwrap();
-    svc.accept(&black, ch).unwrap();
+    svc.challenges()
+        .challenge_timed(
+            &white,
+            ch,
+            Some(&black),
+            ColourChoice::White,
+            "3+2".parse().unwrap(),
+        )
+        .unwrap();
+    svc.challenges().accept(&black, ch).unwrap();
     svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
     svc.play_move(&black, ch, "e5", Lang::En, false).unwrap();
     clock.advance(Duration::from_secs(5));

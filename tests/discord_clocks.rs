@@ -59,15 +59,16 @@ fn game_at(svc: &GameService, clock: &ManualClock, channel: u64, time: &str, at:
         UserRef::new(BLACK, "bob", false),
     );
     clock.set(at);
-    svc.challenge_timed(
-        &w,
-        ch(channel),
-        None,
-        ColourChoice::White,
-        time.parse().unwrap(),
-    )
-    .unwrap();
-    svc.accept(&b, ch(channel)).unwrap();
+    svc.challenges()
+        .challenge_timed(
+            &w,
+            ch(channel),
+            None,
+            ColourChoice::White,
+            time.parse().unwrap(),
+        )
+        .unwrap();
+    svc.challenges().accept(&b, ch(channel)).unwrap();
     svc.play_move(&w, ch(channel), "e4", Lang::En, false)
         .unwrap();
     svc.play_move(&b, ch(channel), "e5", Lang::En, false)

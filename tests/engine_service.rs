@@ -118,7 +118,9 @@ fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
     assert!(end.finished && end.aborted, "{:?}", end.result);
     // Between two people, both having moved, it is too late.
     let bea = UserRef::new(2, "Bea", false);
-    s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+    s.challenges()
+        .start_game(&ana, &bea, CH, &Position::new())
+        .unwrap();
     s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     s.play_move(&bea, CH, "e5", Lang::En, false).unwrap();
     assert!(matches!(s.abort(&ana, CH), Err(GameError::AbortTooLate)));
@@ -134,7 +136,9 @@ fn a_game_against_the_engine_in_a_thread_and_the_analysis_of_the_channel() {
         channel: 50,
     };
     // A game in the channel itself, finished first.
-    s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+    s.challenges()
+        .start_game(&ana, &bea, CH, &Position::new())
+        .unwrap();
     s.resign(&bea, CH, None).unwrap();
     // Where games get threads, nothing in the channel is in the way of a new one.
     s.engine_playable(&ana, Place::with_threads(CH)).unwrap();
@@ -317,7 +321,9 @@ fn an_analysis_is_stored_per_game_and_budget() {
     let s = service();
     let ana = UserRef::new(1, "Ana", false);
     let bea = UserRef::new(2, "Bea", false);
-    s.start_game(&ana, &bea, CH, &Position::new()).unwrap();
+    s.challenges()
+        .start_game(&ana, &bea, CH, &Position::new())
+        .unwrap();
     s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     s.resign(&bea, CH, None).unwrap();
     let game = s.last_finished_game(CH).unwrap();

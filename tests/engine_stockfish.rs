@@ -166,7 +166,10 @@ fn the_analysis_finds_the_planted_blunder() {
         guild: None,
         channel: 3,
     };
-    service.start_game(&a, &b, ch, &Position::new()).unwrap();
+    service
+        .challenges()
+        .start_game(&a, &b, ch, &Position::new())
+        .unwrap();
     let moves = [
         "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O", "Re1",
         "Nxe4", "dxe4",

@@ -61,9 +61,11 @@ fn service() -> (GameService, Arc<RecordingNotifier>) {
 fn threaded_game(svc: &GameService, white: &UserRef, black: &UserRef, thread: u64) -> i64 {
     let place = Place::with_threads(CH);
     let c = svc
+        .challenges()
         .challenge(white, place, Some(black), ColourChoice::White)
         .unwrap();
     let v = svc
+        .challenges()
         .accept_at(black, place, Some(c.id), Lang::En, Some(thread))
         .unwrap();
     assert_eq!((v.channel, v.thread), (CH.channel, Some(thread)));
@@ -77,28 +79,33 @@ fn a_channel_with_threads_holds_many_games_and_one_challenge_per_challenger() {
     let (svc, _) = service();
     let place = Place::with_threads(CH);
     let c1 = svc
+        .challenges()
         .challenge(&alice(), place, Some(&bob()), ColourChoice::White)
         .unwrap();
     // One pending challenge per challenger per channel ...
     assert!(matches!(
-        svc.challenge(&alice(), place, Some(&carol()), ColourChoice::White),
+        svc.challenges()
+            .challenge(&alice(), place, Some(&carol()), ColourChoice::White),
         Err(GameError::ChallengePending)
     ));
     // ... but others challenge at the same time.
     let c2 = svc
+        .challenges()
         .challenge(&carol(), place, Some(&dave()), ColourChoice::White)
         .unwrap();
     // `/accept` without a button: the challenge addressed to the one accepting.
     let g1 = svc
+        .challenges()
         .accept_at(&bob(), place, None, Lang::En, Some(1001))
         .unwrap();
     assert_eq!(g1.white, alice());
     let g2 = svc
+        .challenges()
         .accept_at(&dave(), place, Some(c2.id), Lang::En, Some(1002))
         .unwrap();
     assert_ne!(g1.game_id, g2.game_id);
     assert!(matches!(
-        svc.accept_challenge(&bob(), CH, Some(c1.id)),
+        svc.challenges().accept_challenge(&bob(), CH, Some(c1.id)),
         Err(GameError::ChallengeClosed("accepted"))
     ));
 
@@ -133,10 +140,12 @@ fn a_channel_with_threads_holds_many_games_and_one_challenge_per_challenger() {
         .unwrap();
     // One game per thread.
     let c = svc
+        .challenges()
         .challenge(&dave(), place, Some(&erin()), ColourChoice::White)
         .unwrap();
     assert!(matches!(
-        svc.accept_at(&erin(), place, Some(c.id), Lang::En, Some(1003)),
+        svc.challenges()
+            .accept_at(&erin(), place, Some(c.id), Lang::En, Some(1003)),
         Err(GameError::GameInProgress)
     ));
     // The legal moves (autocomplete) follow the same rule.
@@ -160,34 +169,43 @@ fn a_channel_with_threads_holds_many_games_and_one_challenge_per_challenger() {
 fn several_challenges_to_answer_must_be_named() {
     let (svc, _) = service();
     let place = Place::with_threads(CH);
-    svc.challenge(&alice(), place, Some(&erin()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), place, Some(&erin()), ColourChoice::White)
         .unwrap();
-    svc.challenge(&bob(), place, Some(&erin()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&bob(), place, Some(&erin()), ColourChoice::White)
         .unwrap();
     assert!(matches!(
-        svc.accept_at(&erin(), place, None, Lang::En, Some(7)),
+        svc.challenges()
+            .accept_at(&erin(), place, None, Lang::En, Some(7)),
         Err(GameError::SeveralChallenges)
     ));
     assert!(matches!(
-        svc.acceptable(&erin(), place, None),
+        svc.challenges().acceptable(&erin(), place, None),
         Err(GameError::SeveralChallenges)
     ));
     assert!(matches!(
-        svc.decline(&erin(), CH),
+        svc.challenges().decline(&erin(), CH),
         Err(GameError::SeveralChallenges)
     ));
     // Each challenger withdraws their own.
-    assert_eq!(svc.cancel(&bob(), CH).unwrap().challenger, bob());
+    assert_eq!(
+        svc.challenges().cancel(&bob(), CH).unwrap().challenger,
+        bob()
+    );
     assert!(matches!(
-        svc.cancel(&carol(), CH),
+        svc.challenges().cancel(&carol(), CH),
         Err(GameError::NotChallenger)
     ));
-    let c = svc.acceptable(&erin(), place, None).unwrap();
+    let c = svc.challenges().acceptable(&erin(), place, None).unwrap();
     assert_eq!(c.challenger, alice());
     assert_eq!(c.message, None);
-    svc.set_challenge_message(c.id, 5555).unwrap();
+    svc.challenges().set_challenge_message(c.id, 5555).unwrap();
     assert_eq!(
-        svc.acceptable(&erin(), place, None).unwrap().message,
+        svc.challenges()
+            .acceptable(&erin(), place, None)
+            .unwrap()
+            .message,
         Some(5555)
     );
 }
@@ -199,26 +217,33 @@ fn challenges_in_threads() {
     // In a game's thread: refused, with the channel to go to.
     let in_game_thread = Place::thread(at(1001), CH.channel);
     assert!(matches!(
-        svc.challenge(&carol(), in_game_thread, Some(&dave()), ColourChoice::White),
+        svc.challenges()
+            .challenge(&carol(), in_game_thread, Some(&dave()), ColourChoice::White),
         Err(GameError::InGameThread { parent: 100 })
     ));
     // In another thread: the game is played in that thread, no new one.
     let other = Place::thread(at(2000), CH.channel);
-    svc.challenge(&carol(), other, Some(&dave()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&carol(), other, Some(&dave()), ColourChoice::White)
         .unwrap();
     // One challenge at a time there, as in a channel without threads.
     assert!(matches!(
-        svc.challenge(&erin(), other, None, ColourChoice::White),
+        svc.challenges()
+            .challenge(&erin(), other, None, ColourChoice::White),
         Err(GameError::ChallengePending)
     ));
-    let v = svc.accept_at(&dave(), other, None, Lang::En, None).unwrap();
+    let v = svc
+        .challenges()
+        .accept_at(&dave(), other, None, Lang::En, None)
+        .unwrap();
     assert_eq!((v.channel, v.thread), (CH.channel, Some(2000)));
     assert!(!v.elsewhere_than(at(2000)));
     svc.play_move(&carol(), at(2000), "e4", Lang::En, false)
         .unwrap();
     // Now it is a game's thread.
     assert!(matches!(
-        svc.challenge(&erin(), other, Some(&alice()), ColourChoice::White),
+        svc.challenges()
+            .challenge(&erin(), other, Some(&alice()), ColourChoice::White),
         Err(GameError::InGameThread { parent: 100 })
     ));
 }
@@ -269,9 +294,10 @@ fn the_end_of_a_threads_game_posts_its_summary_in_the_channel_after_the_commit()
 
     // A game played in the channel itself (no thread) leaves no summary.
     let plain = at(300);
-    svc.challenge(&carol(), plain, Some(&dave()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&carol(), plain, Some(&dave()), ColourChoice::White)
         .unwrap();
-    svc.accept(&dave(), plain).unwrap();
+    svc.challenges().accept(&dave(), plain).unwrap();
     svc.play_move(&carol(), plain, "f3", Lang::En, false)
         .unwrap();
     svc.play_move(&dave(), plain, "e5", Lang::En, false)
@@ -362,7 +388,7 @@ fn a_rematch_swaps_the_colours_and_is_posted_in_the_games_channel() {
     let id = threaded_game(&svc, &alice(), &bob(), 1001);
     // Not before the game ended, and only for its players.
     assert!(matches!(
-        svc.rematch(&bob(), id, true),
+        svc.challenges().rematch(&bob(), id, true),
         Err(GameError::PositionChanged)
     ));
     svc.play_move(&alice(), at(1001), "e4", Lang::En, false)
@@ -371,10 +397,10 @@ fn a_rematch_swaps_the_colours_and_is_posted_in_the_games_channel() {
         .unwrap();
     svc.resign(&alice(), at(1001), None).unwrap();
     assert!(matches!(
-        svc.rematch(&carol(), id, true),
+        svc.challenges().rematch(&carol(), id, true),
         Err(GameError::NotAPlayer)
     ));
-    let c = svc.rematch(&bob(), id, true).unwrap();
+    let c = svc.challenges().rematch(&bob(), id, true).unwrap();
     assert_eq!(c.challenger, bob());
     assert_eq!(c.opponent, Some(alice()));
     // bob had black: now white.
@@ -388,6 +414,7 @@ fn a_rematch_swaps_the_colours_and_is_posted_in_the_games_channel() {
     // The message posted is the challenge's: alice's Accept opens the new game's thread on it.
     let message = c.message.expect("the notifier's message id is kept");
     let v = svc
+        .challenges()
         .accept_at(
             &alice(),
             Place::with_threads(CH),
@@ -399,9 +426,9 @@ fn a_rematch_swaps_the_colours_and_is_posted_in_the_games_channel() {
     assert_eq!(v.white, bob());
     assert_eq!(v.thread, Some(message));
     // A second rematch while one waits: one pending challenge per challenger.
-    svc.rematch(&bob(), id, true).unwrap();
+    svc.challenges().rematch(&bob(), id, true).unwrap();
     assert!(matches!(
-        svc.rematch(&bob(), id, true),
+        svc.challenges().rematch(&bob(), id, true),
         Err(GameError::ChallengePending)
     ));
 }
@@ -454,7 +481,8 @@ fn a_game_started_before_the_threads_migration_keeps_playing_in_its_channel() {
     assert!(!r.view.elsewhere_than(CH));
     // It is the channel's game: no second game there without threads ...
     assert!(matches!(
-        svc.challenge(&carol(), CH, Some(&dave()), ColourChoice::White),
+        svc.challenges()
+            .challenge(&carol(), CH, Some(&dave()), ColourChoice::White),
         Err(GameError::GameInProgress)
     ));
     // ... but games in threads may start beside it.

@@ -73,9 +73,10 @@ const CH: ChannelRef = ChannelRef {
 /// Alice (white) against Bob (black) in `CH`, through a challenge: a casual game, so that
 /// takebacks are allowed (ratings have their own tests, `tests/ratings.rs`).
 fn new_game(svc: &GameService) -> i64 {
-    svc.challenge_rated(&alice(), CH, Some(&bob()), ColourChoice::White, false)
+    svc.challenges()
+        .challenge_rated(&alice(), CH, Some(&bob()), ColourChoice::White, false)
         .unwrap();
-    let v = svc.accept(&bob(), CH).unwrap();
+    let v = svc.challenges().accept(&bob(), CH).unwrap();
     assert_eq!(v.white, alice());
     assert_eq!(v.black, bob());
     v.game_id
@@ -97,7 +98,10 @@ fn play(svc: &GameService, moves: &[&str]) -> cajitas::game::MoveResult {
 
 fn set_position(svc: &GameService, fen: &str) -> i64 {
     let pos = Position::from_fen(fen).unwrap();
-    svc.start_game(&alice(), &bob(), CH, &pos).unwrap().game_id
+    svc.challenges()
+        .start_game(&alice(), &bob(), CH, &pos)
+        .unwrap()
+        .game_id
 }
 
 const SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
@@ -461,34 +465,43 @@ fn challenges_expire_and_are_replaced() {
     };
     let svc = open_service("expire", opts);
     let c = svc
+        .challenges()
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::Black)
         .unwrap();
     assert_eq!(c.expires_at - c.created_at, 60_000);
     assert_eq!(c.status, ChallengeState::Pending);
     clock.advance(Duration::from_millis(60_000));
     assert!(matches!(
-        svc.accept(&bob(), CH),
+        svc.challenges().accept(&bob(), CH),
         Err(GameError::ChallengeExpired)
     ));
     assert!(matches!(
-        svc.decline(&bob(), CH),
+        svc.challenges().decline(&bob(), CH),
         Err(GameError::ChallengeExpired)
     ));
     assert_eq!(
-        svc.pending_challenge(CH).unwrap().unwrap().status,
+        svc.challenges()
+            .pending_challenge(CH)
+            .unwrap()
+            .unwrap()
+            .status,
         ChallengeState::Expired
     );
     // An expired challenge does not block a new one.
     let c2 = svc
+        .challenges()
         .challenge(&carol(), CH, None, ColourChoice::Black)
         .unwrap();
     assert_ne!(c2.id, c.id);
     assert!(matches!(
-        svc.accept_challenge(&bob(), CH, Some(c.id)),
+        svc.challenges().accept_challenge(&bob(), CH, Some(c.id)),
         Err(GameError::ChallengeExpired)
     ));
     // The open challenge: Black for carol, so the acceptor is White.
-    let v = svc.accept_challenge(&bob(), CH, Some(c2.id)).unwrap();
+    let v = svc
+        .challenges()
+        .accept_challenge(&bob(), CH, Some(c2.id))
+        .unwrap();
     assert_eq!(v.white, bob());
     assert_eq!(v.black, carol());
 }
@@ -501,83 +514,93 @@ fn challenge_flow_and_its_refusals() {
         channel: 200,
     };
     assert!(matches!(
-        svc.accept(&bob(), CH),
+        svc.challenges().accept(&bob(), CH),
         Err(GameError::NoChallenge)
     ));
     assert!(matches!(
-        svc.cancel(&bob(), CH),
+        svc.challenges().cancel(&bob(), CH),
         Err(GameError::NoChallenge)
     ));
     assert!(matches!(
-        svc.challenge(&alice(), CH, Some(&alice()), ColourChoice::Random),
+        svc.challenges()
+            .challenge(&alice(), CH, Some(&alice()), ColourChoice::Random),
         Err(GameError::CannotChallengeSelf)
     ));
     assert!(matches!(
-        svc.challenge(&alice(), CH, Some(&robot()), ColourChoice::Random),
+        svc.challenges()
+            .challenge(&alice(), CH, Some(&robot()), ColourChoice::Random),
         Err(GameError::CannotChallengeBot)
     ));
     assert!(matches!(
-        svc.challenge(&robot(), CH, None, ColourChoice::Random),
+        svc.challenges()
+            .challenge(&robot(), CH, None, ColourChoice::Random),
         Err(GameError::BotCannotPlay)
     ));
     let c = svc
+        .challenges()
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::Random)
         .unwrap();
     assert_eq!(c.opponent, Some(bob()));
     assert!(matches!(
-        svc.challenge(&carol(), CH, None, ColourChoice::Random),
+        svc.challenges()
+            .challenge(&carol(), CH, None, ColourChoice::Random),
         Err(GameError::ChallengePending)
     ));
     assert!(matches!(
-        svc.accept(&carol(), CH),
+        svc.challenges().accept(&carol(), CH),
         Err(GameError::NotChallenged)
     ));
     assert!(matches!(
-        svc.decline(&carol(), CH),
+        svc.challenges().decline(&carol(), CH),
         Err(GameError::NotChallenged)
     ));
     assert!(matches!(
-        svc.accept(&alice(), CH),
+        svc.challenges().accept(&alice(), CH),
         Err(GameError::OwnChallenge)
     ));
     assert!(matches!(
-        svc.cancel(&bob(), CH),
+        svc.challenges().cancel(&bob(), CH),
         Err(GameError::NotChallenger)
     ));
-    let d = svc.decline(&bob(), CH).unwrap();
+    let d = svc.challenges().decline(&bob(), CH).unwrap();
     assert_eq!(d.status, ChallengeState::Declined);
     assert!(matches!(
-        svc.accept_challenge(&bob(), CH, Some(c.id)),
+        svc.challenges().accept_challenge(&bob(), CH, Some(c.id)),
         Err(GameError::ChallengeClosed("declined"))
     ));
     // Cancel.
-    svc.challenge(&alice(), CH, None, ColourChoice::Random)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::Random)
         .unwrap();
     assert_eq!(
-        svc.cancel(&alice(), CH).unwrap().status,
+        svc.challenges().cancel(&alice(), CH).unwrap().status,
         ChallengeState::Cancelled
     );
     // An open challenge: anyone but a bot or the challenger accepts.
-    svc.challenge(&alice(), CH, None, ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::White)
         .unwrap();
     assert!(matches!(
-        svc.accept(&robot(), CH),
+        svc.challenges().accept(&robot(), CH),
         Err(GameError::BotCannotPlay)
     ));
-    let v = svc.accept(&carol(), CH).unwrap();
+    let v = svc.challenges().accept(&carol(), CH).unwrap();
     assert_eq!((v.white.id, v.black.id), (1, 3));
     // One game per channel ...
     assert!(matches!(
-        svc.challenge(&bob(), CH, None, ColourChoice::Random),
+        svc.challenges()
+            .challenge(&bob(), CH, None, ColourChoice::Random),
         Err(GameError::GameInProgress)
     ));
     // ... but a user may play in several channels.
-    svc.challenge(&alice(), other, Some(&bob()), ColourChoice::Random)
+    svc.challenges()
+        .challenge(&alice(), other, Some(&bob()), ColourChoice::Random)
         .unwrap();
-    let v2 = svc.accept(&bob(), other).unwrap();
+    let v2 = svc.challenges().accept(&bob(), other).unwrap();
     assert_ne!(v2.game_id, v.game_id);
     assert!(matches!(
-        svc.start_game(&alice(), &bob(), CH, &Position::new()),
+        svc.challenges()
+            .start_game(&alice(), &bob(), CH, &Position::new()),
         Err(GameError::GameInProgress)
     ));
     // A random colour gives each side to someone.
@@ -941,11 +964,12 @@ fn two_services_on_one_database_stay_coherent() {
 #[test]
 fn only_the_challenger_closes_an_open_challenge() {
     let svc = service("open-decline");
-    svc.challenge(&alice(), CH, None, ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::White)
         .unwrap();
     // Mallory (carol) cannot make it go away for everyone.
     assert!(matches!(
-        svc.decline(&carol(), CH),
+        svc.challenges().decline(&carol(), CH),
         Err(GameError::OpenChallengeDecline)
     ));
     assert!(
@@ -954,11 +978,11 @@ fn only_the_challenger_closes_an_open_challenge() {
             .contains("Only the challenger")
     );
     assert!(matches!(
-        svc.cancel(&carol(), CH),
+        svc.challenges().cancel(&carol(), CH),
         Err(GameError::NotChallenger)
     ));
     // It is still there: bob accepts it.
-    let v = svc.accept(&bob(), CH).unwrap();
+    let v = svc.challenges().accept(&bob(), CH).unwrap();
     assert_eq!((v.white.id, v.black.id), (1, 2));
 }
 
@@ -969,25 +993,29 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     let db = temp_db("pings");
     let svc = db.open(opts.clone());
     for _ in 0..3 {
-        svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        svc.challenges()
+            .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
             .unwrap();
-        svc.cancel(&alice(), CH).unwrap();
+        svc.challenges().cancel(&alice(), CH).unwrap();
         clock.advance(Duration::from_millis(60_000));
     }
     // The count is stored: a reopened service (a restart) goes on counting.
     drop(svc);
     let svc = db.open(opts);
-    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
-    svc.cancel(&alice(), CH).unwrap();
+    svc.challenges().cancel(&alice(), CH).unwrap();
     // An open challenge pings nobody and is not counted.
-    svc.challenge(&alice(), CH, None, ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::White)
         .unwrap();
-    svc.cancel(&alice(), CH).unwrap();
+    svc.challenges().cancel(&alice(), CH).unwrap();
     // The fifth ping is a draw offer in a game (alice white, bob black).
-    svc.challenge(&bob(), CH, Some(&alice()), ColourChoice::Black)
+    svc.challenges()
+        .challenge(&bob(), CH, Some(&alice()), ColourChoice::Black)
         .unwrap();
-    svc.accept(&alice(), CH).unwrap();
+    svc.challenges().accept(&alice(), CH).unwrap();
     svc.draw_offer(&alice(), CH, None).unwrap();
     svc.draw_decline(&bob(), CH, None).unwrap();
     let before = svc.queries().board(CH).unwrap();
@@ -1302,7 +1330,8 @@ fn active_games_are_counted_in_every_place() {
         guild: Some(10),
         channel: 101,
     };
-    svc.start_game(&alice(), &carol(), other, &Position::new())
+    svc.challenges()
+        .start_game(&alice(), &carol(), other, &Position::new())
         .unwrap();
     assert_eq!(svc.queries().active_game_count().unwrap(), 2);
     svc.resign(&alice(), CH, None).unwrap();

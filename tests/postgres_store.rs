@@ -130,9 +130,10 @@ fn two_processes_with_a_game(url: &str) -> (GameService, GameService, i64) {
         )
     };
     let (a, b) = (open(), open());
-    a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    a.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
-    let game = a.accept(&bob(), CH).unwrap().game_id;
+    let game = a.challenges().accept(&bob(), CH).unwrap().game_id;
     (a, b, game)
 }
 
@@ -236,7 +237,8 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
                 let barrier = barrier.clone();
                 std::thread::spawn(move || {
                     barrier.wait();
-                    svc.challenge(&who, CH, None, ColourChoice::Random)
+                    svc.challenges()
+                        .challenge(&who, CH, None, ColourChoice::Random)
                 })
             })
             .collect::<Vec<_>>()
@@ -254,8 +256,8 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
             }
         }
         // Whoever made it withdraws it.
-        if a.cancel(&alice(), CH).is_err() {
-            b.cancel(&bob(), CH).unwrap();
+        if a.challenges().cancel(&alice(), CH).is_err() {
+            b.challenges().cancel(&bob(), CH).unwrap();
         }
     }
 }
@@ -552,9 +554,10 @@ fn two_schedulers_claim_each_due_event_once() {
             UserRef::new(101 + 2 * n, "b", false),
         );
         let live: TimeControl = "3+2".parse().unwrap();
-        a.challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
+        a.challenges()
+            .challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
             .unwrap();
-        a.accept(&bl, ch).unwrap();
+        a.challenges().accept(&bl, ch).unwrap();
         a.play_move(&w, ch, "e4", Lang::En, false).unwrap();
         b.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
     }
@@ -641,9 +644,10 @@ fn a_new_deadline_wakes_the_other_processes() {
     )
     .unwrap();
     let live: TimeControl = "3+2".parse().unwrap();
-    svc.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+    svc.challenges()
+        .challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
         .unwrap();
-    let v = svc.accept(&bob(), CH).unwrap();
+    let v = svc.challenges().accept(&bob(), CH).unwrap();
     // The game's first event, announced with its due time once the accept committed.
     let payload = wakeups
         .wait(Duration::from_secs(5))
@@ -694,9 +698,10 @@ fn a_deadline_set_by_another_process_wakes_this_scheduler() {
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     // Process B starts a live game: A learns of its first deadline.
     let live: TimeControl = "3+2".parse().unwrap();
-    b.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+    b.challenges()
+        .challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
         .unwrap();
-    b.accept(&bob(), CH).unwrap();
+    b.challenges().accept(&bob(), CH).unwrap();
     let mut c = db.client();
     let due: i64 = c
         .query_one(
@@ -772,9 +777,10 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
         );
         let live: TimeControl = "3+2".parse().unwrap();
         unlucky
+            .challenges()
             .challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
             .unwrap();
-        unlucky.accept(&bl, ch).unwrap();
+        unlucky.challenges().accept(&bl, ch).unwrap();
         unlucky.play_move(&w, ch, "e4", Lang::En, false).unwrap();
         unlucky.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
     }
@@ -891,9 +897,10 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
         Box::new(PostgresStore::open(&db.url).unwrap()),
         ServiceOptions::default(),
     );
-    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
-    svc.accept(&bob(), CH).unwrap();
+    svc.challenges().accept(&bob(), CH).unwrap();
     svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
     // The server ends every idle connection of the service's pool (as a restart or an idle
     // timeout would); the pool does not test a connection before lending it.
@@ -974,9 +981,10 @@ fn coordination_locks_held_while_shards_identify_leave_the_games_their_connectio
         );
     }
     // Meanwhile games go on: each operation gets a connection of the store's own.
-    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .expect("a challenge while the locks are held");
-    svc.accept(&bob(), CH).unwrap();
+    svc.challenges().accept(&bob(), CH).unwrap();
     svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
     assert_eq!(svc.queries().board(CH).unwrap().ply, 1);
     // Dropped, each lock is free again, for this process and the others.
@@ -1217,8 +1225,10 @@ fn a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_e
             time: "3+2".parse::<TimeControl>().unwrap(),
             rated: true,
         };
-        svc.challenge_with(&w, ch, Some(&k), terms).unwrap();
-        svc.accept(&k, ch).unwrap();
+        svc.challenges()
+            .challenge_with(&w, ch, Some(&k), terms)
+            .unwrap();
+        svc.challenges().accept(&k, ch).unwrap();
         for (i, text) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
             let mover = if i % 2 == 0 { &w } else { &k };
             svc.play_move(mover, ch, text, Lang::En, false).unwrap();

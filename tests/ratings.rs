@@ -39,9 +39,10 @@ fn ch(channel: u64) -> ChannelRef {
 
 /// Starts a game in `c` with `w` white, through a challenge (rated unless said otherwise).
 fn start(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, rated: bool) -> i64 {
-    g.challenge_rated(w, c, Some(b), ColourChoice::White, rated)
+    g.challenges()
+        .challenge_rated(w, c, Some(b), ColourChoice::White, rated)
         .unwrap();
-    g.accept(b, c).unwrap().game_id
+    g.challenges().accept(b, c).unwrap().game_id
 }
 
 fn play(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, moves: &[&str]) {
@@ -168,7 +169,8 @@ fn unrated_games_change_nothing() {
             .is_empty()
     );
     // A set position (tools and tests): unrated.
-    g.start_game(&a, &b, c, &cajitas_rules::Position::new())
+    g.challenges()
+        .start_game(&a, &b, c, &cajitas_rules::Position::new())
         .unwrap();
     play(&g, c, &a, &b, &FOOLS_MATE);
     assert_eq!(snapshot(&g, &[1, 2]), Vec::<String>::new());
@@ -774,8 +776,10 @@ fn pgn_tags_say_rated_or_casual_and_the_time_control_as_lichess_does() {
             rated,
             ..ChallengeTerms::new(ColourChoice::White)
         };
-        g.challenge_with(&a, c, Some(&b), terms).unwrap();
-        g.accept(&b, c).unwrap();
+        g.challenges()
+            .challenge_with(&a, c, Some(&b), terms)
+            .unwrap();
+        g.challenges().accept(&b, c).unwrap();
         play(&g, c, &a, &b, &FOOLS_MATE);
         assert_eq!(tags(&g), want, "{time:?} rated {rated}");
     }

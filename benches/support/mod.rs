@@ -47,8 +47,10 @@ pub fn players() -> (UserRef, UserRef) {
 /// opponent, and the ping limit (5 per 10 minutes) would refuse the sixth game.
 pub fn start(svc: &GameService, ch: ChannelRef) {
     let (a, b) = players();
-    svc.challenge(&a, ch, None, ColourChoice::White).unwrap();
-    svc.accept(&b, ch).unwrap();
+    svc.challenges()
+        .challenge(&a, ch, None, ColourChoice::White)
+        .unwrap();
+    svc.challenges().accept(&b, ch).unwrap();
 }
 
 /// A channel playing a random script, game after game.

@@ -201,13 +201,16 @@ impl Session {
                     time,
                     rated,
                 };
-                match svc.challenge_with(&me, ch, opponent.as_ref(), terms) {
+                match svc
+                    .challenges()
+                    .challenge_with(&me, ch, opponent.as_ref(), terms)
+                {
                     Ok(c) => show_challenge(out, &c, lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
             Command::Play { level, colour } => self.play_computer(level, colour, out)?,
-            Command::Accept => match svc.accept(&me, ch) {
+            Command::Accept => match svc.challenges().accept(&me, ch) {
                 Ok(v) => {
                     let begins = i18n::challenges::game_begins(lang, Presentation::Console, &v);
                     writeln!(out, "{begins}")?;
@@ -216,7 +219,7 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Decline => match svc.decline(&me, ch) {
+            Command::Decline => match svc.challenges().decline(&me, ch) {
                 Ok(c) => {
                     let text = tr!(
                         lang,
@@ -228,7 +231,7 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Cancel => match svc.cancel(&me, ch) {
+            Command::Cancel => match svc.challenges().cancel(&me, ch) {
                 Ok(_) => writeln!(
                     out,
                     "{}",

@@ -38,7 +38,7 @@ use std::time::Duration;
 
 pub use cajitas_rules::Lang;
 
-pub use self::challenges::ChallengeTerms;
+pub use self::challenges::{ChallengeTerms, Challenges};
 pub use self::clock::{Clock, ManualClock, SystemClock};
 pub use self::engine::{
     ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
@@ -248,6 +248,12 @@ impl GameService {
         &self.inner.opts
     }
 
+    /// Challenges: made, answered, and rematches ([`Challenges`], in `challenges.rs` and
+    /// `rematch.rs`).
+    pub fn challenges(&self) -> Challenges<'_> {
+        Challenges { svc: self }
+    }
+
     /// Clocks: the scheduler's rounds of timed events ([`Clocks`], in `scheduler.rs`).
     pub fn clocks(&self) -> Clocks<'_> {
         Clocks { svc: self }
@@ -376,9 +382,10 @@ mod tests {
             guild: Some(1),
             channel: 10,
         };
-        svc.challenge(&w, ch, Some(&b), ColourChoice::White)
+        svc.challenges()
+            .challenge(&w, ch, Some(&b), ColourChoice::White)
             .unwrap();
-        let id = svc.accept(&b, ch).unwrap().game_id;
+        let id = svc.challenges().accept(&b, ch).unwrap().game_id;
         let cached = || svc.cache().get(&id).map(|c| c.ply);
         assert_eq!(cached(), Some(0));
         svc.play_move(&w, ch, "e4", Lang::En, false).unwrap();

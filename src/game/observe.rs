@@ -53,8 +53,10 @@ mod tests {
             time: "5+3".parse::<TimeControl>().unwrap(),
             rated: false,
         };
-        svc.challenge_with(&white, ch, Some(&black), terms).unwrap();
-        svc.accept(&black, ch).unwrap();
+        svc.challenges()
+            .challenge_with(&white, ch, Some(&black), terms)
+            .unwrap();
+        svc.challenges().accept(&black, ch).unwrap();
         let due = svc
             .clocks()
             .next_due(EventScope::All)
