@@ -303,13 +303,14 @@ fn game_end(base: &Path, quick: bool) {
             .unwrap();
         svc.challenges().accept(b, ch).unwrap();
         for (j, m) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
-            svc.play_move(if j % 2 == 0 { w } else { b }, ch, m, Lang::En, false)
+            svc.play()
+                .play_move(if j % 2 == 0 { w } else { b }, ch, m, Lang::En, false)
                 .unwrap();
         }
         clock.advance(Duration::from_secs(3600));
         let c0 = cpu_fenced();
         let t0 = Instant::now();
-        let v = svc.resign(w, ch, None).unwrap().view;
+        let v = svc.play().resign(w, ch, None).unwrap().view;
         let dt = t0.elapsed();
         let c1 = cpu_fenced();
         assert_eq!(v.rating_changes.is_empty(), !is_rated);

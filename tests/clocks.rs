@@ -86,6 +86,7 @@ impl World {
             &self.black
         };
         self.svc
+            .play()
             .play_move(u, self.ch, text, Lang::En, false)
             .map(|r| r.view)
     }
@@ -295,7 +296,7 @@ fn a_flag_with_the_opponents_draw_offer_standing_is_a_draw() {
     w.mv(Color::White, "e4").unwrap();
     w.mv(Color::Black, "e5").unwrap();
     // Black offers a draw; white lets the clock run out.
-    w.svc.draw_offer(&w.black, w.ch, None).unwrap();
+    w.svc.play().draw_offer(&w.black, w.ch, None).unwrap();
     w.advance_ms(DAY_MS);
     w.round();
     assert_eq!(
@@ -309,10 +310,10 @@ fn a_flag_with_the_opponents_draw_offer_standing_is_a_draw() {
     w.start("1d");
     w.mv(Color::White, "e4").unwrap();
     w.mv(Color::Black, "e5").unwrap();
-    w.svc.draw_offer(&w.black, w.ch, None).unwrap();
+    w.svc.play().draw_offer(&w.black, w.ch, None).unwrap();
     w.mv(Color::White, "Nf3").unwrap();
     w.mv(Color::Black, "Nc6").unwrap();
-    w.svc.draw_offer(&w.white, w.ch, None).unwrap();
+    w.svc.play().draw_offer(&w.white, w.ch, None).unwrap();
     w.advance_ms(DAY_MS);
     w.round();
     assert_eq!(
@@ -433,7 +434,7 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     w.mv(Color::Black, "e5").unwrap();
     w.advance_ms(6 * DAY_MS);
     assert!(matches!(
-        w.svc.claim_abandoned(&w.black, w.ch, false),
+        w.svc.play().claim_abandoned(&w.black, w.ch, false),
         Err(GameError::ClaimTooEarly { at_ms, .. }) if at_ms == T0 + 7 * DAY_MS
     ));
     // The reminder at 80% of the 7 days went out, to white only.
@@ -444,10 +445,15 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     assert_eq!(posts[0].mentions, vec![11]);
     w.advance_ms(DAY_MS);
     assert!(matches!(
-        w.svc.claim_abandoned(&w.white, w.ch, false),
+        w.svc.play().claim_abandoned(&w.white, w.ch, false),
         Err(GameError::ClaimOwnTurn)
     ));
-    let v = w.svc.claim_abandoned(&w.black, w.ch, false).unwrap().view;
+    let v = w
+        .svc
+        .play()
+        .claim_abandoned(&w.black, w.ch, false)
+        .unwrap()
+        .view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {
@@ -465,14 +471,19 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     w.advance_ms(3 * DAY_MS);
     w.mv(Color::Black, "e5").unwrap();
     w.advance_ms(7 * DAY_MS);
-    let v = w.svc.claim_abandoned(&w.black, w.ch, true).unwrap().view;
+    let v = w
+        .svc
+        .play()
+        .claim_abandoned(&w.black, w.ch, true)
+        .unwrap()
+        .view;
     assert!(matches!(v.outcome, Some(Outcome::Draw { .. })));
 
     // A timed game is not claimed: it ends by itself.
     let w = world();
     w.start("1d");
     assert!(matches!(
-        w.svc.claim_abandoned(&w.black, w.ch, false),
+        w.svc.play().claim_abandoned(&w.black, w.ch, false),
         Err(GameError::ClaimNotUntimed)
     ));
 }
@@ -559,7 +570,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     let black = UserRef::new(22, "black", false);
     clock.advance(Duration::from_millis(6 * DAY_MS as u64));
     assert!(matches!(
-        svc.claim_abandoned(&black, ch, false),
+        svc.play().claim_abandoned(&black, ch, false),
         Err(GameError::ClaimTooEarly { .. })
     ));
 }
@@ -761,8 +772,8 @@ fn a_takeback_gives_the_game_a_new_seq_and_replaces_its_event() {
         Some(reminder)
     );
     w.advance_ms(DAY_MS / 2);
-    w.svc.takeback_request(&w.black, w.ch, None).unwrap();
-    w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
+    w.svc.play().takeback_request(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.white, w.ch, None).unwrap();
     // Black to move again, from now, before both moved: the next event is black's timeout
     // (no reminder before both moved), and the reminder is gone.
     let after = w.svc.clocks().next_due(EventScope::All).unwrap().unwrap();
@@ -793,15 +804,20 @@ fn an_untimed_game_sends_no_reminder_before_both_sides_moved() {
         Some(reminder)
     );
     // Black takes the move back: the reminder is gone with it.
-    w.svc.takeback_request(&w.black, w.ch, None).unwrap();
-    w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
+    w.svc.play().takeback_request(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.white, w.ch, None).unwrap();
     assert_eq!(w.board().ply, 1);
     assert_eq!(w.svc.clocks().next_due(EventScope::All).unwrap(), None);
     w.advance_ms(7 * DAY_MS);
     w.round();
     assert!(w.posts.posts().is_empty(), "{:?}", w.kinds());
     // The waiting player's claim ends the game that never started: aborted.
-    let v = w.svc.claim_abandoned(&w.white, w.ch, false).unwrap().view;
+    let v = w
+        .svc
+        .play()
+        .claim_abandoned(&w.white, w.ch, false)
+        .unwrap()
+        .view;
     assert!(v.aborted);
 }
 
@@ -895,6 +911,7 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     assert_eq!(scheduler.wakeups(), woke + 1);
     // A later deadline does not wake it: no ring waits for it, and none was counted.
     w.svc
+        .play()
         .play_move(&w.white, w.ch, "e4", Lang::En, false)
         .unwrap();
     assert!(!scheduler.ring_pending(), "the move rang the scheduler");
@@ -934,8 +951,12 @@ fn a_real_one_second_live_clock_runs_out() {
         .start_game_timed(&white, &black, ch, &Position::new(), one_second)
         .unwrap();
     let started = std::time::Instant::now();
-    svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
-    svc.play_move(&black, ch, "e5", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&white, ch, "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&black, ch, "e5", Lang::En, false)
+        .unwrap();
     // White's one second runs; nobody moves.
     wait_for("the flag", || !posts.posts().is_empty());
     let elapsed = started.elapsed();
@@ -995,7 +1016,7 @@ fn a_flagged_side_shows_no_time_left() {
     w.mv(Color::White, "e4").unwrap();
     w.mv(Color::Black, "e5").unwrap();
     w.advance_ms(3_600_000);
-    w.svc.resign(&w.white, w.ch, None).unwrap();
+    w.svc.play().resign(&w.white, w.ch, None).unwrap();
     w.advance_ms(3_600_000);
     let v = w.board();
     assert_eq!(v.clock.white_ms, DAY_MS - 3_600_000);
@@ -1018,10 +1039,10 @@ fn a_takeback_charges_the_time_used_and_gives_none_back() {
     // move at 0:31 from now, black's time as it was.
     w.advance_ms(148_000);
     assert_eq!(w.board().clock.white_ms, 33_000);
-    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    let t = w.svc.play().takeback_request(&w.white, w.ch, None).unwrap();
     assert_eq!(t.plies, 2);
     w.advance_ms(2_000);
-    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.black, w.ch, None).unwrap();
     let v = w.board();
     assert_eq!(v.ply, 2);
     assert_eq!((v.clock.white_ms, v.clock.black_ms), (31_000, 181_000));
@@ -1035,10 +1056,10 @@ fn a_takeback_charges_the_time_used_and_gives_none_back() {
     let v = w.mv(Color::White, "Nf3").unwrap();
     assert_eq!(v.clock.white_ms, 32_000);
     w.advance_ms(5_000);
-    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    let t = w.svc.play().takeback_request(&w.white, w.ch, None).unwrap();
     assert_eq!(t.plies, 1);
     w.advance_ms(1_000);
-    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.black, w.ch, None).unwrap();
     let v = w.board();
     assert_eq!(v.ply, 2);
     assert_eq!((v.clock.white_ms, v.clock.black_ms), (32_000, 175_000));
@@ -1103,11 +1124,13 @@ fn an_operation_reads_the_time_only_while_it_holds_the_store() {
     svc.challenges().accept(&black, ch).unwrap();
     for (who, text) in [(&white, "e4"), (&black, "e5"), (&white, "Nf3")] {
         clock.time.advance(Duration::from_secs(3));
-        svc.play_move(who, ch, text, Lang::En, false).unwrap();
+        svc.play()
+            .play_move(who, ch, text, Lang::En, false)
+            .unwrap();
     }
-    svc.takeback_request(&white, ch, None).unwrap();
-    svc.takeback_accept(&black, ch, None).unwrap();
-    svc.resign(&white, ch, None).unwrap();
+    svc.play().takeback_request(&white, ch, None).unwrap();
+    svc.play().takeback_accept(&black, ch, None).unwrap();
+    svc.play().resign(&white, ch, None).unwrap();
     assert_eq!(
         clock.unheld.load(std::sync::atomic::Ordering::SeqCst),
         0,
@@ -1148,7 +1171,8 @@ fn a_move_that_waited_behind_another_operation_is_timed_from_when_it_held_the_ga
     let (svc, black, ch) = (w.svc.clone(), w.black.clone(), w.ch);
     let mover = std::thread::spawn(move || {
         tid_tx.send(thread_id()).unwrap();
-        svc.play_move(&black, ch, "Nc6", Lang::En, false)
+        svc.play()
+            .play_move(&black, ch, "Nc6", Lang::En, false)
             .map(|r| r.view)
     });
     let tid = tid_rx.recv().unwrap();
@@ -1194,11 +1218,17 @@ fn a_move_that_waited_for_another_process_is_timed_from_when_it_held_the_game() 
         )
         .unwrap();
     svc.challenges().accept(&black, ch).unwrap();
-    svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
-    svc.play_move(&black, ch, "e5", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&white, ch, "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&black, ch, "e5", Lang::En, false)
+        .unwrap();
     clock.advance(Duration::from_secs(5));
     // Black's turn begins now.
-    svc.play_move(&white, ch, "Nf3", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&white, ch, "Nf3", Lang::En, false)
+        .unwrap();
     // Another process holds the channel's lock (the key of every write on its games).
     let mut other = pg.client();
     let key = ch.channel as i64;
@@ -1208,7 +1238,8 @@ fn a_move_that_waited_for_another_process_is_timed_from_when_it_held_the_game() 
     let mover = {
         let (svc, black) = (svc.clone(), black.clone());
         std::thread::spawn(move || {
-            svc.play_move(&black, ch, "Nc6", Lang::En, false)
+            svc.play()
+                .play_move(&black, ch, "Nc6", Lang::En, false)
                 .map(|r| r.view)
         })
     };

@@ -509,7 +509,8 @@ fn the_console_shows_a_flagged_clock_at_zero() {
             .unwrap();
         svc.challenges().accept(&bob, ch).unwrap();
         for (who, mv) in [(&alice, "e4"), (&bob, "e5")] {
-            svc.play_move(who, ch, mv, cajitas::game::Lang::En, false)
+            svc.play()
+                .play_move(who, ch, mv, cajitas::game::Lang::En, false)
                 .unwrap();
         }
     }
@@ -545,8 +546,12 @@ fn overdue_game(dir: &std::path::Path) {
         )
         .unwrap();
     svc.challenges().accept(&bob, ch).unwrap();
-    svc.play_move(&alice, ch, "e4", Lang::En, false).unwrap();
-    svc.play_move(&bob, ch, "e5", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&alice, ch, "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&bob, ch, "e5", Lang::En, false)
+        .unwrap();
 }
 
 #[test]

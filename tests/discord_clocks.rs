@@ -69,9 +69,11 @@ fn game_at(svc: &GameService, clock: &ManualClock, channel: u64, time: &str, at:
         )
         .unwrap();
     svc.challenges().accept(&b, ch(channel)).unwrap();
-    svc.play_move(&w, ch(channel), "e4", Lang::En, false)
+    svc.play()
+        .play_move(&w, ch(channel), "e4", Lang::En, false)
         .unwrap();
-    svc.play_move(&b, ch(channel), "e5", Lang::En, false)
+    svc.play()
+        .play_move(&b, ch(channel), "e5", Lang::En, false)
         .unwrap();
 }
 

@@ -599,14 +599,15 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
             )
             .unwrap();
         assert_eq!((v.thread, v.channel), (Some(THREAD), CHANNEL));
-        s.play_move(
-            &a,
-            ChannelRef::new(Some(GUILD_ID), THREAD),
-            "e4",
-            Lang::En,
-            false,
-        )
-        .unwrap();
+        s.play()
+            .play_move(
+                &a,
+                ChannelRef::new(Some(GUILD_ID), THREAD),
+                "e4",
+                Lang::En,
+                false,
+            )
+            .unwrap();
         v.game_id
     })
     .await

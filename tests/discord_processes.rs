@@ -672,9 +672,9 @@ async fn sigkill_mid_load_loses_nothing_acknowledged_and_posts_each_timeout_once
                 .challenge_timed(&w, ch, Some(&b), ColourChoice::White, tc)
                 .unwrap();
             svc.challenges().accept(&b, ch).unwrap();
-            svc.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+            svc.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
             clock.set(at);
-            svc.play_move(&b, ch, "e5", Lang::En, false).unwrap();
+            svc.play().play_move(&b, ch, "e5", Lang::En, false).unwrap();
             c.query_one(
                 "SELECT event_due FROM games WHERE channel_id = $1 AND status = 'active'",
                 &[&(channel as i64)],

@@ -642,7 +642,10 @@ async fn the_notifier_posts_the_summary_winds_the_thread_down_and_attaches_the_g
             .accept_at(&b, place, None, Lang::En, Some(thread))
             .unwrap();
         for (who, mv) in [(&a, "f3"), (&b, "e5"), (&a, "g4"), (&b, "Qh4#")] {
-            let r = svc.play_move(who, in_thread, mv, Lang::En, false).unwrap();
+            let r = svc
+                .play()
+                .play_move(who, in_thread, mv, Lang::En, false)
+                .unwrap();
             // The mate's summary, posted by its caller once it committed.
             svc.post_notices(r.notices);
         }

@@ -92,14 +92,16 @@ fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
     let v = s
         .play_engine(&ana, CH, 4, ColourChoice::White, Lang::En)
         .unwrap();
-    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    s.play().play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     let e5: cajitas_rules::Uci = "e7e5".parse().unwrap();
     let e5 = e5
         .to_move(&s.queries().game(v.game_id).unwrap().position)
         .unwrap();
     let seq = s.engine_turn(v.game_id).unwrap().unwrap().seq;
     s.engine_move(v.game_id, seq, e5).unwrap();
-    s.play_move(&ana, CH, "Nf3", Lang::En, false).unwrap();
+    s.play()
+        .play_move(&ana, CH, "Nf3", Lang::En, false)
+        .unwrap();
     // No event for the engine's turn: no reminder pings it, and it cannot be claimed.
     let due = s
         .shared_store()
@@ -111,19 +113,22 @@ fn a_game_against_the_engine_has_no_events_no_claims_and_aborts_at_any_time() {
         .unwrap();
     assert_eq!(due, None);
     assert!(matches!(
-        s.claim_abandoned(&ana, CH, false),
+        s.play().claim_abandoned(&ana, CH, false),
         Err(GameError::ClaimAgainstEngine)
     ));
-    let end = s.abort(&ana, CH).unwrap().view;
+    let end = s.play().abort(&ana, CH).unwrap().view;
     assert!(end.finished && end.aborted, "{:?}", end.result);
     // Between two people, both having moved, it is too late.
     let bea = UserRef::new(2, "Bea", false);
     s.challenges()
         .start_game(&ana, &bea, CH, &Position::new())
         .unwrap();
-    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
-    s.play_move(&bea, CH, "e5", Lang::En, false).unwrap();
-    assert!(matches!(s.abort(&ana, CH), Err(GameError::AbortTooLate)));
+    s.play().play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    s.play().play_move(&bea, CH, "e5", Lang::En, false).unwrap();
+    assert!(matches!(
+        s.play().abort(&ana, CH),
+        Err(GameError::AbortTooLate)
+    ));
 }
 
 #[test]
@@ -139,7 +144,7 @@ fn a_game_against_the_engine_in_a_thread_and_the_analysis_of_the_channel() {
     s.challenges()
         .start_game(&ana, &bea, CH, &Position::new())
         .unwrap();
-    s.resign(&bea, CH, None).unwrap();
+    s.play().resign(&bea, CH, None).unwrap();
     // Where games get threads, nothing in the channel is in the way of a new one.
     s.engine_playable(&ana, Place::with_threads(CH)).unwrap();
     let v = s
@@ -159,7 +164,9 @@ fn a_game_against_the_engine_in_a_thread_and_the_analysis_of_the_channel() {
         s.engine_playable(&ana, Place::thread(thread, 5)),
         Err(GameError::InGameThread { parent: 5 })
     ));
-    s.play_move(&ana, thread, "e4", Lang::En, false).unwrap();
+    s.play()
+        .play_move(&ana, thread, "e4", Lang::En, false)
+        .unwrap();
     let turn = s.engine_turn(v.game_id).unwrap().unwrap();
     assert_eq!(turn.place, thread, "the engine's posts go to the thread");
     // While it is played, the thread has nothing finished; the channel its own game.
@@ -167,7 +174,7 @@ fn a_game_against_the_engine_in_a_thread_and_the_analysis_of_the_channel() {
         s.last_finished_game(thread),
         Err(GameError::NoFinishedGame)
     ));
-    s.resign(&ana, thread, None).unwrap();
+    s.play().resign(&ana, thread, None).unwrap();
     // Now both find the game of the thread, the channel's last finished game.
     assert_eq!(s.last_finished_game(thread).unwrap().game_id, v.game_id);
     assert_eq!(s.last_finished_game(CH).unwrap().game_id, v.game_id);
@@ -190,7 +197,7 @@ fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
         s.engine_move(id, 0, e4),
         Err(GameError::PositionChanged)
     ));
-    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    s.play().play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     let turn = s.engine_turn(id).unwrap().unwrap();
     assert_eq!(
         (turn.ply, turn.level, turn.moves.clone()),
@@ -209,15 +216,15 @@ fn the_engine_moves_only_on_its_turn_at_its_ply_and_takebacks_are_granted() {
         Err(GameError::PositionChanged)
     ));
     // The person takes back without asking: both plies.
-    let t = s.takeback_request(&ana, CH, None).unwrap();
+    let t = s.play().takeback_request(&ana, CH, None).unwrap();
     assert!(t.granted);
     assert_eq!((t.plies, t.game.ply), (2, 0));
     // With the engine still thinking, one ply.
-    s.play_move(&ana, CH, "d4", Lang::En, false).unwrap();
-    let t = s.takeback_request(&ana, CH, None).unwrap();
+    s.play().play_move(&ana, CH, "d4", Lang::En, false).unwrap();
+    let t = s.play().takeback_request(&ana, CH, None).unwrap();
     assert_eq!((t.plies, t.game.ply), (1, 0));
     // The finished game is there for analysis.
-    s.resign(&ana, CH, None).unwrap();
+    s.play().resign(&ana, CH, None).unwrap();
     let f = s.last_finished_game(CH).unwrap();
     assert_eq!((f.game_id, f.result.as_str()), (id, "0-1"));
     assert!(s.engine_turn(id).unwrap().is_none());
@@ -231,13 +238,13 @@ fn a_search_of_a_position_taken_back_is_never_played_at_the_same_ply() {
         .play_engine(&ana, CH, 5, ColourChoice::White, Lang::En)
         .unwrap()
         .game_id;
-    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    s.play().play_move(&ana, CH, "e4", Lang::En, false).unwrap();
     // The engine starts searching after 1. e4 ...
     let searched = s.engine_turn(id).unwrap().unwrap();
     let reply = cajitas_rules::read_move(&searched.position, "e5", Lang::En).unwrap();
     // ... while the person takes 1. e4 back and plays 1. d4: the same ply, another position.
-    assert!(s.takeback_request(&ana, CH, None).unwrap().granted);
-    s.play_move(&ana, CH, "d4", Lang::En, false).unwrap();
+    assert!(s.play().takeback_request(&ana, CH, None).unwrap().granted);
+    s.play().play_move(&ana, CH, "d4", Lang::En, false).unwrap();
     let now = s.engine_turn(id).unwrap().unwrap();
     assert_eq!(now.ply, searched.ply);
     assert_ne!(now.seq, searched.seq);
@@ -295,7 +302,7 @@ fn a_person_plays_at_most_two_engine_games_per_server_and_is_told_which() {
     at(guild(7, 72), 722)(&s, &bea).unwrap();
     at(guild(8, 80), 801)(&s, &ana).unwrap();
     // Once one of them is over, a new one may start.
-    s.abort(&ana, ChannelRef::new(Some(7), 701)).unwrap();
+    s.play().abort(&ana, ChannelRef::new(Some(7), 701)).unwrap();
     let third = at(guild(7, 73), 731)(&s, &ana).unwrap();
     assert_ne!(third.game_id, first.game_id);
     assert_ne!(third.game_id, second.game_id);
@@ -324,8 +331,8 @@ fn an_analysis_is_stored_per_game_and_budget() {
     s.challenges()
         .start_game(&ana, &bea, CH, &Position::new())
         .unwrap();
-    s.play_move(&ana, CH, "e4", Lang::En, false).unwrap();
-    s.resign(&bea, CH, None).unwrap();
+    s.play().play_move(&ana, CH, "e4", Lang::En, false).unwrap();
+    s.play().resign(&bea, CH, None).unwrap();
     let game = s.last_finished_game(CH).unwrap();
     assert_eq!(
         s.stored_analysis(game.game_id, "nodes=100000").unwrap(),

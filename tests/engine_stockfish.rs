@@ -80,6 +80,7 @@ fn game_against(level: u8, colour: ColourChoice) {
             let moves = v.position.legal_moves();
             let m = moves[rng.usize(..moves.len())];
             service
+                .play()
                 .play_move(&human, ch, &Uci::from_move(m).to_string(), Lang::En, false)
                 .unwrap();
         } else {
@@ -176,9 +177,12 @@ fn the_analysis_finds_the_planted_blunder() {
     ];
     for (i, m) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { &a } else { &b };
-        service.play_move(who, ch, m, Lang::En, false).unwrap();
+        service
+            .play()
+            .play_move(who, ch, m, Lang::En, false)
+            .unwrap();
     }
-    service.resign(&b, ch, None).unwrap();
+    service.play().resign(&b, ch, None).unwrap();
     let game = service.last_finished_game(ch).unwrap();
     let mut seen = Vec::new();
     let t0 = Instant::now();

@@ -110,33 +110,40 @@ fn a_channel_with_threads_holds_many_games_and_one_challenge_per_challenger() {
     ));
 
     // Moves typed in each thread reach that thread's game only.
-    svc.play_move(&alice(), at(1001), "e4", Lang::En, false)
+    svc.play()
+        .play_move(&alice(), at(1001), "e4", Lang::En, false)
         .unwrap();
-    svc.play_move(&carol(), at(1002), "d4", Lang::En, false)
+    svc.play()
+        .play_move(&carol(), at(1002), "d4", Lang::En, false)
         .unwrap();
     // Typed in the channel: the person's one game there (the front end then posts in its thread).
-    let r = svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
+    let r = svc
+        .play()
+        .play_move(&bob(), CH, "e5", Lang::En, false)
+        .unwrap();
     assert_eq!(r.view.game_id, g1.game_id);
     assert!(r.view.elsewhere_than(CH));
     assert_eq!(svc.queries().board(at(1001)).unwrap().sans, ["e4", "e5"]);
     assert_eq!(svc.queries().board(at(1002)).unwrap().sans, ["d4"]);
     // A move in the other game's thread is not theirs.
     assert!(matches!(
-        svc.play_move(&alice(), at(1002), "Nf3", Lang::En, false),
+        svc.play()
+            .play_move(&alice(), at(1002), "Nf3", Lang::En, false),
         Err(GameError::NotAPlayer)
     ));
     // Someone with no game there is sent to the threads.
-    match svc.play_move(&erin(), CH, "e4", Lang::En, false) {
+    match svc.play().play_move(&erin(), CH, "e4", Lang::En, false) {
         Err(GameError::GamesInThreads { threads }) => assert_eq!(threads, [1001, 1002]),
         other => panic!("{other:?}"),
     }
     // A player with two games in the channel must say which (by typing in its thread).
     threaded_game(&svc, &alice(), &erin(), 1003);
-    match svc.play_move(&alice(), CH, "Nf3", Lang::En, false) {
+    match svc.play().play_move(&alice(), CH, "Nf3", Lang::En, false) {
         Err(GameError::SeveralGames { threads }) => assert_eq!(threads, [1001, 1003]),
         other => panic!("{other:?}"),
     }
-    svc.play_move(&alice(), at(1003), "c4", Lang::En, false)
+    svc.play()
+        .play_move(&alice(), at(1003), "c4", Lang::En, false)
         .unwrap();
     // One game per thread.
     let c = svc
@@ -238,7 +245,8 @@ fn challenges_in_threads() {
         .unwrap();
     assert_eq!((v.channel, v.thread), (CH.channel, Some(2000)));
     assert!(!v.elsewhere_than(at(2000)));
-    svc.play_move(&carol(), at(2000), "e4", Lang::En, false)
+    svc.play()
+        .play_move(&carol(), at(2000), "e4", Lang::En, false)
         .unwrap();
     // Now it is a game's thread.
     assert!(matches!(
@@ -253,16 +261,20 @@ fn the_end_of_a_threads_game_posts_its_summary_in_the_channel_after_the_commit()
     let (svc, notes) = service();
     let id = threaded_game(&svc, &alice(), &bob(), 1001);
     for (who, mv) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
-        svc.play_move(&who, at(1001), mv, Lang::En, false).unwrap();
+        svc.play()
+            .play_move(&who, at(1001), mv, Lang::En, false)
+            .unwrap();
     }
     assert!(notes.posts().is_empty(), "nothing before the end");
     // A refused move (the database unchanged) posts nothing either.
     assert!(
-        svc.play_move(&bob(), at(1001), "Qh5", Lang::En, false)
+        svc.play()
+            .play_move(&bob(), at(1001), "Qh5", Lang::En, false)
             .is_err()
     );
     assert!(notes.posts().is_empty());
     let end = svc
+        .play()
         .play_move(&bob(), at(1001), "Qh4#", Lang::En, false)
         .unwrap();
     assert!(end.view.finished);
@@ -298,21 +310,25 @@ fn the_end_of_a_threads_game_posts_its_summary_in_the_channel_after_the_commit()
         .challenge(&carol(), plain, Some(&dave()), ColourChoice::White)
         .unwrap();
     svc.challenges().accept(&dave(), plain).unwrap();
-    svc.play_move(&carol(), plain, "f3", Lang::En, false)
+    svc.play()
+        .play_move(&carol(), plain, "f3", Lang::En, false)
         .unwrap();
-    svc.play_move(&dave(), plain, "e5", Lang::En, false)
+    svc.play()
+        .play_move(&dave(), plain, "e5", Lang::En, false)
         .unwrap();
-    svc.resign(&carol(), plain, None).unwrap();
+    svc.play().resign(&carol(), plain, None).unwrap();
     assert_eq!(notes.posts().len(), 1);
 }
 
 /// `white` and `black` play two moves in `thread`, then `white` resigns.
 fn finish_in(svc: &GameService, white: &UserRef, black: &UserRef, thread: u64) {
-    svc.play_move(white, at(thread), "e4", Lang::En, false)
+    svc.play()
+        .play_move(white, at(thread), "e4", Lang::En, false)
         .unwrap();
-    svc.play_move(black, at(thread), "e5", Lang::En, false)
+    svc.play()
+        .play_move(black, at(thread), "e5", Lang::En, false)
         .unwrap();
-    svc.resign(white, at(thread), None).unwrap();
+    svc.play().resign(white, at(thread), None).unwrap();
 }
 
 #[test]
@@ -324,7 +340,8 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
     let ab = threaded_game(&svc, &alice(), &bob(), 1001);
     finish_in(&svc, &alice(), &bob(), 1001);
     let cd = threaded_game(&svc, &carol(), &dave(), 1002);
-    svc.play_move(&carol(), at(1002), "d4", Lang::En, false)
+    svc.play()
+        .play_move(&carol(), at(1002), "d4", Lang::En, false)
         .unwrap();
     // One other game running: alice still gets her own finished game, not carol's.
     assert_eq!(svc.queries().board_for(&alice(), CH).unwrap().game_id, ab);
@@ -355,7 +372,7 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
         cd
     );
     // carol and dave finish: alice keeps hers, the spectator gets the channel's last one.
-    svc.resign(&dave(), at(1002), None).unwrap();
+    svc.play().resign(&dave(), at(1002), None).unwrap();
     assert_eq!(svc.queries().board_for(&alice(), CH).unwrap().game_id, ab);
     assert_eq!(
         svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
@@ -391,11 +408,13 @@ fn a_rematch_swaps_the_colours_and_is_posted_in_the_games_channel() {
         svc.challenges().rematch(&bob(), id, true),
         Err(GameError::PositionChanged)
     ));
-    svc.play_move(&alice(), at(1001), "e4", Lang::En, false)
+    svc.play()
+        .play_move(&alice(), at(1001), "e4", Lang::En, false)
         .unwrap();
-    svc.play_move(&bob(), at(1001), "e5", Lang::En, false)
+    svc.play()
+        .play_move(&bob(), at(1001), "e5", Lang::En, false)
         .unwrap();
-    svc.resign(&alice(), at(1001), None).unwrap();
+    svc.play().resign(&alice(), at(1001), None).unwrap();
     assert!(matches!(
         svc.challenges().rematch(&carol(), id, true),
         Err(GameError::NotAPlayer)
@@ -476,7 +495,10 @@ fn a_game_started_before_the_threads_migration_keeps_playing_in_its_channel() {
         .unwrap();
     }
     let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
-    let r = svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    let r = svc
+        .play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
     assert_eq!(r.view.thread, None);
     assert!(!r.view.elsewhere_than(CH));
     // It is the channel's game: no second game there without threads ...
@@ -487,7 +509,10 @@ fn a_game_started_before_the_threads_migration_keeps_playing_in_its_channel() {
     ));
     // ... but games in threads may start beside it.
     threaded_game(&svc, &carol(), &dave(), 1001);
-    let r = svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
+    let r = svc
+        .play()
+        .play_move(&bob(), CH, "e5", Lang::En, false)
+        .unwrap();
     assert_eq!(r.view.sans, ["e4", "e5"]);
     drop(svc);
     let _ = std::fs::remove_dir_all(&dir);

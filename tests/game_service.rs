@@ -89,7 +89,8 @@ fn play(svc: &GameService, moves: &[&str]) -> cajitas::game::MoveResult {
         let v = svc.queries().board(CH).unwrap();
         let who = v.player_to_move().clone();
         last = Some(
-            svc.play_move(&who, CH, m, Lang::En, false)
+            svc.play()
+                .play_move(&who, CH, m, Lang::En, false)
                 .unwrap_or_else(|e| panic!("{m}: {e}")),
         );
     }
@@ -184,7 +185,7 @@ fn threefold_claim_now() {
     play(&svc, &SHUFFLE);
     // Twice is not enough.
     assert!(matches!(
-        svc.draw_claim(&alice(), CH),
+        svc.play().draw_claim(&alice(), CH),
         Err(GameError::NothingToClaim)
     ));
     let v = play(&svc, &SHUFFLE[..3]).view;
@@ -204,10 +205,10 @@ fn threefold_claim_now() {
     );
     // Only the player to move claims.
     assert!(matches!(
-        svc.draw_claim(&bob(), CH),
+        svc.play().draw_claim(&bob(), CH),
         Err(GameError::ClaimNotYourTurn)
     ));
-    let v = svc.draw_claim(&alice(), CH).unwrap().view;
+    let v = svc.play().draw_claim(&alice(), CH).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -227,7 +228,10 @@ fn threefold_claim_with_a_move() {
     play(&svc, &SHUFFLE);
     play(&svc, &SHUFFLE[..3]);
     // Black's Ng8 would repeat the start position a third time: claim with it.
-    let r = svc.play_move(&bob(), CH, "Ng8", Lang::En, true).unwrap();
+    let r = svc
+        .play()
+        .play_move(&bob(), CH, "Ng8", Lang::En, true)
+        .unwrap();
     assert_eq!(r.claimed, Some(DrawClaim::ThreefoldRepetition));
     assert_eq!(r.san, "Ng8");
     assert_eq!(
@@ -248,7 +252,10 @@ fn fifty_move_claims() {
     set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     // A pawn-less quiet move with `claim`, but first a move that would not qualify: a capture
     // is impossible here, so try the claim in a position where nothing qualifies later.
-    let r = svc.play_move(&alice(), CH, "Ra2", Lang::En, true).unwrap();
+    let r = svc
+        .play()
+        .play_move(&alice(), CH, "Ra2", Lang::En, true)
+        .unwrap();
     assert_eq!(r.claimed, Some(DrawClaim::FiftyMoves));
     assert_eq!(r.view.ply, 0);
     assert_eq!(
@@ -264,7 +271,7 @@ fn fifty_move_claims() {
     let v = play(&svc, &["Ra2"]).view;
     assert!(v.outcome.is_none());
     assert_eq!(v.claimable_now, vec![DrawClaim::FiftyMoves]);
-    let v = svc.draw_claim(&bob(), CH).unwrap().view;
+    let v = svc.play().draw_claim(&bob(), CH).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -282,6 +289,7 @@ fn a_claim_that_does_not_qualify_changes_nothing() {
     let svc = service("bad-claim");
     new_game(&svc);
     let e = svc
+        .play()
         .play_move(&alice(), CH, "e4", Lang::En, true)
         .unwrap_err();
     assert!(
@@ -311,7 +319,7 @@ fn fivefold_repetition_ends_the_game() {
         })
     );
     assert!(matches!(
-        svc.play_move(&alice(), CH, "Nf3", Lang::En, false),
+        svc.play().play_move(&alice(), CH, "Nf3", Lang::En, false),
         Err(GameError::GameOver)
     ));
 }
@@ -334,21 +342,21 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
     let svc = service("agree");
     new_game(&svc);
     assert!(matches!(
-        svc.draw_accept(&bob(), CH, None),
+        svc.play().draw_accept(&bob(), CH, None),
         Err(GameError::NoDrawOffer)
     ));
-    let v = svc.draw_offer(&alice(), CH, None).unwrap().view;
+    let v = svc.play().draw_offer(&alice(), CH, None).unwrap().view;
     assert_eq!(v.draw_offer_by, Some(Color::White));
     assert!(matches!(
-        svc.draw_offer(&alice(), CH, None),
+        svc.play().draw_offer(&alice(), CH, None),
         Err(GameError::DrawAlreadyOffered)
     ));
     assert!(matches!(
-        svc.draw_accept(&alice(), CH, None),
+        svc.play().draw_accept(&alice(), CH, None),
         Err(GameError::OwnDrawOffer)
     ));
     assert!(matches!(
-        svc.draw_accept(&carol(), CH, None),
+        svc.play().draw_accept(&carol(), CH, None),
         Err(GameError::NotAPlayer)
     ));
     // The offer stands while its maker moves ...
@@ -358,18 +366,18 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
     let v = play(&svc, &["e5"]).view;
     assert_eq!(v.draw_offer_by, None);
     // Decline keeps the game going.
-    svc.draw_offer(&bob(), CH, None).unwrap();
-    let v = svc.draw_decline(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
+    let v = svc.play().draw_decline(&alice(), CH, None).unwrap();
     assert_eq!(v.draw_offer_by, None);
     assert!(v.outcome.is_none());
     // A button from an older offer is stale.
-    let v = svc.draw_offer(&alice(), CH, Some(2)).unwrap().view;
+    let v = svc.play().draw_offer(&alice(), CH, Some(2)).unwrap().view;
     assert_eq!(v.ply, 2);
     assert!(matches!(
-        svc.draw_accept(&bob(), CH, Some(1)),
+        svc.play().draw_accept(&bob(), CH, Some(1)),
         Err(GameError::PositionChanged)
     ));
-    let v = svc.draw_accept(&bob(), CH, Some(2)).unwrap().view;
+    let v = svc.play().draw_accept(&bob(), CH, Some(2)).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -387,8 +395,8 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
 fn a_counter_offer_is_an_agreement() {
     let svc = service("counter");
     new_game(&svc);
-    svc.draw_offer(&alice(), CH, None).unwrap();
-    let v = svc.draw_offer(&bob(), CH, None).unwrap().view;
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
+    let v = svc.play().draw_offer(&bob(), CH, None).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -403,15 +411,15 @@ fn resignation() {
     new_game(&svc);
     play(&svc, &["d4", "d5"]);
     assert!(matches!(
-        svc.resign(&alice(), CH, Some(1)),
+        svc.play().resign(&alice(), CH, Some(1)),
         Err(GameError::PositionChanged)
     ));
     assert!(matches!(
-        svc.resign(&carol(), CH, None),
+        svc.play().resign(&carol(), CH, None),
         Err(GameError::NotAPlayer)
     ));
     // Either player may resign, whoever is to move.
-    let v = svc.resign(&bob(), CH, Some(2)).unwrap().view;
+    let v = svc.play().resign(&bob(), CH, Some(2)).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {
@@ -428,7 +436,7 @@ fn resignation() {
 fn abort_before_both_players_moved() {
     let svc = service("abort");
     new_game(&svc);
-    let v = svc.abort(&bob(), CH).unwrap().view;
+    let v = svc.play().abort(&bob(), CH).unwrap().view;
     assert!(v.aborted && v.finished);
     assert_eq!(v.outcome, None);
     assert_eq!(v.result, "*");
@@ -440,16 +448,16 @@ fn abort_before_both_players_moved() {
     new_game(&svc);
     play(&svc, &["e4"]);
     assert!(matches!(
-        svc.abort(&carol(), CH),
+        svc.play().abort(&carol(), CH),
         Err(GameError::NotAPlayer)
     ));
-    assert!(svc.abort(&alice(), CH).unwrap().view.aborted);
+    assert!(svc.play().abort(&alice(), CH).unwrap().view.aborted);
 
     // Not once both have moved.
     new_game(&svc);
     play(&svc, &["e4", "e5"]);
     assert!(matches!(
-        svc.abort(&alice(), CH),
+        svc.play().abort(&alice(), CH),
         Err(GameError::AbortTooLate)
     ));
 }
@@ -611,17 +619,17 @@ fn challenge_flow_and_its_refusals() {
 fn move_refusals_change_nothing() {
     let svc = service("refusals");
     assert!(matches!(
-        svc.play_move(&alice(), CH, "e4", Lang::En, false),
+        svc.play().play_move(&alice(), CH, "e4", Lang::En, false),
         Err(GameError::NoGame)
     ));
     assert!(matches!(svc.queries().board(CH), Err(GameError::NoGame)));
     assert!(matches!(svc.queries().pgn(CH), Err(GameError::NoGame)));
     assert!(matches!(
-        svc.resign(&alice(), CH, None),
+        svc.play().resign(&alice(), CH, None),
         Err(GameError::NoGame)
     ));
     assert!(matches!(
-        svc.draw_offer(&alice(), CH, None),
+        svc.play().draw_offer(&alice(), CH, None),
         Err(GameError::NoGame)
     ));
     assert!(
@@ -635,37 +643,44 @@ fn move_refusals_change_nothing() {
     let before = svc.queries().board(CH).unwrap();
     let refusals: Vec<(GameError, &str)> = vec![
         (
-            svc.play_move(&carol(), CH, "e5", Lang::En, false)
+            svc.play()
+                .play_move(&carol(), CH, "e5", Lang::En, false)
                 .unwrap_err(),
             "not a player",
         ),
         (
-            svc.play_move(&alice(), CH, "d4", Lang::En, false)
+            svc.play()
+                .play_move(&alice(), CH, "d4", Lang::En, false)
                 .unwrap_err(),
             "not your turn",
         ),
         (
-            svc.play_move_at(&bob(), CH, "e5", Lang::En, false, Some(0))
+            svc.play()
+                .play_move_at(&bob(), CH, "e5", Lang::En, false, Some(0))
                 .unwrap_err(),
             "stale",
         ),
         (
-            svc.play_move(&bob(), CH, "Ke5", Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, "Ke5", Lang::En, false)
                 .unwrap_err(),
             "illegal",
         ),
         (
-            svc.play_move(&bob(), CH, "zz9", Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, "zz9", Lang::En, false)
                 .unwrap_err(),
             "malformed",
         ),
         (
-            svc.play_move(&bob(), CH, &"e".repeat(33), Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, &"e".repeat(33), Lang::En, false)
                 .unwrap_err(),
             "too long",
         ),
         (
-            svc.play_move(&bob(), CH, "  ", Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, "  ", Lang::En, false)
                 .unwrap_err(),
             "empty",
         ),
@@ -701,7 +716,8 @@ fn move_refusals_change_nothing() {
     );
     // Exactly 32 characters is not "too long" (it is read, and refused as a move).
     assert!(matches!(
-        svc.play_move(&bob(), CH, &"e".repeat(32), Lang::En, false),
+        svc.play()
+            .play_move(&bob(), CH, &"e".repeat(32), Lang::En, false),
         Err(GameError::Move(_))
     ));
     let after = svc.queries().board(CH).unwrap();
@@ -723,12 +739,18 @@ fn spanish_letters_and_legal_moves() {
     let legal = svc.queries().legal_moves_for(&alice(), CH).unwrap();
     assert_eq!(legal.len(), 20);
     assert!(legal.contains(&"Nf3".to_owned()));
-    let r = svc.play_move(&alice(), CH, "Cf3", Lang::Es, false).unwrap();
+    let r = svc
+        .play()
+        .play_move(&alice(), CH, "Cf3", Lang::Es, false)
+        .unwrap();
     assert_eq!(r.san, "Nf3");
     assert_eq!(r.view.last_san.as_deref(), Some("Nf3"));
     assert_eq!(r.view.to_move, Color::Black);
     assert_eq!(r.view.sans, vec!["Nf3"]);
-    let r = svc.play_move(&bob(), CH, "e7e5", Lang::En, false).unwrap();
+    let r = svc
+        .play()
+        .play_move(&bob(), CH, "e7e5", Lang::En, false)
+        .unwrap();
     assert_eq!(r.san, "e5");
 }
 
@@ -751,7 +773,7 @@ fn a_game_survives_closing_and_reopening_the_database() {
         let svc = path.open(ServiceOptions::default());
         let id = new_game(&svc);
         play(&svc, &["e4", "c5", "Nf3"]);
-        svc.draw_offer(&alice(), CH, None).unwrap();
+        svc.play().draw_offer(&alice(), CH, None).unwrap();
         id
     };
     let svc = path.open(ServiceOptions::default());
@@ -785,9 +807,10 @@ fn racing_moves_for_the_same_ply_land_once() {
                 let text = ["e4", "d4", "c4", "Nf3"][i % 4];
                 barrier.wait();
                 if i % 2 == 0 {
-                    svc.play_move_at(&alice(), CH, text, Lang::En, false, Some(0))
+                    svc.play()
+                        .play_move_at(&alice(), CH, text, Lang::En, false, Some(0))
                 } else {
-                    svc.play_move(&alice(), CH, text, Lang::En, false)
+                    svc.play().play_move(&alice(), CH, text, Lang::En, false)
                 }
             })
         })
@@ -837,7 +860,10 @@ fn thirty_two_threads_play_one_game() {
                     let legal = v.position.legal_moves();
                     let m = legal[(i + v.ply as usize) % legal.len()];
                     let text = Uci::from_move(m).to_string();
-                    match svc.play_move_at(&me, CH, &text, Lang::En, false, Some(v.ply)) {
+                    match svc
+                        .play()
+                        .play_move_at(&me, CH, &text, Lang::En, false, Some(v.ply))
+                    {
                         Ok(r) => {
                             assert_eq!(r.view.ply, v.ply + 1);
                             acknowledged.lock().unwrap().push((v.ply, text));
@@ -901,19 +927,21 @@ fn pgn_of_games_in_progress_and_ended_every_way() {
     play(&svc, &["e4", "e5", "Nf3"]);
     let text = pgn_round_trip(&svc, "*");
     assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
-    svc.resign(&bob(), CH, None).unwrap();
+    svc.play().resign(&bob(), CH, None).unwrap();
     pgn_round_trip(&svc, "1-0");
 
     new_game(&svc);
-    svc.draw_offer(&alice(), CH, None).unwrap();
-    svc.draw_accept(&bob(), CH, None).unwrap();
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
+    svc.play().draw_accept(&bob(), CH, None).unwrap();
     pgn_round_trip(&svc, "1/2-1/2");
 
     // A claim written with a move: the move is not in the PGN.
     new_game(&svc);
     play(&svc, &SHUFFLE);
     play(&svc, &SHUFFLE[..3]);
-    svc.play_move(&bob(), CH, "Ng8", Lang::En, true).unwrap();
+    svc.play()
+        .play_move(&bob(), CH, "Ng8", Lang::En, true)
+        .unwrap();
     let text = pgn_round_trip(&svc, "1/2-1/2");
     assert!(text.contains("4. Ng1 1/2-1/2"), "{text}");
 
@@ -921,7 +949,7 @@ fn pgn_of_games_in_progress_and_ended_every_way() {
     let svc = service("pgn-fen");
     set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     play(&svc, &["Ra2"]);
-    svc.draw_claim(&bob(), CH).unwrap();
+    svc.play().draw_claim(&bob(), CH).unwrap();
     let text = pgn_round_trip(&svc, "1/2-1/2");
     assert!(
         text.contains("[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 99 80\"]"),
@@ -937,24 +965,34 @@ fn two_services_on_one_database_stay_coherent() {
     let a = path.open(ServiceOptions::default());
     let b = path.open(ServiceOptions::default());
     new_game(&a);
-    a.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    a.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
     assert_eq!(b.queries().board(CH).unwrap().ply, 1);
-    b.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
+    b.play()
+        .play_move(&bob(), CH, "e5", Lang::En, false)
+        .unwrap();
     // `a` still holds the game at ply 1 in its cache.
-    let r = a.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
+    let r = a
+        .play()
+        .play_move(&alice(), CH, "Nf3", Lang::En, false)
+        .unwrap();
     assert_eq!(r.view.sans, ["e4", "e5", "Nf3"]);
     assert!(matches!(
-        b.play_move_at(&bob(), CH, "Nc6", Lang::En, false, Some(2)),
+        b.play()
+            .play_move_at(&bob(), CH, "Nc6", Lang::En, false, Some(2)),
         Err(GameError::PositionChanged)
     ));
-    b.play_move(&bob(), CH, "Nc6", Lang::En, false).unwrap();
-    b.resign(&alice(), CH, None).unwrap();
+    b.play()
+        .play_move(&bob(), CH, "Nc6", Lang::En, false)
+        .unwrap();
+    b.play().resign(&alice(), CH, None).unwrap();
     let v = a.queries().board(CH).unwrap();
     assert_eq!(v.ply, 4);
     assert_eq!(v.result, "0-1");
     assert!(a.queries().pgn(CH).unwrap().contains("[Result \"0-1\"]"));
     assert!(matches!(
-        a.play_move(&alice(), CH, "Bc4", Lang::En, false),
+        a.play().play_move(&alice(), CH, "Bc4", Lang::En, false),
         Err(GameError::GameOver)
     ));
 }
@@ -1016,12 +1054,12 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
         .challenge(&bob(), CH, Some(&alice()), ColourChoice::Black)
         .unwrap();
     svc.challenges().accept(&alice(), CH).unwrap();
-    svc.draw_offer(&alice(), CH, None).unwrap();
-    svc.draw_decline(&bob(), CH, None).unwrap();
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
+    svc.play().draw_decline(&bob(), CH, None).unwrap();
     let before = svc.queries().board(CH).unwrap();
     // The sixth is refused, with the wait: the first ping (at t0) leaves the window at
     // t0 + 600 s, and the clock is at t0 + 180 s.
-    match svc.draw_offer(&alice(), CH, None) {
+    match svc.play().draw_offer(&alice(), CH, None) {
         Err(GameError::TooManyPings { wait_secs }) => assert_eq!(wait_secs, 420),
         other => panic!("expected TooManyPings, got {other:?}"),
     }
@@ -1029,11 +1067,11 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     assert_eq!(after.draw_offer_by, None, "the refused offer left nothing");
     assert_eq!(after.ply, before.ply);
     // Bob may still ping alice, and carol may ping bob.
-    svc.draw_offer(&bob(), CH, None).unwrap();
-    svc.draw_decline(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
+    svc.play().draw_decline(&alice(), CH, None).unwrap();
     // Once the oldest ping is 10 minutes old, alice may offer again.
     clock.advance(Duration::from_millis(420_000));
-    svc.draw_offer(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
 }
 
 #[test]
@@ -1066,7 +1104,7 @@ fn announce_posts_the_game_through_the_notifier() {
 fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction() {
     let svc = service("seen");
     let first = new_game(&svc);
-    svc.abort(&alice(), CH).unwrap();
+    svc.play().abort(&alice(), CH).unwrap();
     let second = new_game(&svc);
     assert_ne!(first, second);
     // Both games are at ply 0: only the game id tells the button of the first one apart.
@@ -1075,12 +1113,12 @@ fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction
         ply: Some(0),
     };
     assert!(matches!(
-        svc.resign(&alice(), CH, old_button),
+        svc.play().resign(&alice(), CH, old_button),
         Err(GameError::PositionChanged)
     ));
-    svc.draw_offer(&bob(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
     assert!(matches!(
-        svc.draw_accept(&alice(), CH, old_button),
+        svc.play().draw_accept(&alice(), CH, old_button),
         Err(GameError::PositionChanged)
     ));
     let v = svc.queries().board(CH).unwrap();
@@ -1090,7 +1128,13 @@ fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction
         game: Some(second),
         ply: Some(0),
     };
-    assert!(svc.resign(&alice(), CH, this_button).unwrap().view.finished);
+    assert!(
+        svc.play()
+            .resign(&alice(), CH, this_button)
+            .unwrap()
+            .view
+            .finished
+    );
 }
 
 // ---- takebacks --------------------------------------------------------------------------
@@ -1110,10 +1154,11 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     let svc = db.open(ServiceOptions::default());
     let id = new_game(&svc);
     play(&svc, &["e4", "e5", "Nf3"]);
-    let asked = svc.takeback_request(&alice(), CH, None).unwrap();
+    let asked = svc.play().takeback_request(&alice(), CH, None).unwrap();
     assert_eq!((asked.by, asked.plies, asked.ply), (Color::White, 1, 3));
     assert_eq!(asked.game.ply, 3, "asking changes nothing yet");
     let done = svc
+        .play()
         .takeback_accept(
             &bob(),
             CH,
@@ -1156,10 +1201,10 @@ fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
     let svc = service("tb2");
     new_game(&svc);
     play(&svc, &["e4", "e5", "Nf3", "Nc6"]);
-    svc.draw_offer(&bob(), CH, None).unwrap();
-    let asked = svc.takeback_request(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
+    let asked = svc.play().takeback_request(&alice(), CH, None).unwrap();
     assert_eq!((asked.plies, asked.ply), (2, 4));
-    let done = svc.takeback_accept(&bob(), CH, None).unwrap();
+    let done = svc.play().takeback_accept(&bob(), CH, None).unwrap();
     assert_eq!(done.game.ply, 2);
     assert_eq!(done.game.sans, ["e4", "e5"]);
     assert_eq!(done.game.draw_offer_by, None, "the standing offer lapsed");
@@ -1169,9 +1214,9 @@ fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
     );
     // Black asks for one ply back when it is their own move that was last.
     play(&svc, &["Nf3", "d6"]);
-    let asked = svc.takeback_request(&bob(), CH, None).unwrap();
+    let asked = svc.play().takeback_request(&bob(), CH, None).unwrap();
     assert_eq!((asked.by, asked.plies), (Color::Black, 1));
-    svc.takeback_accept(&alice(), CH, None).unwrap();
+    svc.play().takeback_accept(&alice(), CH, None).unwrap();
     assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5", "Nf3"]);
 }
 
@@ -1190,10 +1235,10 @@ fn a_rewound_game_is_never_served_from_a_cache() {
         b.queries().board(CH).unwrap().sans,
         ["Nf3", "Nf6", "Nc3", "Nc6"]
     );
-    a.takeback_request(&alice(), CH, None).unwrap();
-    a.takeback_accept(&bob(), CH, None).unwrap();
-    a.takeback_request(&alice(), CH, None).unwrap();
-    a.takeback_accept(&bob(), CH, None).unwrap();
+    a.play().takeback_request(&alice(), CH, None).unwrap();
+    a.play().takeback_accept(&bob(), CH, None).unwrap();
+    a.play().takeback_request(&alice(), CH, None).unwrap();
+    a.play().takeback_accept(&bob(), CH, None).unwrap();
     assert_eq!(a.queries().board(CH).unwrap().ply, 0);
     play(&a, &["Nc3", "Nf6", "Nf3", "Nc6"]);
     for s in [&a, &b] {
@@ -1213,8 +1258,9 @@ fn a_declined_takeback_leaves_the_game_as_it_was() {
     let svc = service("tbdecline");
     let id = new_game(&svc);
     play(&svc, &["e4", "e5"]);
-    svc.takeback_request(&bob(), CH, None).unwrap();
+    svc.play().takeback_request(&bob(), CH, None).unwrap();
     let declined = svc
+        .play()
         .takeback_decline(
             &alice(),
             CH,
@@ -1227,7 +1273,7 @@ fn a_declined_takeback_leaves_the_game_as_it_was() {
     assert_eq!(declined.game.ply, 2);
     assert_eq!(declined.plies, 1);
     assert!(matches!(
-        svc.takeback_accept(&alice(), CH, None),
+        svc.play().takeback_accept(&alice(), CH, None),
         Err(GameError::NoTakeback)
     ));
     assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
@@ -1241,16 +1287,16 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     let before = dump(&db);
     // Nobody has moved: nothing to take back.
     assert!(matches!(
-        svc.takeback_request(&alice(), CH, None),
+        svc.play().takeback_request(&alice(), CH, None),
         Err(GameError::NothingToTakeBack)
     ));
     play(&svc, &["e4"]);
     assert!(matches!(
-        svc.takeback_request(&bob(), CH, None),
+        svc.play().takeback_request(&bob(), CH, None),
         Err(GameError::NothingToTakeBack)
     ));
     assert_ne!(dump(&db), before);
-    svc.takeback_request(&alice(), CH, None).unwrap();
+    svc.play().takeback_request(&alice(), CH, None).unwrap();
     // A stale request: Black moved since it was asked.
     play(&svc, &["e5"]);
     let before = dump(&db);
@@ -1259,11 +1305,13 @@ fn takeback_refusals_leave_the_database_as_it_was() {
         ply: Some(ply),
     };
     let refusals = [
-        svc.takeback_accept(&bob(), CH, seen(1)).unwrap_err(),
-        svc.takeback_accept(&bob(), CH, None).unwrap_err(),
-        svc.takeback_decline(&bob(), CH, seen(1)).unwrap_err(),
-        svc.takeback_accept(&carol(), CH, None).unwrap_err(),
-        svc.takeback_accept(&bob(), CH, Some(7)).unwrap_err(),
+        svc.play().takeback_accept(&bob(), CH, seen(1)).unwrap_err(),
+        svc.play().takeback_accept(&bob(), CH, None).unwrap_err(),
+        svc.play()
+            .takeback_decline(&bob(), CH, seen(1))
+            .unwrap_err(),
+        svc.play().takeback_accept(&carol(), CH, None).unwrap_err(),
+        svc.play().takeback_accept(&bob(), CH, Some(7)).unwrap_err(),
     ];
     assert!(matches!(refusals[0], GameError::PositionChanged));
     assert!(matches!(refusals[1], GameError::PositionChanged));
@@ -1271,14 +1319,14 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     assert!(matches!(refusals[3], GameError::NotAPlayer));
     assert!(matches!(refusals[4], GameError::PositionChanged));
     // The requester cannot answer their own request; a button of another game is stale.
-    svc.takeback_request(&alice(), CH, None).unwrap();
+    svc.play().takeback_request(&alice(), CH, None).unwrap();
     let before_own = dump(&db);
     assert!(matches!(
-        svc.takeback_accept(&alice(), CH, None),
+        svc.play().takeback_accept(&alice(), CH, None),
         Err(GameError::OwnTakeback)
     ));
     assert!(matches!(
-        svc.takeback_accept(
+        svc.play().takeback_accept(
             &bob(),
             CH,
             cajitas::game::Seen {
@@ -1292,14 +1340,14 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     assert_ne!(before_own, before, "the second request was recorded");
     assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
     // After the game: refused, nothing written.
-    svc.resign(&bob(), CH, None).unwrap();
+    svc.play().resign(&bob(), CH, None).unwrap();
     let over = dump(&db);
     assert!(matches!(
-        svc.takeback_accept(&bob(), CH, None),
+        svc.play().takeback_accept(&bob(), CH, None),
         Err(GameError::GameOver)
     ));
     assert!(matches!(
-        svc.takeback_request(&alice(), CH, None),
+        svc.play().takeback_request(&alice(), CH, None),
         Err(GameError::GameOver)
     ));
     assert_eq!(dump(&db), over);
@@ -1312,10 +1360,10 @@ fn takeback_requests_count_toward_the_ping_limit() {
     play(&svc, &["e4"]);
     // The challenge was the first ping of the window.
     for _ in 1..cajitas::game::PING_LIMIT {
-        svc.takeback_request(&alice(), CH, None).unwrap();
+        svc.play().takeback_request(&alice(), CH, None).unwrap();
     }
     assert!(matches!(
-        svc.takeback_request(&alice(), CH, None),
+        svc.play().takeback_request(&alice(), CH, None),
         Err(GameError::TooManyPings { .. })
     ));
 }
@@ -1334,7 +1382,7 @@ fn active_games_are_counted_in_every_place() {
         .start_game(&alice(), &carol(), other, &Position::new())
         .unwrap();
     assert_eq!(svc.queries().active_game_count().unwrap(), 2);
-    svc.resign(&alice(), CH, None).unwrap();
+    svc.play().resign(&alice(), CH, None).unwrap();
     assert_eq!(svc.queries().active_game_count().unwrap(), 1);
 }
 

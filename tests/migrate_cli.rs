@@ -69,7 +69,9 @@ fn source(dir: &Path) -> std::path::PathBuf {
         .enumerate()
         .map(|(i, (_, m))| (if i % 2 == 0 { &a } else { &b }, m))
     {
-        svc.play_move(who, ch(1), m, Lang::En, false).unwrap();
+        svc.play()
+            .play_move(who, ch(1), m, Lang::En, false)
+            .unwrap();
     }
     // Resignation after a takeback (a casual game) and a declined draw offer (other players:
     // the pings of one pair are limited).
@@ -78,23 +80,31 @@ fn source(dir: &Path) -> std::path::PathBuf {
         .challenge_rated(&a, ch(2), Some(&b), ColourChoice::White, false)
         .unwrap();
     svc.challenges().accept(&b, ch(2)).unwrap();
-    svc.play_move(&a, ch(2), "e4", Lang::En, false).unwrap();
-    svc.play_move(&b, ch(2), "e5", Lang::En, false).unwrap();
-    svc.takeback_request(&b, ch(2), None).unwrap();
-    svc.takeback_accept(&a, ch(2), None).unwrap();
-    svc.play_move(&b, ch(2), "c5", Lang::En, false).unwrap();
-    svc.draw_offer(&a, ch(2), None).unwrap();
-    svc.draw_decline(&b, ch(2), None).unwrap();
-    svc.resign(&a, ch(2), None).unwrap();
+    svc.play()
+        .play_move(&a, ch(2), "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&b, ch(2), "e5", Lang::En, false)
+        .unwrap();
+    svc.play().takeback_request(&b, ch(2), None).unwrap();
+    svc.play().takeback_accept(&a, ch(2), None).unwrap();
+    svc.play()
+        .play_move(&b, ch(2), "c5", Lang::En, false)
+        .unwrap();
+    svc.play().draw_offer(&a, ch(2), None).unwrap();
+    svc.play().draw_decline(&b, ch(2), None).unwrap();
+    svc.play().resign(&a, ch(2), None).unwrap();
     // A draw by agreement, and an open offer in a game in progress.
     let (a, b) = (user(21), user(22));
     svc.challenges()
         .challenge(&a, ch(3), Some(&b), ColourChoice::Black)
         .unwrap();
     svc.challenges().accept(&b, ch(3)).unwrap();
-    svc.play_move(&b, ch(3), "d4", Lang::En, false).unwrap();
-    svc.draw_offer(&a, ch(3), None).unwrap();
-    svc.draw_accept(&b, ch(3), None).unwrap();
+    svc.play()
+        .play_move(&b, ch(3), "d4", Lang::En, false)
+        .unwrap();
+    svc.play().draw_offer(&a, ch(3), None).unwrap();
+    svc.play().draw_accept(&b, ch(3), None).unwrap();
     // A correspondence game in progress (its clock and pending event).
     let (a, b) = (user(31), user(32));
     svc.challenges()
@@ -107,8 +117,10 @@ fn source(dir: &Path) -> std::path::PathBuf {
         )
         .unwrap();
     svc.challenges().accept(&b, ch(4)).unwrap();
-    svc.play_move(&a, ch(4), "Nf3", Lang::En, false).unwrap();
-    svc.draw_offer(&a, ch(4), None).unwrap();
+    svc.play()
+        .play_move(&a, ch(4), "Nf3", Lang::En, false)
+        .unwrap();
+    svc.play().draw_offer(&a, ch(4), None).unwrap();
     // A pending challenge.
     svc.challenges()
         .challenge(&user(3), ch(5), None, ColourChoice::Random)
@@ -252,7 +264,8 @@ fn migrate_copies_every_row_checks_it_and_is_idempotent() {
     let before = svc.queries().board(ch(4)).unwrap();
     assert_eq!(before.ply, 1);
     assert!(before.draw_offer_by.is_some(), "the open offer was copied");
-    svc.play_move(&user(32), ch(4), "Nf6", Lang::En, false)
+    svc.play()
+        .play_move(&user(32), ch(4), "Nf6", Lang::En, false)
         .unwrap();
     svc.challenges().accept(&user(4), ch(5)).unwrap();
     let new_id = svc.queries().board(ch(5)).unwrap().game_id;

@@ -157,7 +157,8 @@ fn racing_moves_from_two_processes_on_one_game_land_once() {
                 let mover = mover.clone();
                 std::thread::spawn(move || {
                     barrier.wait();
-                    svc.play_move_at(&mover, CH, text, Lang::En, false, Some(round))
+                    svc.play()
+                        .play_move_at(&mover, CH, text, Lang::En, false, Some(round))
                 })
             })
             .collect::<Vec<_>>()
@@ -558,8 +559,8 @@ fn two_schedulers_claim_each_due_event_once() {
             .challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
             .unwrap();
         a.challenges().accept(&bl, ch).unwrap();
-        a.play_move(&w, ch, "e4", Lang::En, false).unwrap();
-        b.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
+        a.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        b.play().play_move(&bl, ch, "e5", Lang::En, false).unwrap();
     }
     clock.advance(Duration::from_secs(600));
     // Both processes' schedulers run at once, several rounds each.
@@ -661,7 +662,9 @@ fn a_new_deadline_wakes_the_other_processes() {
         .get(0);
     assert_eq!(due, stored);
     // A move writes the next event with itself (one statement): announced as well.
-    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
     let payload = wakeups
         .wait(Duration::from_secs(5))
         .expect("a notification after the move");
@@ -781,8 +784,14 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
             .challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
             .unwrap();
         unlucky.challenges().accept(&bl, ch).unwrap();
-        unlucky.play_move(&w, ch, "e4", Lang::En, false).unwrap();
-        unlucky.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
+        unlucky
+            .play()
+            .play_move(&w, ch, "e4", Lang::En, false)
+            .unwrap();
+        unlucky
+            .play()
+            .play_move(&bl, ch, "e5", Lang::En, false)
+            .unwrap();
     }
     clock.advance(Duration::from_secs(600));
     let round = unlucky.clocks().run_round(EventScope::All).unwrap();
@@ -901,7 +910,9 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
     svc.challenges().accept(&bob(), CH).unwrap();
-    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
     // The server ends every idle connection of the service's pool (as a restart or an idle
     // timeout would); the pool does not test a connection before lending it.
     let mut admin = db.client();
@@ -943,8 +954,12 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
         std::thread::sleep(Duration::from_millis(10));
     }
     // Each operation still lands: its BEGIN found the connection closed and began on a new one.
-    svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
-    svc.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&bob(), CH, "e5", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "Nf3", Lang::En, false)
+        .unwrap();
     assert_eq!(svc.queries().board(CH).unwrap().ply, 3);
 }
 
@@ -985,7 +1000,9 @@ fn coordination_locks_held_while_shards_identify_leave_the_games_their_connectio
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .expect("a challenge while the locks are held");
     svc.challenges().accept(&bob(), CH).unwrap();
-    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
     assert_eq!(svc.queries().board(CH).unwrap().ply, 1);
     // Dropped, each lock is free again, for this process and the others.
     held.clear();
@@ -1128,7 +1145,10 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
         .play_engine(&human, CH, 4, ColourChoice::White, Lang::En)
         .unwrap()
         .game_id;
-    front.play_move(&human, CH, "e4", Lang::En, false).unwrap();
+    front
+        .play()
+        .play_move(&human, CH, "e4", Lang::En, false)
+        .unwrap();
     let seq = front.engine_turn(game).unwrap().unwrap().seq;
     assert!(
         front
@@ -1231,7 +1251,9 @@ fn a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_e
         svc.challenges().accept(&k, ch).unwrap();
         for (i, text) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
             let mover = if i % 2 == 0 { &w } else { &k };
-            svc.play_move(mover, ch, text, Lang::En, false).unwrap();
+            svc.play()
+                .play_move(mover, ch, text, Lang::En, false)
+                .unwrap();
         }
         clock.advance(Duration::from_secs(1));
     }

@@ -48,7 +48,7 @@ fn start(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, rated: bool) 
 fn play(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, moves: &[&str]) {
     for (i, m) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { w } else { b };
-        g.play_move(who, c, m, Lang::En, false).unwrap();
+        g.play().play_move(who, c, m, Lang::En, false).unwrap();
     }
 }
 
@@ -116,7 +116,11 @@ fn a_rated_game_moves_both_ratings_once_with_a_history_row_each() {
     let c = ch(10);
     let id = start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &FOOLS_MATE[..3]);
-    let end = g.play_move(&b, c, "Qh4#", Lang::En, false).unwrap().view;
+    let end = g
+        .play()
+        .play_move(&b, c, "Qh4#", Lang::En, false)
+        .unwrap()
+        .view;
     assert!(end.rated);
     let ch_ = &end.rating_changes;
     assert_eq!(ch_.len(), 2, "{ch_:?}");
@@ -155,14 +159,15 @@ fn unrated_games_change_nothing() {
     assert!(g.queries().board(c).unwrap().rating_changes.is_empty());
     // Aborted.
     start(&g, c, &a, &b, true);
-    g.play_move(&a, c, "e4", Lang::En, false).unwrap();
-    let v = g.abort(&b, c).unwrap().view;
+    g.play().play_move(&a, c, "e4", Lang::En, false).unwrap();
+    let v = g.play().abort(&b, c).unwrap().view;
     assert!(v.aborted && v.rating_changes.is_empty());
     // Fewer than two moves per side: resigned after 1. e4 e5 2. Nf3.
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4", "e5", "Nf3"]);
     assert!(
-        g.resign(&b, c, None)
+        g.play()
+            .resign(&b, c, None)
             .unwrap()
             .view
             .rating_changes
@@ -179,7 +184,15 @@ fn unrated_games_change_nothing() {
     // …and two moves each is enough.
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4", "e5", "Nf3", "Nc6"]);
-    assert_eq!(g.resign(&b, c, None).unwrap().view.rating_changes.len(), 2);
+    assert_eq!(
+        g.play()
+            .resign(&b, c, None)
+            .unwrap()
+            .view
+            .rating_changes
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -190,13 +203,13 @@ fn takebacks_are_refused_in_rated_games_only() {
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4"]);
     assert!(matches!(
-        g.takeback_request(&a, c, None),
+        g.play().takeback_request(&a, c, None),
         Err(GameError::TakebackInRatedGame)
     ));
-    g.abort(&a, c).unwrap();
+    g.play().abort(&a, c).unwrap();
     start(&g, c, &a, &b, false);
     play(&g, c, &a, &b, &["e4"]);
-    g.takeback_request(&a, c, None).unwrap();
+    g.play().takeback_request(&a, c, None).unwrap();
 }
 
 #[test]
@@ -206,12 +219,15 @@ fn a_redelivered_final_move_counts_once() {
     let c = ch(10);
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &FOOLS_MATE[..3]);
-    g.play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3))
+    g.play()
+        .play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3))
         .unwrap();
     let once = snapshot(&g, &[1, 2]);
     // The same move delivered again (a retried interaction that got past the bookkeeping).
     for _ in 0..3 {
-        let again = g.play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3));
+        let again = g
+            .play()
+            .play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3));
         assert!(
             matches!(again, Err(GameError::GameOver)),
             "{:?}",
@@ -238,11 +254,12 @@ fn a_resignation_racing_a_mate_counts_once() {
         // Black resigns (having seen ply 6) while White mates.
         let resign = std::thread::spawn(move || {
             bar1.wait();
-            g1.resign(&b1, c, Seen::at(id, 6)).map(|d| d.view)
+            g1.play().resign(&b1, c, Seen::at(id, 6)).map(|d| d.view)
         });
         let mate = std::thread::spawn(move || {
             bar2.wait();
-            g2.play_move_at(&a1, c, "Qxf7#", Lang::En, false, Some(6))
+            g2.play()
+                .play_move_at(&a1, c, "Qxf7#", Lang::En, false, Some(6))
                 .map(|r| r.view)
         });
         let (r1, r2) = (resign.join().unwrap(), mate.join().unwrap());
@@ -545,12 +562,12 @@ fn game(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, white_score: f
     start(g, c, w, b, true);
     play(g, c, w, b, &["e4", "e5", "Nf3", "Nc6"]);
     if white_score == 1.0 {
-        g.resign(b, c, None).unwrap();
+        g.play().resign(b, c, None).unwrap();
     } else if white_score == 0.0 {
-        g.resign(w, c, None).unwrap();
+        g.play().resign(w, c, None).unwrap();
     } else {
-        g.draw_offer(w, c, None).unwrap();
-        g.draw_accept(b, c, None).unwrap();
+        g.play().draw_offer(w, c, None).unwrap();
+        g.play().draw_accept(b, c, None).unwrap();
     }
 }
 
@@ -716,7 +733,7 @@ fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
         .unwrap();
     }
     play(&g, c, &a, &engine, &["e4", "e5", "Nf3", "Nc6"]);
-    let end = g.resign(&a, c, None).unwrap().view;
+    let end = g.play().resign(&a, c, None).unwrap().view;
     assert!(end.finished && end.rated, "stored as rated");
     assert!(end.rating_changes.is_empty());
     assert_eq!(snapshot(&g, &[a.id, engine.id]), Vec::<String>::new());

@@ -239,40 +239,46 @@ impl Session {
                 )?,
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Move { text, claim } => match svc.play_move(&me, ch, &text, lang, claim) {
-                Ok(mut r) => {
-                    svc.post_notices(std::mem::take(&mut r.notices));
-                    let san = i18n::san_in(lang, &r.san);
-                    let line = match r.claimed {
-                        Some(c) => tr!(
-                            lang,
-                            "console-move-claims",
-                            who = who(),
-                            claim = i18n::status::claim_key(c),
-                            san = san
-                        ),
-                        None => tr!(lang, "console-move-played", who = who(), san = san),
-                    };
-                    writeln!(out, "{line}")?;
-                    show_game(out, &r.view, lang)?;
-                    ratings::print_changes(out, &r.view, lang)?;
-                    self.show_png(out, &r.view, lang)?;
-                    self.await_engine(&r.view, out)?;
+            Command::Move { text, claim } => {
+                match svc.play().play_move(&me, ch, &text, lang, claim) {
+                    Ok(mut r) => {
+                        svc.post_notices(std::mem::take(&mut r.notices));
+                        let san = i18n::san_in(lang, &r.san);
+                        let line = match r.claimed {
+                            Some(c) => tr!(
+                                lang,
+                                "console-move-claims",
+                                who = who(),
+                                claim = i18n::status::claim_key(c),
+                                san = san
+                            ),
+                            None => tr!(lang, "console-move-played", who = who(), san = san),
+                        };
+                        writeln!(out, "{line}")?;
+                        show_game(out, &r.view, lang)?;
+                        ratings::print_changes(out, &r.view, lang)?;
+                        self.show_png(out, &r.view, lang)?;
+                        self.await_engine(&r.view, out)?;
+                    }
+                    Err(e) => refusal(out, &e, lang)?,
                 }
-                Err(e) => refusal(out, &e, lang)?,
-            },
+            }
             Command::Draw(action) => {
                 let result = match action {
                     DrawAction::Offer => svc
+                        .play()
                         .draw_offer(&me, ch, None)
                         .map(|d| (posted(d), tr!(lang, "status-draw-offer", player = who()))),
                     DrawAction::Accept => svc
+                        .play()
                         .draw_accept(&me, ch, None)
                         .map(|d| (posted(d), tr!(lang, "draw-accepts", who = who()))),
                     DrawAction::Decline => svc
+                        .play()
                         .draw_decline(&me, ch, None)
                         .map(|v| (v, tr!(lang, "draw-declines", who = who()))),
                     DrawAction::Claim => svc
+                        .play()
                         .draw_claim(&me, ch)
                         .map(|d| (posted(d), tr!(lang, "draw-claims", who = who()))),
                 };
@@ -287,24 +293,26 @@ impl Session {
             }
             Command::Takeback(action) => {
                 let result = match action {
-                    TakebackAction::Request => svc.takeback_request(&me, ch, None).map(|t| {
-                        let opponent = t.game.player(!t.by).name.clone();
-                        // Against the computer it is granted at once.
-                        let key = if t.granted {
-                            "takeback-granted"
-                        } else {
-                            "takeback-asks"
-                        };
-                        let what = tr!(
-                            lang,
-                            key,
-                            who = who(),
-                            opponent = opponent,
-                            plies = crate::i18n::num(t.plies)
-                        );
-                        (t, what)
-                    }),
-                    TakebackAction::Accept => svc.takeback_accept(&me, ch, None).map(|t| {
+                    TakebackAction::Request => {
+                        svc.play().takeback_request(&me, ch, None).map(|t| {
+                            let opponent = t.game.player(!t.by).name.clone();
+                            // Against the computer it is granted at once.
+                            let key = if t.granted {
+                                "takeback-granted"
+                            } else {
+                                "takeback-asks"
+                            };
+                            let what = tr!(
+                                lang,
+                                key,
+                                who = who(),
+                                opponent = opponent,
+                                plies = crate::i18n::num(t.plies)
+                            );
+                            (t, what)
+                        })
+                    }
+                    TakebackAction::Accept => svc.play().takeback_accept(&me, ch, None).map(|t| {
                         let what = tr!(
                             lang,
                             "takeback-accepts",
@@ -314,6 +322,7 @@ impl Session {
                         (t, what)
                     }),
                     TakebackAction::Decline => svc
+                        .play()
                         .takeback_decline(&me, ch, None)
                         .map(|t| (t, tr!(lang, "takeback-declines", who = who()))),
                 };
@@ -330,7 +339,7 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
-            Command::Resign => match svc.resign(&me, ch, None).map(posted) {
+            Command::Resign => match svc.play().resign(&me, ch, None).map(posted) {
                 Ok(v) => {
                     writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
                     writeln!(out, "{}", status_line_in(&v, lang))?;
@@ -338,15 +347,17 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::ClaimWin { draw } => match svc.claim_abandoned(&me, ch, draw).map(posted) {
-                Ok(v) => {
-                    let status = status_line_in(&v, lang);
-                    let text = tr!(lang, "claim-win-done", player = who(), status = status);
-                    writeln!(out, "{text}")?;
+            Command::ClaimWin { draw } => {
+                match svc.play().claim_abandoned(&me, ch, draw).map(posted) {
+                    Ok(v) => {
+                        let status = status_line_in(&v, lang);
+                        let text = tr!(lang, "claim-win-done", player = who(), status = status);
+                        writeln!(out, "{text}")?;
+                    }
+                    Err(e) => refusal(out, &e, lang)?,
                 }
-                Err(e) => refusal(out, &e, lang)?,
-            },
-            Command::Abort => match svc.abort(&me, ch).map(posted) {
+            }
+            Command::Abort => match svc.play().abort(&me, ch).map(posted) {
                 Ok(v) => {
                     let aborted = tr!(
                         lang,

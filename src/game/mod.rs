@@ -50,7 +50,7 @@ pub use self::notify::{
     Done, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
 };
 pub use self::observe::EventObserver;
-pub use self::play::Seen;
+pub use self::play::{Play, Seen};
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;
 pub use self::rematch::EngineRematch;
@@ -259,6 +259,12 @@ impl GameService {
         Clocks { svc: self }
     }
 
+    /// Playing: moves, resignation, draws, abort, abandoned games, takebacks ([`Play`], in
+    /// `play.rs` and `takeback.rs`).
+    pub fn play(&self) -> Play<'_> {
+        Play { svc: self }
+    }
+
     /// Ratings: the leaderboard, stats, a game's rating changes, the rebuild ([`Ratings`], in
     /// `ratings/`).
     pub fn ratings(&self) -> Ratings<'_> {
@@ -388,20 +394,24 @@ mod tests {
         let id = svc.challenges().accept(&b, ch).unwrap().game_id;
         let cached = || svc.cache().get(&id).map(|c| c.ply);
         assert_eq!(cached(), Some(0));
-        svc.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        svc.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
         assert_eq!(cached(), Some(1), "put back with the move");
         // Refusals that write nothing leave the game cached as it stands.
         assert!(matches!(
-            svc.play_move(&w, ch, "d4", Lang::En, false),
+            svc.play().play_move(&w, ch, "d4", Lang::En, false),
             Err(GameError::NotYourTurn)
         ));
         assert_eq!(cached(), Some(1), "after a move out of turn");
         assert!(matches!(
-            svc.play_move(&b, ch, "Ke5", Lang::En, false),
+            svc.play().play_move(&b, ch, "Ke5", Lang::En, false),
             Err(GameError::Move(_))
         ));
         assert_eq!(cached(), Some(1), "after an illegal move");
-        let v = svc.play_move(&b, ch, "e5", Lang::En, false).unwrap().view;
+        let v = svc
+            .play()
+            .play_move(&b, ch, "e5", Lang::En, false)
+            .unwrap()
+            .view;
         assert_eq!(v.sans, ["e4", "e5"]);
         assert_eq!(cached(), Some(2));
     }

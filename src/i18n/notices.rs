@@ -103,7 +103,7 @@ mod tests {
             .challenges()
             .start_game_timed(&alice, &bob, ch, &Position::new(), tc)
             .unwrap();
-        let over = svc.resign(&bob, ch, None).unwrap().view;
+        let over = svc.play().resign(&bob, ch, None).unwrap().view;
         let entry = LeaderEntry {
             rank: 1,
             user: alice.clone(),

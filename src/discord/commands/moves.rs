@@ -34,7 +34,7 @@ pub async fn move_(
     let claim = claim_draw.unwrap_or(false);
     let (result, shown) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let mut result = g.play_move(actor, ch, &text, lang, claim)?;
+            let mut result = g.play().play_move(actor, ch, &text, lang, claim)?;
             g.post_after(std::mem::take(&mut result.notices));
             crate::discord::gateway::telemetry::move_played();
             let shown = g.show(result.view.clone())?;
