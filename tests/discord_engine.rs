@@ -589,6 +589,7 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
     let id = tokio::task::spawn_blocking(move || {
         let channel = ChannelRef::new(Some(GUILD_ID), CHANNEL);
         let v = s
+            .engine()
             .play_engine_at(
                 &a,
                 Place::with_threads(channel),

@@ -96,6 +96,7 @@ fn wait_ply(s: &Setup, id: i64, ply: u32, within: Duration) -> bool {
 fn human_opens(s: &Setup) -> i64 {
     let v = s
         .service
+        .engine()
         .play_engine(&s.human, s.ch, 4, ColourChoice::White, Lang::En)
         .unwrap();
     s.service

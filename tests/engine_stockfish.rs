@@ -62,6 +62,7 @@ fn game_against(level: u8, colour: ColourChoice) {
     };
     let mut rng = fastrand::Rng::with_seed(u64::from(level));
     let v = service
+        .engine()
         .play_engine(&human, ch, level, colour, Lang::En)
         .unwrap();
     let id = v.game_id;
@@ -183,7 +184,7 @@ fn the_analysis_finds_the_planted_blunder() {
             .unwrap();
     }
     service.play().resign(&b, ch, None).unwrap();
-    let game = service.last_finished_game(ch).unwrap();
+    let game = service.engine().last_finished_game(ch).unwrap();
     let mut seen = Vec::new();
     let t0 = Instant::now();
     let analysis = analyse(&pool, &game.game, Budget::default(), 2, |d, t| {

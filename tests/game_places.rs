@@ -349,7 +349,10 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
     assert!(pgn.contains("[White \"alice\"]"), "{pgn}");
     assert!(pgn.contains("1. e4 e5"), "{pgn}");
     assert_eq!(
-        svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
+        svc.engine()
+            .last_finished_game_for(&alice(), CH)
+            .unwrap()
+            .game_id,
         ab
     );
     // Two other games running: the same, not the links to the others' threads.
@@ -365,7 +368,13 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
         other => panic!("{other:?}"),
     }
     // ... and, for the analysis, the channel's last finished game.
-    assert_eq!(svc.last_finished_game_for(&gus, CH).unwrap().game_id, ab);
+    assert_eq!(
+        svc.engine()
+            .last_finished_game_for(&gus, CH)
+            .unwrap()
+            .game_id,
+        ab
+    );
     // In a game's thread: its game, whoever asks.
     assert_eq!(
         svc.queries().board_for(&alice(), at(1002)).unwrap().game_id,
@@ -375,10 +384,19 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
     svc.play().resign(&dave(), at(1002), None).unwrap();
     assert_eq!(svc.queries().board_for(&alice(), CH).unwrap().game_id, ab);
     assert_eq!(
-        svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
+        svc.engine()
+            .last_finished_game_for(&alice(), CH)
+            .unwrap()
+            .game_id,
         ab
     );
-    assert_eq!(svc.last_finished_game_for(&gus, CH).unwrap().game_id, cd);
+    assert_eq!(
+        svc.engine()
+            .last_finished_game_for(&gus, CH)
+            .unwrap()
+            .game_id,
+        cd
+    );
     // Several games of one's own in progress: the links to one's own threads only.
     threaded_game(&svc, &alice(), &gus, 1004);
     assert_eq!(
@@ -392,7 +410,10 @@ fn looking_from_the_channel_reaches_the_callers_own_game_never_another_pairs() {
     }
     // Analysing: one's own last finished game, while one's games go on.
     assert_eq!(
-        svc.last_finished_game_for(&alice(), CH).unwrap().game_id,
+        svc.engine()
+            .last_finished_game_for(&alice(), CH)
+            .unwrap()
+            .game_id,
         ab
     );
     // /history stays channel-wide.

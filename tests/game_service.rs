@@ -1397,38 +1397,38 @@ fn an_engine_move_is_claimed_by_one_player_until_its_claim_lapses() {
     );
     let game = new_game(&a);
     let lease = Duration::from_secs(90);
-    assert!(a.claim_engine_turn(game, 4, 111, lease).unwrap());
+    assert!(a.engine().claim_engine_turn(game, 4, 111, lease).unwrap());
     assert!(
-        !b.claim_engine_turn(game, 4, 222, lease).unwrap(),
+        !b.engine().claim_engine_turn(game, 4, 222, lease).unwrap(),
         "a holds it"
     );
     // a's retry renews its own claim.
     clock.advance(Duration::from_secs(60));
-    assert!(a.claim_engine_turn(game, 4, 111, lease).unwrap());
+    assert!(a.engine().claim_engine_turn(game, 4, 111, lease).unwrap());
     clock.advance(Duration::from_secs(89));
     assert!(
-        !b.claim_engine_turn(game, 4, 222, lease).unwrap(),
+        !b.engine().claim_engine_turn(game, 4, 222, lease).unwrap(),
         "renewed"
     );
     // a dies: one lease after its last claim, b takes the move.
     clock.advance(Duration::from_secs(1));
-    assert!(b.claim_engine_turn(game, 4, 222, lease).unwrap());
-    assert!(!a.claim_engine_turn(game, 4, 111, lease).unwrap());
+    assert!(b.engine().claim_engine_turn(game, 4, 222, lease).unwrap());
+    assert!(!a.engine().claim_engine_turn(game, 4, 111, lease).unwrap());
     // The next move is anyone's, whoever held the last.
-    assert!(a.claim_engine_turn(game, 6, 111, lease).unwrap());
+    assert!(a.engine().claim_engine_turn(game, 6, 111, lease).unwrap());
     // A reader that saw an older position never takes over the later one's live claim.
-    assert!(!b.claim_engine_turn(game, 4, 222, lease).unwrap());
+    assert!(!b.engine().claim_engine_turn(game, 4, 222, lease).unwrap());
     // A restart of the one process owning a SQLite file forgets its predecessor's claims;
     // with PostgreSQL another live process may hold them: they stay until they lapse.
-    let freed = b.release_own_engine_claims().unwrap();
+    let freed = b.engine().release_own_engine_claims().unwrap();
     match backend() {
         Backend::Sqlite => {
             assert_eq!(freed, 1);
-            assert!(b.claim_engine_turn(game, 6, 222, lease).unwrap());
+            assert!(b.engine().claim_engine_turn(game, 6, 222, lease).unwrap());
         }
         Backend::Postgres => {
             assert_eq!(freed, 0);
-            assert!(!b.claim_engine_turn(game, 6, 222, lease).unwrap());
+            assert!(!b.engine().claim_engine_turn(game, 6, 222, lease).unwrap());
         }
     }
 }

@@ -1106,7 +1106,8 @@ fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
                 let barrier = barrier.clone();
                 std::thread::spawn(move || {
                     barrier.wait();
-                    svc.claim_engine_turn(game, seq, owner, Duration::from_secs(90))
+                    svc.engine()
+                        .claim_engine_turn(game, seq, owner, Duration::from_secs(90))
                         .unwrap()
                 })
             })
@@ -1142,6 +1143,7 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
     let front = open();
     let human = alice();
     let game = front
+        .engine()
         .play_engine(&human, CH, 4, ColourChoice::White, Lang::En)
         .unwrap()
         .game_id;
@@ -1149,9 +1151,10 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
         .play()
         .play_move(&human, CH, "e4", Lang::En, false)
         .unwrap();
-    let seq = front.engine_turn(game).unwrap().unwrap().seq;
+    let seq = front.engine().engine_turn(game).unwrap().unwrap().seq;
     assert!(
         front
+            .engine()
             .claim_engine_turn(game, seq, 999, CLAIM_LEASE)
             .unwrap()
     );

@@ -41,8 +41,8 @@ pub use cajitas_rules::Lang;
 pub use self::challenges::{ChallengeTerms, Challenges};
 pub use self::clock::{Clock, ManualClock, SystemClock};
 pub use self::engine::{
-    ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
-    engine_user_id,
+    ENGINE_LEVELS, ENGINE_NAME, EngineGames, EngineTurn, EngineTurns, FinishedGame,
+    engine_level_of, engine_user_id,
 };
 pub use self::error::{Failure, GameError};
 use self::load::CachedGame;
@@ -257,6 +257,12 @@ impl GameService {
     /// Clocks: the scheduler's rounds of timed events ([`Clocks`], in `scheduler.rs`).
     pub fn clocks(&self) -> Clocks<'_> {
         Clocks { svc: self }
+    }
+
+    /// Games against the engine: started, the engine's turns, its posts, analyses
+    /// ([`EngineGames`], in `engine.rs`).
+    pub fn engine(&self) -> EngineGames<'_> {
+        EngineGames { svc: self }
     }
 
     /// Playing: moves, resignation, draws, abort, abandoned games, takebacks ([`Play`], in

@@ -3,7 +3,7 @@
 //! game's channel (threads cannot nest: the new game gets a thread of its own).
 
 use super::{
-    ChallengeView, Challenges, ChannelRef, ColourChoice, Failure, GameError, GameService, Notice,
+    ChallengeView, Challenges, ChannelRef, ColourChoice, EngineGames, Failure, GameError, Notice,
     NoticeKind, Place, TimeControl, UserRef,
 };
 use crate::store::{ChallengeStatus, ColourPick, GameStatus};
@@ -35,7 +35,7 @@ impl Challenges<'_> {
                 return Err(GameError::NotAPlayer);
             };
             // The computer accepts no challenge: its rematch is a new game
-            // ([`GameService::engine_rematch`]).
+            // ([`EngineGames::engine_rematch`]).
             if them.is_bot || super::engine_level_of(them.id).is_some() {
                 return Err(GameError::BotCannotPlay);
             }
@@ -91,7 +91,7 @@ impl Challenges<'_> {
 }
 
 /// The new game a rematch of a game against the computer starts (see
-/// [`GameService::engine_rematch`]).
+/// [`EngineGames::engine_rematch`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineRematch {
     /// The computer's level, the finished game's.
@@ -103,17 +103,17 @@ pub struct EngineRematch {
     pub home: ChannelRef,
 }
 
-impl GameService {
+impl EngineGames<'_> {
     /// The rematch of the finished game `game_id` when it was played against the computer:
     /// a new game at the same level, the colours swapped, for its person to start at
-    /// `home` as `/play` starts one ([`GameService::play_engine_at`]); `None` for a game
+    /// `home` as `/play` starts one ([`Self::play_engine_at`]); `None` for a game
     /// between two people (their rematch is a challenge, [`Challenges::rematch`]).
     pub fn engine_rematch(
         &self,
         actor: &UserRef,
         game_id: i64,
     ) -> Result<Option<EngineRematch>, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
             let (white, black) = (
                 super::engine_level_of(row.white.id),

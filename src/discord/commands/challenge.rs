@@ -372,7 +372,7 @@ pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
 pub async fn rematch_button(c: &Click<'_>, game: i64) -> Result<(), Error> {
     let again = c
         .blocking(Defer::Update, move |g, actor, _| {
-            Ok(g.engine_rematch(actor, game)?)
+            Ok(g.engine().engine_rematch(actor, game)?)
         })
         .await?;
     if let Some(again) = again {
