@@ -5,6 +5,26 @@
 //! completely or not at all), and returns a typed result for the front ends to show, or a
 //! [`GameError`] whose message is for the player.
 //!
+//! The operations are grouped by use case, each a small type borrowed from the same
+//! [`GameService`] (its store, cache, clock and ports), defined in the file that does its
+//! work, so that a move's whole path reads in `play.rs` plus the store:
+//!
+//! - [`Play`] (`svc.play()`; `play.rs`, `takeback.rs`): moves, resignation, draw offers
+//!   and claims, abort, abandoned games claimed, takebacks;
+//! - [`Challenges`] (`svc.challenges()`; `challenges.rs`, `rematch.rs`): challenges made and
+//!   answered, rematches, games started directly;
+//! - [`Clocks`] (`svc.clocks()`; `scheduler.rs`): the scheduler's rounds of timed events;
+//! - [`Ratings`] (`svc.ratings()`; `ratings/`): the leaderboard, stats, a game's rating
+//!   changes, the rebuild;
+//! - [`EngineGames`] (`svc.engine()`; `engine.rs`, `rematch.rs`): games against the engine,
+//!   its turns and posts, analyses;
+//! - [`Queries`] (`svc.queries()`; `queries.rs`): boards, PGN, history, legal moves.
+//!
+//! What every use case shares stays on [`GameService`]: construction, the options, the
+//! store's lock and its write and read transactions, the cache and loading (`load.rs`), the
+//! opening and ending of an operation on a game (`play.rs`'s `in_game` and `end_game`), and
+//! posting the notices an operation returned ([`GameService::post_notices`]).
+//!
 //! The chess itself (reading moves, legality, SAN, repetition, claims, outcomes, PGN) comes
 //! from the rules crate; this module only stores it and decides who may do what.
 //!
@@ -179,7 +199,11 @@ impl ServiceOptions {
 }
 
 /// The game service. Cheap to clone (an `Arc` inside); all methods block (see the module
-/// documentation).
+/// documentation). It is the core every use case shares: the store, the cache, the clock
+/// and the ports; its operations are on the use-case types it lends ([`GameService::play`],
+/// [`challenges`](GameService::challenges), [`clocks`](GameService::clocks),
+/// [`ratings`](GameService::ratings), [`engine`](GameService::engine),
+/// [`queries`](GameService::queries)).
 #[derive(Clone)]
 pub struct GameService {
     inner: Arc<Inner>,
@@ -248,6 +272,14 @@ impl GameService {
         &self.inner.opts
     }
 
+    // The use cases, each a small type over this same core (see the module documentation).
+
+    /// Playing: moves, resignation, draws, abort, abandoned games, takebacks ([`Play`], in
+    /// `play.rs` and `takeback.rs`).
+    pub fn play(&self) -> Play<'_> {
+        Play { svc: self }
+    }
+
     /// Challenges: made, answered, and rematches ([`Challenges`], in `challenges.rs` and
     /// `rematch.rs`).
     pub fn challenges(&self) -> Challenges<'_> {
@@ -259,22 +291,16 @@ impl GameService {
         Clocks { svc: self }
     }
 
-    /// Games against the engine: started, the engine's turns, its posts, analyses
-    /// ([`EngineGames`], in `engine.rs`).
-    pub fn engine(&self) -> EngineGames<'_> {
-        EngineGames { svc: self }
-    }
-
-    /// Playing: moves, resignation, draws, abort, abandoned games, takebacks ([`Play`], in
-    /// `play.rs` and `takeback.rs`).
-    pub fn play(&self) -> Play<'_> {
-        Play { svc: self }
-    }
-
     /// Ratings: the leaderboard, stats, a game's rating changes, the rebuild ([`Ratings`], in
     /// `ratings/`).
     pub fn ratings(&self) -> Ratings<'_> {
         Ratings { svc: self }
+    }
+
+    /// Games against the engine: started, the engine's turns, its posts, analyses
+    /// ([`EngineGames`], in `engine.rs`).
+    pub fn engine(&self) -> EngineGames<'_> {
+        EngineGames { svc: self }
     }
 
     /// Reading games: boards, PGN, history, legal moves ([`Queries`], in `queries.rs`).

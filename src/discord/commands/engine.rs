@@ -405,7 +405,9 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
             });
             drop(ticket);
             let out = out.map(|a| {
-                if let Err(e) = service.engine().store_analysis(game_id, &budget.key(), &a.to_record()) {
+                if let Err(e) =
+                    service.engine().store_analysis(game_id, &budget.key(), &a.to_record())
+                {
                     tracing::warn!(game = game_id, error = %e.chain(), "could not store the analysis");
                 }
                 let words = report::report(&a, &names.0, &names.1, &result, lang);
