@@ -340,8 +340,8 @@ impl GameService {
 
 /// Playing a game in progress: moves, resignation, draw offers and claims, abort, an
 /// abandoned game claimed, and takebacks (in `takeback.rs`). A move's whole path is here
-/// (through the core's [`in_game`](GameService::in_game) and
-/// [`end_game`](GameService::end_game) above) and in the store. From [`GameService::play`].
+/// (through the core's `in_game` and `end_game` above) and in the store. From
+/// [`GameService::play`].
 #[derive(Debug, Clone, Copy)]
 pub struct Play<'a> {
     pub(super) svc: &'a GameService,
