@@ -53,10 +53,10 @@ pub async fn draw(
     let shown = call
         .blocking(Defer::Message, move |g, actor, ch| {
             let view = match action {
-                Action::Offer => g.after(g.draw_offer(actor, ch, None)?),
-                Action::Accept => g.after(g.draw_accept(actor, ch, None)?),
-                Action::Decline => g.draw_decline(actor, ch, None)?,
-                Action::Claim => g.after(g.draw_claim(actor, ch)?),
+                Action::Offer => g.after(g.play().draw_offer(actor, ch, None)?),
+                Action::Accept => g.after(g.play().draw_accept(actor, ch, None)?),
+                Action::Decline => g.play().draw_decline(actor, ch, None)?,
+                Action::Claim => g.after(g.play().draw_claim(actor, ch)?),
             };
             Ok(g.show(view)?)
         })
@@ -98,9 +98,9 @@ pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> 
         |e| matches!(e, GameError::PositionChanged | GameError::NoDrawOffer),
         move |g, actor, ch, seen| {
             let view = if accept {
-                g.after(g.draw_accept(actor, ch, seen)?)
+                g.after(g.play().draw_accept(actor, ch, seen)?)
             } else {
-                g.draw_decline(actor, ch, seen)?
+                g.play().draw_decline(actor, ch, seen)?
             };
             Ok(((), view))
         },

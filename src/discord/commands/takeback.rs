@@ -31,7 +31,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
     let lang = call.public_lang().await;
     let (asked, shown) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let asked = g.takeback_request(actor, ch, None)?;
+            let asked = g.play().takeback_request(actor, ch, None)?;
             let shown = g.show(asked.game.clone())?;
             Ok((asked, shown))
         })
@@ -73,9 +73,9 @@ pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> 
         },
         move |g, actor, ch, seen| {
             let done = if accept {
-                g.takeback_accept(actor, ch, seen)?
+                g.play().takeback_accept(actor, ch, seen)?
             } else {
-                g.takeback_decline(actor, ch, seen)?
+                g.play().takeback_decline(actor, ch, seen)?
             };
             Ok((done.plies, done.game))
         },
