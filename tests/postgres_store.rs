@@ -265,31 +265,49 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
 
 #[test]
 fn the_postgres_schema_has_every_table_and_column_of_sqlite() {
-    // `store::copy::TABLES` is checked against the SQLite schema by a unit test; this checks
-    // it against the PostgreSQL migrations, so both schemas stay twins.
+    // `cajitas migrate` reads the tables to copy from both schemas (`store::copy::
+    // schema_tables`), which fails where they differ: so both schemas stay twins.
     let Some(pg) = server_or_skip("the_postgres_schema_has_every_table_and_column_of_sqlite")
     else {
         return;
     };
     let db = pg.database("schema");
     drop(PostgresStore::open(&db.url).unwrap());
+    let dir = support::bot::TempDir::new("schema");
+    let file = dir.join("schema.db");
+    drop(cajitas::store::sqlite::SqliteStore::open(&file).unwrap());
+    let sqlite = rusqlite::Connection::open(&file).unwrap();
     let mut c = db.client();
-    for t in cajitas::store::copy::TABLES {
-        let mut columns: Vec<String> = c
-            .query(
-                "SELECT column_name::text FROM information_schema.columns
-                 WHERE table_schema = 'public' AND table_name = $1",
-                &[&t.name],
-            )
-            .unwrap()
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
-        let mut listed: Vec<String> = t.columns.iter().map(|(n, _)| (*n).to_owned()).collect();
-        columns.sort();
-        listed.sort();
-        assert_eq!(columns, listed, "table {}", t.name);
-    }
+    let tables = cajitas::store::copy::schema_tables(&sqlite, &mut c).unwrap();
+    let sqlite_tables: i64 = sqlite
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        tables.len() as i64,
+        sqlite_tables - cajitas::store::copy::DERIVED.len() as i64
+    );
+    let table = |name: &str| tables.iter().find(|t| t.name == name).unwrap();
+    use cajitas::store::copy::Col;
+    assert_eq!(table("games").identity.as_deref(), Some("id"));
+    assert_eq!(table("ratings").identity, None);
+    assert_eq!(table("ratings").key, ["pool", "speed", "user_id"]);
+    assert!(table("pings").key.is_empty());
+    let col = |t: &str, c: &str| table(t).columns.iter().find(|(n, _)| n == c).unwrap().1;
+    assert_eq!(col("games", "rated"), Col::Bool);
+    assert_eq!(col("games", "ply"), Col::I32);
+    assert_eq!(col("ratings", "rating"), Col::F64);
+    assert_eq!(col("moves", "san"), Col::Text);
+    // A column only one schema has is named.
+    c.batch_execute("ALTER TABLE games ADD COLUMN only_here INTEGER")
+        .unwrap();
+    let e = cajitas::store::copy::schema_tables(&sqlite, &mut c)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("games.only_here"), "{e}");
 }
 
 #[test]
