@@ -242,7 +242,7 @@ async fn first_board_in_thread(http: &serenity::Http, started: &Started, lang: L
     let Some(thread) = shown.view.thread else {
         return;
     };
-    let board = game_reply(started_text(shown, lang), shown, lang);
+    let board = game_reply(started_text(shown, lang), shown.clone(), lang);
     if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
         tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
     }
@@ -289,7 +289,7 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
         r.send(in_thread_reply(shown, lang)).await?;
         first_board_in_thread(http, &started, lang).await;
     } else {
-        r.send(game_reply(first_text(&started, lang), shown, lang))
+        r.send(game_reply(first_text(&started, lang), shown.clone(), lang))
             .await?;
     }
     Ok(())
@@ -360,7 +360,7 @@ pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
         r.update(in_thread_reply(shown, lang)).await?;
         first_board_in_thread(http, &started, lang).await;
     } else {
-        r.update(game_reply(first_text(&started, lang), shown, lang))
+        r.update(game_reply(first_text(&started, lang), shown.clone(), lang))
             .await?;
     }
     Ok(())

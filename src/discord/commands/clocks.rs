@@ -93,5 +93,5 @@ pub async fn claim_win(
         player = call.who(),
         status = status::status_line(lang, Presentation::Discord, &shown.view)
     );
-    call.send(game_reply(text, &shown, lang)).await
+    call.send(game_reply(text, shown, lang)).await
 }

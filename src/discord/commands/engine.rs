@@ -273,7 +273,7 @@ async fn start_engine(
     match shown.view.thread {
         Some(t) if shown.view.elsewhere_than(w.place.at) => {
             // The game's thread gets the first board; the answer links to it.
-            let board = game_reply(content, &shown, lang);
+            let board = game_reply(content, shown.clone(), lang);
             if let Err(e) = threads::post_in(http, t, channel_message(board)).await {
                 tracing::warn!(thread = t, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
             }
@@ -308,7 +308,7 @@ async fn start_engine(
             } else {
                 content
             };
-            let reply = game_reply(content, &shown, lang);
+            let reply = game_reply(content, shown.clone(), lang);
             match via {
                 Via::Answer if r.has_responded() => r.update(reply).await?,
                 Via::Answer => r.send(reply).await?,

@@ -25,7 +25,7 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
         })
         .await?;
     let view = shown.view.clone();
-    let reply = game_reply(String::new(), &shown, lang);
+    let reply = game_reply(String::new(), shown, lang);
     // A game in progress is shown in its thread; a finished one where it was asked.
     let here = if view.finished {
         view.place().channel

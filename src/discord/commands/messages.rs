@@ -92,7 +92,7 @@ pub async fn on_message(
             )),
             san = san_in(lang, &san)
         ),
-        &shown,
+        shown,
         lang,
     );
     let sent = send(ctx, msg.channel_id, reply).await;

@@ -48,7 +48,7 @@ pub async fn move_(
         None => tr!(public, "move-played", who = who, san = san),
     };
     let view = shown.view.clone();
-    let reply = game_reply(content, &shown, public);
+    let reply = game_reply(content, shown, public);
     call.send_game(&view, reply).await
 }
 

@@ -63,8 +63,9 @@ pub async fn confirm_button(c: &Click<'_>, game: i64, ply: u32, user: u64) -> Re
             Ok(g.show(g.after(view))?)
         })
         .await?;
-    let reply = game_reply(tr!(lang, "resigns", who = c.who()), &shown, lang);
-    c.send_game(&shown.view, reply).await
+    let view = shown.view.clone();
+    let reply = game_reply(tr!(lang, "resigns", who = c.who()), shown, lang);
+    c.send_game(&view, reply).await
 }
 
 /// Abort the game before both players have moved (no result)
@@ -77,6 +78,7 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
             Ok(g.show(g.after(g.play().abort(actor, ch)?))?)
         })
         .await?;
-    let reply = game_reply(tr!(lang, "aborted", who = call.who()), &shown, lang);
-    call.send_game(&shown.view, reply).await
+    let view = shown.view.clone();
+    let reply = game_reply(tr!(lang, "aborted", who = call.who()), shown, lang);
+    call.send_game(&view, reply).await
 }

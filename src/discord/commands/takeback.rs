@@ -44,7 +44,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
             who = who,
             plies = crate::i18n::num(asked.plies)
         );
-        return call.send(game_reply(content, &shown, lang)).await;
+        return call.send(game_reply(content, shown, lang)).await;
     }
     let opponent = shown.view.player(!asked.by);
     let content = tr!(
@@ -54,9 +54,10 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
         opponent = mention(opponent),
         plies = crate::i18n::num(asked.plies)
     );
-    let mut reply = game_reply(content, &shown, lang);
-    reply.components = takeback_buttons(shown.view.game_id, asked.ply, lang);
-    call.send_game(&shown.view, reply).await
+    let view = shown.view.clone();
+    let mut reply = game_reply(content, shown, lang);
+    reply.components = takeback_buttons(view.game_id, asked.ply, lang);
+    call.send_game(&view, reply).await
 }
 
 /// The Accept/Decline buttons of a request: only valid in the game and position it was made
