@@ -237,17 +237,19 @@ fn first_text(started: &Started, lang: Lang) -> String {
 
 /// Where a game plays in a thread of this channel: the thread gets its first board (and,
 /// when the coin put the accepting player on White, its name White first).
-async fn first_board_in_thread(http: &serenity::Http, started: &Started, lang: Lang) {
-    let shown = &started.shown;
+async fn first_board_in_thread(http: &serenity::Http, started: Started, lang: Lang) {
+    let Started { shown, named, .. } = started;
     let Some(thread) = shown.view.thread else {
         return;
     };
-    let board = game_reply(started_text(shown, lang), shown.clone(), lang);
+    // The post waits its turn in the REST budget: it holds the board's only copy meanwhile.
+    let view = shown.view.clone();
+    let board = game_reply(started_text(&shown, lang), shown, lang);
     if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
         tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
     }
-    if let Some((name, at)) = &started.named {
-        threads::name_white_first(http, thread, &shown.view, name, *at, lang).await;
+    if let Some((name, at)) = &named {
+        threads::name_white_first(http, thread, &view, name, *at, lang).await;
     }
 }
 
@@ -284,13 +286,12 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
         defer: Defer::Message,
     };
     let started = start(call.data(), r, http, accepting).await?;
-    let shown = &started.shown;
-    if shown.view.elsewhere_than(w.place.at) {
-        r.send(in_thread_reply(shown, lang)).await?;
-        first_board_in_thread(http, &started, lang).await;
+    if started.shown.view.elsewhere_than(w.place.at) {
+        r.send(in_thread_reply(&started.shown, lang)).await?;
+        first_board_in_thread(http, started, lang).await;
     } else {
-        r.send(game_reply(first_text(&started, lang), shown.clone(), lang))
-            .await?;
+        let text = first_text(&started, lang);
+        r.send(game_reply(text, started.shown, lang)).await?;
     }
     Ok(())
 }
@@ -354,14 +355,13 @@ pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
         defer: Defer::Update,
     };
     let started = start(c.data, r, http, accepting).await?;
-    let shown = &started.shown;
-    if shown.view.elsewhere_than(w.place.at) {
+    if started.shown.view.elsewhere_than(w.place.at) {
         // The challenge message opens the thread; the thread gets the board.
-        r.update(in_thread_reply(shown, lang)).await?;
-        first_board_in_thread(http, &started, lang).await;
+        r.update(in_thread_reply(&started.shown, lang)).await?;
+        first_board_in_thread(http, started, lang).await;
     } else {
-        r.update(game_reply(first_text(&started, lang), shown.clone(), lang))
-            .await?;
+        let text = first_text(&started, lang);
+        r.update(game_reply(text, started.shown, lang)).await?;
     }
     Ok(())
 }

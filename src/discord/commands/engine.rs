@@ -270,10 +270,11 @@ async fn start_engine(
         engine = player_in(&engine, lang),
         colour = colour_key(human)
     );
-    match shown.view.thread {
-        Some(t) if shown.view.elsewhere_than(w.place.at) => {
+    let view = shown.view.clone();
+    match view.thread {
+        Some(t) if view.elsewhere_than(w.place.at) => {
             // The game's thread gets the first board; the answer links to it.
-            let board = game_reply(content, shown.clone(), lang);
+            let board = game_reply(content, shown, lang);
             if let Err(e) = threads::post_in(http, t, channel_message(board)).await {
                 tracing::warn!(thread = t, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
             }
@@ -295,7 +296,7 @@ async fn start_engine(
                 Via::Post => r.send(Reply::ephemeral(text)).await?,
             }
             if let Some((name, at)) = &named {
-                threads::name_white_first(http, t, &shown.view, name, *at, lang).await;
+                threads::name_white_first(http, t, &view, name, *at, lang).await;
             }
         }
         _ => {
@@ -308,16 +309,13 @@ async fn start_engine(
             } else {
                 content
             };
-            let reply = game_reply(content, shown.clone(), lang);
+            let reply = game_reply(content, shown, lang);
             match via {
                 Via::Answer if r.has_responded() => r.update(reply).await?,
                 Via::Answer => r.send(reply).await?,
                 // A rematch clicked in the finished game's thread: the board goes to the
                 // channel, the click gets a link.
-                Via::Post => {
-                    let view = shown.view.clone();
-                    threads::send_game(http, r, here, &view, reply).await?;
-                }
+                Via::Post => threads::send_game(http, r, here, &view, reply).await?,
             }
         }
     }

@@ -19,8 +19,8 @@ pub const BOARD_FILE: &str = "board.png";
 pub const GIF_FILE: &str = "game.gif";
 
 /// A game view with its picture, made on the blocking pool. [`game_reply`] takes it whole,
-/// so a reply holds its PNG once, not a copy beside the original.
-#[derive(Clone)]
+/// so a reply holds its PNG once, not a copy beside the original (and it is not `Clone`:
+/// a reply waiting its turn in the REST budget would hold two).
 pub struct Shown {
     /// The game.
     pub view: GameView,
