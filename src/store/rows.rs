@@ -338,7 +338,8 @@ pub struct RatingChangeRow {
 /// Whether `r` is on its leaderboard at `now` (Unix ms): [`RANKED_MIN_GAMES`] rated games and
 /// a deviation, widened by the inactivity since `rated_at`, below [`RANKED_MAX_DEVIATION`].
 /// Both stores' SQL tests exactly this: the partial index's conditions and the stored
-/// [`steady_until`] (migration 0017).
+/// [`steady_until`] (migration 0017), summed per cell of (epoch, band) where a whole cell is
+/// on one side of `now` (migration 0018, [`LEADERBOARD_EPOCH_MS`]).
 pub fn ranked_at(r: &RatingRow, now: i64) -> bool {
     r.games >= RANKED_MIN_GAMES && steady_at(r, now)
 }
