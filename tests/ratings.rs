@@ -1094,3 +1094,48 @@ fn the_leaderboards_counts_from_cells_equal_a_count_of_every_player() {
         }
     }
 }
+
+/// Rated games of one pool ending at once in several processes (services on one database)
+/// move players between the same cells: every end lands (on PostgreSQL the writers of a pool
+/// take its leaderboard's lock with their players', so the cells' row locks never wait in a
+/// cycle and each trigger reads the count the last one committed; without that lock this
+/// fails most runs, a cell's count decremented to 0 behind another's back) and the cells
+/// equal a recount.
+#[test]
+fn rated_ends_at_once_in_one_pool_keep_the_cells_exact() {
+    const PAIRS: u64 = 4;
+    const GAMES: usize = 6;
+    let backend = support::db::Backend::of_target(env!("CARGO_CRATE_NAME"));
+    let db = support::db::TestDb::new(backend, "cells_at_once");
+    let first = db.open(ServiceOptions::default());
+    let pool = pool_of(Some(GUILD), 500);
+    // Every player ranked, in one cell to begin with.
+    for id in 1..=2 * PAIRS {
+        put(&first, pool, Speed::Correspondence, id, 1500.0, 60.0, 10);
+    }
+    let barrier = Arc::new(Barrier::new(PAIRS as usize));
+    let threads: Vec<_> = (0..PAIRS)
+        .map(|i| {
+            let g = db.open(ServiceOptions::default());
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let c = ch(500 + i);
+                let (a, b) = (user(2 * i + 1, "a"), user(2 * i + 2, "b"));
+                barrier.wait();
+                for n in 0..GAMES {
+                    // Colours alternate: ratings go up and down across band edges.
+                    let (w, bl) = if n % 2 == 0 { (&a, &b) } else { (&b, &a) };
+                    start(&g, c, w, bl, true);
+                    play(&g, c, w, bl, &FOOLS_MATE);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let (stored, recount) = Raw::open(&db).cells_and_recount();
+    assert_eq!(stored, recount);
+    let ranked: i64 = stored.iter().map(|c| c.4).sum();
+    assert_eq!(ranked, 2 * PAIRS as i64);
+}

@@ -4,7 +4,8 @@
 -- truncate. The epoch is `steady_until / 604800000` (bigint division truncates, as SQLite's
 -- and Rust's). Writers of a pool and speed serialize on its advisory lock, taken with their
 -- players' locks (`Backend::lock_players`), so the trigger's row locks on the shared cells
--- never wait in a cycle.
+-- never wait in a cycle, and its test of a cell's count (remove it at 1, else decrement)
+-- reads the count the last writer committed.
 CREATE TABLE leaderboard_cells (
     pool   BIGINT NOT NULL,
     speed  TEXT   NOT NULL,

@@ -195,7 +195,8 @@ impl Backend for PgTx<'_> {
         // Each player's pool and speed adds its leaderboard's lock ([`locks::cells_key`]): the
         // rating writes of a pool and speed update its shared cells (migration 0018), whose
         // row locks, taken by the trigger in whatever order the writes come, would otherwise
-        // be waited for in a cycle by two transactions.
+        // be waited for in a cycle by two transactions, and whose counts the trigger tests
+        // before it decrements them.
         let mut keys: Vec<Option<i32>> = players
             .iter()
             .flat_map(|&(pool, speed, user)| {
