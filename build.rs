@@ -59,6 +59,9 @@ fn main() {
     }
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("migrations.rs");
+    // A new file, not the old one rewritten: a target directory hard-linked from another
+    // checkout's (a second worktree's first build) must not write its list into both.
+    let _ = std::fs::remove_file(&dest);
     std::fs::write(dest, out).expect("cannot write the migrations' list");
     println!("cargo::rerun-if-changed=migrations");
     println!("cargo::rerun-if-changed=build.rs");

@@ -128,7 +128,7 @@ fn add_games(store: &mut SqliteStore, from: u64, to: u64, now: i64, deadline: im
 fn next_due_cost(svc: &GameService, scope: EventScope, n: u32) -> Duration {
     let t0 = Instant::now();
     for _ in 0..n {
-        std::hint::black_box(svc.next_due(scope).unwrap());
+        std::hint::black_box(svc.clocks().next_due(scope).unwrap());
     }
     t0.elapsed() / n
 }
@@ -269,7 +269,7 @@ fn burst(quick: bool) {
     // The renderer's sprites are made once, at the first board.
     cajitas::render::default_renderer();
     let t0 = Instant::now();
-    let round = svc.run_round(EventScope::All).unwrap();
+    let round = svc.clocks().run_round(EventScope::All).unwrap();
     let elapsed = t0.elapsed();
     let posts = fake
         .requests()

@@ -170,11 +170,12 @@ fn analyses(settings: &EngineSettings) {
     println!(
         "2. ten analyses of {plies} plies in all, {} at once, {} nodes a position: alone one \
          after the other {alone_secs:.1} s; at once {:.1} s; {finished}/10 finished, {same}/10 \
-         with the report they had alone; the eleventh person was told {place} ahead \
-         (target: 10/10, 10/10, 10 ahead: {})",
+         with the report they had alone; the eleventh person was told {place} waiting ahead, \
+         besides the {} running (target: 10/10, 10/10, 10 ahead in all: {})",
         settings.analyses,
         settings.analysis_nodes,
         t0.elapsed().as_secs_f64(),
+        settings.analyses,
         if finished == 10 && same == 10 && place + settings.analyses >= 10 {
             "met"
         } else {

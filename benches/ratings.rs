@@ -193,7 +193,8 @@ fn leaderboard(base: &Path, quick: bool) {
     // The whole /leaderboard read: page 1, the page count, and the caller's rank (the
     // worst case: the caller is last).
     let whole = time(n, |_| {
-        svc.leaderboard(place, Speed::Live, 0, worst.user_id, None)
+        svc.ratings()
+            .leaderboard(place, Speed::Live, 0, worst.user_id, None)
             .unwrap()
     });
     let whole_cpu = last_cpu();
@@ -297,17 +298,19 @@ fn game_end(base: &Path, quick: bool) {
         };
         // Rated first in one pair, unrated first in the next.
         let is_rated = (i % 2 == 0) == (i % 4 < 2);
-        svc.challenge_rated(w, ch, None, ColourChoice::White, is_rated)
+        svc.challenges()
+            .challenge_rated(w, ch, None, ColourChoice::White, is_rated)
             .unwrap();
-        svc.accept(b, ch).unwrap();
+        svc.challenges().accept(b, ch).unwrap();
         for (j, m) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
-            svc.play_move(if j % 2 == 0 { w } else { b }, ch, m, Lang::En, false)
+            svc.play()
+                .play_move(if j % 2 == 0 { w } else { b }, ch, m, Lang::En, false)
                 .unwrap();
         }
         clock.advance(Duration::from_secs(3600));
         let c0 = cpu_fenced();
         let t0 = Instant::now();
-        let v = svc.resign(w, ch, None).unwrap().view;
+        let v = svc.play().resign(w, ch, None).unwrap().view;
         let dt = t0.elapsed();
         let c1 = cpu_fenced();
         assert_eq!(v.rating_changes.is_empty(), !is_rated);

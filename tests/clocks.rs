@@ -70,10 +70,11 @@ impl World {
         };
         let c = self
             .svc
+            .challenges()
             .challenge_with(&self.white, self.ch, Some(&self.black), terms)
             .unwrap();
         assert_eq!(c.time, tc);
-        let v = self.svc.accept(&self.black, self.ch).unwrap();
+        let v = self.svc.challenges().accept(&self.black, self.ch).unwrap();
         assert_eq!(v.clock.control, tc);
         v
     }
@@ -85,6 +86,7 @@ impl World {
             &self.black
         };
         self.svc
+            .play()
             .play_move(u, self.ch, text, Lang::En, false)
             .map(|r| r.view)
     }
@@ -94,11 +96,11 @@ impl World {
     }
 
     fn round(&self) -> cajitas::game::Round {
-        self.svc.run_round(EventScope::All).unwrap()
+        self.svc.clocks().run_round(EventScope::All).unwrap()
     }
 
     fn board(&self) -> GameView {
-        self.svc.board(self.ch).unwrap()
+        self.svc.queries().board(self.ch).unwrap()
     }
 
     fn kinds(&self) -> Vec<NoticeKind> {
@@ -183,7 +185,7 @@ fn a_rated_game_lost_on_time_shows_both_rating_changes_in_its_final_post() {
     );
     assert_eq!(
         post.game.rating_changes,
-        w.svc.rating_changes(post.game.game_id).unwrap(),
+        w.svc.ratings().rating_changes(post.game.game_id).unwrap(),
         "the changes the game recorded"
     );
 }
@@ -255,6 +257,7 @@ fn a_live_clock_counts_increments_over_40_moves_and_times_out() {
 
 fn start_from(w: &World, fen: &str, tc: TimeControl) -> GameView {
     w.svc
+        .challenges()
         .start_game_timed(
             &w.white,
             &w.black,
@@ -293,7 +296,7 @@ fn a_flag_with_the_opponents_draw_offer_standing_is_a_draw() {
     w.mv(Color::White, "e4").unwrap();
     w.mv(Color::Black, "e5").unwrap();
     // Black offers a draw; white lets the clock run out.
-    w.svc.draw_offer(&w.black, w.ch, None).unwrap();
+    w.svc.play().draw_offer(&w.black, w.ch, None).unwrap();
     w.advance_ms(DAY_MS);
     w.round();
     assert_eq!(
@@ -307,10 +310,10 @@ fn a_flag_with_the_opponents_draw_offer_standing_is_a_draw() {
     w.start("1d");
     w.mv(Color::White, "e4").unwrap();
     w.mv(Color::Black, "e5").unwrap();
-    w.svc.draw_offer(&w.black, w.ch, None).unwrap();
+    w.svc.play().draw_offer(&w.black, w.ch, None).unwrap();
     w.mv(Color::White, "Nf3").unwrap();
     w.mv(Color::Black, "Nc6").unwrap();
-    w.svc.draw_offer(&w.white, w.ch, None).unwrap();
+    w.svc.play().draw_offer(&w.white, w.ch, None).unwrap();
     w.advance_ms(DAY_MS);
     w.round();
     assert_eq!(
@@ -431,7 +434,7 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     w.mv(Color::Black, "e5").unwrap();
     w.advance_ms(6 * DAY_MS);
     assert!(matches!(
-        w.svc.claim_abandoned(&w.black, w.ch, false),
+        w.svc.play().claim_abandoned(&w.black, w.ch, false),
         Err(GameError::ClaimTooEarly { at_ms, .. }) if at_ms == T0 + 7 * DAY_MS
     ));
     // The reminder at 80% of the 7 days went out, to white only.
@@ -442,10 +445,15 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     assert_eq!(posts[0].mentions, vec![11]);
     w.advance_ms(DAY_MS);
     assert!(matches!(
-        w.svc.claim_abandoned(&w.white, w.ch, false),
+        w.svc.play().claim_abandoned(&w.white, w.ch, false),
         Err(GameError::ClaimOwnTurn)
     ));
-    let v = w.svc.claim_abandoned(&w.black, w.ch, false).unwrap().view;
+    let v = w
+        .svc
+        .play()
+        .claim_abandoned(&w.black, w.ch, false)
+        .unwrap()
+        .view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {
@@ -463,14 +471,19 @@ fn an_abandoned_untimed_game_can_be_claimed_after_7_days() {
     w.advance_ms(3 * DAY_MS);
     w.mv(Color::Black, "e5").unwrap();
     w.advance_ms(7 * DAY_MS);
-    let v = w.svc.claim_abandoned(&w.black, w.ch, true).unwrap().view;
+    let v = w
+        .svc
+        .play()
+        .claim_abandoned(&w.black, w.ch, true)
+        .unwrap()
+        .view;
     assert!(matches!(v.outcome, Some(Outcome::Draw { .. })));
 
     // A timed game is not claimed: it ends by itself.
     let w = world();
     w.start("1d");
     assert!(matches!(
-        w.svc.claim_abandoned(&w.black, w.ch, false),
+        w.svc.play().claim_abandoned(&w.black, w.ch, false),
         Err(GameError::ClaimNotUntimed)
     ));
 }
@@ -540,24 +553,24 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
     clock.advance(Duration::from_millis(30 * DAY_MS as u64));
     let upgrade = T0 + 30 * DAY_MS;
     let svc = GameService::with_store(store, ServiceOptions::with_clock(clock.clone()));
-    assert_eq!(svc.adopt_unclocked_games().unwrap(), 1);
-    assert_eq!(svc.adopt_unclocked_games().unwrap(), 0);
+    assert_eq!(svc.clocks().adopt_unclocked_games().unwrap(), 1);
+    assert_eq!(svc.clocks().adopt_unclocked_games().unwrap(), 0);
     let ch = ChannelRef {
         guild: Some(1),
         channel: 500,
     };
-    let v = svc.board(ch).unwrap();
+    let v = svc.queries().board(ch).unwrap();
     assert_eq!(v.clock.control, TimeControl::Untimed);
     assert_eq!(v.clock.deadline, Some(upgrade + 7 * DAY_MS));
     // Its reminder is scheduled from the upgrade too.
     assert_eq!(
-        svc.next_due(EventScope::All).unwrap(),
+        svc.clocks().next_due(EventScope::All).unwrap(),
         Some(upgrade + 7 * DAY_MS * 8 / 10)
     );
     let black = UserRef::new(22, "black", false);
     clock.advance(Duration::from_millis(6 * DAY_MS as u64));
     assert!(matches!(
-        svc.claim_abandoned(&black, ch, false),
+        svc.play().claim_abandoned(&black, ch, false),
         Err(GameError::ClaimTooEarly { .. })
     ));
 }
@@ -617,10 +630,13 @@ fn migration_0014_drops_the_untimed_reminders_pending_before_both_sides_moved() 
     let (opts, clock, posts) = recorded_options();
     let svc = GameService::open(&db, opts).unwrap();
     // Only the game both sides moved in keeps its reminder.
-    assert_eq!(svc.next_due(EventScope::Only(100)).unwrap(), None);
-    assert_eq!(svc.next_due(EventScope::Only(200)).unwrap(), Some(idle_at));
+    assert_eq!(svc.clocks().next_due(EventScope::Only(100)).unwrap(), None);
+    assert_eq!(
+        svc.clocks().next_due(EventScope::Only(200)).unwrap(),
+        Some(idle_at)
+    );
     clock.advance(Duration::from_millis(7 * DAY_MS as u64));
-    svc.run_round(EventScope::All).unwrap();
+    svc.clocks().run_round(EventScope::All).unwrap();
     let posts = posts.posts();
     assert_eq!(
         posts.len(),
@@ -675,37 +691,46 @@ fn pending_events_from_before_migration_0010_move_into_their_games() {
     let (opts, clock, posts) = recorded_options();
     let svc = GameService::open(&db, opts).unwrap();
     // The reminder is the game's pending event now, found by the index on the due time ...
-    assert_eq!(svc.next_due(EventScope::All).unwrap(), Some(reminder_at));
     assert_eq!(
-        svc.next_due(EventScope::Only(500)).unwrap(),
+        svc.clocks().next_due(EventScope::All).unwrap(),
         Some(reminder_at)
     );
-    assert_eq!(svc.next_due(EventScope::Except(500)).unwrap(), None);
+    assert_eq!(
+        svc.clocks().next_due(EventScope::Only(500)).unwrap(),
+        Some(reminder_at)
+    );
+    assert_eq!(
+        svc.clocks().next_due(EventScope::Except(500)).unwrap(),
+        None
+    );
     // ... and the done event still waits for its post, with its nonce.
-    let round = svc.run_round(EventScope::All).unwrap();
+    let round = svc.clocks().run_round(EventScope::All).unwrap();
     assert_eq!((round.claimed, round.posted), (0, 1), "{round:?}");
     assert_eq!(posts.posts()[0].nonce.as_deref(), Some("cj8"));
     // The reminder goes out when due, once, under a new id; then the timeout.
     clock.advance(Duration::from_millis((day * 8 / 10) as u64));
-    let round = svc.run_round(EventScope::All).unwrap();
+    let round = svc.clocks().run_round(EventScope::All).unwrap();
     assert_eq!((round.claimed, round.posted), (1, 1), "{round:?}");
-    assert_eq!(svc.run_round(EventScope::All).unwrap().posted, 0);
+    assert_eq!(svc.clocks().run_round(EventScope::All).unwrap().posted, 0);
     let reminder = posts.posts()[1].clone();
     assert_eq!(reminder.kind, NoticeKind::Reminder);
     assert_eq!(reminder.mentions, vec![11]);
     assert_eq!(reminder.nonce.as_deref(), Some("cj9"));
-    assert_eq!(svc.next_due(EventScope::All).unwrap(), Some(T0 + day));
+    assert_eq!(
+        svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(T0 + day)
+    );
     clock.advance(Duration::from_millis((day * 2 / 10) as u64));
-    svc.run_round(EventScope::All).unwrap();
+    svc.clocks().run_round(EventScope::All).unwrap();
     let ch = ChannelRef {
         guild: Some(1),
         channel: 500,
     };
-    let v = svc.board(ch).unwrap();
+    let v = svc.queries().board(ch).unwrap();
     assert!(v.finished);
     assert_eq!(v.ply, 2);
     assert_eq!(posts.posts()[2].kind, NoticeKind::TimedOut);
-    assert_eq!(svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(svc.clocks().next_due(EventScope::All).unwrap(), None);
     drop(svc);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -719,7 +744,8 @@ fn a_move_and_a_timeout_racing_end_the_game_once() {
         w.mv(Color::Black, "e5").unwrap();
         w.advance_ms(180_000);
         let svc = w.svc.clone();
-        let scheduler = std::thread::spawn(move || svc.run_round(EventScope::All).unwrap());
+        let scheduler =
+            std::thread::spawn(move || svc.clocks().run_round(EventScope::All).unwrap());
         let mv = w.mv(Color::White, "Nf3");
         scheduler.join().unwrap();
         w.round();
@@ -741,13 +767,16 @@ fn a_takeback_gives_the_game_a_new_seq_and_replaces_its_event() {
     w.mv(Color::Black, "e5").unwrap();
     // Both moved: the next event is white's reminder.
     let reminder = T0 + DAY_MS * 8 / 10;
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(reminder));
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(reminder)
+    );
     w.advance_ms(DAY_MS / 2);
-    w.svc.takeback_request(&w.black, w.ch, None).unwrap();
-    w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
+    w.svc.play().takeback_request(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.white, w.ch, None).unwrap();
     // Black to move again, from now, before both moved: the next event is black's timeout
     // (no reminder before both moved), and the reminder is gone.
-    let after = w.svc.next_due(EventScope::All).unwrap().unwrap();
+    let after = w.svc.clocks().next_due(EventScope::All).unwrap().unwrap();
     assert_eq!(after, T0 + DAY_MS / 2 + DAY_MS);
     w.advance_ms(DAY_MS * 4 / 10);
     w.round();
@@ -760,9 +789,9 @@ fn an_untimed_game_sends_no_reminder_before_both_sides_moved() {
     let w = world();
     w.start("untimed");
     // Nobody moved, then only white: no reminder is pending, and none goes out.
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(w.svc.clocks().next_due(EventScope::All).unwrap(), None);
     w.mv(Color::White, "e4").unwrap();
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(w.svc.clocks().next_due(EventScope::All).unwrap(), None);
     w.advance_ms(6 * DAY_MS);
     w.round();
     assert!(w.posts.posts().is_empty());
@@ -770,17 +799,25 @@ fn an_untimed_game_sends_no_reminder_before_both_sides_moved() {
     w.mv(Color::Black, "e5").unwrap();
     let black_moved = T0 + 6 * DAY_MS;
     let reminder = black_moved + 7 * DAY_MS * 8 / 10;
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(reminder));
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(reminder)
+    );
     // Black takes the move back: the reminder is gone with it.
-    w.svc.takeback_request(&w.black, w.ch, None).unwrap();
-    w.svc.takeback_accept(&w.white, w.ch, None).unwrap();
+    w.svc.play().takeback_request(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.white, w.ch, None).unwrap();
     assert_eq!(w.board().ply, 1);
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), None);
+    assert_eq!(w.svc.clocks().next_due(EventScope::All).unwrap(), None);
     w.advance_ms(7 * DAY_MS);
     w.round();
     assert!(w.posts.posts().is_empty(), "{:?}", w.kinds());
     // The waiting player's claim ends the game that never started: aborted.
-    let v = w.svc.claim_abandoned(&w.white, w.ch, false).unwrap().view;
+    let v = w
+        .svc
+        .play()
+        .claim_abandoned(&w.white, w.ch, false)
+        .unwrap()
+        .view;
     assert!(v.aborted);
 }
 
@@ -794,19 +831,34 @@ fn only_its_scope(channel: u64) {
     w.advance_ms(DAY_MS);
     // `cajitas run` skips the channel: nothing happens.
     assert_eq!(
-        w.svc.run_round(EventScope::Except(channel)).unwrap(),
+        w.svc
+            .clocks()
+            .run_round(EventScope::Except(channel))
+            .unwrap(),
         cajitas::game::Round::default()
     );
     assert!(!w.board().finished);
-    assert_eq!(w.svc.next_due(EventScope::Except(channel)).unwrap(), None);
-    assert_eq!(w.svc.next_due(EventScope::Only(501)).unwrap(), None);
     assert_eq!(
-        w.svc.next_due(EventScope::Only(channel)).unwrap(),
+        w.svc
+            .clocks()
+            .next_due(EventScope::Except(channel))
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::Only(501)).unwrap(),
+        None
+    );
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::Only(channel)).unwrap(),
         Some(T0 + DAY_MS)
     );
-    assert_eq!(w.svc.next_due(EventScope::All).unwrap(), Some(T0 + DAY_MS));
+    assert_eq!(
+        w.svc.clocks().next_due(EventScope::All).unwrap(),
+        Some(T0 + DAY_MS)
+    );
     // The channel's own scheduler (`cajitas local`) handles it.
-    let round = w.svc.run_round(EventScope::Only(channel)).unwrap();
+    let round = w.svc.clocks().run_round(EventScope::Only(channel)).unwrap();
     assert_eq!((round.claimed, round.posted), (1, 1));
     assert!(w.board().aborted);
 }
@@ -851,13 +903,15 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     };
     let (c, d) = (UserRef::new(33, "c", false), UserRef::new(44, "d", false));
     w.svc
+        .challenges()
         .challenge_timed(&c, ch2, None, ColourChoice::White, "3+2".parse().unwrap())
         .unwrap();
-    w.svc.accept(&d, ch2).unwrap();
+    w.svc.challenges().accept(&d, ch2).unwrap();
     wait_for("the new plan", || scheduler.planned() == Some(T0 + 30_000));
     assert_eq!(scheduler.wakeups(), woke + 1);
     // A later deadline does not wake it: no ring waits for it, and none was counted.
     w.svc
+        .play()
         .play_move(&w.white, w.ch, "e4", Lang::En, false)
         .unwrap();
     assert!(!scheduler.ring_pending(), "the move rang the scheduler");
@@ -866,7 +920,7 @@ fn the_scheduler_sleeps_until_the_earliest_event_and_a_move_wakes_it_early() {
     // the first one since the move (the move woke nothing).
     w.advance_ms(30_000);
     scheduler.poke();
-    wait_for("the abort", || w.svc.board(ch2).unwrap().aborted);
+    wait_for("the abort", || w.svc.queries().board(ch2).unwrap().aborted);
     assert_eq!(scheduler.wakeups(), woke + 2);
     wait_for("the post", || w.posts.posts().len() == 1);
     scheduler.stop();
@@ -893,16 +947,21 @@ fn a_real_one_second_live_clock_runs_out() {
         increment_secs: 0,
     };
     let _scheduler = Scheduler::start(svc.clone(), EventScope::All);
-    svc.start_game_timed(&white, &black, ch, &Position::new(), one_second)
+    svc.challenges()
+        .start_game_timed(&white, &black, ch, &Position::new(), one_second)
         .unwrap();
     let started = std::time::Instant::now();
-    svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
-    svc.play_move(&black, ch, "e5", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&white, ch, "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&black, ch, "e5", Lang::En, false)
+        .unwrap();
     // White's one second runs; nobody moves.
     wait_for("the flag", || !posts.posts().is_empty());
     let elapsed = started.elapsed();
     assert!(elapsed >= Duration::from_millis(1_000), "{elapsed:?}");
-    let v = svc.board(ch).unwrap();
+    let v = svc.queries().board(ch).unwrap();
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {
@@ -957,7 +1016,7 @@ fn a_flagged_side_shows_no_time_left() {
     w.mv(Color::White, "e4").unwrap();
     w.mv(Color::Black, "e5").unwrap();
     w.advance_ms(3_600_000);
-    w.svc.resign(&w.white, w.ch, None).unwrap();
+    w.svc.play().resign(&w.white, w.ch, None).unwrap();
     w.advance_ms(3_600_000);
     let v = w.board();
     assert_eq!(v.clock.white_ms, DAY_MS - 3_600_000);
@@ -980,10 +1039,10 @@ fn a_takeback_charges_the_time_used_and_gives_none_back() {
     // move at 0:31 from now, black's time as it was.
     w.advance_ms(148_000);
     assert_eq!(w.board().clock.white_ms, 33_000);
-    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    let t = w.svc.play().takeback_request(&w.white, w.ch, None).unwrap();
     assert_eq!(t.plies, 2);
     w.advance_ms(2_000);
-    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.black, w.ch, None).unwrap();
     let v = w.board();
     assert_eq!(v.ply, 2);
     assert_eq!((v.clock.white_ms, v.clock.black_ms), (31_000, 181_000));
@@ -997,10 +1056,10 @@ fn a_takeback_charges_the_time_used_and_gives_none_back() {
     let v = w.mv(Color::White, "Nf3").unwrap();
     assert_eq!(v.clock.white_ms, 32_000);
     w.advance_ms(5_000);
-    let t = w.svc.takeback_request(&w.white, w.ch, None).unwrap();
+    let t = w.svc.play().takeback_request(&w.white, w.ch, None).unwrap();
     assert_eq!(t.plies, 1);
     w.advance_ms(1_000);
-    w.svc.takeback_accept(&w.black, w.ch, None).unwrap();
+    w.svc.play().takeback_accept(&w.black, w.ch, None).unwrap();
     let v = w.board();
     assert_eq!(v.ply, 2);
     assert_eq!((v.clock.white_ms, v.clock.black_ms), (32_000, 175_000));
@@ -1059,15 +1118,19 @@ fn an_operation_reads_the_time_only_while_it_holds_the_store() {
         time: "3+2".parse().unwrap(),
         rated: false,
     };
-    svc.challenge_with(&white, ch, Some(&black), terms).unwrap();
-    svc.accept(&black, ch).unwrap();
+    svc.challenges()
+        .challenge_with(&white, ch, Some(&black), terms)
+        .unwrap();
+    svc.challenges().accept(&black, ch).unwrap();
     for (who, text) in [(&white, "e4"), (&black, "e5"), (&white, "Nf3")] {
         clock.time.advance(Duration::from_secs(3));
-        svc.play_move(who, ch, text, Lang::En, false).unwrap();
+        svc.play()
+            .play_move(who, ch, text, Lang::En, false)
+            .unwrap();
     }
-    svc.takeback_request(&white, ch, None).unwrap();
-    svc.takeback_accept(&black, ch, None).unwrap();
-    svc.resign(&white, ch, None).unwrap();
+    svc.play().takeback_request(&white, ch, None).unwrap();
+    svc.play().takeback_accept(&black, ch, None).unwrap();
+    svc.play().resign(&white, ch, None).unwrap();
     assert_eq!(
         clock.unheld.load(std::sync::atomic::Ordering::SeqCst),
         0,
@@ -1108,7 +1171,8 @@ fn a_move_that_waited_behind_another_operation_is_timed_from_when_it_held_the_ga
     let (svc, black, ch) = (w.svc.clone(), w.black.clone(), w.ch);
     let mover = std::thread::spawn(move || {
         tid_tx.send(thread_id()).unwrap();
-        svc.play_move(&black, ch, "Nc6", Lang::En, false)
+        svc.play()
+            .play_move(&black, ch, "Nc6", Lang::En, false)
             .map(|r| r.view)
     });
     let tid = tid_rx.recv().unwrap();
@@ -1144,20 +1208,27 @@ fn a_move_that_waited_for_another_process_is_timed_from_when_it_held_the_game() 
         guild: Some(1),
         channel: 501,
     };
-    svc.challenge_timed(
-        &white,
-        ch,
-        Some(&black),
-        ColourChoice::White,
-        "3+2".parse().unwrap(),
-    )
-    .unwrap();
-    svc.accept(&black, ch).unwrap();
-    svc.play_move(&white, ch, "e4", Lang::En, false).unwrap();
-    svc.play_move(&black, ch, "e5", Lang::En, false).unwrap();
+    svc.challenges()
+        .challenge_timed(
+            &white,
+            ch,
+            Some(&black),
+            ColourChoice::White,
+            "3+2".parse().unwrap(),
+        )
+        .unwrap();
+    svc.challenges().accept(&black, ch).unwrap();
+    svc.play()
+        .play_move(&white, ch, "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&black, ch, "e5", Lang::En, false)
+        .unwrap();
     clock.advance(Duration::from_secs(5));
     // Black's turn begins now.
-    svc.play_move(&white, ch, "Nf3", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&white, ch, "Nf3", Lang::En, false)
+        .unwrap();
     // Another process holds the channel's lock (the key of every write on its games).
     let mut other = pg.client();
     let key = ch.channel as i64;
@@ -1167,7 +1238,8 @@ fn a_move_that_waited_for_another_process_is_timed_from_when_it_held_the_game() 
     let mover = {
         let (svc, black) = (svc.clone(), black.clone());
         std::thread::spawn(move || {
-            svc.play_move(&black, ch, "Nc6", Lang::En, false)
+            svc.play()
+                .play_move(&black, ch, "Nc6", Lang::En, false)
                 .map(|r| r.view)
         })
     };

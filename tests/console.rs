@@ -498,17 +498,19 @@ fn the_console_shows_a_flagged_clock_at_zero() {
             cajitas::console::local_user("alice"),
             cajitas::console::local_user("bob"),
         );
-        svc.challenge_timed(
-            &alice,
-            ch,
-            Some(&bob),
-            cajitas::game::ColourChoice::White,
-            "1d".parse().unwrap(),
-        )
-        .unwrap();
-        svc.accept(&bob, ch).unwrap();
+        svc.challenges()
+            .challenge_timed(
+                &alice,
+                ch,
+                Some(&bob),
+                cajitas::game::ColourChoice::White,
+                "1d".parse().unwrap(),
+            )
+            .unwrap();
+        svc.challenges().accept(&bob, ch).unwrap();
         for (who, mv) in [(&alice, "e4"), (&bob, "e5")] {
-            svc.play_move(who, ch, mv, cajitas::game::Lang::En, false)
+            svc.play()
+                .play_move(who, ch, mv, cajitas::game::Lang::En, false)
                 .unwrap();
         }
     }
@@ -534,17 +536,22 @@ fn overdue_game(dir: &std::path::Path) {
     let clock = std::sync::Arc::new(ManualClock::new(now - 3 * DAY_MS));
     let svc = GameService::open(&dir.join("local.db"), ServiceOptions::with_clock(clock)).unwrap();
     let (alice, bob, ch) = (local_user("alice"), local_user("bob"), local_channel());
-    svc.challenge_timed(
-        &alice,
-        ch,
-        Some(&bob),
-        ColourChoice::White,
-        "1d".parse().unwrap(),
-    )
-    .unwrap();
-    svc.accept(&bob, ch).unwrap();
-    svc.play_move(&alice, ch, "e4", Lang::En, false).unwrap();
-    svc.play_move(&bob, ch, "e5", Lang::En, false).unwrap();
+    svc.challenges()
+        .challenge_timed(
+            &alice,
+            ch,
+            Some(&bob),
+            ColourChoice::White,
+            "1d".parse().unwrap(),
+        )
+        .unwrap();
+    svc.challenges().accept(&bob, ch).unwrap();
+    svc.play()
+        .play_move(&alice, ch, "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&bob, ch, "e5", Lang::En, false)
+        .unwrap();
 }
 
 #[test]

@@ -59,18 +59,21 @@ fn game_at(svc: &GameService, clock: &ManualClock, channel: u64, time: &str, at:
         UserRef::new(BLACK, "bob", false),
     );
     clock.set(at);
-    svc.challenge_timed(
-        &w,
-        ch(channel),
-        None,
-        ColourChoice::White,
-        time.parse().unwrap(),
-    )
-    .unwrap();
-    svc.accept(&b, ch(channel)).unwrap();
-    svc.play_move(&w, ch(channel), "e4", Lang::En, false)
+    svc.challenges()
+        .challenge_timed(
+            &w,
+            ch(channel),
+            None,
+            ColourChoice::White,
+            time.parse().unwrap(),
+        )
         .unwrap();
-    svc.play_move(&b, ch(channel), "e5", Lang::En, false)
+    svc.challenges().accept(&b, ch(channel)).unwrap();
+    svc.play()
+        .play_move(&w, ch(channel), "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&b, ch(channel), "e5", Lang::En, false)
         .unwrap();
 }
 
@@ -122,7 +125,7 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
         // Timed out, posted, and the bot crashed before marking it posted.
         game_at(&svc, &clock, CRASHED, "1d", now - 2 * DAY_MS - 1000);
         clock.set(now - DAY_MS / 2);
-        let round = svc.run_round(EventScope::Only(CRASHED)).unwrap();
+        let round = svc.clocks().run_round(EventScope::Only(CRASHED)).unwrap();
         // Its overdue reminder (not posted: the game is over) and its timeout.
         assert_eq!((round.claimed, round.posted, round.failed), (2, 0, 1));
         // Nothing due for a week.
@@ -254,11 +257,11 @@ async fn a_restart_posts_every_overdue_event_once_with_its_nonce() {
 
     // The database agrees: the timed-out games are over, the reminded one goes on.
     let svc = GameService::open(&db, ServiceOptions::default()).unwrap();
-    assert!(svc.board(ch(TIMED_OUT)).unwrap().finished);
-    assert!(svc.board(ch(CRASHED)).unwrap().finished);
-    assert!(!svc.board(ch(REMINDED)).unwrap().finished);
-    assert!(svc.board(ch(LATE_2)).unwrap().finished);
-    assert!(svc.board(ch(LATE_3)).unwrap().finished);
+    assert!(svc.queries().board(ch(TIMED_OUT)).unwrap().finished);
+    assert!(svc.queries().board(ch(CRASHED)).unwrap().finished);
+    assert!(!svc.queries().board(ch(REMINDED)).unwrap().finished);
+    assert!(svc.queries().board(ch(LATE_2)).unwrap().finished);
+    assert!(svc.queries().board(ch(LATE_3)).unwrap().finished);
 }
 
 /// A game in `channel` whose time ran out while the bot was down (white's day ended a day

@@ -68,6 +68,7 @@ async fn restart_after_sigterm_and_sigkill_loses_nothing() {
     w.bot = None;
     integrity_ok(&w);
     let game = open(&w)
+        .queries()
         .board(cref(&Channel::new(support::world::CHANNEL)))
         .unwrap();
     assert_eq!(game.sans, acknowledged);
@@ -136,6 +137,7 @@ async fn a_redelivered_interaction_is_applied_once() {
     w.bot_mut().wait_exit(Duration::from_secs(15));
     w.bot = None;
     let game = open(&w)
+        .queries()
         .board(cref(&Channel::new(support::world::CHANNEL)))
         .unwrap();
     assert_eq!(game.sans, ["e4"]);
@@ -192,7 +194,7 @@ async fn fifty_games_at_once_lose_and_duplicate_nothing() {
     let svc = open(&w);
     for (ch, sans) in results {
         assert_eq!(sans, LINE);
-        let game = svc.board(cref(&ch)).unwrap();
+        let game = svc.queries().board(cref(&ch)).unwrap();
         assert_eq!(game.sans, LINE, "channel {}", ch.id);
     }
     let callbacks = w

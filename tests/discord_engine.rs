@@ -589,6 +589,7 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
     let id = tokio::task::spawn_blocking(move || {
         let channel = ChannelRef::new(Some(GUILD_ID), CHANNEL);
         let v = s
+            .engine()
             .play_engine_at(
                 &a,
                 Place::with_threads(channel),
@@ -599,14 +600,15 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
             )
             .unwrap();
         assert_eq!((v.thread, v.channel), (Some(THREAD), CHANNEL));
-        s.play_move(
-            &a,
-            ChannelRef::new(Some(GUILD_ID), THREAD),
-            "e4",
-            Lang::En,
-            false,
-        )
-        .unwrap();
+        s.play()
+            .play_move(
+                &a,
+                ChannelRef::new(Some(GUILD_ID), THREAD),
+                "e4",
+                Lang::En,
+                false,
+            )
+            .unwrap();
         v.game_id
     })
     .await
@@ -625,7 +627,7 @@ async fn a_waiting_engine_is_retried_by_the_timer_and_moves_in_the_games_thread(
     );
     assert!(fake.posts_in(CHANNEL).is_empty(), "nothing in the channel");
     assert!(!player.is_waiting(id));
-    let ply = tokio::task::spawn_blocking(move || svc.game(id).unwrap().ply)
+    let ply = tokio::task::spawn_blocking(move || svc.queries().game(id).unwrap().ply)
         .await
         .unwrap();
     assert_eq!(ply, 2);

@@ -443,11 +443,12 @@ async fn the_scheduler_lag_of_an_overdue_timeout_is_seen() {
             guild: Some(support::fake_discord::GUILD_ID),
             channel: 1_200_000_000_000_000_301,
         };
-        svc.challenge_timed(&w, ch, None, ColourChoice::White, "1d".parse().unwrap())
+        svc.challenges()
+            .challenge_timed(&w, ch, None, ColourChoice::White, "1d".parse().unwrap())
             .unwrap();
-        svc.accept(&b, ch).unwrap();
-        svc.play_move(&w, ch, "e4", Lang::En, false).unwrap();
-        svc.play_move(&b, ch, "e5", Lang::En, false).unwrap();
+        svc.challenges().accept(&b, ch).unwrap();
+        svc.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        svc.play().play_move(&b, ch, "e5", Lang::En, false).unwrap();
     })
     .await
     .unwrap();

@@ -41,7 +41,8 @@ async fn a_notice_becomes_a_channel_message_with_the_board() {
     // The service and the notifier block: off the runtime's workers.
     let view = tokio::task::spawn_blocking(move || {
         let svc = GameService::open_in_memory(opts).unwrap();
-        svc.start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
+        svc.challenges()
+            .start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
             .unwrap();
         let view = svc.announce(ch).unwrap();
         // A notice with a nonce carries it, enforced.

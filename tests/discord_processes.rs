@@ -668,12 +668,13 @@ async fn sigkill_mid_load_loses_nothing_acknowledged_and_posts_each_timeout_once
             // Until black's move, at the real time (no first-move grace runs out); black's
             // move at `at` (a first move uses no clock, so it may be "before" white's).
             clock.set(early);
-            svc.challenge_timed(&w, ch, Some(&b), ColourChoice::White, tc)
+            svc.challenges()
+                .challenge_timed(&w, ch, Some(&b), ColourChoice::White, tc)
                 .unwrap();
-            svc.accept(&b, ch).unwrap();
-            svc.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+            svc.challenges().accept(&b, ch).unwrap();
+            svc.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
             clock.set(at);
-            svc.play_move(&b, ch, "e5", Lang::En, false).unwrap();
+            svc.play().play_move(&b, ch, "e5", Lang::En, false).unwrap();
             c.query_one(
                 "SELECT event_due FROM games WHERE channel_id = $1 AND status = 'active'",
                 &[&(channel as i64)],

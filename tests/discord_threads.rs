@@ -635,12 +635,17 @@ async fn the_notifier_posts_the_summary_winds_the_thread_down_and_attaches_the_g
     tokio::task::spawn_blocking(move || {
         let svc = GameService::open_in_memory(opts).unwrap();
         let place = Place::with_threads(home);
-        svc.challenge(&a, place, Some(&b), ColourChoice::White)
+        svc.challenges()
+            .challenge(&a, place, Some(&b), ColourChoice::White)
             .unwrap();
-        svc.accept_at(&b, place, None, Lang::En, Some(thread))
+        svc.challenges()
+            .accept_at(&b, place, None, Lang::En, Some(thread))
             .unwrap();
         for (who, mv) in [(&a, "f3"), (&b, "e5"), (&a, "g4"), (&b, "Qh4#")] {
-            let r = svc.play_move(who, in_thread, mv, Lang::En, false).unwrap();
+            let r = svc
+                .play()
+                .play_move(who, in_thread, mv, Lang::En, false)
+                .unwrap();
             // The mate's summary, posted by its caller once it committed.
             svc.post_notices(r.notices);
         }

@@ -83,7 +83,7 @@ fn setup(tag: &str, lines: &[&str], retry_every: Duration) -> Setup {
 fn wait_ply(s: &Setup, id: i64, ply: u32, within: Duration) -> bool {
     let end = Instant::now() + within;
     while Instant::now() < end {
-        if s.service.game(id).unwrap().ply >= ply {
+        if s.service.queries().game(id).unwrap().ply >= ply {
             return true;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -96,9 +96,11 @@ fn wait_ply(s: &Setup, id: i64, ply: u32, within: Duration) -> bool {
 fn human_opens(s: &Setup) -> i64 {
     let v = s
         .service
+        .engine()
         .play_engine(&s.human, s.ch, 4, ColourChoice::White, Lang::En)
         .unwrap();
     s.service
+        .play()
         .play_move(&s.human, s.ch, "e4", Lang::En, false)
         .unwrap();
     v.game_id
@@ -137,6 +139,7 @@ fn recovered_after_one_failure(tag: &str, first: &str) {
     );
     assert!(!s.player.is_waiting(id));
     s.service
+        .play()
         .play_move(&s.human, s.ch, "d4", Lang::En, false)
         .unwrap();
     assert!(wait_ply(&s, id, 4, Duration::from_secs(10)));
@@ -175,6 +178,7 @@ fn a_megabyte_line_is_skipped_without_a_failure() {
         0
     );
     s.service
+        .play()
         .play_move(&s.human, s.ch, "d4", Lang::En, false)
         .unwrap();
     assert!(wait_ply(&s, id, 4, Duration::from_secs(10)));
@@ -210,13 +214,14 @@ fn after_two_failures_the_game_waits_announced_and_the_next_command_retries() {
         "the person is told, the engine is not pinged"
     );
     assert_eq!(
-        s.service.game(id).unwrap().ply,
+        s.service.queries().game(id).unwrap().ply,
         1,
         "the person's move stands"
     );
     // The person's next command (refused: not their turn) makes the engine try again.
     let err = s
         .service
+        .play()
         .play_move(&s.human, s.ch, "d4", Lang::En, false)
         .unwrap_err();
     assert!(matches!(err, GameError::NotYourTurn), "{err:?}");
@@ -248,7 +253,7 @@ fn a_waiting_game_is_retried_by_the_timer_and_can_be_resigned() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(s.player.is_waiting(id));
-    let v = s.service.resign(&s.human, s.ch, None).unwrap().view;
+    let v = s.service.play().resign(&s.human, s.ch, None).unwrap().view;
     assert!(v.finished);
     assert_eq!(v.result, "0-1");
 }

@@ -62,6 +62,7 @@ fn game_against(level: u8, colour: ColourChoice) {
     };
     let mut rng = fastrand::Rng::with_seed(u64::from(level));
     let v = service
+        .engine()
         .play_engine(&human, ch, level, colour, Lang::En)
         .unwrap();
     let id = v.game_id;
@@ -72,7 +73,7 @@ fn game_against(level: u8, colour: ColourChoice) {
     };
     assert_eq!(v.player(!human_colour).engine_level(), Some(level));
     loop {
-        let v = service.game(id).unwrap();
+        let v = service.queries().game(id).unwrap();
         if v.finished || v.ply >= 40 {
             break;
         }
@@ -80,6 +81,7 @@ fn game_against(level: u8, colour: ColourChoice) {
             let moves = v.position.legal_moves();
             let m = moves[rng.usize(..moves.len())];
             service
+                .play()
                 .play_move(&human, ch, &Uci::from_move(m).to_string(), Lang::En, false)
                 .unwrap();
         } else {
@@ -87,7 +89,7 @@ fn game_against(level: u8, colour: ColourChoice) {
             // and 5 s), twice if a starved process is taken for hung and restarted, plus the
             // start of a process (the network loaded) on a busy machine.
             let end = Instant::now() + Duration::from_secs(60);
-            while service.game(id).unwrap().ply == v.ply {
+            while service.queries().game(id).unwrap().ply == v.ply {
                 assert!(
                     Instant::now() < end,
                     "level {level}: no engine move at ply {}",
@@ -100,7 +102,7 @@ fn game_against(level: u8, colour: ColourChoice) {
     // Replay the stored game: every engine move was legal where it was played.
     let mut pos = Position::new();
     let engine_id = cajitas::game::engine_user_id(level);
-    let history = service.moves_uci(id).unwrap();
+    let history = service.queries().moves_uci(id).unwrap();
     let mut engine_moves = 0;
     for uci in &history {
         let m = uci
@@ -115,7 +117,7 @@ fn game_against(level: u8, colour: ColourChoice) {
         pos.play(m);
     }
     assert!(
-        engine_moves >= 10 || service.game(id).unwrap().finished,
+        engine_moves >= 10 || service.queries().game(id).unwrap().finished,
         "{engine_moves}"
     );
     // Each engine move was posted (the last post may still be on its way).
@@ -166,17 +168,23 @@ fn the_analysis_finds_the_planted_blunder() {
         guild: None,
         channel: 3,
     };
-    service.start_game(&a, &b, ch, &Position::new()).unwrap();
+    service
+        .challenges()
+        .start_game(&a, &b, ch, &Position::new())
+        .unwrap();
     let moves = [
         "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O", "Re1",
         "Nxe4", "dxe4",
     ];
     for (i, m) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { &a } else { &b };
-        service.play_move(who, ch, m, Lang::En, false).unwrap();
+        service
+            .play()
+            .play_move(who, ch, m, Lang::En, false)
+            .unwrap();
     }
-    service.resign(&b, ch, None).unwrap();
-    let game = service.last_finished_game(ch).unwrap();
+    service.play().resign(&b, ch, None).unwrap();
+    let game = service.engine().last_finished_game(ch).unwrap();
     let mut seen = Vec::new();
     let t0 = Instant::now();
     let analysis = analyse(&pool, &game.game, Budget::default(), 2, |d, t| {

@@ -73,9 +73,10 @@ const CH: ChannelRef = ChannelRef {
 /// Alice (white) against Bob (black) in `CH`, through a challenge: a casual game, so that
 /// takebacks are allowed (ratings have their own tests, `tests/ratings.rs`).
 fn new_game(svc: &GameService) -> i64 {
-    svc.challenge_rated(&alice(), CH, Some(&bob()), ColourChoice::White, false)
+    svc.challenges()
+        .challenge_rated(&alice(), CH, Some(&bob()), ColourChoice::White, false)
         .unwrap();
-    let v = svc.accept(&bob(), CH).unwrap();
+    let v = svc.challenges().accept(&bob(), CH).unwrap();
     assert_eq!(v.white, alice());
     assert_eq!(v.black, bob());
     v.game_id
@@ -85,10 +86,11 @@ fn new_game(svc: &GameService) -> i64 {
 fn play(svc: &GameService, moves: &[&str]) -> cajitas::game::MoveResult {
     let mut last = None;
     for m in moves {
-        let v = svc.board(CH).unwrap();
+        let v = svc.queries().board(CH).unwrap();
         let who = v.player_to_move().clone();
         last = Some(
-            svc.play_move(&who, CH, m, Lang::En, false)
+            svc.play()
+                .play_move(&who, CH, m, Lang::En, false)
                 .unwrap_or_else(|e| panic!("{m}: {e}")),
         );
     }
@@ -97,7 +99,10 @@ fn play(svc: &GameService, moves: &[&str]) -> cajitas::game::MoveResult {
 
 fn set_position(svc: &GameService, fen: &str) -> i64 {
     let pos = Position::from_fen(fen).unwrap();
-    svc.start_game(&alice(), &bob(), CH, &pos).unwrap().game_id
+    svc.challenges()
+        .start_game(&alice(), &bob(), CH, &pos)
+        .unwrap()
+        .game_id
 }
 
 const SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
@@ -122,11 +127,11 @@ fn checkmate() {
     assert_eq!(v.result, "0-1");
     assert_eq!(v.ply, 4);
     assert!(status_line(&v).contains("bob wins"), "{}", status_line(&v));
-    let h = svc.history(CH, 10).unwrap();
+    let h = svc.queries().history(CH, 10).unwrap();
     assert_eq!(h.len(), 1);
     assert_eq!(h[0].termination, "checkmate");
     assert_eq!(h[0].result, "0-1");
-    let pgn = svc.pgn(CH).unwrap();
+    let pgn = svc.queries().pgn(CH).unwrap();
     for needle in [
         "[White \"alice\"]",
         "[Black \"bob\"]",
@@ -137,7 +142,7 @@ fn checkmate() {
         assert!(pgn.contains(needle), "{needle} missing in\n{pgn}");
     }
     // The board of a finished game is still shown.
-    assert_eq!(svc.board(CH).unwrap().outcome, v.outcome);
+    assert_eq!(svc.queries().board(CH).unwrap().outcome, v.outcome);
 }
 
 #[test]
@@ -180,7 +185,7 @@ fn threefold_claim_now() {
     play(&svc, &SHUFFLE);
     // Twice is not enough.
     assert!(matches!(
-        svc.draw_claim(&alice(), CH),
+        svc.play().draw_claim(&alice(), CH),
         Err(GameError::NothingToClaim)
     ));
     let v = play(&svc, &SHUFFLE[..3]).view;
@@ -200,10 +205,10 @@ fn threefold_claim_now() {
     );
     // Only the player to move claims.
     assert!(matches!(
-        svc.draw_claim(&bob(), CH),
+        svc.play().draw_claim(&bob(), CH),
         Err(GameError::ClaimNotYourTurn)
     ));
-    let v = svc.draw_claim(&alice(), CH).unwrap().view;
+    let v = svc.play().draw_claim(&alice(), CH).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -211,7 +216,7 @@ fn threefold_claim_now() {
         })
     );
     assert_eq!(
-        svc.history(CH, 5).unwrap()[0].termination,
+        svc.queries().history(CH, 5).unwrap()[0].termination,
         "threefold-repetition"
     );
 }
@@ -223,7 +228,10 @@ fn threefold_claim_with_a_move() {
     play(&svc, &SHUFFLE);
     play(&svc, &SHUFFLE[..3]);
     // Black's Ng8 would repeat the start position a third time: claim with it.
-    let r = svc.play_move(&bob(), CH, "Ng8", Lang::En, true).unwrap();
+    let r = svc
+        .play()
+        .play_move(&bob(), CH, "Ng8", Lang::En, true)
+        .unwrap();
     assert_eq!(r.claimed, Some(DrawClaim::ThreefoldRepetition));
     assert_eq!(r.san, "Ng8");
     assert_eq!(
@@ -234,7 +242,7 @@ fn threefold_claim_with_a_move() {
     );
     // The move is written with the claim, not played.
     assert_eq!(r.view.ply, 7);
-    assert_eq!(svc.moves_uci(id).unwrap().len(), 7);
+    assert_eq!(svc.queries().moves_uci(id).unwrap().len(), 7);
 }
 
 #[test]
@@ -244,7 +252,10 @@ fn fifty_move_claims() {
     set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     // A pawn-less quiet move with `claim`, but first a move that would not qualify: a capture
     // is impossible here, so try the claim in a position where nothing qualifies later.
-    let r = svc.play_move(&alice(), CH, "Ra2", Lang::En, true).unwrap();
+    let r = svc
+        .play()
+        .play_move(&alice(), CH, "Ra2", Lang::En, true)
+        .unwrap();
     assert_eq!(r.claimed, Some(DrawClaim::FiftyMoves));
     assert_eq!(r.view.ply, 0);
     assert_eq!(
@@ -260,14 +271,17 @@ fn fifty_move_claims() {
     let v = play(&svc, &["Ra2"]).view;
     assert!(v.outcome.is_none());
     assert_eq!(v.claimable_now, vec![DrawClaim::FiftyMoves]);
-    let v = svc.draw_claim(&bob(), CH).unwrap().view;
+    let v = svc.play().draw_claim(&bob(), CH).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
             reason: DrawReason::FiftyMoveClaim
         })
     );
-    assert_eq!(svc.history(CH, 1).unwrap()[0].termination, "fifty-moves");
+    assert_eq!(
+        svc.queries().history(CH, 1).unwrap()[0].termination,
+        "fifty-moves"
+    );
 }
 
 #[test]
@@ -275,6 +289,7 @@ fn a_claim_that_does_not_qualify_changes_nothing() {
     let svc = service("bad-claim");
     new_game(&svc);
     let e = svc
+        .play()
         .play_move(&alice(), CH, "e4", Lang::En, true)
         .unwrap_err();
     assert!(
@@ -282,7 +297,7 @@ fn a_claim_that_does_not_qualify_changes_nothing() {
         "{e}"
     );
     assert!(e.to_string().contains("not played"));
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.ply, 0);
     assert!(v.outcome.is_none());
 }
@@ -304,7 +319,7 @@ fn fivefold_repetition_ends_the_game() {
         })
     );
     assert!(matches!(
-        svc.play_move(&alice(), CH, "Nf3", Lang::En, false),
+        svc.play().play_move(&alice(), CH, "Nf3", Lang::En, false),
         Err(GameError::GameOver)
     ));
 }
@@ -327,21 +342,21 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
     let svc = service("agree");
     new_game(&svc);
     assert!(matches!(
-        svc.draw_accept(&bob(), CH, None),
+        svc.play().draw_accept(&bob(), CH, None),
         Err(GameError::NoDrawOffer)
     ));
-    let v = svc.draw_offer(&alice(), CH, None).unwrap().view;
+    let v = svc.play().draw_offer(&alice(), CH, None).unwrap().view;
     assert_eq!(v.draw_offer_by, Some(Color::White));
     assert!(matches!(
-        svc.draw_offer(&alice(), CH, None),
+        svc.play().draw_offer(&alice(), CH, None),
         Err(GameError::DrawAlreadyOffered)
     ));
     assert!(matches!(
-        svc.draw_accept(&alice(), CH, None),
+        svc.play().draw_accept(&alice(), CH, None),
         Err(GameError::OwnDrawOffer)
     ));
     assert!(matches!(
-        svc.draw_accept(&carol(), CH, None),
+        svc.play().draw_accept(&carol(), CH, None),
         Err(GameError::NotAPlayer)
     ));
     // The offer stands while its maker moves ...
@@ -351,18 +366,18 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
     let v = play(&svc, &["e5"]).view;
     assert_eq!(v.draw_offer_by, None);
     // Decline keeps the game going.
-    svc.draw_offer(&bob(), CH, None).unwrap();
-    let v = svc.draw_decline(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
+    let v = svc.play().draw_decline(&alice(), CH, None).unwrap();
     assert_eq!(v.draw_offer_by, None);
     assert!(v.outcome.is_none());
     // A button from an older offer is stale.
-    let v = svc.draw_offer(&alice(), CH, Some(2)).unwrap().view;
+    let v = svc.play().draw_offer(&alice(), CH, Some(2)).unwrap().view;
     assert_eq!(v.ply, 2);
     assert!(matches!(
-        svc.draw_accept(&bob(), CH, Some(1)),
+        svc.play().draw_accept(&bob(), CH, Some(1)),
         Err(GameError::PositionChanged)
     ));
-    let v = svc.draw_accept(&bob(), CH, Some(2)).unwrap().view;
+    let v = svc.play().draw_accept(&bob(), CH, Some(2)).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -370,15 +385,18 @@ fn draw_by_agreement_and_the_life_of_an_offer() {
         })
     );
     assert_eq!(v.draw_offer_by, None);
-    assert_eq!(svc.history(CH, 1).unwrap()[0].termination, "agreement");
+    assert_eq!(
+        svc.queries().history(CH, 1).unwrap()[0].termination,
+        "agreement"
+    );
 }
 
 #[test]
 fn a_counter_offer_is_an_agreement() {
     let svc = service("counter");
     new_game(&svc);
-    svc.draw_offer(&alice(), CH, None).unwrap();
-    let v = svc.draw_offer(&bob(), CH, None).unwrap().view;
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
+    let v = svc.play().draw_offer(&bob(), CH, None).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Draw {
@@ -393,15 +411,15 @@ fn resignation() {
     new_game(&svc);
     play(&svc, &["d4", "d5"]);
     assert!(matches!(
-        svc.resign(&alice(), CH, Some(1)),
+        svc.play().resign(&alice(), CH, Some(1)),
         Err(GameError::PositionChanged)
     ));
     assert!(matches!(
-        svc.resign(&carol(), CH, None),
+        svc.play().resign(&carol(), CH, None),
         Err(GameError::NotAPlayer)
     ));
     // Either player may resign, whoever is to move.
-    let v = svc.resign(&bob(), CH, Some(2)).unwrap().view;
+    let v = svc.play().resign(&bob(), CH, Some(2)).unwrap().view;
     assert_eq!(
         v.outcome,
         Some(Outcome::Decisive {
@@ -410,7 +428,7 @@ fn resignation() {
         })
     );
     assert_eq!(v.result, "1-0");
-    let pgn = svc.pgn(CH).unwrap();
+    let pgn = svc.queries().pgn(CH).unwrap();
     assert!(pgn.contains("1-0"), "{pgn}");
 }
 
@@ -418,28 +436,28 @@ fn resignation() {
 fn abort_before_both_players_moved() {
     let svc = service("abort");
     new_game(&svc);
-    let v = svc.abort(&bob(), CH).unwrap().view;
+    let v = svc.play().abort(&bob(), CH).unwrap().view;
     assert!(v.aborted && v.finished);
     assert_eq!(v.outcome, None);
     assert_eq!(v.result, "*");
     // An aborted game is not in the history of finished games.
-    assert!(svc.history(CH, 10).unwrap().is_empty());
-    assert!(svc.pgn(CH).unwrap().contains("*"));
+    assert!(svc.queries().history(CH, 10).unwrap().is_empty());
+    assert!(svc.queries().pgn(CH).unwrap().contains("*"));
 
     // After White's first move, either player may still abort.
     new_game(&svc);
     play(&svc, &["e4"]);
     assert!(matches!(
-        svc.abort(&carol(), CH),
+        svc.play().abort(&carol(), CH),
         Err(GameError::NotAPlayer)
     ));
-    assert!(svc.abort(&alice(), CH).unwrap().view.aborted);
+    assert!(svc.play().abort(&alice(), CH).unwrap().view.aborted);
 
     // Not once both have moved.
     new_game(&svc);
     play(&svc, &["e4", "e5"]);
     assert!(matches!(
-        svc.abort(&alice(), CH),
+        svc.play().abort(&alice(), CH),
         Err(GameError::AbortTooLate)
     ));
 }
@@ -455,34 +473,43 @@ fn challenges_expire_and_are_replaced() {
     };
     let svc = open_service("expire", opts);
     let c = svc
+        .challenges()
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::Black)
         .unwrap();
     assert_eq!(c.expires_at - c.created_at, 60_000);
     assert_eq!(c.status, ChallengeState::Pending);
     clock.advance(Duration::from_millis(60_000));
     assert!(matches!(
-        svc.accept(&bob(), CH),
+        svc.challenges().accept(&bob(), CH),
         Err(GameError::ChallengeExpired)
     ));
     assert!(matches!(
-        svc.decline(&bob(), CH),
+        svc.challenges().decline(&bob(), CH),
         Err(GameError::ChallengeExpired)
     ));
     assert_eq!(
-        svc.pending_challenge(CH).unwrap().unwrap().status,
+        svc.challenges()
+            .pending_challenge(CH)
+            .unwrap()
+            .unwrap()
+            .status,
         ChallengeState::Expired
     );
     // An expired challenge does not block a new one.
     let c2 = svc
+        .challenges()
         .challenge(&carol(), CH, None, ColourChoice::Black)
         .unwrap();
     assert_ne!(c2.id, c.id);
     assert!(matches!(
-        svc.accept_challenge(&bob(), CH, Some(c.id)),
+        svc.challenges().accept_challenge(&bob(), CH, Some(c.id)),
         Err(GameError::ChallengeExpired)
     ));
     // The open challenge: Black for carol, so the acceptor is White.
-    let v = svc.accept_challenge(&bob(), CH, Some(c2.id)).unwrap();
+    let v = svc
+        .challenges()
+        .accept_challenge(&bob(), CH, Some(c2.id))
+        .unwrap();
     assert_eq!(v.white, bob());
     assert_eq!(v.black, carol());
 }
@@ -495,83 +522,93 @@ fn challenge_flow_and_its_refusals() {
         channel: 200,
     };
     assert!(matches!(
-        svc.accept(&bob(), CH),
+        svc.challenges().accept(&bob(), CH),
         Err(GameError::NoChallenge)
     ));
     assert!(matches!(
-        svc.cancel(&bob(), CH),
+        svc.challenges().cancel(&bob(), CH),
         Err(GameError::NoChallenge)
     ));
     assert!(matches!(
-        svc.challenge(&alice(), CH, Some(&alice()), ColourChoice::Random),
+        svc.challenges()
+            .challenge(&alice(), CH, Some(&alice()), ColourChoice::Random),
         Err(GameError::CannotChallengeSelf)
     ));
     assert!(matches!(
-        svc.challenge(&alice(), CH, Some(&robot()), ColourChoice::Random),
+        svc.challenges()
+            .challenge(&alice(), CH, Some(&robot()), ColourChoice::Random),
         Err(GameError::CannotChallengeBot)
     ));
     assert!(matches!(
-        svc.challenge(&robot(), CH, None, ColourChoice::Random),
+        svc.challenges()
+            .challenge(&robot(), CH, None, ColourChoice::Random),
         Err(GameError::BotCannotPlay)
     ));
     let c = svc
+        .challenges()
         .challenge(&alice(), CH, Some(&bob()), ColourChoice::Random)
         .unwrap();
     assert_eq!(c.opponent, Some(bob()));
     assert!(matches!(
-        svc.challenge(&carol(), CH, None, ColourChoice::Random),
+        svc.challenges()
+            .challenge(&carol(), CH, None, ColourChoice::Random),
         Err(GameError::ChallengePending)
     ));
     assert!(matches!(
-        svc.accept(&carol(), CH),
+        svc.challenges().accept(&carol(), CH),
         Err(GameError::NotChallenged)
     ));
     assert!(matches!(
-        svc.decline(&carol(), CH),
+        svc.challenges().decline(&carol(), CH),
         Err(GameError::NotChallenged)
     ));
     assert!(matches!(
-        svc.accept(&alice(), CH),
+        svc.challenges().accept(&alice(), CH),
         Err(GameError::OwnChallenge)
     ));
     assert!(matches!(
-        svc.cancel(&bob(), CH),
+        svc.challenges().cancel(&bob(), CH),
         Err(GameError::NotChallenger)
     ));
-    let d = svc.decline(&bob(), CH).unwrap();
+    let d = svc.challenges().decline(&bob(), CH).unwrap();
     assert_eq!(d.status, ChallengeState::Declined);
     assert!(matches!(
-        svc.accept_challenge(&bob(), CH, Some(c.id)),
+        svc.challenges().accept_challenge(&bob(), CH, Some(c.id)),
         Err(GameError::ChallengeClosed("declined"))
     ));
     // Cancel.
-    svc.challenge(&alice(), CH, None, ColourChoice::Random)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::Random)
         .unwrap();
     assert_eq!(
-        svc.cancel(&alice(), CH).unwrap().status,
+        svc.challenges().cancel(&alice(), CH).unwrap().status,
         ChallengeState::Cancelled
     );
     // An open challenge: anyone but a bot or the challenger accepts.
-    svc.challenge(&alice(), CH, None, ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::White)
         .unwrap();
     assert!(matches!(
-        svc.accept(&robot(), CH),
+        svc.challenges().accept(&robot(), CH),
         Err(GameError::BotCannotPlay)
     ));
-    let v = svc.accept(&carol(), CH).unwrap();
+    let v = svc.challenges().accept(&carol(), CH).unwrap();
     assert_eq!((v.white.id, v.black.id), (1, 3));
     // One game per channel ...
     assert!(matches!(
-        svc.challenge(&bob(), CH, None, ColourChoice::Random),
+        svc.challenges()
+            .challenge(&bob(), CH, None, ColourChoice::Random),
         Err(GameError::GameInProgress)
     ));
     // ... but a user may play in several channels.
-    svc.challenge(&alice(), other, Some(&bob()), ColourChoice::Random)
+    svc.challenges()
+        .challenge(&alice(), other, Some(&bob()), ColourChoice::Random)
         .unwrap();
-    let v2 = svc.accept(&bob(), other).unwrap();
+    let v2 = svc.challenges().accept(&bob(), other).unwrap();
     assert_ne!(v2.game_id, v.game_id);
     assert!(matches!(
-        svc.start_game(&alice(), &bob(), CH, &Position::new()),
+        svc.challenges()
+            .start_game(&alice(), &bob(), CH, &Position::new()),
         Err(GameError::GameInProgress)
     ));
     // A random colour gives each side to someone.
@@ -582,56 +619,68 @@ fn challenge_flow_and_its_refusals() {
 fn move_refusals_change_nothing() {
     let svc = service("refusals");
     assert!(matches!(
-        svc.play_move(&alice(), CH, "e4", Lang::En, false),
+        svc.play().play_move(&alice(), CH, "e4", Lang::En, false),
         Err(GameError::NoGame)
     ));
-    assert!(matches!(svc.board(CH), Err(GameError::NoGame)));
-    assert!(matches!(svc.pgn(CH), Err(GameError::NoGame)));
+    assert!(matches!(svc.queries().board(CH), Err(GameError::NoGame)));
+    assert!(matches!(svc.queries().pgn(CH), Err(GameError::NoGame)));
     assert!(matches!(
-        svc.resign(&alice(), CH, None),
+        svc.play().resign(&alice(), CH, None),
         Err(GameError::NoGame)
     ));
     assert!(matches!(
-        svc.draw_offer(&alice(), CH, None),
+        svc.play().draw_offer(&alice(), CH, None),
         Err(GameError::NoGame)
     ));
-    assert!(svc.legal_moves_for(&alice(), CH).unwrap().is_empty());
+    assert!(
+        svc.queries()
+            .legal_moves_for(&alice(), CH)
+            .unwrap()
+            .is_empty()
+    );
     new_game(&svc);
     play(&svc, &["e4"]);
-    let before = svc.board(CH).unwrap();
+    let before = svc.queries().board(CH).unwrap();
     let refusals: Vec<(GameError, &str)> = vec![
         (
-            svc.play_move(&carol(), CH, "e5", Lang::En, false)
+            svc.play()
+                .play_move(&carol(), CH, "e5", Lang::En, false)
                 .unwrap_err(),
             "not a player",
         ),
         (
-            svc.play_move(&alice(), CH, "d4", Lang::En, false)
+            svc.play()
+                .play_move(&alice(), CH, "d4", Lang::En, false)
                 .unwrap_err(),
             "not your turn",
         ),
         (
-            svc.play_move_at(&bob(), CH, "e5", Lang::En, false, Some(0))
+            svc.play()
+                .play_move_at(&bob(), CH, "e5", Lang::En, false, Some(0))
                 .unwrap_err(),
             "stale",
         ),
         (
-            svc.play_move(&bob(), CH, "Ke5", Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, "Ke5", Lang::En, false)
                 .unwrap_err(),
             "illegal",
         ),
         (
-            svc.play_move(&bob(), CH, "zz9", Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, "zz9", Lang::En, false)
                 .unwrap_err(),
             "malformed",
         ),
         (
-            svc.play_move(&bob(), CH, &"e".repeat(33), Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, &"e".repeat(33), Lang::En, false)
                 .unwrap_err(),
             "too long",
         ),
         (
-            svc.play_move(&bob(), CH, "  ", Lang::En, false)
+            svc.play()
+                .play_move(&bob(), CH, "  ", Lang::En, false)
                 .unwrap_err(),
             "empty",
         ),
@@ -667,10 +716,11 @@ fn move_refusals_change_nothing() {
     );
     // Exactly 32 characters is not "too long" (it is read, and refused as a move).
     assert!(matches!(
-        svc.play_move(&bob(), CH, &"e".repeat(32), Lang::En, false),
+        svc.play()
+            .play_move(&bob(), CH, &"e".repeat(32), Lang::En, false),
         Err(GameError::Move(_))
     ));
-    let after = svc.board(CH).unwrap();
+    let after = svc.queries().board(CH).unwrap();
     assert_eq!(after.ply, before.ply);
     assert_eq!(after.position, before.position);
     assert!(!GameError::Failed(cajitas::game::Failure::Vanished("x".into())).is_refusal());
@@ -680,16 +730,27 @@ fn move_refusals_change_nothing() {
 fn spanish_letters_and_legal_moves() {
     let svc = service("lang");
     new_game(&svc);
-    assert!(svc.legal_moves_for(&bob(), CH).unwrap().is_empty());
-    let legal = svc.legal_moves_for(&alice(), CH).unwrap();
+    assert!(
+        svc.queries()
+            .legal_moves_for(&bob(), CH)
+            .unwrap()
+            .is_empty()
+    );
+    let legal = svc.queries().legal_moves_for(&alice(), CH).unwrap();
     assert_eq!(legal.len(), 20);
     assert!(legal.contains(&"Nf3".to_owned()));
-    let r = svc.play_move(&alice(), CH, "Cf3", Lang::Es, false).unwrap();
+    let r = svc
+        .play()
+        .play_move(&alice(), CH, "Cf3", Lang::Es, false)
+        .unwrap();
     assert_eq!(r.san, "Nf3");
     assert_eq!(r.view.last_san.as_deref(), Some("Nf3"));
     assert_eq!(r.view.to_move, Color::Black);
     assert_eq!(r.view.sans, vec!["Nf3"]);
-    let r = svc.play_move(&bob(), CH, "e7e5", Lang::En, false).unwrap();
+    let r = svc
+        .play()
+        .play_move(&bob(), CH, "e7e5", Lang::En, false)
+        .unwrap();
     assert_eq!(r.san, "e5");
 }
 
@@ -712,11 +773,11 @@ fn a_game_survives_closing_and_reopening_the_database() {
         let svc = path.open(ServiceOptions::default());
         let id = new_game(&svc);
         play(&svc, &["e4", "c5", "Nf3"]);
-        svc.draw_offer(&alice(), CH, None).unwrap();
+        svc.play().draw_offer(&alice(), CH, None).unwrap();
         id
     };
     let svc = path.open(ServiceOptions::default());
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.game_id, id);
     assert_eq!(v.ply, 3);
     assert_eq!(v.draw_offer_by, Some(Color::White));
@@ -728,7 +789,7 @@ fn a_game_survives_closing_and_reopening_the_database() {
     let v = play(&svc, &["d6", "d4", "cxd4"]).view;
     assert_eq!(v.ply, 6);
     assert_eq!(
-        svc.moves_uci(id).unwrap(),
+        svc.queries().moves_uci(id).unwrap(),
         ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"]
     );
 }
@@ -746,9 +807,10 @@ fn racing_moves_for_the_same_ply_land_once() {
                 let text = ["e4", "d4", "c4", "Nf3"][i % 4];
                 barrier.wait();
                 if i % 2 == 0 {
-                    svc.play_move_at(&alice(), CH, text, Lang::En, false, Some(0))
+                    svc.play()
+                        .play_move_at(&alice(), CH, text, Lang::En, false, Some(0))
                 } else {
-                    svc.play_move(&alice(), CH, text, Lang::En, false)
+                    svc.play().play_move(&alice(), CH, text, Lang::En, false)
                 }
             })
         })
@@ -763,7 +825,7 @@ fn racing_moves_for_the_same_ply_land_once() {
             Err(e) => panic!("unexpected {e}"),
         }
     }
-    assert_eq!(svc.board(CH).unwrap().ply, 1);
+    assert_eq!(svc.queries().board(CH).unwrap().ply, 1);
 }
 
 #[test]
@@ -787,7 +849,7 @@ fn thirty_two_threads_play_one_game() {
                 barrier.wait();
                 let mut lost = 0u32;
                 loop {
-                    let v = svc.board(CH).unwrap();
+                    let v = svc.queries().board(CH).unwrap();
                     if v.finished || v.ply >= PLIES {
                         return lost;
                     }
@@ -798,7 +860,10 @@ fn thirty_two_threads_play_one_game() {
                     let legal = v.position.legal_moves();
                     let m = legal[(i + v.ply as usize) % legal.len()];
                     let text = Uci::from_move(m).to_string();
-                    match svc.play_move_at(&me, CH, &text, Lang::En, false, Some(v.ply)) {
+                    match svc
+                        .play()
+                        .play_move_at(&me, CH, &text, Lang::En, false, Some(v.ply))
+                    {
                         Ok(r) => {
                             assert_eq!(r.view.ply, v.ply + 1);
                             acknowledged.lock().unwrap().push((v.ply, text));
@@ -822,13 +887,13 @@ fn thirty_two_threads_play_one_game() {
         (0..n).collect::<Vec<_>>(),
         "exactly one move per ply"
     );
-    let stored = svc.moves_uci(id).unwrap();
+    let stored = svc.queries().moves_uci(id).unwrap();
     let acked_moves: Vec<String> = acked.into_iter().map(|(_, m)| m).collect();
     assert_eq!(
         stored, acked_moves,
         "the database holds exactly the acknowledged moves"
     );
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.ply, n);
     assert!(n >= PLIES || v.finished);
     eprintln!("{n} plies, {lost} moves lost a race");
@@ -838,10 +903,10 @@ fn thirty_two_threads_play_one_game() {
 
 /// The PGN of the channel's game re-imports to the same moves and result.
 fn pgn_round_trip(svc: &GameService, expected_result: &str) -> String {
-    let text = svc.pgn(CH).unwrap();
+    let text = svc.queries().pgn(CH).unwrap();
     let g = cajitas_rules::pgn::read_game(&text, Lang::En)
         .unwrap_or_else(|e| panic!("{}\n{text}", e.message()));
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(g.game.position(), &v.position, "{text}");
     assert_eq!(g.game.sans(), v.sans, "{text}");
     assert_eq!(
@@ -862,19 +927,21 @@ fn pgn_of_games_in_progress_and_ended_every_way() {
     play(&svc, &["e4", "e5", "Nf3"]);
     let text = pgn_round_trip(&svc, "*");
     assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
-    svc.resign(&bob(), CH, None).unwrap();
+    svc.play().resign(&bob(), CH, None).unwrap();
     pgn_round_trip(&svc, "1-0");
 
     new_game(&svc);
-    svc.draw_offer(&alice(), CH, None).unwrap();
-    svc.draw_accept(&bob(), CH, None).unwrap();
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
+    svc.play().draw_accept(&bob(), CH, None).unwrap();
     pgn_round_trip(&svc, "1/2-1/2");
 
     // A claim written with a move: the move is not in the PGN.
     new_game(&svc);
     play(&svc, &SHUFFLE);
     play(&svc, &SHUFFLE[..3]);
-    svc.play_move(&bob(), CH, "Ng8", Lang::En, true).unwrap();
+    svc.play()
+        .play_move(&bob(), CH, "Ng8", Lang::En, true)
+        .unwrap();
     let text = pgn_round_trip(&svc, "1/2-1/2");
     assert!(text.contains("4. Ng1 1/2-1/2"), "{text}");
 
@@ -882,7 +949,7 @@ fn pgn_of_games_in_progress_and_ended_every_way() {
     let svc = service("pgn-fen");
     set_position(&svc, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     play(&svc, &["Ra2"]);
-    svc.draw_claim(&bob(), CH).unwrap();
+    svc.play().draw_claim(&bob(), CH).unwrap();
     let text = pgn_round_trip(&svc, "1/2-1/2");
     assert!(
         text.contains("[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 99 80\"]"),
@@ -898,24 +965,34 @@ fn two_services_on_one_database_stay_coherent() {
     let a = path.open(ServiceOptions::default());
     let b = path.open(ServiceOptions::default());
     new_game(&a);
-    a.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
-    assert_eq!(b.board(CH).unwrap().ply, 1);
-    b.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
+    a.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
+    assert_eq!(b.queries().board(CH).unwrap().ply, 1);
+    b.play()
+        .play_move(&bob(), CH, "e5", Lang::En, false)
+        .unwrap();
     // `a` still holds the game at ply 1 in its cache.
-    let r = a.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
+    let r = a
+        .play()
+        .play_move(&alice(), CH, "Nf3", Lang::En, false)
+        .unwrap();
     assert_eq!(r.view.sans, ["e4", "e5", "Nf3"]);
     assert!(matches!(
-        b.play_move_at(&bob(), CH, "Nc6", Lang::En, false, Some(2)),
+        b.play()
+            .play_move_at(&bob(), CH, "Nc6", Lang::En, false, Some(2)),
         Err(GameError::PositionChanged)
     ));
-    b.play_move(&bob(), CH, "Nc6", Lang::En, false).unwrap();
-    b.resign(&alice(), CH, None).unwrap();
-    let v = a.board(CH).unwrap();
+    b.play()
+        .play_move(&bob(), CH, "Nc6", Lang::En, false)
+        .unwrap();
+    b.play().resign(&alice(), CH, None).unwrap();
+    let v = a.queries().board(CH).unwrap();
     assert_eq!(v.ply, 4);
     assert_eq!(v.result, "0-1");
-    assert!(a.pgn(CH).unwrap().contains("[Result \"0-1\"]"));
+    assert!(a.queries().pgn(CH).unwrap().contains("[Result \"0-1\"]"));
     assert!(matches!(
-        a.play_move(&alice(), CH, "Bc4", Lang::En, false),
+        a.play().play_move(&alice(), CH, "Bc4", Lang::En, false),
         Err(GameError::GameOver)
     ));
 }
@@ -925,11 +1002,12 @@ fn two_services_on_one_database_stay_coherent() {
 #[test]
 fn only_the_challenger_closes_an_open_challenge() {
     let svc = service("open-decline");
-    svc.challenge(&alice(), CH, None, ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::White)
         .unwrap();
     // Mallory (carol) cannot make it go away for everyone.
     assert!(matches!(
-        svc.decline(&carol(), CH),
+        svc.challenges().decline(&carol(), CH),
         Err(GameError::OpenChallengeDecline)
     ));
     assert!(
@@ -938,11 +1016,11 @@ fn only_the_challenger_closes_an_open_challenge() {
             .contains("Only the challenger")
     );
     assert!(matches!(
-        svc.cancel(&carol(), CH),
+        svc.challenges().cancel(&carol(), CH),
         Err(GameError::NotChallenger)
     ));
     // It is still there: bob accepts it.
-    let v = svc.accept(&bob(), CH).unwrap();
+    let v = svc.challenges().accept(&bob(), CH).unwrap();
     assert_eq!((v.white.id, v.black.id), (1, 2));
 }
 
@@ -953,43 +1031,47 @@ fn one_person_pings_another_at_most_five_times_in_ten_minutes() {
     let db = temp_db("pings");
     let svc = db.open(opts.clone());
     for _ in 0..3 {
-        svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+        svc.challenges()
+            .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
             .unwrap();
-        svc.cancel(&alice(), CH).unwrap();
+        svc.challenges().cancel(&alice(), CH).unwrap();
         clock.advance(Duration::from_millis(60_000));
     }
     // The count is stored: a reopened service (a restart) goes on counting.
     drop(svc);
     let svc = db.open(opts);
-    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
-    svc.cancel(&alice(), CH).unwrap();
+    svc.challenges().cancel(&alice(), CH).unwrap();
     // An open challenge pings nobody and is not counted.
-    svc.challenge(&alice(), CH, None, ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, None, ColourChoice::White)
         .unwrap();
-    svc.cancel(&alice(), CH).unwrap();
+    svc.challenges().cancel(&alice(), CH).unwrap();
     // The fifth ping is a draw offer in a game (alice white, bob black).
-    svc.challenge(&bob(), CH, Some(&alice()), ColourChoice::Black)
+    svc.challenges()
+        .challenge(&bob(), CH, Some(&alice()), ColourChoice::Black)
         .unwrap();
-    svc.accept(&alice(), CH).unwrap();
-    svc.draw_offer(&alice(), CH, None).unwrap();
-    svc.draw_decline(&bob(), CH, None).unwrap();
-    let before = svc.board(CH).unwrap();
+    svc.challenges().accept(&alice(), CH).unwrap();
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
+    svc.play().draw_decline(&bob(), CH, None).unwrap();
+    let before = svc.queries().board(CH).unwrap();
     // The sixth is refused, with the wait: the first ping (at t0) leaves the window at
     // t0 + 600 s, and the clock is at t0 + 180 s.
-    match svc.draw_offer(&alice(), CH, None) {
+    match svc.play().draw_offer(&alice(), CH, None) {
         Err(GameError::TooManyPings { wait_secs }) => assert_eq!(wait_secs, 420),
         other => panic!("expected TooManyPings, got {other:?}"),
     }
-    let after = svc.board(CH).unwrap();
+    let after = svc.queries().board(CH).unwrap();
     assert_eq!(after.draw_offer_by, None, "the refused offer left nothing");
     assert_eq!(after.ply, before.ply);
     // Bob may still ping alice, and carol may ping bob.
-    svc.draw_offer(&bob(), CH, None).unwrap();
-    svc.draw_decline(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
+    svc.play().draw_decline(&alice(), CH, None).unwrap();
     // Once the oldest ping is 10 minutes old, alice may offer again.
     clock.advance(Duration::from_millis(420_000));
-    svc.draw_offer(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&alice(), CH, None).unwrap();
 }
 
 #[test]
@@ -1022,7 +1104,7 @@ fn announce_posts_the_game_through_the_notifier() {
 fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction() {
     let svc = service("seen");
     let first = new_game(&svc);
-    svc.abort(&alice(), CH).unwrap();
+    svc.play().abort(&alice(), CH).unwrap();
     let second = new_game(&svc);
     assert_ne!(first, second);
     // Both games are at ply 0: only the game id tells the button of the first one apart.
@@ -1031,22 +1113,28 @@ fn a_button_of_an_earlier_game_in_the_channel_is_refused_in_the_same_transaction
         ply: Some(0),
     };
     assert!(matches!(
-        svc.resign(&alice(), CH, old_button),
+        svc.play().resign(&alice(), CH, old_button),
         Err(GameError::PositionChanged)
     ));
-    svc.draw_offer(&bob(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
     assert!(matches!(
-        svc.draw_accept(&alice(), CH, old_button),
+        svc.play().draw_accept(&alice(), CH, old_button),
         Err(GameError::PositionChanged)
     ));
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.game_id, second);
     assert!(!v.finished, "the second game goes on");
     let this_button = cajitas::game::Seen {
         game: Some(second),
         ply: Some(0),
     };
-    assert!(svc.resign(&alice(), CH, this_button).unwrap().view.finished);
+    assert!(
+        svc.play()
+            .resign(&alice(), CH, this_button)
+            .unwrap()
+            .view
+            .finished
+    );
 }
 
 // ---- takebacks --------------------------------------------------------------------------
@@ -1066,10 +1154,11 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     let svc = db.open(ServiceOptions::default());
     let id = new_game(&svc);
     play(&svc, &["e4", "e5", "Nf3"]);
-    let asked = svc.takeback_request(&alice(), CH, None).unwrap();
+    let asked = svc.play().takeback_request(&alice(), CH, None).unwrap();
     assert_eq!((asked.by, asked.plies, asked.ply), (Color::White, 1, 3));
     assert_eq!(asked.game.ply, 3, "asking changes nothing yet");
     let done = svc
+        .play()
         .takeback_accept(
             &bob(),
             CH,
@@ -1083,7 +1172,7 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     assert_eq!(done.game.ply, 2);
     assert_eq!(done.game.sans, ["e4", "e5"]);
     assert_eq!(done.game.to_move, Color::White);
-    let v = svc.board(CH).unwrap();
+    let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.ply, 2);
     assert_eq!(v.sans, ["e4", "e5"]);
     assert_eq!(count(&db, "SELECT count(*) FROM moves"), 2);
@@ -1100,8 +1189,11 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     );
     // White plays another move; the game goes on from the position taken back to.
     play(&svc, &["Nc3", "Nc6"]);
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5", "Nc3", "Nc6"]);
-    assert!(svc.pgn(CH).unwrap().contains("2. Nc3 Nc6"));
+    assert_eq!(
+        svc.queries().board(CH).unwrap().sans,
+        ["e4", "e5", "Nc3", "Nc6"]
+    );
+    assert!(svc.queries().pgn(CH).unwrap().contains("2. Nc3 Nc6"));
 }
 
 #[test]
@@ -1109,10 +1201,10 @@ fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
     let svc = service("tb2");
     new_game(&svc);
     play(&svc, &["e4", "e5", "Nf3", "Nc6"]);
-    svc.draw_offer(&bob(), CH, None).unwrap();
-    let asked = svc.takeback_request(&alice(), CH, None).unwrap();
+    svc.play().draw_offer(&bob(), CH, None).unwrap();
+    let asked = svc.play().takeback_request(&alice(), CH, None).unwrap();
     assert_eq!((asked.plies, asked.ply), (2, 4));
-    let done = svc.takeback_accept(&bob(), CH, None).unwrap();
+    let done = svc.play().takeback_accept(&bob(), CH, None).unwrap();
     assert_eq!(done.game.ply, 2);
     assert_eq!(done.game.sans, ["e4", "e5"]);
     assert_eq!(done.game.draw_offer_by, None, "the standing offer lapsed");
@@ -1122,10 +1214,10 @@ fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
     );
     // Black asks for one ply back when it is their own move that was last.
     play(&svc, &["Nf3", "d6"]);
-    let asked = svc.takeback_request(&bob(), CH, None).unwrap();
+    let asked = svc.play().takeback_request(&bob(), CH, None).unwrap();
     assert_eq!((asked.by, asked.plies), (Color::Black, 1));
-    svc.takeback_accept(&alice(), CH, None).unwrap();
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5", "Nf3"]);
+    svc.play().takeback_accept(&alice(), CH, None).unwrap();
+    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5", "Nf3"]);
 }
 
 #[test]
@@ -1139,17 +1231,25 @@ fn a_rewound_game_is_never_served_from_a_cache() {
     let b = path.open(ServiceOptions::with_clock(clock));
     new_game(&a);
     play(&a, &["Nf3", "Nf6", "Nc3", "Nc6"]);
-    assert_eq!(b.board(CH).unwrap().sans, ["Nf3", "Nf6", "Nc3", "Nc6"]);
-    a.takeback_request(&alice(), CH, None).unwrap();
-    a.takeback_accept(&bob(), CH, None).unwrap();
-    a.takeback_request(&alice(), CH, None).unwrap();
-    a.takeback_accept(&bob(), CH, None).unwrap();
-    assert_eq!(a.board(CH).unwrap().ply, 0);
+    assert_eq!(
+        b.queries().board(CH).unwrap().sans,
+        ["Nf3", "Nf6", "Nc3", "Nc6"]
+    );
+    a.play().takeback_request(&alice(), CH, None).unwrap();
+    a.play().takeback_accept(&bob(), CH, None).unwrap();
+    a.play().takeback_request(&alice(), CH, None).unwrap();
+    a.play().takeback_accept(&bob(), CH, None).unwrap();
+    assert_eq!(a.queries().board(CH).unwrap().ply, 0);
     play(&a, &["Nc3", "Nf6", "Nf3", "Nc6"]);
     for s in [&a, &b] {
-        let v = s.board(CH).unwrap();
+        let v = s.queries().board(CH).unwrap();
         assert_eq!(v.sans, ["Nc3", "Nf6", "Nf3", "Nc6"]);
-        assert!(s.pgn(CH).unwrap().contains("1. Nc3 Nf6 2. Nf3 Nc6"));
+        assert!(
+            s.queries()
+                .pgn(CH)
+                .unwrap()
+                .contains("1. Nc3 Nf6 2. Nf3 Nc6")
+        );
     }
 }
 
@@ -1158,8 +1258,9 @@ fn a_declined_takeback_leaves_the_game_as_it_was() {
     let svc = service("tbdecline");
     let id = new_game(&svc);
     play(&svc, &["e4", "e5"]);
-    svc.takeback_request(&bob(), CH, None).unwrap();
+    svc.play().takeback_request(&bob(), CH, None).unwrap();
     let declined = svc
+        .play()
         .takeback_decline(
             &alice(),
             CH,
@@ -1172,10 +1273,10 @@ fn a_declined_takeback_leaves_the_game_as_it_was() {
     assert_eq!(declined.game.ply, 2);
     assert_eq!(declined.plies, 1);
     assert!(matches!(
-        svc.takeback_accept(&alice(), CH, None),
+        svc.play().takeback_accept(&alice(), CH, None),
         Err(GameError::NoTakeback)
     ));
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
 }
 
 #[test]
@@ -1186,16 +1287,16 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     let before = dump(&db);
     // Nobody has moved: nothing to take back.
     assert!(matches!(
-        svc.takeback_request(&alice(), CH, None),
+        svc.play().takeback_request(&alice(), CH, None),
         Err(GameError::NothingToTakeBack)
     ));
     play(&svc, &["e4"]);
     assert!(matches!(
-        svc.takeback_request(&bob(), CH, None),
+        svc.play().takeback_request(&bob(), CH, None),
         Err(GameError::NothingToTakeBack)
     ));
     assert_ne!(dump(&db), before);
-    svc.takeback_request(&alice(), CH, None).unwrap();
+    svc.play().takeback_request(&alice(), CH, None).unwrap();
     // A stale request: Black moved since it was asked.
     play(&svc, &["e5"]);
     let before = dump(&db);
@@ -1204,11 +1305,13 @@ fn takeback_refusals_leave_the_database_as_it_was() {
         ply: Some(ply),
     };
     let refusals = [
-        svc.takeback_accept(&bob(), CH, seen(1)).unwrap_err(),
-        svc.takeback_accept(&bob(), CH, None).unwrap_err(),
-        svc.takeback_decline(&bob(), CH, seen(1)).unwrap_err(),
-        svc.takeback_accept(&carol(), CH, None).unwrap_err(),
-        svc.takeback_accept(&bob(), CH, Some(7)).unwrap_err(),
+        svc.play().takeback_accept(&bob(), CH, seen(1)).unwrap_err(),
+        svc.play().takeback_accept(&bob(), CH, None).unwrap_err(),
+        svc.play()
+            .takeback_decline(&bob(), CH, seen(1))
+            .unwrap_err(),
+        svc.play().takeback_accept(&carol(), CH, None).unwrap_err(),
+        svc.play().takeback_accept(&bob(), CH, Some(7)).unwrap_err(),
     ];
     assert!(matches!(refusals[0], GameError::PositionChanged));
     assert!(matches!(refusals[1], GameError::PositionChanged));
@@ -1216,14 +1319,14 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     assert!(matches!(refusals[3], GameError::NotAPlayer));
     assert!(matches!(refusals[4], GameError::PositionChanged));
     // The requester cannot answer their own request; a button of another game is stale.
-    svc.takeback_request(&alice(), CH, None).unwrap();
+    svc.play().takeback_request(&alice(), CH, None).unwrap();
     let before_own = dump(&db);
     assert!(matches!(
-        svc.takeback_accept(&alice(), CH, None),
+        svc.play().takeback_accept(&alice(), CH, None),
         Err(GameError::OwnTakeback)
     ));
     assert!(matches!(
-        svc.takeback_accept(
+        svc.play().takeback_accept(
             &bob(),
             CH,
             cajitas::game::Seen {
@@ -1235,16 +1338,16 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     ));
     assert_eq!(dump(&db), before_own);
     assert_ne!(before_own, before, "the second request was recorded");
-    assert_eq!(svc.board(CH).unwrap().sans, ["e4", "e5"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
     // After the game: refused, nothing written.
-    svc.resign(&bob(), CH, None).unwrap();
+    svc.play().resign(&bob(), CH, None).unwrap();
     let over = dump(&db);
     assert!(matches!(
-        svc.takeback_accept(&bob(), CH, None),
+        svc.play().takeback_accept(&bob(), CH, None),
         Err(GameError::GameOver)
     ));
     assert!(matches!(
-        svc.takeback_request(&alice(), CH, None),
+        svc.play().takeback_request(&alice(), CH, None),
         Err(GameError::GameOver)
     ));
     assert_eq!(dump(&db), over);
@@ -1257,10 +1360,10 @@ fn takeback_requests_count_toward_the_ping_limit() {
     play(&svc, &["e4"]);
     // The challenge was the first ping of the window.
     for _ in 1..cajitas::game::PING_LIMIT {
-        svc.takeback_request(&alice(), CH, None).unwrap();
+        svc.play().takeback_request(&alice(), CH, None).unwrap();
     }
     assert!(matches!(
-        svc.takeback_request(&alice(), CH, None),
+        svc.play().takeback_request(&alice(), CH, None),
         Err(GameError::TooManyPings { .. })
     ));
 }
@@ -1268,18 +1371,19 @@ fn takeback_requests_count_toward_the_ping_limit() {
 #[test]
 fn active_games_are_counted_in_every_place() {
     let svc = service("activecount");
-    assert_eq!(svc.active_game_count().unwrap(), 0);
+    assert_eq!(svc.queries().active_game_count().unwrap(), 0);
     new_game(&svc);
-    assert_eq!(svc.active_game_count().unwrap(), 1);
+    assert_eq!(svc.queries().active_game_count().unwrap(), 1);
     let other = ChannelRef {
         guild: Some(10),
         channel: 101,
     };
-    svc.start_game(&alice(), &carol(), other, &Position::new())
+    svc.challenges()
+        .start_game(&alice(), &carol(), other, &Position::new())
         .unwrap();
-    assert_eq!(svc.active_game_count().unwrap(), 2);
-    svc.resign(&alice(), CH, None).unwrap();
-    assert_eq!(svc.active_game_count().unwrap(), 1);
+    assert_eq!(svc.queries().active_game_count().unwrap(), 2);
+    svc.play().resign(&alice(), CH, None).unwrap();
+    assert_eq!(svc.queries().active_game_count().unwrap(), 1);
 }
 
 #[test]
@@ -1293,38 +1397,38 @@ fn an_engine_move_is_claimed_by_one_player_until_its_claim_lapses() {
     );
     let game = new_game(&a);
     let lease = Duration::from_secs(90);
-    assert!(a.claim_engine_turn(game, 4, 111, lease).unwrap());
+    assert!(a.engine().claim_engine_turn(game, 4, 111, lease).unwrap());
     assert!(
-        !b.claim_engine_turn(game, 4, 222, lease).unwrap(),
+        !b.engine().claim_engine_turn(game, 4, 222, lease).unwrap(),
         "a holds it"
     );
     // a's retry renews its own claim.
     clock.advance(Duration::from_secs(60));
-    assert!(a.claim_engine_turn(game, 4, 111, lease).unwrap());
+    assert!(a.engine().claim_engine_turn(game, 4, 111, lease).unwrap());
     clock.advance(Duration::from_secs(89));
     assert!(
-        !b.claim_engine_turn(game, 4, 222, lease).unwrap(),
+        !b.engine().claim_engine_turn(game, 4, 222, lease).unwrap(),
         "renewed"
     );
     // a dies: one lease after its last claim, b takes the move.
     clock.advance(Duration::from_secs(1));
-    assert!(b.claim_engine_turn(game, 4, 222, lease).unwrap());
-    assert!(!a.claim_engine_turn(game, 4, 111, lease).unwrap());
+    assert!(b.engine().claim_engine_turn(game, 4, 222, lease).unwrap());
+    assert!(!a.engine().claim_engine_turn(game, 4, 111, lease).unwrap());
     // The next move is anyone's, whoever held the last.
-    assert!(a.claim_engine_turn(game, 6, 111, lease).unwrap());
+    assert!(a.engine().claim_engine_turn(game, 6, 111, lease).unwrap());
     // A reader that saw an older position never takes over the later one's live claim.
-    assert!(!b.claim_engine_turn(game, 4, 222, lease).unwrap());
+    assert!(!b.engine().claim_engine_turn(game, 4, 222, lease).unwrap());
     // A restart of the one process owning a SQLite file forgets its predecessor's claims;
     // with PostgreSQL another live process may hold them: they stay until they lapse.
-    let freed = b.release_own_engine_claims().unwrap();
+    let freed = b.engine().release_own_engine_claims().unwrap();
     match backend() {
         Backend::Sqlite => {
             assert_eq!(freed, 1);
-            assert!(b.claim_engine_turn(game, 6, 222, lease).unwrap());
+            assert!(b.engine().claim_engine_turn(game, 6, 222, lease).unwrap());
         }
         Backend::Postgres => {
             assert_eq!(freed, 0);
-            assert!(!b.claim_engine_turn(game, 6, 222, lease).unwrap());
+            assert!(!b.engine().claim_engine_turn(game, 6, 222, lease).unwrap());
         }
     }
 }

@@ -66,53 +66,70 @@ fn source(dir: &Path) -> std::path::PathBuf {
     let svc = GameService::open(&file, ServiceOptions::default()).unwrap();
     let (a, b) = (user(1), user(2));
     // Checkmate, in a rated game (ratings and their history).
-    svc.challenge_rated(&a, ch(1), Some(&b), ColourChoice::White, true)
+    svc.challenges()
+        .challenge_rated(&a, ch(1), Some(&b), ColourChoice::White, true)
         .unwrap();
-    svc.accept(&b, ch(1)).unwrap();
+    svc.challenges().accept(&b, ch(1)).unwrap();
     for (who, m) in [(&b, "f3"), (&a, "e5"), (&b, "g4"), (&a, "Qh4#")]
         .into_iter()
         .enumerate()
         .map(|(i, (_, m))| (if i % 2 == 0 { &a } else { &b }, m))
     {
-        svc.play_move(who, ch(1), m, Lang::En, false).unwrap();
+        svc.play()
+            .play_move(who, ch(1), m, Lang::En, false)
+            .unwrap();
     }
     // Resignation after a takeback (a casual game) and a declined draw offer (other players:
     // the pings of one pair are limited).
     let (a, b) = (user(11), user(12));
-    svc.challenge_rated(&a, ch(2), Some(&b), ColourChoice::White, false)
+    svc.challenges()
+        .challenge_rated(&a, ch(2), Some(&b), ColourChoice::White, false)
         .unwrap();
-    svc.accept(&b, ch(2)).unwrap();
-    svc.play_move(&a, ch(2), "e4", Lang::En, false).unwrap();
-    svc.play_move(&b, ch(2), "e5", Lang::En, false).unwrap();
-    svc.takeback_request(&b, ch(2), None).unwrap();
-    svc.takeback_accept(&a, ch(2), None).unwrap();
-    svc.play_move(&b, ch(2), "c5", Lang::En, false).unwrap();
-    svc.draw_offer(&a, ch(2), None).unwrap();
-    svc.draw_decline(&b, ch(2), None).unwrap();
-    svc.resign(&a, ch(2), None).unwrap();
+    svc.challenges().accept(&b, ch(2)).unwrap();
+    svc.play()
+        .play_move(&a, ch(2), "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&b, ch(2), "e5", Lang::En, false)
+        .unwrap();
+    svc.play().takeback_request(&b, ch(2), None).unwrap();
+    svc.play().takeback_accept(&a, ch(2), None).unwrap();
+    svc.play()
+        .play_move(&b, ch(2), "c5", Lang::En, false)
+        .unwrap();
+    svc.play().draw_offer(&a, ch(2), None).unwrap();
+    svc.play().draw_decline(&b, ch(2), None).unwrap();
+    svc.play().resign(&a, ch(2), None).unwrap();
     // A draw by agreement, and an open offer in a game in progress.
     let (a, b) = (user(21), user(22));
-    svc.challenge(&a, ch(3), Some(&b), ColourChoice::Black)
+    svc.challenges()
+        .challenge(&a, ch(3), Some(&b), ColourChoice::Black)
         .unwrap();
-    svc.accept(&b, ch(3)).unwrap();
-    svc.play_move(&b, ch(3), "d4", Lang::En, false).unwrap();
-    svc.draw_offer(&a, ch(3), None).unwrap();
-    svc.draw_accept(&b, ch(3), None).unwrap();
+    svc.challenges().accept(&b, ch(3)).unwrap();
+    svc.play()
+        .play_move(&b, ch(3), "d4", Lang::En, false)
+        .unwrap();
+    svc.play().draw_offer(&a, ch(3), None).unwrap();
+    svc.play().draw_accept(&b, ch(3), None).unwrap();
     // A correspondence game in progress (its clock and pending event).
     let (a, b) = (user(31), user(32));
-    svc.challenge_timed(
-        &a,
-        ch(4),
-        Some(&b),
-        ColourChoice::White,
-        TimeControl::Correspondence { days: 3 },
-    )
-    .unwrap();
-    svc.accept(&b, ch(4)).unwrap();
-    svc.play_move(&a, ch(4), "Nf3", Lang::En, false).unwrap();
-    svc.draw_offer(&a, ch(4), None).unwrap();
+    svc.challenges()
+        .challenge_timed(
+            &a,
+            ch(4),
+            Some(&b),
+            ColourChoice::White,
+            TimeControl::Correspondence { days: 3 },
+        )
+        .unwrap();
+    svc.challenges().accept(&b, ch(4)).unwrap();
+    svc.play()
+        .play_move(&a, ch(4), "Nf3", Lang::En, false)
+        .unwrap();
+    svc.play().draw_offer(&a, ch(4), None).unwrap();
     // A pending challenge.
-    svc.challenge(&user(3), ch(5), None, ColourChoice::Random)
+    svc.challenges()
+        .challenge(&user(3), ch(5), None, ColourChoice::Random)
         .unwrap();
     drop(svc);
 
@@ -314,16 +331,17 @@ fn migrate_copies_every_row_checks_it_and_is_idempotent() {
         ServiceOptions::default(),
     )
     .unwrap();
-    let before = svc.board(ch(4)).unwrap();
+    let before = svc.queries().board(ch(4)).unwrap();
     assert_eq!(before.ply, 1);
     assert!(before.draw_offer_by.is_some(), "the open offer was copied");
-    svc.play_move(&user(32), ch(4), "Nf6", Lang::En, false)
+    svc.play()
+        .play_move(&user(32), ch(4), "Nf6", Lang::En, false)
         .unwrap();
-    svc.accept(&user(4), ch(5)).unwrap();
-    let new_id = svc.board(ch(5)).unwrap().game_id;
+    svc.challenges().accept(&user(4), ch(5)).unwrap();
+    let new_id = svc.queries().board(ch(5)).unwrap().game_id;
     assert_eq!(new_id, GAMES as i64 + 5);
     assert_eq!(
-        svc.board(ch(1)).unwrap().result,
+        svc.queries().board(ch(1)).unwrap().result,
         "0-1",
         "the finished game is finished there too"
     );

@@ -130,9 +130,10 @@ fn two_processes_with_a_game(url: &str) -> (GameService, GameService, i64) {
         )
     };
     let (a, b) = (open(), open());
-    a.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    a.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
-    let game = a.accept(&bob(), CH).unwrap().game_id;
+    let game = a.challenges().accept(&bob(), CH).unwrap().game_id;
     (a, b, game)
 }
 
@@ -156,7 +157,8 @@ fn racing_moves_from_two_processes_on_one_game_land_once() {
                 let mover = mover.clone();
                 std::thread::spawn(move || {
                     barrier.wait();
-                    svc.play_move_at(&mover, CH, text, Lang::En, false, Some(round))
+                    svc.play()
+                        .play_move_at(&mover, CH, text, Lang::En, false, Some(round))
                 })
             })
             .collect::<Vec<_>>()
@@ -174,8 +176,8 @@ fn racing_moves_from_two_processes_on_one_game_land_once() {
                 );
             }
         }
-        assert_eq!(a.board(CH).unwrap().ply, round + 1);
-        assert_eq!(b.board(CH).unwrap().ply, round + 1);
+        assert_eq!(a.queries().board(CH).unwrap().ply, round + 1);
+        assert_eq!(b.queries().board(CH).unwrap().ply, round + 1);
     }
     let moves: i64 = db
         .client()
@@ -236,7 +238,8 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
                 let barrier = barrier.clone();
                 std::thread::spawn(move || {
                     barrier.wait();
-                    svc.challenge(&who, CH, None, ColourChoice::Random)
+                    svc.challenges()
+                        .challenge(&who, CH, None, ColourChoice::Random)
                 })
             })
             .collect::<Vec<_>>()
@@ -254,39 +257,57 @@ fn a_challenge_race_in_one_channel_is_a_clean_refusal() {
             }
         }
         // Whoever made it withdraws it.
-        if a.cancel(&alice(), CH).is_err() {
-            b.cancel(&bob(), CH).unwrap();
+        if a.challenges().cancel(&alice(), CH).is_err() {
+            b.challenges().cancel(&bob(), CH).unwrap();
         }
     }
 }
 
 #[test]
 fn the_postgres_schema_has_every_table_and_column_of_sqlite() {
-    // `store::copy::TABLES` is checked against the SQLite schema by a unit test; this checks
-    // it against the PostgreSQL migrations, so both schemas stay twins.
+    // `cajitas migrate` reads the tables to copy from both schemas (`store::copy::
+    // schema_tables`), which fails where they differ: so both schemas stay twins.
     let Some(pg) = server_or_skip("the_postgres_schema_has_every_table_and_column_of_sqlite")
     else {
         return;
     };
     let db = pg.database("schema");
     drop(PostgresStore::open(&db.url).unwrap());
+    let dir = support::bot::TempDir::new("schema");
+    let file = dir.join("schema.db");
+    drop(cajitas::store::sqlite::SqliteStore::open(&file).unwrap());
+    let sqlite = rusqlite::Connection::open(&file).unwrap();
     let mut c = db.client();
-    for t in cajitas::store::copy::TABLES {
-        let mut columns: Vec<String> = c
-            .query(
-                "SELECT column_name::text FROM information_schema.columns
-                 WHERE table_schema = 'public' AND table_name = $1",
-                &[&t.name],
-            )
-            .unwrap()
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
-        let mut listed: Vec<String> = t.columns.iter().map(|(n, _)| (*n).to_owned()).collect();
-        columns.sort();
-        listed.sort();
-        assert_eq!(columns, listed, "table {}", t.name);
-    }
+    let tables = cajitas::store::copy::schema_tables(&sqlite, &mut c).unwrap();
+    let sqlite_tables: i64 = sqlite
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        tables.len() as i64,
+        sqlite_tables - cajitas::store::copy::DERIVED.len() as i64
+    );
+    let table = |name: &str| tables.iter().find(|t| t.name == name).unwrap();
+    use cajitas::store::copy::Col;
+    assert_eq!(table("games").identity.as_deref(), Some("id"));
+    assert_eq!(table("ratings").identity, None);
+    assert_eq!(table("ratings").key, ["pool", "speed", "user_id"]);
+    assert!(table("pings").key.is_empty());
+    let col = |t: &str, c: &str| table(t).columns.iter().find(|(n, _)| n == c).unwrap().1;
+    assert_eq!(col("games", "rated"), Col::Bool);
+    assert_eq!(col("games", "ply"), Col::I32);
+    assert_eq!(col("ratings", "rating"), Col::F64);
+    assert_eq!(col("moves", "san"), Col::Text);
+    // A column only one schema has is named.
+    c.batch_execute("ALTER TABLE games ADD COLUMN only_here INTEGER")
+        .unwrap();
+    let e = cajitas::store::copy::schema_tables(&sqlite, &mut c)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("games.only_here"), "{e}");
 }
 
 #[test]
@@ -552,11 +573,12 @@ fn two_schedulers_claim_each_due_event_once() {
             UserRef::new(101 + 2 * n, "b", false),
         );
         let live: TimeControl = "3+2".parse().unwrap();
-        a.challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
+        a.challenges()
+            .challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
             .unwrap();
-        a.accept(&bl, ch).unwrap();
-        a.play_move(&w, ch, "e4", Lang::En, false).unwrap();
-        b.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
+        a.challenges().accept(&bl, ch).unwrap();
+        a.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        b.play().play_move(&bl, ch, "e5", Lang::En, false).unwrap();
     }
     clock.advance(Duration::from_secs(600));
     // Both processes' schedulers run at once, several rounds each.
@@ -568,7 +590,7 @@ fn two_schedulers_claim_each_due_event_once() {
                 s.spawn(move || {
                     barrier.wait();
                     (0..5)
-                        .map(|_| svc.run_round(EventScope::All).unwrap().claimed)
+                        .map(|_| svc.clocks().run_round(EventScope::All).unwrap().claimed)
                         .sum::<usize>()
                 })
             })
@@ -641,9 +663,10 @@ fn a_new_deadline_wakes_the_other_processes() {
     )
     .unwrap();
     let live: TimeControl = "3+2".parse().unwrap();
-    svc.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+    svc.challenges()
+        .challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
         .unwrap();
-    let v = svc.accept(&bob(), CH).unwrap();
+    let v = svc.challenges().accept(&bob(), CH).unwrap();
     // The game's first event, announced with its due time once the accept committed.
     let payload = wakeups
         .wait(Duration::from_secs(5))
@@ -657,7 +680,9 @@ fn a_new_deadline_wakes_the_other_processes() {
         .get(0);
     assert_eq!(due, stored);
     // A move writes the next event with itself (one statement): announced as well.
-    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
     let payload = wakeups
         .wait(Duration::from_secs(5))
         .expect("a notification after the move");
@@ -694,9 +719,10 @@ fn a_deadline_set_by_another_process_wakes_this_scheduler() {
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     // Process B starts a live game: A learns of its first deadline.
     let live: TimeControl = "3+2".parse().unwrap();
-    b.challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
+    b.challenges()
+        .challenge_timed(&alice(), CH, Some(&bob()), ColourChoice::White, live)
         .unwrap();
-    b.accept(&bob(), CH).unwrap();
+    b.challenges().accept(&bob(), CH).unwrap();
     let mut c = db.client();
     let due: i64 = c
         .query_one(
@@ -772,14 +798,21 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
         );
         let live: TimeControl = "3+2".parse().unwrap();
         unlucky
+            .challenges()
             .challenge_timed(&w, ch, Some(&bl), ColourChoice::White, live)
             .unwrap();
-        unlucky.accept(&bl, ch).unwrap();
-        unlucky.play_move(&w, ch, "e4", Lang::En, false).unwrap();
-        unlucky.play_move(&bl, ch, "e5", Lang::En, false).unwrap();
+        unlucky.challenges().accept(&bl, ch).unwrap();
+        unlucky
+            .play()
+            .play_move(&w, ch, "e4", Lang::En, false)
+            .unwrap();
+        unlucky
+            .play()
+            .play_move(&bl, ch, "e5", Lang::En, false)
+            .unwrap();
     }
     clock.advance(Duration::from_secs(600));
-    let round = unlucky.run_round(EventScope::All).unwrap();
+    let round = unlucky.clocks().run_round(EventScope::All).unwrap();
     assert_eq!(
         (round.claimed, round.posted, round.failed),
         (GAMES as usize, 0, GAMES as usize)
@@ -789,7 +822,10 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
     let b_posts = Arc::new(SlowPosts::default());
     let (a, b) = (service(a_posts.clone()), service(b_posts.clone()));
     // Not before the retry time.
-    assert_eq!(a.run_round(EventScope::All).unwrap(), Default::default());
+    assert_eq!(
+        a.clocks().run_round(EventScope::All).unwrap(),
+        Default::default()
+    );
     clock.advance(Duration::from_secs(31));
     // A process claims a few posts and dies before posting them.
     let now = clock.now_ms();
@@ -811,7 +847,7 @@ fn posts_are_claimed_once(db: &cajitas::store::Database) {
                     s.spawn(move || {
                         barrier.wait();
                         (0..4)
-                            .map(|_| svc.run_round(EventScope::All).unwrap().posted)
+                            .map(|_| svc.clocks().run_round(EventScope::All).unwrap().posted)
                             .sum::<usize>()
                     })
                 })
@@ -888,10 +924,13 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
         Box::new(PostgresStore::open(&db.url).unwrap()),
         ServiceOptions::default(),
     );
-    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .unwrap();
-    svc.accept(&bob(), CH).unwrap();
-    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
+    svc.challenges().accept(&bob(), CH).unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
     // The server ends every idle connection of the service's pool (as a restart or an idle
     // timeout would); the pool does not test a connection before lending it.
     let mut admin = db.client();
@@ -933,9 +972,13 @@ fn connections_the_server_closed_are_replaced_without_failing_an_operation() {
         std::thread::sleep(Duration::from_millis(10));
     }
     // Each operation still lands: its BEGIN found the connection closed and began on a new one.
-    svc.play_move(&bob(), CH, "e5", Lang::En, false).unwrap();
-    svc.play_move(&alice(), CH, "Nf3", Lang::En, false).unwrap();
-    assert_eq!(svc.board(CH).unwrap().ply, 3);
+    svc.play()
+        .play_move(&bob(), CH, "e5", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "Nf3", Lang::En, false)
+        .unwrap();
+    assert_eq!(svc.queries().board(CH).unwrap().ply, 3);
 }
 
 #[test]
@@ -971,11 +1014,14 @@ fn coordination_locks_held_while_shards_identify_leave_the_games_their_connectio
         );
     }
     // Meanwhile games go on: each operation gets a connection of the store's own.
-    svc.challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
+    svc.challenges()
+        .challenge(&alice(), CH, Some(&bob()), ColourChoice::White)
         .expect("a challenge while the locks are held");
-    svc.accept(&bob(), CH).unwrap();
-    svc.play_move(&alice(), CH, "e4", Lang::En, false).unwrap();
-    assert_eq!(svc.board(CH).unwrap().ply, 1);
+    svc.challenges().accept(&bob(), CH).unwrap();
+    svc.play()
+        .play_move(&alice(), CH, "e4", Lang::En, false)
+        .unwrap();
+    assert_eq!(svc.queries().board(CH).unwrap().ply, 1);
     // Dropped, each lock is free again, for this process and the others.
     held.clear();
     for bucket in 0..8 {
@@ -1078,7 +1124,8 @@ fn two_processes_claiming_one_engine_move_at_once_get_it_once() {
                 let barrier = barrier.clone();
                 std::thread::spawn(move || {
                     barrier.wait();
-                    svc.claim_engine_turn(game, seq, owner, Duration::from_secs(90))
+                    svc.engine()
+                        .claim_engine_turn(game, seq, owner, Duration::from_secs(90))
                         .unwrap()
                 })
             })
@@ -1114,13 +1161,18 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
     let front = open();
     let human = alice();
     let game = front
+        .engine()
         .play_engine(&human, CH, 4, ColourChoice::White, Lang::En)
         .unwrap()
         .game_id;
-    front.play_move(&human, CH, "e4", Lang::En, false).unwrap();
-    let seq = front.engine_turn(game).unwrap().unwrap().seq;
+    front
+        .play()
+        .play_move(&human, CH, "e4", Lang::En, false)
+        .unwrap();
+    let seq = front.engine().engine_turn(game).unwrap().unwrap().seq;
     assert!(
         front
+            .engine()
             .claim_engine_turn(game, seq, 999, CLAIM_LEASE)
             .unwrap()
     );
@@ -1152,7 +1204,7 @@ fn an_engine_move_a_dead_process_claimed_is_played_by_another_once_the_claim_lap
     let ply_within = |ply: u32, within: Duration| {
         let end = std::time::Instant::now() + within;
         loop {
-            let now = other.game(game).unwrap().ply;
+            let now = other.queries().game(game).unwrap().ply;
             if now >= ply || std::time::Instant::now() >= end {
                 return now;
             }
@@ -1214,11 +1266,15 @@ fn a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_e
             time: "3+2".parse::<TimeControl>().unwrap(),
             rated: true,
         };
-        svc.challenge_with(&w, ch, Some(&k), terms).unwrap();
-        svc.accept(&k, ch).unwrap();
+        svc.challenges()
+            .challenge_with(&w, ch, Some(&k), terms)
+            .unwrap();
+        svc.challenges().accept(&k, ch).unwrap();
         for (i, text) in ["e4", "e5", "Nf3", "Nc6"].iter().enumerate() {
             let mover = if i % 2 == 0 { &w } else { &k };
-            svc.play_move(mover, ch, text, Lang::En, false).unwrap();
+            svc.play()
+                .play_move(mover, ch, text, Lang::En, false)
+                .unwrap();
         }
         clock.advance(Duration::from_secs(1));
     }
@@ -1239,7 +1295,7 @@ fn a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_e
     .unwrap();
     let round = {
         let svc = svc.clone();
-        std::thread::spawn(move || svc.run_round(EventScope::All))
+        std::thread::spawn(move || svc.clocks().run_round(EventScope::All))
     };
     let mut watcher = db.client();
     let mut waiting = || -> i64 {

@@ -39,15 +39,16 @@ fn ch(channel: u64) -> ChannelRef {
 
 /// Starts a game in `c` with `w` white, through a challenge (rated unless said otherwise).
 fn start(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, rated: bool) -> i64 {
-    g.challenge_rated(w, c, Some(b), ColourChoice::White, rated)
+    g.challenges()
+        .challenge_rated(w, c, Some(b), ColourChoice::White, rated)
         .unwrap();
-    g.accept(b, c).unwrap().game_id
+    g.challenges().accept(b, c).unwrap().game_id
 }
 
 fn play(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, moves: &[&str]) {
     for (i, m) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { w } else { b };
-        g.play_move(who, c, m, Lang::En, false).unwrap();
+        g.play().play_move(who, c, m, Lang::En, false).unwrap();
     }
 }
 
@@ -115,7 +116,11 @@ fn a_rated_game_moves_both_ratings_once_with_a_history_row_each() {
     let c = ch(10);
     let id = start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &FOOLS_MATE[..3]);
-    let end = g.play_move(&b, c, "Qh4#", Lang::En, false).unwrap().view;
+    let end = g
+        .play()
+        .play_move(&b, c, "Qh4#", Lang::En, false)
+        .unwrap()
+        .view;
     assert!(end.rated);
     let ch_ = &end.rating_changes;
     assert_eq!(ch_.len(), 2, "{ch_:?}");
@@ -136,10 +141,10 @@ fn a_rated_game_moves_both_ratings_once_with_a_history_row_each() {
     assert!((white.after.deviation - 396.700308).abs() < 1e-5, "{ch_:?}");
     assert_eq!((white.diff(), black.diff()), (-244, 244));
     assert!(white.after.provisional() && black.after.provisional());
-    assert_eq!(g.rating_changes(id).unwrap(), end.rating_changes);
+    assert_eq!(g.ratings().rating_changes(id).unwrap(), end.rating_changes);
     assert_eq!(history_len(&g), 2);
     // The board of the finished game is read, not rated again.
-    g.board(c).unwrap();
+    g.queries().board(c).unwrap();
     assert_eq!(history_len(&g), 2);
 }
 
@@ -151,33 +156,43 @@ fn unrated_games_change_nothing() {
     let c = ch(10);
     start(&g, c, &a, &b, false);
     play(&g, c, &a, &b, &FOOLS_MATE);
-    assert!(g.board(c).unwrap().rating_changes.is_empty());
+    assert!(g.queries().board(c).unwrap().rating_changes.is_empty());
     // Aborted.
     start(&g, c, &a, &b, true);
-    g.play_move(&a, c, "e4", Lang::En, false).unwrap();
-    let v = g.abort(&b, c).unwrap().view;
+    g.play().play_move(&a, c, "e4", Lang::En, false).unwrap();
+    let v = g.play().abort(&b, c).unwrap().view;
     assert!(v.aborted && v.rating_changes.is_empty());
     // Fewer than two moves per side: resigned after 1. e4 e5 2. Nf3.
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4", "e5", "Nf3"]);
     assert!(
-        g.resign(&b, c, None)
+        g.play()
+            .resign(&b, c, None)
             .unwrap()
             .view
             .rating_changes
             .is_empty()
     );
     // A set position (tools and tests): unrated.
-    g.start_game(&a, &b, c, &cajitas_rules::Position::new())
+    g.challenges()
+        .start_game(&a, &b, c, &cajitas_rules::Position::new())
         .unwrap();
     play(&g, c, &a, &b, &FOOLS_MATE);
     assert_eq!(snapshot(&g, &[1, 2]), Vec::<String>::new());
-    let stats = g.stats(c, &a).unwrap();
+    let stats = g.ratings().stats(c, &a).unwrap();
     assert!(stats.speeds.is_empty() && stats.recent.is_empty());
     // …and two moves each is enough.
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4", "e5", "Nf3", "Nc6"]);
-    assert_eq!(g.resign(&b, c, None).unwrap().view.rating_changes.len(), 2);
+    assert_eq!(
+        g.play()
+            .resign(&b, c, None)
+            .unwrap()
+            .view
+            .rating_changes
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -188,13 +203,13 @@ fn takebacks_are_refused_in_rated_games_only() {
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &["e4"]);
     assert!(matches!(
-        g.takeback_request(&a, c, None),
+        g.play().takeback_request(&a, c, None),
         Err(GameError::TakebackInRatedGame)
     ));
-    g.abort(&a, c).unwrap();
+    g.play().abort(&a, c).unwrap();
     start(&g, c, &a, &b, false);
     play(&g, c, &a, &b, &["e4"]);
-    g.takeback_request(&a, c, None).unwrap();
+    g.play().takeback_request(&a, c, None).unwrap();
 }
 
 #[test]
@@ -204,12 +219,15 @@ fn a_redelivered_final_move_counts_once() {
     let c = ch(10);
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &FOOLS_MATE[..3]);
-    g.play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3))
+    g.play()
+        .play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3))
         .unwrap();
     let once = snapshot(&g, &[1, 2]);
     // The same move delivered again (a retried interaction that got past the bookkeeping).
     for _ in 0..3 {
-        let again = g.play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3));
+        let again = g
+            .play()
+            .play_move_at(&b, c, "Qh4#", Lang::En, false, Some(3));
         assert!(
             matches!(again, Err(GameError::GameOver)),
             "{:?}",
@@ -236,11 +254,12 @@ fn a_resignation_racing_a_mate_counts_once() {
         // Black resigns (having seen ply 6) while White mates.
         let resign = std::thread::spawn(move || {
             bar1.wait();
-            g1.resign(&b1, c, Seen::at(id, 6)).map(|d| d.view)
+            g1.play().resign(&b1, c, Seen::at(id, 6)).map(|d| d.view)
         });
         let mate = std::thread::spawn(move || {
             bar2.wait();
-            g2.play_move_at(&a1, c, "Qxf7#", Lang::En, false, Some(6))
+            g2.play()
+                .play_move_at(&a1, c, "Qxf7#", Lang::En, false, Some(6))
                 .map(|r| r.view)
         });
         let (r1, r2) = (resign.join().unwrap(), mate.join().unwrap());
@@ -259,7 +278,7 @@ fn a_resignation_racing_a_mate_counts_once() {
         // White won either way, exactly once.
         assert_eq!(view.result, "1-0");
         assert_eq!(history_len(&g), 2);
-        assert_eq!(g.rating_changes(id).unwrap(), view.rating_changes);
+        assert_eq!(g.ratings().rating_changes(id).unwrap(), view.rating_changes);
     }
 }
 
@@ -298,18 +317,18 @@ fn provisional_marks_follow_the_deviation_and_inactivity() {
     put(&g, pool, Speed::Live, 7, 1800.0, 60.0, 40);
     put(&g, pool, Speed::Live, 8, 1700.0, 130.0, 40);
     let me = UserRef::new(7, "p7", false);
-    let s = g.stats(c, &me).unwrap();
+    let s = g.ratings().stats(c, &me).unwrap();
     assert_eq!(s.speeds[0].shown.text(), "1800");
-    let other = g.stats(c, &UserRef::new(8, "p8", false)).unwrap();
+    let other = g.ratings().stats(c, &UserRef::new(8, "p8", false)).unwrap();
     assert_eq!(other.speeds[0].shown.text(), "1700?");
     // A year without games: RD 60 grows to about 110, and the rating is provisional again.
     clock.advance(DAY * 366);
-    let s = g.stats(c, &me).unwrap();
+    let s = g.ratings().stats(c, &me).unwrap();
     assert!(s.speeds[0].shown.deviation > 110.0, "{:?}", s.speeds[0]);
     assert_eq!(s.speeds[0].shown.text(), "1800?");
     // The leaderboard tests the RD as of now, as the "?" does: no longer listed, and told
     // that the rating is what is missing, not the games.
-    let lb = g.leaderboard(c, Speed::Live, 0, 7, None).unwrap();
+    let lb = g.ratings().leaderboard(c, Speed::Live, 0, 7, None).unwrap();
     assert!(lb.entries.is_empty(), "{:?}", lb.entries);
     assert_eq!(lb.total, 0);
     assert!(
@@ -336,7 +355,10 @@ fn an_idle_player_leaves_the_leaderboard_when_their_rating_turns_provisional() {
     put(&g, pool, Speed::Live, 7, 1533.0, 90.0, 22);
     put(&g, pool, Speed::Live, 8, 1400.0, 60.0, 30);
     let listed = |viewer| {
-        let lb = g.leaderboard(c, Speed::Live, 0, viewer, None).unwrap();
+        let lb = g
+            .ratings()
+            .leaderboard(c, Speed::Live, 0, viewer, None)
+            .unwrap();
         let ids: Vec<u64> = lb.entries.iter().map(|e| e.user.id).collect();
         (ids, lb.total, lb.me)
     };
@@ -348,7 +370,7 @@ fn an_idle_player_leaves_the_leaderboard_when_their_rating_turns_provisional() {
     assert_eq!(listed(7).0, vec![7, 8]);
     // 200 days on: shown "1533?" and off the list; the other player (RD 60) stays, now first.
     clock.advance(DAY * 29);
-    let s = g.stats(c, &UserRef::new(7, "p7", false)).unwrap();
+    let s = g.ratings().stats(c, &UserRef::new(7, "p7", false)).unwrap();
     assert_eq!(s.speeds[0].shown.text(), "1533?");
     let (ids, total, me) = listed(7);
     assert_eq!((ids, total), (vec![8], 1));
@@ -404,7 +426,11 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     put(&g, pool, Speed::Live, 200, 5000.0, 50.0, 4);
     put(&g, pool, Speed::Live, 201, 5000.0, 110.0, 50);
     put(&g, 777, Speed::Live, 202, 5000.0, 50.0, 50);
-    let page = |p, viewer| g.leaderboard(c, Speed::Live, p, viewer, None).unwrap();
+    let page = |p, viewer| {
+        g.ratings()
+            .leaderboard(c, Speed::Live, p, viewer, None)
+            .unwrap()
+    };
     let first = page(0, 110);
     assert_eq!((first.total, first.pages, first.page), (25, 3, 0));
     let names: Vec<_> = first.entries.iter().map(|e| e.user.id).collect();
@@ -425,7 +451,10 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     // Past the end: the last page.
     assert_eq!(page(99, 1).page, 2);
     // The correspondence pool is empty.
-    let corr = g.leaderboard(c, Speed::Correspondence, 0, 1, None).unwrap();
+    let corr = g
+        .ratings()
+        .leaderboard(c, Speed::Correspondence, 0, 1, None)
+        .unwrap();
     assert!(corr.entries.is_empty() && corr.pages == 1);
     assert_eq!(
         corr.me,
@@ -438,18 +467,24 @@ fn leaderboard_pages_ranks_and_stale_versions() {
     // A button of the current version pages; once a rated game changes the pool, it is stale.
     let v = first.version;
     assert!(
-        g.leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version))
+        g.ratings()
+            .leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version))
             .is_ok()
     );
     let (a, b) = (user(1, "alice"), user(2, "bob"));
     start(&g, c, &a, &b, true);
     play(&g, c, &a, &b, &FOOLS_MATE);
     assert!(matches!(
-        g.leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version)),
+        g.ratings()
+            .leaderboard(c, Speed::Correspondence, 1, 1, Some(corr.version)),
         Err(GameError::PositionChanged)
     ));
     // The live pool did not change: its buttons still work.
-    assert!(g.leaderboard(c, Speed::Live, 1, 1, Some(v)).is_ok());
+    assert!(
+        g.ratings()
+            .leaderboard(c, Speed::Live, 1, 1, Some(v))
+            .is_ok()
+    );
 }
 
 #[test]
@@ -479,14 +514,20 @@ fn the_callers_rank_is_their_place_in_the_list_with_ties_by_id() {
     put(&g, pool, Speed::Live, 401, 2000.0, 110.0, 9);
     let mut listed = Vec::new();
     for p in 0..2 {
-        let lb = g.leaderboard(c, Speed::Live, p, 400, None).unwrap();
+        let lb = g
+            .ratings()
+            .leaderboard(c, Speed::Live, p, 400, None)
+            .unwrap();
         assert_eq!(lb.total, 13);
         listed.extend(lb.entries.iter().map(|e| (e.rank, e.user.id)));
     }
     assert_eq!(listed.len(), 13);
     for (place, (rank, id)) in listed.iter().enumerate() {
         assert_eq!(*rank, place as u64 + 1);
-        let lb = g.leaderboard(c, Speed::Live, 0, *id, None).unwrap();
+        let lb = g
+            .ratings()
+            .leaderboard(c, Speed::Live, 0, *id, None)
+            .unwrap();
         assert_eq!(
             lb.me,
             MyStanding::Ranked {
@@ -521,12 +562,12 @@ fn game(g: &GameService, c: ChannelRef, w: &UserRef, b: &UserRef, white_score: f
     start(g, c, w, b, true);
     play(g, c, w, b, &["e4", "e5", "Nf3", "Nc6"]);
     if white_score == 1.0 {
-        g.resign(b, c, None).unwrap();
+        g.play().resign(b, c, None).unwrap();
     } else if white_score == 0.0 {
-        g.resign(w, c, None).unwrap();
+        g.play().resign(w, c, None).unwrap();
     } else {
-        g.draw_offer(w, c, None).unwrap();
-        g.draw_accept(b, c, None).unwrap();
+        g.play().draw_offer(w, c, None).unwrap();
+        g.play().draw_accept(b, c, None).unwrap();
     }
 }
 
@@ -541,7 +582,7 @@ fn stats_count_colours_peak_streak_and_recent_games() {
     clock.advance(DAY);
     game(&g, c, &a, &d, 0.0); // alice loses with white
     game(&g, c, &d, &a, 1.0); // alice loses with black
-    let s = g.stats(c, &a).unwrap();
+    let s = g.ratings().stats(c, &a).unwrap();
     assert_eq!(s.speeds.len(), 1);
     let sp = &s.speeds[0];
     assert_eq!(sp.speed, Speed::Correspondence);
@@ -564,7 +605,7 @@ fn stats_count_colours_peak_streak_and_recent_games() {
         guild: Some(GUILD + 1),
         channel: 10,
     };
-    assert!(g.stats(elsewhere, &a).unwrap().speeds.is_empty());
+    assert!(g.ratings().stats(elsewhere, &a).unwrap().speeds.is_empty());
 }
 
 #[test]
@@ -598,11 +639,11 @@ fn a_rebuild_equals_the_incremental_ratings_to_the_last_bit() {
     let ids: Vec<u64> = users.iter().map(|u| u.id).collect();
     let incremental = snapshot(&g, &ids);
     assert!(incremental.len() > 100, "{}", incremental.len());
-    let report = g.rebuild_ratings().unwrap();
+    let report = g.ratings().rebuild_ratings().unwrap();
     assert_eq!(report.games, 60 - 60usize.div_ceil(7));
     assert_eq!(snapshot(&g, &ids), incremental);
     // Rebuilding again changes nothing either.
-    g.rebuild_ratings().unwrap();
+    g.ratings().rebuild_ratings().unwrap();
     assert_eq!(snapshot(&g, &ids), incremental);
 }
 
@@ -645,7 +686,7 @@ fn the_rebuild_command_rebuilds_the_database_the_bot_runs_on() {
     // …with lichess's numbers (White won): 1738.60 and 1261.40, RD 396.7003, whatever the
     // database held before (a deployment rated the old way rebuilds once).
     let c = ch(10);
-    let stats = |u: &UserRef| g.stats(c, u).unwrap().speeds[0].shown;
+    let stats = |u: &UserRef| g.ratings().stats(c, u).unwrap().speeds[0].shown;
     let (w, b) = (stats(&a), stats(&b));
     assert!((w.rating - 1738.603531).abs() < 1e-5, "{w:?}");
     assert!((b.rating - 1261.396469).abs() < 1e-5, "{b:?}");
@@ -692,7 +733,7 @@ fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
         .unwrap();
     }
     play(&g, c, &a, &engine, &["e4", "e5", "Nf3", "Nc6"]);
-    let end = g.resign(&a, c, None).unwrap().view;
+    let end = g.play().resign(&a, c, None).unwrap().view;
     assert!(end.finished && end.rated, "stored as rated");
     assert!(end.rating_changes.is_empty());
     assert_eq!(snapshot(&g, &[a.id, engine.id]), Vec::<String>::new());
@@ -705,7 +746,7 @@ fn pgn_tags_say_rated_or_casual_and_the_time_control_as_lichess_does() {
     let (a, b) = (user(1, "alice"), user(2, "bob"));
     let c = ch(10);
     let tags = |g: &GameService| {
-        let pgn = g.pgn(c).unwrap();
+        let pgn = g.queries().pgn(c).unwrap();
         let tag = |name: &str| {
             let start = format!("[{name} \"");
             let line = pgn.lines().find(|l| l.starts_with(&start));
@@ -752,8 +793,10 @@ fn pgn_tags_say_rated_or_casual_and_the_time_control_as_lichess_does() {
             rated,
             ..ChallengeTerms::new(ColourChoice::White)
         };
-        g.challenge_with(&a, c, Some(&b), terms).unwrap();
-        g.accept(&b, c).unwrap();
+        g.challenges()
+            .challenge_with(&a, c, Some(&b), terms)
+            .unwrap();
+        g.challenges().accept(&b, c).unwrap();
         play(&g, c, &a, &b, &FOOLS_MATE);
         assert_eq!(tags(&g), want, "{time:?} rated {rated}");
     }

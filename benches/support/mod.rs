@@ -47,8 +47,10 @@ pub fn players() -> (UserRef, UserRef) {
 /// opponent, and the ping limit (5 per 10 minutes) would refuse the sixth game.
 pub fn start(svc: &GameService, ch: ChannelRef) {
     let (a, b) = players();
-    svc.challenge(&a, ch, None, ColourChoice::White).unwrap();
-    svc.accept(&b, ch).unwrap();
+    svc.challenges()
+        .challenge(&a, ch, None, ColourChoice::White)
+        .unwrap();
+    svc.challenges().accept(&b, ch).unwrap();
 }
 
 /// A channel playing a random script, game after game.
@@ -80,13 +82,14 @@ impl Table {
         let who = if self.next.is_multiple_of(2) { &a } else { &b };
         let t0 = Instant::now();
         let r = svc
+            .play()
             .play_move(who, self.ch, &self.script[self.next], Lang::En, false)
             .unwrap_or_else(|e| panic!("{}: {e}", self.script[self.next]));
         let dt = t0.elapsed();
         self.next += 1;
         if r.view.finished || self.next == self.script.len() {
             if !r.view.finished {
-                svc.resign(&a, self.ch, None).unwrap();
+                svc.play().resign(&a, self.ch, None).unwrap();
             }
             start(svc, self.ch);
             self.next = 0;

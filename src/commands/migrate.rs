@@ -111,13 +111,14 @@ fn check_replays(from: &std::path::Path, to: &str, ids: &[i64]) -> Result<usize,
     let source = open(Database::Sqlite(from.to_owned()))?;
     let target = open(Database::Postgres(to.to_owned()))?;
     for &id in ids {
-        let a = source.replay(id).map_err(|e| {
+        let a = source.queries().replay(id).map_err(|e| {
             format!(
                 "game {id} does not replay in the SQLite file: {}",
                 e.chain()
             )
         })?;
         let b = target
+            .queries()
             .replay(id)
             .map_err(|e| format!("game {id} does not replay in PostgreSQL: {}", e.chain()))?;
         if a != b {

@@ -46,7 +46,7 @@ pub fn run(args: &RatingsArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
             let result = GameService::open_db(db, ServiceOptions::default())
-                .and_then(|svc| svc.rebuild_ratings());
+                .and_then(|svc| svc.ratings().rebuild_ratings());
             match result {
                 Ok(r) => {
                     let text = tr!(

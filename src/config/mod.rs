@@ -18,7 +18,10 @@ mod tests;
 
 use std::fmt;
 
+use cajitas_rules::Lang;
+
 use crate::store::Database;
+use crate::tr;
 
 pub use self::engine::{
     DEBIAN_STOCKFISH, DEFAULT_ANALYSIS_NODES, EngineSettings, default_engine_processes,
@@ -69,54 +72,28 @@ impl fmt::Display for Secret {
 }
 
 /// Why the bot (or `cajitas local`, or a tool that starts the engine) cannot start: each
-/// names the variable and, shortened, the value.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+/// names the variable and, shortened, the value. Worded in the Fluent files (`config-*` in
+/// `cli.ftl`): [`ConfigError::message`] in a language, `Display` in English.
+#[derive(Debug, PartialEq, Eq)]
 pub enum ConfigError {
     /// The token variable is unset or empty.
-    #[error(
-        "DISCORD_TOKEN is not set.\n\
-         Cajitas needs a Discord bot token to run the bot. Create an application at \
-         https://discord.com/developers/applications, add a bot to it (Bot tab, Reset Token), \
-         and put the token in a `.env` file in this directory as `DISCORD_TOKEN=...` \
-         (see .env.example) or in the environment.\n\
-         To play offline without a token, run `cajitas local`."
-    )]
     MissingToken,
     /// `DISCORD_GUILD_ID` (or `--guild-id`) is not a guild id.
-    #[error(
-        "DISCORD_GUILD_ID must be a server (guild) id, a number such as 1100000000000000001, \
-         or empty to register the commands globally; got {0:?}"
-    )]
     BadGuildId(String),
     /// `DISCORD_API_BASE` points somewhere other than this machine, and
     /// `CAJITAS_API_BASE_TRUSTED` does not say it is a trusted REST proxy.
-    #[error(
-        "DISCORD_API_BASE must be an http URL on this machine (127.0.0.0/8, localhost or [::1]), \
-         as a test's fake Discord is; got {0:?}. The bot sends its token to that address. If it \
-         is a REST proxy you run and trust, also set CAJITAS_API_BASE_TRUSTED=1; in production \
-         leave DISCORD_API_BASE unset."
-    )]
     UntrustedApiBase(String),
     /// `CAJITAS_CHALLENGE_TTL` is not a number of seconds in range.
-    #[error("CAJITAS_CHALLENGE_TTL must be a number of seconds from 1 to 604800, not {0:?}")]
     BadChallengeTtl(String),
     /// `CAJITAS_SHARDS` is not `FIRST-LAST/TOTAL`.
-    #[error(
-        "CAJITAS_SHARDS must be FIRST-LAST/TOTAL with FIRST <= LAST < TOTAL <= 65536 (e.g. 0-3/8: \
-         shards 0 to 3 of 8 in this process), or empty for one shard; got {0:?}"
-    )]
     BadShards(String),
     /// `CAJITAS_THREADS` is neither `auto` nor `off`.
-    #[error("CAJITAS_THREADS must be auto or off, not {0:?}")]
     BadThreads(String),
     /// `CAJITAS_BLOCKING_THREADS` is not a thread count in range.
-    #[error("CAJITAS_BLOCKING_THREADS must be a number of threads from 1 to 64, not {0:?}")]
     BadBlockingThreads(String),
     /// `CAJITAS_ABANDON_DAYS` is not a number of days in range.
-    #[error("CAJITAS_ABANDON_DAYS must be a number of days from 1 to 365, not {0:?}")]
     BadAbandonDays(String),
     /// One of the engine's numbers (`var`) is not a number in its range.
-    #[error("{var} must be a number from {min} to {max}, not {value:?}")]
     BadNumber {
         /// The variable.
         var: &'static str,
@@ -128,25 +105,65 @@ pub enum ConfigError {
         value: String,
     },
     /// `CAJITAS_ENGINE` is a bare name that is not a program on `PATH`.
-    #[error(
-        "CAJITAS_ENGINE names {0}, which is not a program on PATH; install an engine \
-         (`apt install stockfish`), give its full path, or leave CAJITAS_ENGINE empty"
-    )]
     EngineNotOnPath(String),
     /// `CAJITAS_ENGINE` is a path that is not a file.
-    #[error(
-        "CAJITAS_ENGINE names {0}, which is not a file; install an engine \
-         (`apt install stockfish`) or leave CAJITAS_ENGINE empty"
-    )]
     EngineNotAFile(String),
     /// `CAJITAS_METRICS` is not an address to serve the metrics on.
-    #[error(
-        "CAJITAS_METRICS must be the address to serve Prometheus metrics on: IP:PORT such as \
-         127.0.0.1:9100 (or [::1]:9100, or 0.0.0.0:9100 to serve every interface), or a bare \
-         PORT for 127.0.0.1:PORT, or empty for no metrics; got {0:?}"
-    )]
     BadMetrics(String),
 }
+
+impl ConfigError {
+    /// What went wrong, in `lang` (`cajitas local --lang es` says it in Spanish).
+    pub fn message(&self, lang: Lang) -> String {
+        let quoted = |v: &str| format!("{v:?}");
+        match self {
+            ConfigError::MissingToken => tr!(lang, "config-missing-token"),
+            ConfigError::BadGuildId(v) => tr!(lang, "config-bad-guild-id", value = quoted(v)),
+            ConfigError::UntrustedApiBase(v) => {
+                tr!(lang, "config-untrusted-api-base", value = quoted(v))
+            }
+            ConfigError::BadChallengeTtl(v) => {
+                tr!(lang, "config-bad-challenge-ttl", value = quoted(v))
+            }
+            ConfigError::BadShards(v) => tr!(lang, "config-bad-shards", value = quoted(v)),
+            ConfigError::BadThreads(v) => tr!(lang, "config-bad-threads", value = quoted(v)),
+            ConfigError::BadBlockingThreads(v) => {
+                tr!(lang, "config-bad-blocking-threads", value = quoted(v))
+            }
+            ConfigError::BadAbandonDays(v) => {
+                tr!(lang, "config-bad-abandon-days", value = quoted(v))
+            }
+            ConfigError::BadNumber {
+                var,
+                min,
+                max,
+                value,
+            } => tr!(
+                lang,
+                "config-bad-number",
+                var = var.to_string(),
+                min = min.clone(),
+                max = max.clone(),
+                value = quoted(value)
+            ),
+            ConfigError::EngineNotOnPath(name) => {
+                tr!(lang, "config-engine-not-on-path", name = name.clone())
+            }
+            ConfigError::EngineNotAFile(name) => {
+                tr!(lang, "config-engine-not-a-file", name = name.clone())
+            }
+            ConfigError::BadMetrics(v) => tr!(lang, "config-bad-metrics", value = quoted(v)),
+        }
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 /// Parses `CAJITAS_DB` (or `--db`) for clap: `postgres://…`, `postgresql://…` or a libpq
 /// keyword/value string (`host=… user=… dbname=…`) is a PostgreSQL database; anything else a

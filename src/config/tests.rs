@@ -543,3 +543,54 @@ fn engine_numbers_are_checked() {
         assert!(e.to_string().contains(var), "{e}");
     }
 }
+
+/// Every refusal is worded in both languages (the Fluent files), names its variable in both,
+/// and shows the value given as a quoted, escaped string.
+#[test]
+fn every_config_error_is_worded_in_english_and_spanish() {
+    let all = [
+        ConfigError::MissingToken,
+        ConfigError::BadGuildId("x\u{1b}".into()),
+        ConfigError::UntrustedApiBase("http://x".into()),
+        ConfigError::BadChallengeTtl("0".into()),
+        ConfigError::BadShards("9/1".into()),
+        ConfigError::BadThreads("maybe".into()),
+        ConfigError::BadBlockingThreads("0".into()),
+        ConfigError::BadAbandonDays("0".into()),
+        ConfigError::BadNumber {
+            var: "CAJITAS_ENGINE_HASH",
+            min: "1".into(),
+            max: "1024".into(),
+            value: "big".into(),
+        },
+        ConfigError::EngineNotOnPath("nosuchfish".into()),
+        ConfigError::EngineNotAFile("/nowhere/fish".into()),
+        ConfigError::BadMetrics("here".into()),
+    ];
+    for e in &all {
+        let en = e.message(Lang::En);
+        let es = e.message(Lang::Es);
+        assert_eq!(e.to_string(), en, "Display is the English");
+        assert_ne!(en, es, "{e:?} is not translated");
+        let var = en.split_whitespace().next().unwrap().trim_end_matches('.');
+        assert!(
+            var.starts_with("CAJITAS") || var.starts_with("DISCORD"),
+            "{e:?} does not start with its variable: {en}"
+        );
+        assert!(es.contains(var), "{var} missing in Spanish: {es}");
+        assert!(
+            !en.contains("{$") && !es.contains("{$"),
+            "unfilled: {en} / {es}"
+        );
+    }
+    assert!(
+        ConfigError::BadGuildId("x\u{1b}".into())
+            .message(Lang::Es)
+            .contains(r#""x\u{1b}""#)
+    );
+    assert!(
+        ConfigError::MissingToken
+            .message(Lang::En)
+            .starts_with("DISCORD_TOKEN is not set.\n")
+    );
+}

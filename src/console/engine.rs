@@ -33,6 +33,7 @@ impl Session {
         }
         match self
             .service
+            .engine()
             .play_engine(&self.me, self.ch, level, colour, lang)
         {
             Ok(v) => {
@@ -70,7 +71,7 @@ impl Session {
         let id = before.game_id;
         let deadline = Instant::now() + ENGINE_WAIT;
         loop {
-            match self.service.engine_turn(id) {
+            match self.service.engine().engine_turn(id) {
                 Ok(None) => break,
                 // Announced by the notifier; the person may go on (resign, abort, wait).
                 Ok(Some(_)) if player.is_waiting(id) => return Ok(()),
@@ -79,7 +80,7 @@ impl Session {
                 Err(e) => return refusal(out, &e, lang),
             }
         }
-        let v = match self.service.game(id) {
+        let v = match self.service.queries().game(id) {
             Ok(v) => v,
             Err(e) => return refusal(out, &e, lang),
         };

@@ -150,7 +150,7 @@ pub fn main(args: LocalArgs, settings: config::Settings) -> ExitCode {
             engine,
         ),
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", e.message(lang.get()));
             return ExitCode::from(2);
         }
     };

@@ -194,7 +194,8 @@ mod tests {
             super::super::local_user("bob"),
         );
         let ch = super::super::local_channel();
-        svc.start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
+        svc.challenges()
+            .start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
             .unwrap();
         let v = svc.announce(ch).unwrap();
         let text = String::from_utf8(printed.0.lock().unwrap().clone()).unwrap();
@@ -218,6 +219,7 @@ mod tests {
         );
         let ch = super::super::local_channel();
         let mut game = svc
+            .challenges()
             .start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
             .unwrap();
         let change = |user: &crate::game::UserRef, colour, before: f64, after: f64| RatingChange {
@@ -266,7 +268,8 @@ mod tests {
             super::super::local_user("bob"),
         );
         let ch = super::super::local_channel();
-        svc.start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
+        svc.challenges()
+            .start_game(&alice, &bob, ch, &cajitas_rules::Position::new())
             .unwrap();
         svc.announce(ch).unwrap();
         lang.set(cajitas_rules::Lang::En);

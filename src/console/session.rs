@@ -155,7 +155,7 @@ impl Session {
         else {
             return None;
         };
-        let v = self.service.board(self.ch).ok()?;
+        let v = self.service.queries().board(self.ch).ok()?;
         if v.finished || v.aborted {
             return None;
         }
@@ -201,13 +201,16 @@ impl Session {
                     time,
                     rated,
                 };
-                match svc.challenge_with(&me, ch, opponent.as_ref(), terms) {
+                match svc
+                    .challenges()
+                    .challenge_with(&me, ch, opponent.as_ref(), terms)
+                {
                     Ok(c) => show_challenge(out, &c, lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
             Command::Play { level, colour } => self.play_computer(level, colour, out)?,
-            Command::Accept => match svc.accept(&me, ch) {
+            Command::Accept => match svc.challenges().accept(&me, ch) {
                 Ok(v) => {
                     let begins = i18n::challenges::game_begins(lang, Presentation::Console, &v);
                     writeln!(out, "{begins}")?;
@@ -216,7 +219,7 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Decline => match svc.decline(&me, ch) {
+            Command::Decline => match svc.challenges().decline(&me, ch) {
                 Ok(c) => {
                     let text = tr!(
                         lang,
@@ -228,7 +231,7 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Cancel => match svc.cancel(&me, ch) {
+            Command::Cancel => match svc.challenges().cancel(&me, ch) {
                 Ok(_) => writeln!(
                     out,
                     "{}",
@@ -236,40 +239,46 @@ impl Session {
                 )?,
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Move { text, claim } => match svc.play_move(&me, ch, &text, lang, claim) {
-                Ok(mut r) => {
-                    svc.post_notices(std::mem::take(&mut r.notices));
-                    let san = i18n::san_in(lang, &r.san);
-                    let line = match r.claimed {
-                        Some(c) => tr!(
-                            lang,
-                            "console-move-claims",
-                            who = who(),
-                            claim = i18n::status::claim_key(c),
-                            san = san
-                        ),
-                        None => tr!(lang, "console-move-played", who = who(), san = san),
-                    };
-                    writeln!(out, "{line}")?;
-                    show_game(out, &r.view, lang)?;
-                    ratings::print_changes(out, &r.view, lang)?;
-                    self.show_png(out, &r.view, lang)?;
-                    self.await_engine(&r.view, out)?;
+            Command::Move { text, claim } => {
+                match svc.play().play_move(&me, ch, &text, lang, claim) {
+                    Ok(mut r) => {
+                        svc.post_notices(std::mem::take(&mut r.notices));
+                        let san = i18n::san_in(lang, &r.san);
+                        let line = match r.claimed {
+                            Some(c) => tr!(
+                                lang,
+                                "console-move-claims",
+                                who = who(),
+                                claim = i18n::status::claim_key(c),
+                                san = san
+                            ),
+                            None => tr!(lang, "console-move-played", who = who(), san = san),
+                        };
+                        writeln!(out, "{line}")?;
+                        show_game(out, &r.view, lang)?;
+                        ratings::print_changes(out, &r.view, lang)?;
+                        self.show_png(out, &r.view, lang)?;
+                        self.await_engine(&r.view, out)?;
+                    }
+                    Err(e) => refusal(out, &e, lang)?,
                 }
-                Err(e) => refusal(out, &e, lang)?,
-            },
+            }
             Command::Draw(action) => {
                 let result = match action {
                     DrawAction::Offer => svc
+                        .play()
                         .draw_offer(&me, ch, None)
                         .map(|d| (posted(d), tr!(lang, "status-draw-offer", player = who()))),
                     DrawAction::Accept => svc
+                        .play()
                         .draw_accept(&me, ch, None)
                         .map(|d| (posted(d), tr!(lang, "draw-accepts", who = who()))),
                     DrawAction::Decline => svc
+                        .play()
                         .draw_decline(&me, ch, None)
                         .map(|v| (v, tr!(lang, "draw-declines", who = who()))),
                     DrawAction::Claim => svc
+                        .play()
                         .draw_claim(&me, ch)
                         .map(|d| (posted(d), tr!(lang, "draw-claims", who = who()))),
                 };
@@ -284,24 +293,26 @@ impl Session {
             }
             Command::Takeback(action) => {
                 let result = match action {
-                    TakebackAction::Request => svc.takeback_request(&me, ch, None).map(|t| {
-                        let opponent = t.game.player(!t.by).name.clone();
-                        // Against the computer it is granted at once.
-                        let key = if t.granted {
-                            "takeback-granted"
-                        } else {
-                            "takeback-asks"
-                        };
-                        let what = tr!(
-                            lang,
-                            key,
-                            who = who(),
-                            opponent = opponent,
-                            plies = crate::i18n::num(t.plies)
-                        );
-                        (t, what)
-                    }),
-                    TakebackAction::Accept => svc.takeback_accept(&me, ch, None).map(|t| {
+                    TakebackAction::Request => {
+                        svc.play().takeback_request(&me, ch, None).map(|t| {
+                            let opponent = t.game.player(!t.by).name.clone();
+                            // Against the computer it is granted at once.
+                            let key = if t.granted {
+                                "takeback-granted"
+                            } else {
+                                "takeback-asks"
+                            };
+                            let what = tr!(
+                                lang,
+                                key,
+                                who = who(),
+                                opponent = opponent,
+                                plies = crate::i18n::num(t.plies)
+                            );
+                            (t, what)
+                        })
+                    }
+                    TakebackAction::Accept => svc.play().takeback_accept(&me, ch, None).map(|t| {
                         let what = tr!(
                             lang,
                             "takeback-accepts",
@@ -311,6 +322,7 @@ impl Session {
                         (t, what)
                     }),
                     TakebackAction::Decline => svc
+                        .play()
                         .takeback_decline(&me, ch, None)
                         .map(|t| (t, tr!(lang, "takeback-declines", who = who()))),
                 };
@@ -327,7 +339,7 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
-            Command::Resign => match svc.resign(&me, ch, None).map(posted) {
+            Command::Resign => match svc.play().resign(&me, ch, None).map(posted) {
                 Ok(v) => {
                     writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
                     writeln!(out, "{}", status_line_in(&v, lang))?;
@@ -335,15 +347,17 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::ClaimWin { draw } => match svc.claim_abandoned(&me, ch, draw).map(posted) {
-                Ok(v) => {
-                    let status = status_line_in(&v, lang);
-                    let text = tr!(lang, "claim-win-done", player = who(), status = status);
-                    writeln!(out, "{text}")?;
+            Command::ClaimWin { draw } => {
+                match svc.play().claim_abandoned(&me, ch, draw).map(posted) {
+                    Ok(v) => {
+                        let status = status_line_in(&v, lang);
+                        let text = tr!(lang, "claim-win-done", player = who(), status = status);
+                        writeln!(out, "{text}")?;
+                    }
+                    Err(e) => refusal(out, &e, lang)?,
                 }
-                Err(e) => refusal(out, &e, lang)?,
-            },
-            Command::Abort => match svc.abort(&me, ch).map(posted) {
+            }
+            Command::Abort => match svc.play().abort(&me, ch).map(posted) {
                 Ok(v) => {
                     let aborted = tr!(
                         lang,
@@ -355,16 +369,16 @@ impl Session {
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::Board => match svc.board(ch) {
+            Command::Board => match svc.queries().board(ch) {
                 Ok(v) => show_game(out, &v, lang)?,
                 Err(e) => refusal(out, &e, lang)?,
             },
             // The PGN stays English SAN, whatever the console's language.
-            Command::Pgn => match svc.pgn(ch) {
+            Command::Pgn => match svc.queries().pgn(ch) {
                 Ok(p) => writeln!(out, "{}", p.trim_end())?,
                 Err(e) => refusal(out, &e, lang)?,
             },
-            Command::History => match svc.history(ch, 10) {
+            Command::History => match svc.queries().history(ch, 10) {
                 Ok(h) if h.is_empty() => writeln!(out, "{}", tr!(lang, "console-history-empty"))?,
                 Ok(h) => {
                     for e in h {
@@ -379,14 +393,14 @@ impl Session {
                     .as_deref()
                     .map(local_user)
                     .unwrap_or_else(|| me.clone());
-                match svc.stats(ch, &who) {
+                match svc.ratings().stats(ch, &who) {
                     Ok(s) => ratings::print_stats(out, &s, self.boards.as_deref(), lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
             Command::Leaderboard(speed) => {
                 let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
-                match svc.leaderboard(ch, speed, 0, me.id, None) {
+                match svc.ratings().leaderboard(ch, speed, 0, me.id, None) {
                     Ok(v) => ratings::print_leaderboard(out, &v, lang)?,
                     Err(e) => refusal(out, &e, lang)?,
                 }

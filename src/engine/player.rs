@@ -12,8 +12,9 @@
 //! meanwhile like in any game: nothing here holds the game.
 //!
 //! Several processes may share one database (PostgreSQL), each with its player: a move is
-//! searched by the one that claims it ([`GameService::claim_engine_turn`], a lease of
-//! [`CLAIM_LEASE`] renewed at each try), and every `retry_every` each player looks at every
+//! searched by the one that claims it
+//! ([`EngineGames::claim_engine_turn`](crate::game::EngineGames::claim_engine_turn), a lease
+//! of [`CLAIM_LEASE`] renewed at each try), and every `retry_every` each player looks at every
 //! active game against the engine, so a move whose claim a dead process left to lapse is
 //! picked up by another.
 
@@ -36,7 +37,8 @@ pub const QUEUE_WAIT: Duration = Duration::from_secs(60);
 /// left to lapse is picked up then).
 pub const RETRY_EVERY: Duration = Duration::from_secs(60);
 
-/// How long a claim on an engine's move holds (see [`GameService::claim_engine_turn`]):
+/// How long a claim on an engine's move holds (see
+/// [`EngineGames::claim_engine_turn`](crate::game::EngineGames::claim_engine_turn)):
 /// longer than the queue's wait and the longest search with its margin (level 8's time cap,
 /// 10 s, plus 5 s), so that a live process never loses its claim mid-search; a dead process's
 /// claim lapses after it.
@@ -140,10 +142,10 @@ impl PreparedPlayer {
             .name("cajitas-engine-player".into())
             .spawn(move || driver.run(rx))
             .expect("spawn the engine player thread");
-        if let Err(e) = service.release_own_engine_claims() {
+        if let Err(e) = service.engine().release_own_engine_claims() {
             tracing::warn!(error = %e.chain(), "could not free the engine claims of a previous run");
         }
-        match service.engine_games() {
+        match service.engine().engine_games() {
             Ok(ids) => ids.into_iter().for_each(|id| inner.poke(id)),
             Err(e) => {
                 tracing::warn!(error = %e.chain(), "could not list the games against the engine")
@@ -211,7 +213,7 @@ impl Driver {
                     // against the engine: one whose claim lapsed (its process died) moves.
                     let mut ids: std::collections::BTreeSet<i64> =
                         self.waiting().iter().copied().collect();
-                    match self.service.engine_games() {
+                    match self.service.engine().engine_games() {
                         Ok(all) => ids.extend(all),
                         Err(e) => {
                             tracing::warn!(error = %e.chain(), "could not list the games against the engine");
@@ -238,7 +240,7 @@ impl Driver {
         if self.thinking.contains(&id) {
             return;
         }
-        let turn = match self.service.engine_turn(id) {
+        let turn = match self.service.engine().engine_turn(id) {
             Ok(Some(turn)) => turn,
             Ok(None) => {
                 // Over, or the person's turn: nothing owed.
@@ -260,6 +262,7 @@ impl Driver {
         // Another process's player may hold this move: only the holder searches it.
         match self
             .service
+            .engine()
             .claim_engine_turn(id, turn.seq, self.owner, CLAIM_LEASE)
         {
             Ok(true) => {}
@@ -317,14 +320,18 @@ impl Driver {
 
     fn play(&mut self, id: i64, seq: i64, mv: Move) {
         // A mate's summary in the channel goes after the engine's move is posted.
-        let moved = self.service.engine_move(id, seq, mv);
+        let moved = self.service.engine().engine_move(id, seq, mv);
         match moved {
             Ok(Done { view, notices }) => {
                 metrics::counter!(crate::telemetry::MOVES, "by" => "engine").increment(1);
                 self.waiting().remove(&id);
                 self.announced.remove(&id);
                 // Where the game is played: its thread, or its channel.
-                if let Err(e) = self.service.post(view.place(), view, NoticeKind::GameState) {
+                if let Err(e) =
+                    self.service
+                        .engine()
+                        .post(view.place(), view, NoticeKind::GameState)
+                {
                     tracing::warn!(game = id, error = %e.chain(), "could not post the engine's move");
                 }
                 if !notices.is_empty() {
@@ -359,17 +366,20 @@ impl Driver {
 
     /// Posts that game `id` waits for the engine; whether the post went out.
     fn announce_wait(&self, id: i64) -> bool {
-        match self.service.game(id) {
-            Ok(view) => match self
-                .service
-                .post(view.place(), view, NoticeKind::EngineUnavailable)
-            {
-                Ok(()) => true,
-                Err(e) => {
-                    tracing::warn!(game = id, error = %e.chain(), "could not say that the engine is unavailable");
-                    false
+        match self.service.queries().game(id) {
+            Ok(view) => {
+                match self
+                    .service
+                    .engine()
+                    .post(view.place(), view, NoticeKind::EngineUnavailable)
+                {
+                    Ok(()) => true,
+                    Err(e) => {
+                        tracing::warn!(game = id, error = %e.chain(), "could not say that the engine is unavailable");
+                        false
+                    }
                 }
-            },
+            }
             Err(e) => {
                 tracing::warn!(game = id, error = %e.chain(), "could not read the game");
                 false

@@ -32,7 +32,7 @@ impl ChallengeTerms {
     }
 }
 
-/// A new challenge's terms as stored (see [`GameService::new_challenge`]).
+/// A new challenge's terms as stored (see [`Challenges::new_challenge`]).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Terms {
     pub colour: ColourPick,
@@ -40,7 +40,14 @@ pub(super) struct Terms {
     pub rated: bool,
 }
 
-impl GameService {
+/// Challenges: made, answered (accepted, declined, cancelled), and the rematch of a finished
+/// game; also a game started directly between two people. From [`GameService::challenges`].
+#[derive(Debug, Clone, Copy)]
+pub struct Challenges<'a> {
+    pub(super) svc: &'a GameService,
+}
+
+impl Challenges<'_> {
     /// `actor` challenges `opponent` (or anyone, when `None`) at `at`; `colour` is the
     /// challenger's. Refused when the opponent is the challenger or a bot, or when the
     /// challenger is a bot; in a game's thread (challenges go to its channel); and where
@@ -48,7 +55,7 @@ impl GameService {
     /// already waiting or a game is in progress there. Where games get their own thread,
     /// each challenger has one pending challenge per channel. An expired challenge in the
     /// way is closed and replaced. The game gets the default time control, 3 days per move
-    /// (see [`GameService::challenge_timed`]).
+    /// (see [`Self::challenge_timed`]).
     pub fn challenge(
         &self,
         actor: &UserRef,
@@ -59,7 +66,7 @@ impl GameService {
         self.challenge_with(actor, at, opponent, ChallengeTerms::new(colour))
     }
 
-    /// [`GameService::challenge`] with the time control `time` (rated).
+    /// [`Self::challenge`] with the time control `time` (rated).
     pub fn challenge_timed(
         &self,
         actor: &UserRef,
@@ -75,7 +82,7 @@ impl GameService {
         self.challenge_with(actor, at, opponent, terms)
     }
 
-    /// [`GameService::challenge`], its game counting for the ratings when `rated` (a
+    /// [`Self::challenge`], its game counting for the ratings when `rated` (a
     /// challenge is rated unless said otherwise), with the default time control.
     pub fn challenge_rated(
         &self,
@@ -92,7 +99,7 @@ impl GameService {
         self.challenge_with(actor, at, opponent, terms)
     }
 
-    /// [`GameService::challenge`] with every term said: colour, time control, rated.
+    /// [`Self::challenge`] with every term said: colour, time control, rated.
     pub fn challenge_with(
         &self,
         actor: &UserRef,
@@ -119,7 +126,7 @@ impl GameService {
                 return Err(GameError::CannotChallengeBot);
             }
         }
-        self.write(|tx, now| {
+        self.svc.write(|tx, now| {
             let terms = Terms {
                 colour: colour.to_db(),
                 time,
@@ -130,7 +137,7 @@ impl GameService {
         })
     }
 
-    /// The checks and the write of a new challenge (see [`GameService::challenge`]).
+    /// The checks and the write of a new challenge (see [`Self::challenge`]).
     pub(super) fn new_challenge(
         &self,
         tx: &dyn Tx,
@@ -175,9 +182,9 @@ impl GameService {
         tx.upsert_user(me, now)?;
         if let Some(o) = them {
             tx.upsert_user(o, now)?;
-            Self::ping(tx, me.id, o.id, "challenge", now)?;
+            GameService::ping(tx, me.id, o.id, "challenge", now)?;
         }
-        let ttl = self.inner.opts.challenge_ttl.as_millis() as i64;
+        let ttl = self.svc.inner.opts.challenge_ttl.as_millis() as i64;
         let id = tx.insert_challenge(&NewChallenge {
             guild: ch.guild,
             channel: ch.channel,
@@ -196,7 +203,7 @@ impl GameService {
     /// Records the message that shows challenge `id` (the game's thread is opened on it when
     /// the challenge is accepted, maybe after the interaction that posted it expired).
     pub fn set_challenge_message(&self, id: i64, message: u64) -> Result<(), GameError> {
-        self.write(|tx, _| {
+        self.svc.write(|tx, _| {
             if tx.set_challenge_message(id, message)? {
                 Ok(())
             } else {
@@ -205,29 +212,10 @@ impl GameService {
         })
     }
 
-    /// Counts one ping of `to` caused by `from` (a named challenge, a draw offer, a takeback
-    /// request), refusing it when `from` already caused [`PING_LIMIT`] in the last
-    /// [`PING_WINDOW`]. Stored, so the limit holds across restarts.
-    pub(super) fn ping(
-        tx: &dyn Tx,
-        from: u64,
-        to: u64,
-        kind: &str,
-        now: i64,
-    ) -> Result<(), GameError> {
-        let window = PING_WINDOW.as_millis() as i64;
-        match tx.record_ping(from, to, kind, now, now - window, PING_LIMIT)? {
-            None => Ok(()),
-            Some(oldest) => Err(GameError::TooManyPings {
-                wait_secs: (oldest + window - now).max(1000).div_euclid(1000) as u64,
-            }),
-        }
-    }
-
     /// The pending challenge of a channel (an expired one shows as expired).
     pub fn pending_challenge(&self, ch: ChannelRef) -> Result<Option<ChallengeView>, GameError> {
-        let now = self.now();
-        self.read(|tx| {
+        let now = self.svc.now();
+        self.svc.read(|tx| {
             Ok(tx.pending_challenge(ch.channel)?.map(|c| {
                 let mut v = ChallengeView::from_row(c);
                 if v.expires_at <= now {
@@ -330,7 +318,7 @@ impl GameService {
         self.accept_challenge_in(actor, ch, expected_challenge_id, Lang::En)
     }
 
-    /// [`GameService::accept_challenge`], the game's posts that no interaction causes (moves
+    /// [`Self::accept_challenge`], the game's posts that no interaction causes (moves
     /// typed as messages, notices) being in `lang`.
     pub fn accept_challenge_in(
         &self,
@@ -353,8 +341,8 @@ impl GameService {
     ) -> Result<ChallengeView, GameError> {
         let at = at.into();
         let me = actor.capped();
-        let now = self.now();
-        self.read(|tx| {
+        let now = self.svc.now();
+        self.svc.read(|tx| {
             let c = Self::answerable(tx, at.at, me.id, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
             if me.is_bot {
@@ -382,7 +370,7 @@ impl GameService {
             Some(parent) => (parent, Some(ch.channel)),
             None => (ch.channel, thread),
         };
-        self.write(|tx, now| {
+        self.svc.write(|tx, now| {
             let c = Self::answerable(tx, ch, me.id, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
             if me.is_bot {
@@ -404,7 +392,7 @@ impl GameService {
             };
             let start = Position::new();
             let tc = TimeControl::from_row(c.tc);
-            let clock = time_control::start(tc, now, 0, start.turn(), self.abandon_ms());
+            let clock = time_control::start(tc, now, 0, start.turn(), self.svc.abandon_ms());
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
                 channel: home,
@@ -418,7 +406,8 @@ impl GameService {
                 clock: clock.to_row(),
                 rated: c.rated,
             })?;
-            self.schedule(tx, game_id, ch.channel, 0, tc, &clock, 0)?;
+            self.svc
+                .schedule(tx, game_id, ch.channel, 0, tc, &clock, 0)?;
             if !tx.resolve_challenge(
                 c.id,
                 ChallengeStatus::Accepted,
@@ -431,14 +420,14 @@ impl GameService {
             let row = tx
                 .game(game_id)?
                 .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
-            self.view(self.load(tx, row)?)
+            self.svc.view(self.svc.load(tx, row)?)
         })
     }
 
     /// Starts a game between `white` and `black` from `start` directly, without a challenge
     /// (for tests, tools and set positions). The same rules apply as to a challenge: one
     /// game per channel, no bots, two different players. The game is untimed (see
-    /// [`GameService::start_game_timed`]) and unrated.
+    /// [`Self::start_game_timed`]) and unrated.
     pub fn start_game(
         &self,
         white: &UserRef,
@@ -449,7 +438,7 @@ impl GameService {
         self.start_game_timed(white, black, ch, start, TimeControl::Untimed)
     }
 
-    /// [`GameService::start_game`] with the time control `time` (any, not only the offered
+    /// [`Self::start_game`] with the time control `time` (any, not only the offered
     /// ones: a one-second live clock, say).
     pub fn start_game_timed(
         &self,
@@ -468,13 +457,13 @@ impl GameService {
         }
         let turn = start.turn();
         let start = start.fen();
-        self.write(|tx, now| {
+        self.svc.write(|tx, now| {
             if tx.active_game(ch.channel)?.is_some() {
                 return Err(GameError::GameInProgress);
             }
             tx.upsert_user(&w, now)?;
             tx.upsert_user(&b, now)?;
-            let clock = time_control::start(time, now, 0, turn, self.abandon_ms());
+            let clock = time_control::start(time, now, 0, turn, self.svc.abandon_ms());
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
                 channel: ch.channel,
@@ -488,16 +477,17 @@ impl GameService {
                 clock: clock.to_row(),
                 rated: false,
             })?;
-            self.schedule(tx, game_id, ch.channel, 0, time, &clock, 0)?;
+            self.svc
+                .schedule(tx, game_id, ch.channel, 0, time, &clock, 0)?;
             let row = tx
                 .game(game_id)?
                 .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
-            let l = self.load(tx, row)?;
+            let l = self.svc.load(tx, row)?;
             match l.game.outcome() {
                 // A set position may already be over (mate, stalemate, dead): end it now.
                 // Played in its channel (no thread), its ending calls for no notice.
-                Some(outcome) => self.finish(tx, l, outcome, now, &mut Vec::new()),
-                None => self.view(l),
+                Some(outcome) => self.svc.finish(tx, l, outcome, now, &mut Vec::new()),
+                None => self.svc.view(l),
             }
         })
     }
@@ -516,7 +506,7 @@ impl GameService {
         expected_challenge_id: Option<i64>,
     ) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
-        self.write(|tx, now| {
+        self.svc.write(|tx, now| {
             let c = Self::answerable(tx, ch, me.id, expected_challenge_id, now)?;
             Self::may_answer(&c, &me)?;
             if c.opponent.is_none() {
@@ -535,7 +525,7 @@ impl GameService {
     /// Withdraws the pending challenge (only the challenger).
     pub fn cancel(&self, actor: &UserRef, ch: ChannelRef) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
-        self.write(|tx, now| {
+        self.svc.write(|tx, now| {
             let all = tx.pending_challenges(ch.channel)?;
             let c = match all.iter().find(|c| c.challenger.id == me.id) {
                 Some(c) => c.clone(),
@@ -547,5 +537,26 @@ impl GameService {
             v.status = ChallengeState::Cancelled;
             Ok(v)
         })
+    }
+}
+
+impl GameService {
+    /// Counts one ping of `to` caused by `from` (a named challenge, a draw offer, a takeback
+    /// request), refusing it when `from` already caused [`PING_LIMIT`] in the last
+    /// [`PING_WINDOW`]. Stored, so the limit holds across restarts.
+    pub(super) fn ping(
+        tx: &dyn Tx,
+        from: u64,
+        to: u64,
+        kind: &str,
+        now: i64,
+    ) -> Result<(), GameError> {
+        let window = PING_WINDOW.as_millis() as i64;
+        match tx.record_ping(from, to, kind, now, now - window, PING_LIMIT)? {
+            None => Ok(()),
+            Some(oldest) => Err(GameError::TooManyPings {
+                wait_secs: (oldest + window - now).max(1000).div_euclid(1000) as u64,
+            }),
+        }
     }
 }

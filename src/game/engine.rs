@@ -135,6 +135,47 @@ impl GameService {
         engine_in(l).is_some()
     }
 
+    /// A takeback against the engine: granted at once, the game rewound by `plies` in this
+    /// transaction (the engine never needs asking).
+    pub(super) fn engine_takeback(
+        &self,
+        t: Turn<'_>,
+        plies: u32,
+    ) -> Result<TakebackView, GameError> {
+        let id = t.game.row.id;
+        let ply = t.game.row.ply;
+        let to_ply = ply - plies;
+        let (fen, _, clock) = self.rewound(&t, to_ply)?;
+        if !t
+            .tx
+            .rewind_game(id, ply, to_ply, &fen, t.now, &clock.to_row())?
+        {
+            return Err(GameError::PositionChanged);
+        }
+        self.cache().remove(&id);
+        let row =
+            t.tx.game(id)?
+                .ok_or_else(|| GameError::from(Failure::Vanished(format!("game {id}"))))?;
+        let l = self.rebuild(t.tx, row)?;
+        Ok(TakebackView {
+            game: self.view(l)?,
+            by: t.mine,
+            plies,
+            ply,
+            granted: true,
+        })
+    }
+}
+
+/// Games against the engine: started (and their rematches), the engine's turns claimed and
+/// played by the engine room, its posts, and the analyses kept of finished games. From
+/// [`GameService::engine`].
+#[derive(Debug, Clone, Copy)]
+pub struct EngineGames<'a> {
+    pub(super) svc: &'a GameService,
+}
+
+impl EngineGames<'_> {
     /// `human` starts a game against the engine at `level` (1–8) in `ch`, playing `colour`.
     /// The same rules as a challenge: one game per channel, no bots. Unrated and untimed.
     pub fn play_engine(
@@ -150,13 +191,14 @@ impl GameService {
 
     /// Whether `human` may start a game against the engine at `at` (read only, so that a
     /// front end opens the game's thread only for a game that can start): what
-    /// [`GameService::play_engine_at`] checks before it writes.
+    /// [`Self::play_engine_at`] checks before it writes.
     pub fn engine_playable(&self, human: &UserRef, at: impl Into<Place>) -> Result<(), GameError> {
         let at = at.into();
         let me = human.capped();
-        let now = self.now();
-        let limit = self.options().engine_games_per_user;
-        self.read(|tx| Self::may_play_engine(tx, &me, at, None, now, limit))
+        let now = self.svc.now();
+        let limit = self.svc.options().engine_games_per_user;
+        self.svc
+            .read(|tx| Self::may_play_engine(tx, &me, at, None, now, limit))
     }
 
     /// The checks of a new game against the engine at `at`, played in `thread` when the
@@ -244,11 +286,11 @@ impl GameService {
             None => (ch.channel, thread),
         };
         let start = Position::new().fen();
-        let limit = self.options().engine_games_per_user;
-        let view = self.write(|tx, now| {
+        let limit = self.svc.options().engine_games_per_user;
+        let view = self.svc.write(|tx, now| {
             Self::may_play_engine(tx, &me, at, thread, now, limit)?;
             tx.upsert_user(&me, now)?;
-            tx.upsert_engine(engine, &self.options().engine_name, level, now)?;
+            tx.upsert_engine(engine, &self.svc.options().engine_name, level, now)?;
             // Engine games are untimed and unrated. They schedule no events: no reminder
             // pings the engine, and a waiting engine is retried by the engine room.
             let clock = time_control::start(
@@ -256,7 +298,7 @@ impl GameService {
                 now,
                 0,
                 Color::White,
-                self.abandon_ms(),
+                self.svc.abandon_ms(),
             );
             let game_id = tx.insert_game(&NewGame {
                 guild: ch.guild,
@@ -274,26 +316,26 @@ impl GameService {
             let row = tx
                 .game(game_id)?
                 .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
-            self.view(self.load(tx, row)?)
+            self.svc.view(self.svc.load(tx, row)?)
         })?;
-        self.poke_engine(view.game_id);
+        self.svc.poke_engine(view.game_id);
         Ok(view)
     }
 
     /// What the engine needs when it is its turn in game `game_id`; `None` when the game is
     /// over or a person is to move.
     pub fn engine_turn(&self, game_id: i64) -> Result<Option<EngineTurn>, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let Some(row) = tx.game(game_id)? else {
                 return Ok(None);
             };
             if row.status != crate::store::GameStatus::Active {
                 return Ok(None);
             }
-            let l = self.load(tx, row)?;
+            let l = self.svc.load(tx, row)?;
             let to_move = l.game.position().turn();
             let Some(level) = engine_level_of(l.player_id(to_move)) else {
-                self.keep(l);
+                self.svc.keep(l);
                 return Ok(None);
             };
             let turn = EngineTurn {
@@ -310,7 +352,7 @@ impl GameService {
                 moves: l.moves.iter().map(|m| m.uci.clone()).collect(),
                 position: l.game.position().clone(),
             };
-            self.keep(l);
+            self.svc.keep(l);
             Ok(Some(turn))
         })
     }
@@ -321,13 +363,13 @@ impl GameService {
     /// an engine's turn; the move is checked by the rules like a person's.
     pub fn engine_move(&self, game_id: i64, seq: i64, mv: Move) -> Result<Done, GameError> {
         let mut out = Vec::new();
-        let view = self.write(|tx, now| {
+        let view = self.svc.write(|tx, now| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
             if row.status != crate::store::GameStatus::Active || row.clock.seq != seq {
                 return Err(GameError::PositionChanged);
             }
             let ply = row.ply;
-            let mut l = self.load(tx, row)?;
+            let mut l = self.svc.load(tx, row)?;
             let mover = l.game.position().turn();
             let engine = l.player_id(mover);
             if engine_level_of(engine).is_none() {
@@ -349,7 +391,7 @@ impl GameService {
             };
             let fen = l.game.position().fen();
             let tc = TimeControl::from_row(l.row.tc);
-            let abandon = self.abandon_ms();
+            let abandon = self.svc.abandon_ms();
             let before = ClockState::from_row(tc, &l.row.clock, ply, mover, now, abandon);
             let clock = time_control::after_move(tc, before, ply, mover, now, abandon);
             if !tx.append_move(l.row.id, ply, &row, &fen, &clock.to_row(), None)? {
@@ -369,8 +411,8 @@ impl GameService {
             l.row.updated_at = now.max(l.row.updated_at + 1);
             l.moves.push(row);
             match l.game.outcome() {
-                Some(outcome) => self.finish(tx, l, outcome, now, &mut out),
-                None => self.view(l),
+                Some(outcome) => self.svc.finish(tx, l, outcome, now, &mut out),
+                None => self.svc.view(l),
             }
         })?;
         Ok(Done { view, notices: out })
@@ -389,7 +431,7 @@ impl GameService {
         lease: Duration,
     ) -> Result<bool, GameError> {
         let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
-        self.write(|tx, now| {
+        self.svc.write(|tx, now| {
             Ok(tx.claim_engine_turn(game_id, seq, owner, now, now.saturating_add(lease_ms))?)
         })
     }
@@ -400,16 +442,16 @@ impl GameService {
     /// With a shared database (PostgreSQL) another live process may hold them: nothing is
     /// freed, and a dead one's claims lapse. Returns how many.
     pub fn release_own_engine_claims(&self) -> Result<usize, GameError> {
-        if self.shared_database() {
+        if self.svc.shared_database() {
             return Ok(0);
         }
-        self.write(|tx, _now| Ok(tx.release_engine_claims()?))
+        self.svc.write(|tx, _now| Ok(tx.release_engine_claims()?))
     }
 
     /// The active games with an engine among their players (after a restart, the engine
     /// room looks at each).
     pub fn engine_games(&self) -> Result<Vec<i64>, GameError> {
-        self.read(|tx| Ok(tx.active_engine_games()?))
+        self.svc.read(|tx| Ok(tx.active_engine_games()?))
     }
 
     /// Posts `game` at `place` (the game's own, [`GameView::place`]: its thread, or its
@@ -432,7 +474,8 @@ impl GameService {
             nonce: None,
             game,
         };
-        self.inner
+        self.svc
+            .inner
             .opts
             .notifier
             .post(&notice)
@@ -448,20 +491,21 @@ impl GameService {
 
     /// Where game `game_id` is played: its thread, or its channel.
     pub fn game_place(&self, game_id: i64) -> Option<ChannelRef> {
-        self.read(|tx| {
-            Ok(tx.game(game_id)?.map(|r| ChannelRef {
-                guild: r.guild,
-                channel: r.thread.unwrap_or(r.channel),
-            }))
-        })
-        .ok()
-        .flatten()
+        self.svc
+            .read(|tx| {
+                Ok(tx.game(game_id)?.map(|r| ChannelRef {
+                    guild: r.guild,
+                    channel: r.thread.unwrap_or(r.channel),
+                }))
+            })
+            .ok()
+            .flatten()
     }
 
     /// The stored analysis record of game `game_id` at `budget` (see
     /// `crate::engine::Analysis::to_record`), if the game was analysed at that budget.
     pub fn stored_analysis(&self, game_id: i64, budget: &str) -> Result<Option<String>, GameError> {
-        self.read(|tx| Ok(tx.analysis_record(game_id, budget)?))
+        self.svc.read(|tx| Ok(tx.analysis_record(game_id, budget)?))
     }
 
     /// Stores the analysis record of game `game_id` at `budget`.
@@ -471,7 +515,8 @@ impl GameService {
         budget: &str,
         record: &str,
     ) -> Result<(), GameError> {
-        self.write(|tx, now| Ok(tx.put_analysis_record(game_id, budget, record, now)?))
+        self.svc
+            .write(|tx, now| Ok(tx.put_analysis_record(game_id, budget, record, now)?))
     }
 
     /// The channel's last finished game, replayed, for analysis.
@@ -492,7 +537,7 @@ impl GameService {
     }
 
     fn finished_for(&self, ch: ChannelRef, actor: Option<u64>) -> Result<FinishedGame, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             // In a game's thread, its game once finished; in a channel, its last finished
             // game, played in the channel or in one of its threads (whichever ended last
             // began last: ids grow).
@@ -508,7 +553,7 @@ impl GameService {
                 },
             }
             .ok_or(GameError::NoFinishedGame)?;
-            let l = self.load(tx, row)?;
+            let l = self.svc.load(tx, row)?;
             let f = FinishedGame {
                 game_id: l.row.id,
                 white: l.row.white.clone().into(),
@@ -516,39 +561,8 @@ impl GameService {
                 result: l.row.result.clone(),
                 game: l.game.clone(),
             };
-            self.keep(l);
+            self.svc.keep(l);
             Ok(f)
-        })
-    }
-
-    /// A takeback against the engine: granted at once, the game rewound by `plies` in this
-    /// transaction (the engine never needs asking).
-    pub(super) fn engine_takeback(
-        &self,
-        t: Turn<'_>,
-        plies: u32,
-    ) -> Result<TakebackView, GameError> {
-        let id = t.game.row.id;
-        let ply = t.game.row.ply;
-        let to_ply = ply - plies;
-        let (fen, _, clock) = self.rewound(&t, to_ply)?;
-        if !t
-            .tx
-            .rewind_game(id, ply, to_ply, &fen, t.now, &clock.to_row())?
-        {
-            return Err(GameError::PositionChanged);
-        }
-        self.cache().remove(&id);
-        let row =
-            t.tx.game(id)?
-                .ok_or_else(|| GameError::from(Failure::Vanished(format!("game {id}"))))?;
-        let l = self.rebuild(t.tx, row)?;
-        Ok(TakebackView {
-            game: self.view(l)?,
-            by: t.mine,
-            plies,
-            ply,
-            granted: true,
         })
     }
 }

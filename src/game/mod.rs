@@ -5,6 +5,26 @@
 //! completely or not at all), and returns a typed result for the front ends to show, or a
 //! [`GameError`] whose message is for the player.
 //!
+//! The operations are grouped by use case, each a small type borrowed from the same
+//! [`GameService`] (its store, cache, clock and ports), defined in the file that does its
+//! work, so that a move's whole path reads in `play.rs` plus the store:
+//!
+//! - [`Play`] (`svc.play()`; `play.rs`, `takeback.rs`): moves, resignation, draw offers
+//!   and claims, abort, abandoned games claimed, takebacks;
+//! - [`Challenges`] (`svc.challenges()`; `challenges.rs`, `rematch.rs`): challenges made and
+//!   answered, rematches, games started directly;
+//! - [`Clocks`] (`svc.clocks()`; `scheduler.rs`): the scheduler's rounds of timed events;
+//! - [`Ratings`] (`svc.ratings()`; `ratings/`): the leaderboard, stats, a game's rating
+//!   changes, the rebuild;
+//! - [`EngineGames`] (`svc.engine()`; `engine.rs`, `rematch.rs`): games against the engine,
+//!   its turns and posts, analyses;
+//! - [`Queries`] (`svc.queries()`; `queries.rs`): boards, PGN, history, legal moves.
+//!
+//! What every use case shares stays on [`GameService`]: construction, the options, the
+//! store's lock and its write and read transactions, the cache and loading (`load.rs`), the
+//! opening and ending of an operation on a game (`play.rs`'s `in_game` and `end_game`), and
+//! posting the notices an operation returned ([`GameService::post_notices`]).
+//!
 //! The chess itself (reading moves, legality, SAN, repetition, claims, outcomes, PGN) comes
 //! from the rules crate; this module only stores it and decides who may do what.
 //!
@@ -38,11 +58,11 @@ use std::time::Duration;
 
 pub use cajitas_rules::Lang;
 
-pub use self::challenges::ChallengeTerms;
+pub use self::challenges::{ChallengeTerms, Challenges};
 pub use self::clock::{Clock, ManualClock, SystemClock};
 pub use self::engine::{
-    ENGINE_LEVELS, ENGINE_NAME, EngineTurn, EngineTurns, FinishedGame, engine_level_of,
-    engine_user_id,
+    ENGINE_LEVELS, ENGINE_NAME, EngineGames, EngineTurn, EngineTurns, FinishedGame,
+    engine_level_of, engine_user_id,
 };
 pub use self::error::{Failure, GameError};
 use self::load::CachedGame;
@@ -50,9 +70,11 @@ pub use self::notify::{
     Done, NoNotifier, Notice, NoticeKind, Notifier, NotifyError, RecordingNotifier,
 };
 pub use self::observe::EventObserver;
-pub use self::play::Seen;
+pub use self::play::{Play, Seen};
+pub use self::queries::Queries;
+pub use self::ratings::Ratings;
 pub use self::rematch::EngineRematch;
-pub use self::scheduler::{Round, Scheduler, nonce};
+pub use self::scheduler::{Clocks, Round, Scheduler, nonce};
 pub use self::time_control::{
     ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
     TimeControl, UnknownTimeControl,
@@ -177,7 +199,11 @@ impl ServiceOptions {
 }
 
 /// The game service. Cheap to clone (an `Arc` inside); all methods block (see the module
-/// documentation).
+/// documentation). It is the core every use case shares: the store, the cache, the clock
+/// and the ports; its operations are on the use-case types it lends ([`GameService::play`],
+/// [`challenges`](GameService::challenges), [`clocks`](GameService::clocks),
+/// [`ratings`](GameService::ratings), [`engine`](GameService::engine),
+/// [`queries`](GameService::queries)).
 #[derive(Clone)]
 pub struct GameService {
     inner: Arc<Inner>,
@@ -244,6 +270,42 @@ impl GameService {
     /// The options in use.
     pub fn options(&self) -> &ServiceOptions {
         &self.inner.opts
+    }
+
+    // The use cases, each a small type over this same core (see the module documentation).
+
+    /// Playing: moves, resignation, draws, abort, abandoned games, takebacks ([`Play`], in
+    /// `play.rs` and `takeback.rs`).
+    pub fn play(&self) -> Play<'_> {
+        Play { svc: self }
+    }
+
+    /// Challenges: made, answered, and rematches ([`Challenges`], in `challenges.rs` and
+    /// `rematch.rs`).
+    pub fn challenges(&self) -> Challenges<'_> {
+        Challenges { svc: self }
+    }
+
+    /// Clocks: the scheduler's rounds of timed events ([`Clocks`], in `scheduler.rs`).
+    pub fn clocks(&self) -> Clocks<'_> {
+        Clocks { svc: self }
+    }
+
+    /// Ratings: the leaderboard, stats, a game's rating changes, the rebuild ([`Ratings`], in
+    /// `ratings/`).
+    pub fn ratings(&self) -> Ratings<'_> {
+        Ratings { svc: self }
+    }
+
+    /// Games against the engine: started, the engine's turns, its posts, analyses
+    /// ([`EngineGames`], in `engine.rs`).
+    pub fn engine(&self) -> EngineGames<'_> {
+        EngineGames { svc: self }
+    }
+
+    /// Reading games: boards, PGN, history, legal moves ([`Queries`], in `queries.rs`).
+    pub fn queries(&self) -> Queries<'_> {
+        Queries { svc: self }
     }
 
     fn now(&self) -> i64 {
@@ -320,7 +382,7 @@ impl GameService {
     /// Posts the channel's game as it stands (its board and status) through the
     /// [`Notifier`], outside any interaction, pinging both players. Returns the view posted.
     pub fn announce(&self, ch: ChannelRef) -> Result<GameView, GameError> {
-        let game = self.board(ch)?;
+        let game = self.queries().board(ch)?;
         let notice = Notice {
             place: ch,
             kind: NoticeKind::GameState,
@@ -358,25 +420,30 @@ mod tests {
             guild: Some(1),
             channel: 10,
         };
-        svc.challenge(&w, ch, Some(&b), ColourChoice::White)
+        svc.challenges()
+            .challenge(&w, ch, Some(&b), ColourChoice::White)
             .unwrap();
-        let id = svc.accept(&b, ch).unwrap().game_id;
+        let id = svc.challenges().accept(&b, ch).unwrap().game_id;
         let cached = || svc.cache().get(&id).map(|c| c.ply);
         assert_eq!(cached(), Some(0));
-        svc.play_move(&w, ch, "e4", Lang::En, false).unwrap();
+        svc.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
         assert_eq!(cached(), Some(1), "put back with the move");
         // Refusals that write nothing leave the game cached as it stands.
         assert!(matches!(
-            svc.play_move(&w, ch, "d4", Lang::En, false),
+            svc.play().play_move(&w, ch, "d4", Lang::En, false),
             Err(GameError::NotYourTurn)
         ));
         assert_eq!(cached(), Some(1), "after a move out of turn");
         assert!(matches!(
-            svc.play_move(&b, ch, "Ke5", Lang::En, false),
+            svc.play().play_move(&b, ch, "Ke5", Lang::En, false),
             Err(GameError::Move(_))
         ));
         assert_eq!(cached(), Some(1), "after an illegal move");
-        let v = svc.play_move(&b, ch, "e5", Lang::En, false).unwrap().view;
+        let v = svc
+            .play()
+            .play_move(&b, ch, "e5", Lang::En, false)
+            .unwrap()
+            .view;
         assert_eq!(v.sans, ["e4", "e5"]);
         assert_eq!(cached(), Some(2));
     }

@@ -53,14 +53,17 @@ mod tests {
             time: "5+3".parse::<TimeControl>().unwrap(),
             rated: false,
         };
-        svc.challenge_with(&white, ch, Some(&black), terms).unwrap();
-        svc.accept(&black, ch).unwrap();
+        svc.challenges()
+            .challenge_with(&white, ch, Some(&black), terms)
+            .unwrap();
+        svc.challenges().accept(&black, ch).unwrap();
         let due = svc
+            .clocks()
             .next_due(EventScope::All)
             .unwrap()
             .expect("an event is pending");
         clock.set(due + 4_000);
-        svc.run_round(EventScope::All).unwrap();
+        svc.clocks().run_round(EventScope::All).unwrap();
         let seen = seen.lock().unwrap().clone();
         assert!(!seen.is_empty());
         assert_eq!(seen[0].1, 4_000, "{seen:?}");

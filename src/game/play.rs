@@ -322,6 +322,32 @@ impl GameService {
         )
     }
 
+    /// The standing offer is accepted: the game is drawn by agreement.
+    fn agree_draw(
+        &self,
+        tx: &dyn Tx,
+        l: Loaded,
+        now: i64,
+        out: &mut Vec<Notice>,
+    ) -> Result<GameView, GameError> {
+        tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
+        let outcome = Outcome::Draw {
+            reason: DrawReason::Agreement,
+        };
+        self.finish(tx, l, outcome, now, out)
+    }
+}
+
+/// Playing a game in progress: moves, resignation, draw offers and claims, abort, an
+/// abandoned game claimed, and takebacks (in `takeback.rs`). A move's whole path is here
+/// (through the core's `in_game` and `end_game` above) and in the store. From
+/// [`GameService::play`].
+#[derive(Debug, Clone, Copy)]
+pub struct Play<'a> {
+    pub(super) svc: &'a GameService,
+}
+
+impl Play<'_> {
     /// Plays `text` (any notation the rules' reader knows; `lang` decides what `R` means) for
     /// `actor` in the channel's game. With `claim_draw`, the move comes with a draw claim
     /// (FIDE 9.2/9.3): when the position after the move (or, failing that, the current
@@ -362,7 +388,7 @@ impl GameService {
         if text.is_empty() {
             return Err(GameError::EmptyMove);
         }
-        let (mut result, notices) = self.in_game(actor, ch, |t| {
+        let (mut result, notices) = self.svc.in_game(actor, ch, |t| {
             t.check_ply(expected_ply)?;
             let Turn {
                 tx,
@@ -375,13 +401,13 @@ impl GameService {
             // The commonest refusals (a typo, a move out of turn) write nothing: the game goes
             // back to the cache as it was read, instead of being rebuilt by the next move.
             if l.game.position().turn() != mine {
-                self.keep(l);
+                self.svc.keep(l);
                 return Err(GameError::NotYourTurn);
             }
             let mv = match cajitas_rules::read_move(l.game.position(), text, lang) {
                 Ok(mv) => mv,
                 Err(e) => {
-                    self.keep(l);
+                    self.svc.keep(l);
                     return Err(GameError::Move(e));
                 }
             };
@@ -410,7 +436,7 @@ impl GameService {
                     outcome,
                     claim_move: written,
                 };
-                let view = self.end_game(tx, l, end, now, out)?;
+                let view = self.svc.end_game(tx, l, end, now, out)?;
                 return Ok(MoveResult {
                     view,
                     san,
@@ -430,20 +456,20 @@ impl GameService {
             };
             let fen = l.game.position().fen();
             let tc = TimeControl::from_row(l.row.tc);
-            let abandon = self.abandon_ms();
+            let abandon = self.svc.abandon_ms();
             let before = ClockState::from_row(tc, &l.row.clock, l.row.ply, mine, now, abandon);
             let clock = time_control::after_move(tc, before, l.row.ply, mine, now, abandon);
             // The next event is written with the move (a move that ends the game leaves it
             // to the ending, which drops it). A game against the engine has none: no
             // reminder pings the engine, and nobody claims a game it abandoned.
-            let next = (l.game.outcome().is_none() && !Self::has_engine(&l))
+            let next = (l.game.outcome().is_none() && !GameService::has_engine(&l))
                 .then(|| next_event(tc, &clock, l.row.ply + 1))
                 .flatten();
             if !tx.append_move(l.row.id, l.row.ply, &row, &fen, &clock.to_row(), next)? {
                 return Err(GameError::PositionChanged);
             }
             if let Some((_, due)) = next {
-                self.inner.bell.ring_if_before(due);
+                self.svc.inner.bell.ring_if_before(due);
             }
             l.row.clock = crate::store::ClockRow {
                 seq: l.row.clock.seq + 1,
@@ -461,8 +487,8 @@ impl GameService {
             l.row.updated_at = now.max(l.row.updated_at + 1);
             l.moves.push(row);
             let view = match l.game.outcome() {
-                Some(outcome) => self.finish(tx, l, outcome, now, out)?,
-                None => self.view(l)?,
+                Some(outcome) => self.svc.finish(tx, l, outcome, now, out)?,
+                None => self.svc.view(l)?,
             };
             Ok(MoveResult {
                 view,
@@ -484,17 +510,18 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<Done, GameError> {
         let seen = seen.into();
-        self.in_game_at(actor, ch, seen.game, |t| {
-            t.check_game(seen.game)?;
-            t.check_ply(seen.ply)?;
-            t.record_actor()?;
-            let outcome = Outcome::Decisive {
-                winner: !t.mine,
-                reason: WinReason::Resignation,
-            };
-            self.finish(t.tx, t.game, outcome, t.now, t.out)
-        })
-        .map(done)
+        self.svc
+            .in_game_at(actor, ch, seen.game, |t| {
+                t.check_game(seen.game)?;
+                t.check_ply(seen.ply)?;
+                t.record_actor()?;
+                let outcome = Outcome::Decisive {
+                    winner: !t.mine,
+                    reason: WinReason::Resignation,
+                };
+                self.svc.finish(t.tx, t.game, outcome, t.now, t.out)
+            })
+            .map(done)
     }
 
     /// `actor` offers a draw. The offer stands until the opponent accepts, declines or moves;
@@ -506,37 +533,38 @@ impl GameService {
         ch: ChannelRef,
         expected_ply: Option<u32>,
     ) -> Result<Done, GameError> {
-        self.in_game(actor, ch, |t| {
-            t.check_ply(expected_ply)?;
-            t.record_actor()?;
-            let Turn {
-                tx,
-                game: mut l,
-                me,
-                mine,
-                now,
-                out,
-            } = t;
-            match &l.offer {
-                Some(o) if o.by == side(mine) => Err(GameError::DrawAlreadyOffered),
-                Some(_) => self.agree_draw(tx, l, now, out),
-                None => {
-                    let opponent = l.player_id(!mine);
-                    Self::ping(tx, me.id, opponent, "draw_offer", now)?;
-                    let id = tx.insert_draw_offer(l.row.id, side(mine), l.row.ply, now)?;
-                    l.offer = Some(DrawOfferRow {
-                        id,
-                        game_id: l.row.id,
-                        by: side(mine),
-                        ply: l.row.ply,
-                        status: OfferStatus::Open,
-                        created_at: now,
-                    });
-                    self.view(l)
+        self.svc
+            .in_game(actor, ch, |t| {
+                t.check_ply(expected_ply)?;
+                t.record_actor()?;
+                let Turn {
+                    tx,
+                    game: mut l,
+                    me,
+                    mine,
+                    now,
+                    out,
+                } = t;
+                match &l.offer {
+                    Some(o) if o.by == side(mine) => Err(GameError::DrawAlreadyOffered),
+                    Some(_) => self.svc.agree_draw(tx, l, now, out),
+                    None => {
+                        let opponent = l.player_id(!mine);
+                        GameService::ping(tx, me.id, opponent, "draw_offer", now)?;
+                        let id = tx.insert_draw_offer(l.row.id, side(mine), l.row.ply, now)?;
+                        l.offer = Some(DrawOfferRow {
+                            id,
+                            game_id: l.row.id,
+                            by: side(mine),
+                            ply: l.row.ply,
+                            status: OfferStatus::Open,
+                            created_at: now,
+                        });
+                        self.svc.view(l)
+                    }
                 }
-            }
-        })
-        .map(done)
+            })
+            .map(done)
     }
 
     /// The opponent's standing offer, refused as stale when `expected_ply` (from a button)
@@ -569,28 +597,14 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<Done, GameError> {
         let seen = seen.into();
-        self.in_game_at(actor, ch, seen.game, |t| {
-            t.check_game(seen.game)?;
-            Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
-            t.record_actor()?;
-            self.agree_draw(t.tx, t.game, t.now, t.out)
-        })
-        .map(done)
-    }
-
-    /// The standing offer is accepted: the game is drawn by agreement.
-    fn agree_draw(
-        &self,
-        tx: &dyn Tx,
-        l: Loaded,
-        now: i64,
-        out: &mut Vec<Notice>,
-    ) -> Result<GameView, GameError> {
-        tx.resolve_draw_offer(l.row.id, None, OfferStatus::Accepted, now)?;
-        let outcome = Outcome::Draw {
-            reason: DrawReason::Agreement,
-        };
-        self.finish(tx, l, outcome, now, out)
+        self.svc
+            .in_game_at(actor, ch, seen.game, |t| {
+                t.check_game(seen.game)?;
+                Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
+                t.record_actor()?;
+                self.svc.agree_draw(t.tx, t.game, t.now, t.out)
+            })
+            .map(done)
     }
 
     /// Declines the opponent's draw offer: the game goes on.
@@ -601,37 +615,39 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<GameView, GameError> {
         let seen = seen.into();
-        self.in_game_at(actor, ch, seen.game, |t| {
-            t.check_game(seen.game)?;
-            Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
-            t.record_actor()?;
-            let mut l = t.game;
-            t.tx.resolve_draw_offer(l.row.id, None, OfferStatus::Declined, t.now)?;
-            l.offer = None;
-            self.view(l)
-        })
-        .map(ends_nothing)
+        self.svc
+            .in_game_at(actor, ch, seen.game, |t| {
+                t.check_game(seen.game)?;
+                Self::offer_to_answer(&t.game, t.mine, seen.ply)?;
+                t.record_actor()?;
+                let mut l = t.game;
+                t.tx.resolve_draw_offer(l.row.id, None, OfferStatus::Declined, t.now)?;
+                l.offer = None;
+                self.svc.view(l)
+            })
+            .map(ends_nothing)
     }
 
     /// The player to move claims a draw by threefold repetition or the 50-move rule, when the
     /// current position qualifies (to claim with a move, use `play_move` with `claim_draw`).
     pub fn draw_claim(&self, actor: &UserRef, ch: ChannelRef) -> Result<Done, GameError> {
-        self.in_game(actor, ch, |t| {
-            if t.game.game.position().turn() != t.mine {
-                return Err(GameError::ClaimNotYourTurn);
-            }
-            let mut l = t.game;
-            let Some(&claim) = l.game.claimable_now().first() else {
-                return Err(GameError::NothingToClaim);
-            };
-            let outcome = l
-                .game
-                .claim_draw(claim)
-                .map_err(|e| Failure::rules("claim", e))?;
-            t.tx.upsert_user(&t.me, t.now)?;
-            self.finish(t.tx, l, outcome, t.now, t.out)
-        })
-        .map(done)
+        self.svc
+            .in_game(actor, ch, |t| {
+                if t.game.game.position().turn() != t.mine {
+                    return Err(GameError::ClaimNotYourTurn);
+                }
+                let mut l = t.game;
+                let Some(&claim) = l.game.claimable_now().first() else {
+                    return Err(GameError::NothingToClaim);
+                };
+                let outcome = l
+                    .game
+                    .claim_draw(claim)
+                    .map_err(|e| Failure::rules("claim", e))?;
+                t.tx.upsert_user(&t.me, t.now)?;
+                self.svc.finish(t.tx, l, outcome, t.now, t.out)
+            })
+            .map(done)
     }
 
     /// The player waiting for a move in an untimed game claims it, once the opponent has not
@@ -645,55 +661,60 @@ impl GameService {
         ch: ChannelRef,
         draw: bool,
     ) -> Result<Done, GameError> {
-        self.in_game(actor, ch, |t| {
-            if TimeControl::from_row(t.game.row.tc).is_timed() {
-                return Err(GameError::ClaimNotUntimed);
-            }
-            if Self::has_engine(&t.game) {
-                return Err(GameError::ClaimAgainstEngine);
-            }
-            if t.game.game.position().turn() == t.mine {
-                return Err(GameError::ClaimOwnTurn);
-            }
-            let at = t.game.row.clock.deadline.unwrap_or(i64::MAX);
-            if t.now < at {
-                return Err(GameError::ClaimTooEarly {
-                    at_ms: at,
-                    as_of_ms: t.now,
-                });
-            }
-            t.record_actor()?;
-            if t.game.row.ply < 2 {
-                return self.end_game(t.tx, t.game, GameEnd::Aborted, t.now, t.out);
-            }
-            let outcome = if draw {
-                Outcome::Draw {
-                    reason: DrawReason::Agreement,
+        self.svc
+            .in_game(actor, ch, |t| {
+                if TimeControl::from_row(t.game.row.tc).is_timed() {
+                    return Err(GameError::ClaimNotUntimed);
                 }
-            } else {
-                t.game
-                    .game
-                    .clone()
-                    .timeout(!t.mine)
-                    .map_err(|e| Failure::rules("claim", e))?
-            };
-            self.finish(t.tx, t.game, outcome, t.now, t.out)
-        })
-        .map(done)
+                if GameService::has_engine(&t.game) {
+                    return Err(GameError::ClaimAgainstEngine);
+                }
+                if t.game.game.position().turn() == t.mine {
+                    return Err(GameError::ClaimOwnTurn);
+                }
+                let at = t.game.row.clock.deadline.unwrap_or(i64::MAX);
+                if t.now < at {
+                    return Err(GameError::ClaimTooEarly {
+                        at_ms: at,
+                        as_of_ms: t.now,
+                    });
+                }
+                t.record_actor()?;
+                if t.game.row.ply < 2 {
+                    return self
+                        .svc
+                        .end_game(t.tx, t.game, GameEnd::Aborted, t.now, t.out);
+                }
+                let outcome = if draw {
+                    Outcome::Draw {
+                        reason: DrawReason::Agreement,
+                    }
+                } else {
+                    t.game
+                        .game
+                        .clone()
+                        .timeout(!t.mine)
+                        .map_err(|e| Failure::rules("claim", e))?
+                };
+                self.svc.finish(t.tx, t.game, outcome, t.now, t.out)
+            })
+            .map(done)
     }
 
     /// Either player aborts the game before both have moved: it ends without a result. A
     /// game against the engine may be aborted at any time (it is unrated, and its person
     /// may be left waiting for an engine that fails).
     pub fn abort(&self, actor: &UserRef, ch: ChannelRef) -> Result<Done, GameError> {
-        self.in_game(actor, ch, |t| {
-            if t.game.row.ply >= 2 && !Self::has_engine(&t.game) {
-                return Err(GameError::AbortTooLate);
-            }
-            t.record_actor()?;
-            self.end_game(t.tx, t.game, GameEnd::Aborted, t.now, t.out)
-        })
-        .map(done)
+        self.svc
+            .in_game(actor, ch, |t| {
+                if t.game.row.ply >= 2 && !GameService::has_engine(&t.game) {
+                    return Err(GameError::AbortTooLate);
+                }
+                t.record_actor()?;
+                self.svc
+                    .end_game(t.tx, t.game, GameEnd::Aborted, t.now, t.out)
+            })
+            .map(done)
     }
 }
 

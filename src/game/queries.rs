@@ -6,16 +6,26 @@ use super::{
 };
 use crate::store::{GameRow, Speed, Tx};
 
-impl GameService {
+/// Reading games: the board, a game by id, its PGN (with its analysis), its replay and UCI
+/// moves, the channel's history, legal moves, and the count of games in progress. Nothing
+/// here writes. From [`GameService::queries`].
+#[derive(Debug, Clone, Copy)]
+pub struct Queries<'a> {
+    pub(super) svc: &'a GameService,
+}
+
+impl Queries<'_> {
     /// How many games are in progress, in every place (a count on the store's indexes of
     /// active games: cheap, for a metrics gauge).
     pub fn active_game_count(&self) -> Result<u64, GameError> {
-        self.read(|tx| Ok(tx.active_game_count()?))
+        self.svc.read(|tx| Ok(tx.active_game_count()?))
     }
 
     /// The channel's game in progress, or its last game when none is.
     pub fn board(&self, ch: ChannelRef) -> Result<GameView, GameError> {
-        let v = self.read(|tx| self.view(self.current_or_last(tx, ch, None)?))?;
+        let v = self
+            .svc
+            .read(|tx| self.svc.view(self.current_or_last(tx, ch, None)?))?;
         self.looked_at(&v);
         Ok(v)
     }
@@ -27,7 +37,9 @@ impl GameService {
     /// channel itself, else the links to the games in progress in threads, else the
     /// channel's last game; never another pair's game for someone who has one there.
     pub fn board_for(&self, actor: &UserRef, ch: ChannelRef) -> Result<GameView, GameError> {
-        let v = self.read(|tx| self.view(self.current_or_last(tx, ch, Some(actor.id))?))?;
+        let v = self
+            .svc
+            .read(|tx| self.svc.view(self.current_or_last(tx, ch, Some(actor.id))?))?;
         self.looked_at(&v);
         Ok(v)
     }
@@ -36,7 +48,7 @@ impl GameService {
     /// again.
     fn looked_at(&self, v: &GameView) {
         if !v.finished && v.engine().is_some() {
-            self.poke_engine(v.game_id);
+            self.svc.poke_engine(v.game_id);
         }
     }
 
@@ -46,15 +58,15 @@ impl GameService {
         ch: ChannelRef,
         actor: Option<u64>,
     ) -> Result<Loaded, GameError> {
-        let row = self.locate(tx, ch, actor, true)?;
-        self.load(tx, row)
+        let row = self.svc.locate(tx, ch, actor, true)?;
+        self.svc.load(tx, row)
     }
 
     /// A game by id.
     pub fn game(&self, game_id: i64) -> Result<GameView, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
-            self.view(self.load(tx, row)?)
+            self.svc.view(self.svc.load(tx, row)?)
         })
     }
 
@@ -62,10 +74,10 @@ impl GameService {
     /// from the cache, and checks that the position reached is the stored one. Returns its
     /// PGN (`cajitas migrate` compares it on both databases).
     pub fn replay(&self, game_id: i64) -> Result<String, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
             let stored = row.fen.clone();
-            let l = self.rebuild(tx, row)?;
+            let l = self.svc.rebuild(tx, row)?;
             let fen = l.game.position().fen();
             if fen != stored {
                 return Err(super::Failure::bad_game(format!(
@@ -73,20 +85,21 @@ impl GameService {
                 ))
                 .into());
             }
-            Ok(pgn_of(&l, self.options().site))
+            Ok(pgn_of(&l, self.svc.options().site))
         })
     }
 
     /// The moves of a game in UCI, as stored.
     pub fn moves_uci(&self, game_id: i64) -> Result<Vec<String>, GameError> {
-        self.read(|tx| Ok(tx.moves(game_id)?.into_iter().map(|m| m.uci).collect()))
+        self.svc
+            .read(|tx| Ok(tx.moves(game_id)?.into_iter().map(|m| m.uci).collect()))
     }
 
     /// The PGN of the channel's game in progress, or of its last game.
     pub fn pgn(&self, ch: ChannelRef) -> Result<String, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let l = self.current_or_last(tx, ch, None)?;
-            Ok(pgn_of(&l, self.options().site))
+            Ok(pgn_of(&l, self.svc.options().site))
         })
     }
 
@@ -96,7 +109,7 @@ impl GameService {
         self.pgn_and_analysis_of(ch, None)
     }
 
-    /// [`GameService::pgn_and_analysis`] of the game `actor` means at `ch`.
+    /// [`pgn_and_analysis`](Self::pgn_and_analysis) of the game `actor` means at `ch`.
     pub fn pgn_and_analysis_for(
         &self,
         actor: &UserRef,
@@ -110,16 +123,16 @@ impl GameService {
         ch: ChannelRef,
         actor: Option<u64>,
     ) -> Result<(String, String), GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let l = self.current_or_last(tx, ch, actor)?;
-            let pgn = pgn_of(&l, self.options().site);
+            let pgn = pgn_of(&l, self.svc.options().site);
             let sans: Vec<String> = l.moves.iter().map(|m| m.san.clone()).collect();
             let url = super::analysis::lichess_analysis_url(
                 &sans,
                 &l.game.position().fen(),
                 super::analysis::LINK_URL_MAX,
             );
-            self.keep(l);
+            self.svc.keep(l);
             Ok((pgn, url))
         })
     }
@@ -127,7 +140,7 @@ impl GameService {
     /// The channel's last finished games, newest first (at most `limit`, capped at 100); in
     /// a game's thread, those of its channel.
     pub fn history(&self, ch: ChannelRef, limit: usize) -> Result<Vec<HistoryEntry>, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let channel = match tx.last_game(ch.channel)? {
                 Some(g) if g.thread == Some(ch.channel) => g.channel,
                 _ => ch.channel,
@@ -159,11 +172,11 @@ impl GameService {
         actor: &UserRef,
         ch: ChannelRef,
     ) -> Result<Vec<String>, GameError> {
-        self.read(|tx| {
-            let Ok(row) = self.locate(tx, ch, Some(actor.id), false) else {
+        self.svc.read(|tx| {
+            let Ok(row) = self.svc.locate(tx, ch, Some(actor.id), false) else {
                 return Ok(Vec::new());
             };
-            let l = self.load(tx, row)?;
+            let l = self.svc.load(tx, row)?;
             let pos = l.game.position();
             let sans = if l.colour_of(actor.id) == Some(pos.turn()) {
                 pos.legal_moves()
@@ -173,7 +186,7 @@ impl GameService {
             } else {
                 Vec::new()
             };
-            self.keep(l);
+            self.svc.keep(l);
             Ok(sans)
         })
     }

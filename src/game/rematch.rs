@@ -3,16 +3,16 @@
 //! game's channel (threads cannot nest: the new game gets a thread of its own).
 
 use super::{
-    ChallengeView, ChannelRef, ColourChoice, Failure, GameError, GameService, Notice, NoticeKind,
-    Place, TimeControl, UserRef,
+    ChallengeView, Challenges, ChannelRef, ColourChoice, EngineGames, Failure, GameError, Notice,
+    NoticeKind, Place, TimeControl, UserRef,
 };
 use crate::store::{ChallengeStatus, ColourPick, GameStatus};
 
-impl GameService {
+impl Challenges<'_> {
     /// `actor`, a player of the finished game `game_id`, challenges the other player again,
     /// with the colours swapped. The challenge is made in the game's channel (`threads`:
     /// whether games there get threads of their own, see [`Place::threads`]), under the same
-    /// rules as [`GameService::challenge`], then posted through the notifier, and the
+    /// rules as [`Self::challenge`], then posted through the notifier, and the
     /// message posted recorded as the challenge's. A challenge whose post failed is
     /// withdrawn, so that it blocks nothing.
     pub fn rematch(
@@ -22,7 +22,7 @@ impl GameService {
         threads: bool,
     ) -> Result<ChallengeView, GameError> {
         let me = actor.capped();
-        let (challenge, game) = self.write(|tx, now| {
+        let (challenge, game) = self.svc.write(|tx, now| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
             if row.status == GameStatus::Active {
                 return Err(GameError::PositionChanged);
@@ -35,7 +35,7 @@ impl GameService {
                 return Err(GameError::NotAPlayer);
             };
             // The computer accepts no challenge: its rematch is a new game
-            // ([`GameService::engine_rematch`]).
+            // ([`EngineGames::engine_rematch`]).
             if them.is_bot || super::engine_level_of(them.id).is_some() {
                 return Err(GameError::BotCannotPlay);
             }
@@ -55,7 +55,7 @@ impl GameService {
                 rated: row.rated,
             };
             let c = self.new_challenge(tx, at, &me, Some(&them), terms, now)?;
-            let game = self.view(self.load(tx, row)?)?;
+            let game = self.svc.view(self.svc.load(tx, row)?)?;
             Ok((ChallengeView::from_row(c), game))
         })?;
         let notice = Notice {
@@ -65,7 +65,7 @@ impl GameService {
             nonce: Some(format!("cjr{}", challenge.id)),
             game,
         };
-        match self.inner.opts.notifier.post(&notice) {
+        match self.svc.inner.opts.notifier.post(&notice) {
             Ok(message) => {
                 let mut c = challenge;
                 if let Some(m) = message {
@@ -76,7 +76,7 @@ impl GameService {
             }
             Err(e) => {
                 let id = challenge.id;
-                self.write(|tx, now| {
+                self.svc.write(|tx, now| {
                     tx.resolve_challenge(id, ChallengeStatus::Cancelled, None, None, now)?;
                     Ok(())
                 })?;
@@ -91,7 +91,7 @@ impl GameService {
 }
 
 /// The new game a rematch of a game against the computer starts (see
-/// [`GameService::engine_rematch`]).
+/// [`EngineGames::engine_rematch`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineRematch {
     /// The computer's level, the finished game's.
@@ -103,17 +103,17 @@ pub struct EngineRematch {
     pub home: ChannelRef,
 }
 
-impl GameService {
+impl EngineGames<'_> {
     /// The rematch of the finished game `game_id` when it was played against the computer:
     /// a new game at the same level, the colours swapped, for its person to start at
-    /// `home` as `/play` starts one ([`GameService::play_engine_at`]); `None` for a game
-    /// between two people (their rematch is a challenge, [`GameService::rematch`]).
+    /// `home` as `/play` starts one ([`Self::play_engine_at`]); `None` for a game
+    /// between two people (their rematch is a challenge, [`Challenges::rematch`]).
     pub fn engine_rematch(
         &self,
         actor: &UserRef,
         game_id: i64,
     ) -> Result<Option<EngineRematch>, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let row = tx.game(game_id)?.ok_or(GameError::NoGame)?;
             let (white, black) = (
                 super::engine_level_of(row.white.id),

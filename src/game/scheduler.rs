@@ -9,7 +9,7 @@
 //! - **Events** are `(game, seq, kind)` (see [`crate::store::ClockEvents`]); each game has at
 //!   most one pending, kept in the game's own row (its kind and due time, indexed on the due
 //!   time) and replaced by every move and takeback in the write the move makes anyway.
-//! - **A round** ([`GameService::run_round`]) claims the due events in batches, each taken
+//! - **A round** ([`Clocks::run_round`]) claims the due events in batches, each taken
 //!   off its game (only while it is still the game's pending event) and recorded done, as a
 //!   row of `clock_events` with its id, in the transaction that acts on it (a timeout ends the
 //!   game there), then claims the done events' posts (a lease of [`POST_LEASE`], in a short
@@ -160,7 +160,7 @@ impl Scheduler {
     /// posted, by then (`cajitas local` reads its first command only after them).
     pub fn start_caught_up(svc: GameService, scope: EventScope) -> Scheduler {
         start_up(&svc, scope);
-        match svc.run_round(scope) {
+        match svc.clocks().run_round(scope) {
             Ok(round) if round.claimed + round.posted + round.failed > 0 => {
                 tracing::info!(?round, "scheduler round at start");
             }
@@ -287,10 +287,10 @@ impl Drop for Scheduler {
 /// Before the first round: the games from before clocks get their abandonment period, and
 /// the post claims a killed predecessor left are freed.
 fn start_up(svc: &GameService, scope: EventScope) {
-    if let Err(e) = svc.adopt_unclocked_games() {
+    if let Err(e) = svc.clocks().adopt_unclocked_games() {
         tracing::warn!(error = %e.chain(), "scheduler: could not adopt the games from before clocks");
     }
-    if let Err(e) = svc.release_own_post_claims(scope) {
+    if let Err(e) = svc.clocks().release_own_post_claims(scope) {
         tracing::warn!(error = %e.chain(), "scheduler: could not free the posts a stopped process claimed");
     }
 }
@@ -305,12 +305,12 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
             b.plan = Plan::Awake;
             b.rung = false;
         }
-        let mut next = match svc.run_round(scope) {
+        let mut next = match svc.clocks().run_round(scope) {
             Ok(round) => {
                 if round.claimed + round.posted + round.failed > 0 {
                     tracing::info!(?round, "scheduler round");
                 }
-                let next = svc.next_wake(scope).unwrap_or_else(|e| {
+                let next = svc.clocks().next_wake(scope).unwrap_or_else(|e| {
                     tracing::warn!(error = %e.chain(), "scheduler: next event");
                     Some(svc.now() + RETRY.as_millis() as i64)
                 });
@@ -365,7 +365,15 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
     }
 }
 
-impl GameService {
+/// Clocks: the scheduler's calls into the service, which run the timed events (reminders,
+/// timeouts, the abandonment of untimed games) and post what they did; the clock of each game
+/// itself is kept by `time_control.rs`. From [`GameService::clocks`].
+#[derive(Debug, Clone, Copy)]
+pub struct Clocks<'a> {
+    pub(super) svc: &'a GameService,
+}
+
+impl Clocks<'_> {
     /// One round of the scheduler for the events of `scope`, at the service's time: every
     /// due event claimed (each done in the transaction that acts on it), then every done
     /// event posted and marked posted. The scheduler thread runs rounds; tests with a
@@ -393,13 +401,13 @@ impl GameService {
 
     /// When the next pending event of `scope` falls due.
     pub fn next_due(&self, scope: EventScope) -> Result<Option<i64>, GameError> {
-        self.read(|tx| Ok(tx.next_event_due(scope)?))
+        self.svc.read(|tx| Ok(tx.next_event_due(scope)?))
     }
 
     /// When the scheduler of `scope` has work next: the earliest pending event, or a post
     /// left unposted (a failed post's retry, a dead process's lapsing claim).
     fn next_wake(&self, scope: EventScope) -> Result<Option<i64>, GameError> {
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let due = tx.next_event_due(scope)?;
             let post = tx.next_post_due(scope)?;
             Ok(match (due, post) {
@@ -414,17 +422,18 @@ impl GameService {
     /// when their lease lapses. With a shared database (PostgreSQL) another live process may
     /// hold them: nothing is freed, and a dead one's claims lapse. Returns how many.
     pub fn release_own_post_claims(&self, scope: EventScope) -> Result<usize, GameError> {
-        if self.shared_database() {
+        if self.svc.shared_database() {
             return Ok(0);
         }
-        self.write(|tx, _now| Ok(tx.release_post_claims(scope)?))
+        self.svc
+            .write(|tx, _now| Ok(tx.release_post_claims(scope)?))
     }
 
     /// Gives the active games from before clocks (untimed) their abandonment period from
     /// now, with their reminder. Returns how many.
     pub fn adopt_unclocked_games(&self) -> Result<usize, GameError> {
-        let abandon = self.abandon_ms();
-        self.write(|tx, now| {
+        let abandon = self.svc.abandon_ms();
+        self.svc.write(|tx, now| {
             let adopted = tx.adopt_unclocked_games(now, abandon)?;
             for &(game, channel, seq, ply) in &adopted {
                 let c = ClockState {
@@ -433,7 +442,8 @@ impl GameService {
                     clock_at: now,
                     deadline: now.saturating_add(abandon),
                 };
-                self.schedule(tx, game, channel, seq, TimeControl::Untimed, &c, ply)?;
+                self.svc
+                    .schedule(tx, game, channel, seq, TimeControl::Untimed, &c, ply)?;
             }
             Ok(adopted.len())
         })
@@ -443,11 +453,11 @@ impl GameService {
     /// there, with what it does (a timeout ends its game; a reminder schedules the timeout).
     fn claim_due(&self, scope: EventScope, limit: usize) -> Result<usize, GameError> {
         let mut out = Vec::new();
-        let claimed = self.write(|tx, now| {
+        let claimed = self.svc.write(|tx, now| {
             let due = tx.due_events(scope, now, limit)?;
             let mut claimed = Vec::with_capacity(due.len());
             for ev in &due {
-                self.event_handled(ev, now);
+                self.svc.event_handled(ev, now);
                 // Taken off its game only when it is still the game's pending event (same
                 // seq, kind and due time): a game that moved on or ended has nothing to do
                 // or post.
@@ -477,7 +487,7 @@ impl GameService {
         })?;
         // The endings' notices (a thread's summary), now that they are committed.
         for notice in out {
-            if let Err(e) = self.inner.opts.notifier.post(&notice) {
+            if let Err(e) = self.svc.inner.opts.notifier.post(&notice) {
                 tracing::warn!(game = notice.game.game_id, error = %e, "a notice was not posted");
             }
         }
@@ -501,8 +511,8 @@ impl GameService {
                     return Ok(());
                 }
                 record()?;
-                let l = self.load(tx, row)?;
-                self.flag(tx, l, now, out)?;
+                let l = self.svc.load(tx, row)?;
+                self.svc.flag(tx, l, now, out)?;
             }
             EventKind::Reminder => {
                 record()?;
@@ -534,18 +544,19 @@ impl GameService {
     ) -> Result<(usize, usize, usize), GameError> {
         let lease = POST_LEASE.as_millis() as i64;
         let events = self
+            .svc
             .write(|tx, now| Ok(tx.claim_posts(scope, now, now.saturating_add(lease), limit)?))?;
         if events.is_empty() {
             return Ok((0, 0, 0));
         }
-        let notices = self.read(|tx| {
+        let notices = self.svc.read(|tx| {
             let mut notices = Vec::with_capacity(events.len());
             for ev in &events {
                 notices.push(self.notice_for(tx, ev)?);
             }
             Ok(notices)
         })?;
-        let notifier = &self.inner.opts.notifier;
+        let notifier = &self.svc.inner.opts.notifier;
         let results: Vec<bool> = std::thread::scope(|s| {
             let chunk = notices.len().div_ceil(POST_THREADS).max(1);
             let handles: Vec<_> = notices
@@ -579,7 +590,7 @@ impl GameService {
             .map(|(e, _)| e.id)
             .collect();
         let retry = RETRY.as_millis() as i64;
-        self.write(|tx, now| {
+        self.svc.write(|tx, now| {
             for (ev, ok) in events.iter().zip(&results) {
                 if *ok {
                     tx.mark_posted(ev.id, now)?;
@@ -618,11 +629,11 @@ impl GameService {
         if !ok {
             return Ok(None);
         }
-        let mut game = self.view(self.load(tx, row)?)?;
+        let mut game = self.svc.view(self.svc.load(tx, row)?)?;
         if kind == NoticeKind::TimedOut && game.rated {
             // The final message shows both players' changes, as every other ending's does.
             game.rating_changes =
-                Self::rating_changes_in(tx, game.game_id, &game.white, &game.black)?;
+                GameService::rating_changes_in(tx, game.game_id, &game.white, &game.black)?;
         }
         let mentions = match kind {
             // Only the player to move is pinged by a reminder.

@@ -4,7 +4,7 @@
 use cajitas_rules::{Color, Game, Position, Uci};
 
 use super::load::{Loaded, colour, side};
-use super::play::{Seen, Turn, ends_nothing};
+use super::play::{Play, Seen, Turn, ends_nothing};
 use super::time_control::{self, ClockState};
 use super::{ChannelRef, GameError, GameService, TakebackView, TimeControl, UserRef};
 use crate::store::{OfferStatus, TakebackRow};
@@ -66,7 +66,9 @@ impl GameService {
         let clock = time_control::after_rewind(tc, charged, to_ply, turn, t.now, abandon);
         Ok((pos.fen(), tc, clock))
     }
+}
 
+impl Play<'_> {
     /// `actor` asks the opponent to take back their last move (one ply, when the opponent
     /// has not replied yet) or their last move and the reply (two plies). The request
     /// replaces any earlier one and counts toward the ping limit.
@@ -77,31 +79,32 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game_at(actor, ch, seen.game, |t| {
-            t.check_game(seen.game)?;
-            t.check_ply(seen.ply)?;
-            if t.game.row.rated {
-                return Err(GameError::TakebackInRatedGame);
-            }
-            let plies = plies_for(&t.game, t.mine).ok_or(GameError::NothingToTakeBack)?;
-            t.record_actor()?;
-            let opponent = t.game.player_id(!t.mine);
-            if super::engine_level_of(opponent).is_some() {
-                // The computer never needs asking.
-                return self.engine_takeback(t, plies);
-            }
-            Self::ping(t.tx, t.me.id, opponent, "takeback", t.now)?;
-            let ply = t.game.row.ply;
-            t.tx.insert_takeback(t.game.row.id, side(t.mine), ply, plies, t.now)?;
-            Ok(TakebackView {
-                game: self.view(t.game)?,
-                by: t.mine,
-                plies,
-                ply,
-                granted: false,
+        self.svc
+            .in_game_at(actor, ch, seen.game, |t| {
+                t.check_game(seen.game)?;
+                t.check_ply(seen.ply)?;
+                if t.game.row.rated {
+                    return Err(GameError::TakebackInRatedGame);
+                }
+                let plies = plies_for(&t.game, t.mine).ok_or(GameError::NothingToTakeBack)?;
+                t.record_actor()?;
+                let opponent = t.game.player_id(!t.mine);
+                if super::engine_level_of(opponent).is_some() {
+                    // The computer never needs asking.
+                    return self.svc.engine_takeback(t, plies);
+                }
+                GameService::ping(t.tx, t.me.id, opponent, "takeback", t.now)?;
+                let ply = t.game.row.ply;
+                t.tx.insert_takeback(t.game.row.id, side(t.mine), ply, plies, t.now)?;
+                Ok(TakebackView {
+                    game: self.svc.view(t.game)?,
+                    by: t.mine,
+                    plies,
+                    ply,
+                    granted: false,
+                })
             })
-        })
-        .map(ends_nothing)
+            .map(ends_nothing)
     }
 
     /// The opponent accepts the standing request: the game is taken back by its plies, the
@@ -115,50 +118,50 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game_at(actor, ch, seen.game, |t| {
-            t.check_game(seen.game)?;
-            if t.game.row.rated {
-                return Err(GameError::TakebackInRatedGame);
-            }
-            let r = request_to_answer(&t, seen.ply)?;
-            t.record_actor()?;
-            let id = t.game.row.id;
-            let to_ply = r.ply - r.plies;
-            let (fen, tc, clock) = self.rewound(&t, to_ply)?;
-            if !t
-                .tx
-                .rewind_game(id, r.ply, to_ply, &fen, t.now, &clock.to_row())?
-            {
-                return Err(GameError::PositionChanged);
-            }
-            let channel = t.game.row.channel;
-            self.schedule(
-                t.tx,
-                id,
-                channel,
-                t.game.row.clock.seq + 1,
-                tc,
-                &clock,
-                to_ply,
-            )?;
-            t.tx.resolve_takeback(id, OfferStatus::Accepted, t.now)?;
-            // The cached game is of the position before the rewind: never serve it again
-            // (the store also moved `updated_at` on, for other processes' caches).
-            self.cache().remove(&id);
-            let row = t
-                .tx
-                .game(id)?
-                .ok_or_else(|| GameError::from(super::Failure::Vanished(format!("game {id}"))))?;
-            let l = self.rebuild(t.tx, row)?;
-            Ok(TakebackView {
-                game: self.view(l)?,
-                by: colour(r.by),
-                plies: r.plies,
-                ply: r.ply,
-                granted: false,
+        self.svc
+            .in_game_at(actor, ch, seen.game, |t| {
+                t.check_game(seen.game)?;
+                if t.game.row.rated {
+                    return Err(GameError::TakebackInRatedGame);
+                }
+                let r = request_to_answer(&t, seen.ply)?;
+                t.record_actor()?;
+                let id = t.game.row.id;
+                let to_ply = r.ply - r.plies;
+                let (fen, tc, clock) = self.svc.rewound(&t, to_ply)?;
+                if !t
+                    .tx
+                    .rewind_game(id, r.ply, to_ply, &fen, t.now, &clock.to_row())?
+                {
+                    return Err(GameError::PositionChanged);
+                }
+                let channel = t.game.row.channel;
+                self.svc.schedule(
+                    t.tx,
+                    id,
+                    channel,
+                    t.game.row.clock.seq + 1,
+                    tc,
+                    &clock,
+                    to_ply,
+                )?;
+                t.tx.resolve_takeback(id, OfferStatus::Accepted, t.now)?;
+                // The cached game is of the position before the rewind: never serve it again
+                // (the store also moved `updated_at` on, for other processes' caches).
+                self.svc.cache().remove(&id);
+                let row = t.tx.game(id)?.ok_or_else(|| {
+                    GameError::from(super::Failure::Vanished(format!("game {id}")))
+                })?;
+                let l = self.svc.rebuild(t.tx, row)?;
+                Ok(TakebackView {
+                    game: self.svc.view(l)?,
+                    by: colour(r.by),
+                    plies: r.plies,
+                    ply: r.ply,
+                    granted: false,
+                })
             })
-        })
-        .map(ends_nothing)
+            .map(ends_nothing)
     }
 
     /// The opponent declines the standing request: the game goes on.
@@ -169,20 +172,21 @@ impl GameService {
         seen: impl Into<Seen>,
     ) -> Result<TakebackView, GameError> {
         let seen = seen.into();
-        self.in_game_at(actor, ch, seen.game, |t| {
-            t.check_game(seen.game)?;
-            let r = request_to_answer(&t, seen.ply)?;
-            t.record_actor()?;
-            t.tx.resolve_takeback(t.game.row.id, OfferStatus::Declined, t.now)?;
-            Ok(TakebackView {
-                game: self.view(t.game)?,
-                by: colour(r.by),
-                plies: r.plies,
-                ply: r.ply,
-                granted: false,
+        self.svc
+            .in_game_at(actor, ch, seen.game, |t| {
+                t.check_game(seen.game)?;
+                let r = request_to_answer(&t, seen.ply)?;
+                t.record_actor()?;
+                t.tx.resolve_takeback(t.game.row.id, OfferStatus::Declined, t.now)?;
+                Ok(TakebackView {
+                    game: self.svc.view(t.game)?,
+                    by: colour(r.by),
+                    plies: r.plies,
+                    ply: r.ply,
+                    granted: false,
+                })
             })
-        })
-        .map(ends_nothing)
+            .map(ends_nothing)
     }
 }
 

@@ -157,7 +157,7 @@ pub use crate::vocab::ChallengeStatus as ChallengeState;
 /// A challenge, as the front ends show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChallengeView {
-    /// Its id (front ends put it in button ids, see [`GameService::accept_challenge`](super::GameService::accept_challenge)).
+    /// Its id (front ends put it in button ids, see [`Challenges::accept_challenge`](super::Challenges::accept_challenge)).
     pub id: i64,
     /// Who challenged.
     pub challenger: UserRef,

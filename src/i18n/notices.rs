@@ -100,9 +100,10 @@ mod tests {
         };
         let tc = TimeControl::Correspondence { days: 3 };
         let v = svc
+            .challenges()
             .start_game_timed(&alice, &bob, ch, &Position::new(), tc)
             .unwrap();
-        let over = svc.resign(&bob, ch, None).unwrap().view;
+        let over = svc.play().resign(&bob, ch, None).unwrap().view;
         let entry = LeaderEntry {
             rank: 1,
             user: alice.clone(),

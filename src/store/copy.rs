@@ -4,10 +4,8 @@
 //! again finishes the job without duplicating anything. Then the identity sequences are moved
 //! past the copied ids and the rows of each table are counted on both sides.
 //!
-//! [`TABLES`] lists the tables with their columns: a new migration that adds a table or a
-//! column adds it there too (a test compares the list, with [`DERIVED`], with the SQLite
-//! schema). The derived tables are not copied: the target's triggers rebuild them as the rows
-//! they derive from arrive, and they are counted on both sides like the others.
+//! The tables and their columns are read from the two schemas ([`schema_tables`]): a
+//! migration that adds a table or a column, written for both backends, needs nothing here.
 
 use std::path::Path;
 
@@ -32,243 +30,160 @@ pub enum Col {
     Text,
 }
 
-/// A table to copy.
-#[derive(Debug)]
+use Col::{Bool, F64, I32, I64, Text};
+
+/// A table to copy, as the two schemas describe it (see [`schema_tables`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     /// Its name (the same in both schemas).
-    pub name: &'static str,
-    /// Its columns, with their PostgreSQL types.
-    pub columns: &'static [(&'static str, Col)],
+    pub name: String,
+    /// Its columns in SQLite's order, with their PostgreSQL types.
+    pub columns: Vec<(String, Col)>,
     /// The columns of its primary key (the conflict target, and the copy's order); empty for
     /// a table without a key, which is copied whole in one transaction, replacing the rows
     /// there.
-    pub key: &'static [&'static str],
-    /// Whether `id` is an identity column (its sequence is moved past the copied ids).
-    pub identity: bool,
+    pub key: Vec<String>,
+    /// Its identity column in PostgreSQL, if any (its sequence is moved past the copied ids).
+    pub identity: Option<String>,
 }
 
-use Col::{Bool, F64, I32, I64, Text};
-
-/// The tables derived from others by triggers, which a copy leaves to the target's triggers:
-/// `leaderboard_cells` (migration 0018) follows every write to `ratings`, so copying it too
-/// would count each copied rating twice.
+/// Tables a migration fills from others (by trigger or by backfill): never copied, the
+/// target's own migrations and triggers keep them; counted on both sides all the same.
+/// `leaderboard_cells` (migration 0018) follows every write to `ratings`: the target's
+/// triggers rebuild it as the ratings arrive, and copying it too would count each twice.
 pub const DERIVED: &[&str] = &["leaderboard_cells"];
 
-/// Every table of the schema but [`DERIVED`], parents before children (foreign keys).
-pub const TABLES: &[Table] = &[
-    Table {
-        name: "users",
-        columns: &[
-            ("id", I64),
-            ("name", Text),
-            ("is_bot", Bool),
-            ("updated_at", I64),
-            ("kind", Text),
-            ("engine_level", I32),
-        ],
-        key: &["id"],
-        identity: false,
-    },
-    Table {
-        name: "games",
-        columns: &[
-            ("id", I64),
-            ("guild_id", I64),
-            ("channel_id", I64),
-            ("white_id", I64),
-            ("black_id", I64),
-            ("start_fen", Text),
-            ("fen", Text),
-            ("ply", I32),
-            ("status", Text),
-            ("result", Text),
-            ("winner", Text),
-            ("termination", Text),
-            ("claim_move", Text),
-            ("created_at", I64),
-            ("updated_at", I64),
-            ("finished_at", I64),
-            ("lang", Text),
-            ("thread_id", I64),
-            ("tc_kind", Text),
-            ("tc_base_ms", I64),
-            ("tc_inc_ms", I64),
-            ("white_ms", I64),
-            ("black_ms", I64),
-            ("clock_at", I64),
-            ("deadline", I64),
-            ("seq", I64),
-            ("rated", Bool),
-            ("event_kind", Text),
-            ("event_due", I64),
-        ],
-        key: &["id"],
-        identity: true,
-    },
-    Table {
-        name: "moves",
-        columns: &[
-            ("game_id", I64),
-            ("ply", I32),
-            ("uci", Text),
-            ("san", Text),
-            ("user_id", I64),
-            ("played_at", I64),
-        ],
-        key: &["game_id", "ply"],
-        identity: false,
-    },
-    Table {
-        name: "challenges",
-        columns: &[
-            ("id", I64),
-            ("guild_id", I64),
-            ("channel_id", I64),
-            ("challenger_id", I64),
-            ("opponent_id", I64),
-            ("colour", Text),
-            ("status", Text),
-            ("created_at", I64),
-            ("expires_at", I64),
-            ("resolved_at", I64),
-            ("resolved_by", I64),
-            ("game_id", I64),
-            ("message_id", I64),
-            ("tc_kind", Text),
-            ("tc_base_ms", I64),
-            ("tc_inc_ms", I64),
-            ("rated", Bool),
-        ],
-        key: &["id"],
-        identity: true,
-    },
-    Table {
-        name: "draw_offers",
-        columns: &[
-            ("id", I64),
-            ("game_id", I64),
-            ("by_colour", Text),
-            ("ply", I32),
-            ("status", Text),
-            ("created_at", I64),
-            ("resolved_at", I64),
-        ],
-        key: &["id"],
-        identity: true,
-    },
-    Table {
-        name: "takebacks",
-        columns: &[
-            ("id", I64),
-            ("game_id", I64),
-            ("by_colour", Text),
-            ("ply", I32),
-            ("plies", I32),
-            ("status", Text),
-            ("created_at", I64),
-            ("resolved_at", I64),
-        ],
-        key: &["id"],
-        identity: true,
-    },
-    Table {
-        name: "processed_interactions",
-        columns: &[("id", I64), ("handled_at", I64)],
-        key: &["id"],
-        identity: false,
-    },
-    Table {
-        name: "bot_settings",
-        columns: &[("key", Text), ("value", Text), ("updated_at", I64)],
-        key: &["key"],
-        identity: false,
-    },
-    Table {
-        name: "pings",
-        columns: &[
-            ("from_user", I64),
-            ("to_user", I64),
-            ("kind", Text),
-            ("at", I64),
-        ],
-        key: &[],
-        identity: false,
-    },
-    Table {
-        name: "clock_events",
-        columns: &[
-            ("id", I64),
-            ("game_id", I64),
-            ("seq", I64),
-            ("kind", Text),
-            ("channel_id", I64),
-            ("due_at", I64),
-            ("done_at", I64),
-            ("posted_at", I64),
-            ("claim_until", I64),
-        ],
-        key: &["id"],
-        identity: true,
-    },
-    Table {
-        name: "ratings",
-        columns: &[
-            ("pool", I64),
-            ("speed", Text),
-            ("user_id", I64),
-            ("rating", F64),
-            ("deviation", F64),
-            ("volatility", F64),
-            ("games", I32),
-            ("rated_at", I64),
-            ("steady_until", I64),
-        ],
-        key: &["pool", "speed", "user_id"],
-        identity: false,
-    },
-    Table {
-        name: "rating_history",
-        columns: &[
-            ("id", I64),
-            ("game_id", I64),
-            ("pool", I64),
-            ("speed", Text),
-            ("user_id", I64),
-            ("colour", Text),
-            ("score", F64),
-            ("rating_before", F64),
-            ("deviation_before", F64),
-            ("rating_after", F64),
-            ("deviation_after", F64),
-            ("volatility_after", F64),
-            ("at", I64),
-        ],
-        key: &["id"],
-        identity: true,
-    },
-    Table {
-        name: "engine_claims",
-        columns: &[
-            ("game_id", I64),
-            ("seq", I64),
-            ("owner", I64),
-            ("claim_until", I64),
-        ],
-        key: &["game_id"],
-        identity: false,
-    },
-    Table {
-        name: "analyses",
-        columns: &[
-            ("game_id", I64),
-            ("budget", Text),
-            ("record", Text),
-            ("created_at", I64),
-        ],
-        key: &["game_id", "budget"],
-        identity: false,
-    },
-];
+/// A SQLite table: its name, its columns in order, its primary key and the tables its
+/// foreign keys name.
+struct SqliteTable {
+    name: String,
+    columns: Vec<String>,
+    key: Vec<String>,
+    parents: Vec<String>,
+}
+
+/// The tables of the SQLite schema but [`DERIVED`], parents before children (by their
+/// foreign keys), otherwise in the order they were created, each with its columns in order
+/// and its primary key.
+fn sqlite_tables(conn: &rusqlite::Connection) -> Result<Vec<SqliteTable>, StoreError> {
+    let names: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table'
+             AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut pending = Vec::new();
+    for name in names.into_iter().filter(|n| !DERIVED.contains(&n.as_str())) {
+        let columns = conn
+            .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?
+            .query_map([&name], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let key = conn
+            .prepare("SELECT name FROM pragma_table_info(?1) WHERE pk > 0 ORDER BY pk")?
+            .query_map([&name], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let parents: Vec<String> = conn
+            .prepare("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?1)")?
+            .query_map([&name], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        pending.push(SqliteTable {
+            parents: parents.into_iter().filter(|p| *p != name).collect(),
+            name,
+            columns,
+            key,
+        });
+    }
+    // Parents first, otherwise in the order the migrations created them: each step takes the
+    // first table whose parents are all placed.
+    let mut ordered: Vec<SqliteTable> = Vec::with_capacity(pending.len());
+    while !pending.is_empty() {
+        let Some(next) = pending.iter().position(|t| {
+            t.parents
+                .iter()
+                .all(|p| ordered.iter().any(|o| o.name == *p))
+        }) else {
+            let names: Vec<&str> = pending.iter().map(|t| t.name.as_str()).collect();
+            return Err(StoreError::Backend(format!(
+                "the foreign keys of the tables {names:?} form a circle: no order to copy them in"
+            )));
+        };
+        ordered.push(pending.remove(next));
+    }
+    Ok(ordered)
+}
+
+/// The type of a PostgreSQL column, as `information_schema` names it.
+fn col_of(table: &str, column: &str, data_type: &str) -> Result<Col, StoreError> {
+    Ok(match data_type {
+        "bigint" => I64,
+        "integer" | "smallint" => I32,
+        "boolean" => Bool,
+        "double precision" | "real" => F64,
+        "text" | "character varying" => Text,
+        other => {
+            return Err(StoreError::Backend(format!(
+                "{table}.{column} is of type {other} in PostgreSQL, which the copy does not know"
+            )));
+        }
+    })
+}
+
+/// Every table to copy, read from the two schemas themselves (so that a migration adding a
+/// table or a column needs nothing here): the SQLite file's tables and columns in order,
+/// parents before children, with each column's type and the identity column from
+/// PostgreSQL. Fails, naming them, where the schemas differ (a table or column one of them
+/// lacks).
+pub fn schema_tables(
+    source: &rusqlite::Connection,
+    target: &mut postgres::Client,
+) -> Result<Vec<Table>, StoreError> {
+    let mut out = Vec::new();
+    for t in sqlite_tables(source)? {
+        let rows = target.query(
+            "SELECT column_name::text, data_type::text, is_identity::text = 'YES'
+             FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = $1",
+            &[&t.name],
+        )?;
+        let pg: Vec<(String, String, bool)> = rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect::<Result<_, postgres::Error>>()?;
+        if pg.is_empty() {
+            return Err(StoreError::Backend(format!(
+                "the table {} is not in the PostgreSQL schema",
+                t.name
+            )));
+        }
+        let mut columns = Vec::with_capacity(t.columns.len());
+        for name in &t.columns {
+            let Some((_, data_type, _)) = pg.iter().find(|(n, _, _)| n == name) else {
+                return Err(StoreError::Backend(format!(
+                    "the column {}.{name} is not in the PostgreSQL schema",
+                    t.name
+                )));
+            };
+            columns.push((name.clone(), col_of(&t.name, name, data_type)?));
+        }
+        if let Some((extra, _, _)) = pg.iter().find(|(n, _, _)| !t.columns.contains(n)) {
+            return Err(StoreError::Backend(format!(
+                "the column {}.{extra} is in PostgreSQL but not in SQLite",
+                t.name
+            )));
+        }
+        out.push(Table {
+            identity: pg
+                .iter()
+                .find(|(_, _, identity)| *identity)
+                .map(|(n, _, _)| n.clone()),
+            name: t.name,
+            columns,
+            key: t.key,
+        });
+    }
+    Ok(out)
+}
 
 /// Rows written per PostgreSQL transaction.
 const BATCH: usize = 500;
@@ -277,7 +192,7 @@ const BATCH: usize = 500;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableCount {
     /// The table.
-    pub table: &'static str,
+    pub table: String,
     /// Rows in the SQLite file.
     pub source: i64,
     /// Rows in PostgreSQL.
@@ -355,6 +270,7 @@ pub fn sqlite_to_postgres(
     let mut conn = connect(&config(to)?)?;
     super::postgres::migrate(&mut conn)?;
     let target: &mut postgres::Client = &mut conn;
+    let tables = schema_tables(&source, target)?;
 
     // One snapshot of the source for the whole copy.
     let snapshot = source.transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)?;
@@ -367,8 +283,8 @@ pub fn sqlite_to_postgres(
         game_ids: Vec::new(),
     };
     let mut seen: u64 = 0;
-    'tables: for table in TABLES {
-        let names: Vec<&str> = table.columns.iter().map(|(n, _)| *n).collect();
+    'tables: for table in &tables {
+        let names: Vec<&str> = table.columns.iter().map(|(n, _)| n.as_str()).collect();
         let select = format!(
             "SELECT {} FROM \"{}\"{}",
             names.join(", "),
@@ -384,7 +300,7 @@ pub fn sqlite_to_postgres(
             "INSERT INTO \"{}\" ({}){} VALUES ({}){}",
             table.name,
             names.join(", "),
-            if table.identity {
+            if table.identity.is_some() {
                 " OVERRIDING SYSTEM VALUE"
             } else {
                 ""
@@ -429,7 +345,7 @@ pub fn sqlite_to_postgres(
             }
             let mut values = Vec::with_capacity(names.len());
             for (i, (name, col)) in table.columns.iter().enumerate() {
-                values.push(param(row.get::<_, Value>(i)?, *col, table.name, name)?);
+                values.push(param(row.get::<_, Value>(i)?, *col, &table.name, name)?);
             }
             if table.name == "games" {
                 report.game_ids.push(row.get(0)?);
@@ -441,13 +357,13 @@ pub fn sqlite_to_postgres(
             }
         }
         flush(&mut batch, &mut report)?;
-        if table.identity {
+        if let Some(id) = &table.identity {
             target.execute(
                 &format!(
-                    "SELECT setval(pg_get_serial_sequence('{0}', 'id'),
-                         coalesce((SELECT max(id) FROM \"{0}\"), 1),
-                         (SELECT max(id) FROM \"{0}\") IS NOT NULL)",
-                    table.name
+                    "SELECT setval(pg_get_serial_sequence('{0}', '{1}'),
+                         coalesce((SELECT max({1}) FROM \"{0}\"), 1),
+                         (SELECT max({1}) FROM \"{0}\") IS NOT NULL)",
+                    table.name, id
                 ),
                 &[],
             )?;
@@ -456,7 +372,8 @@ pub fn sqlite_to_postgres(
     if report.stopped_after.is_some() {
         return Ok(report);
     }
-    for table in TABLES.iter().map(|t| t.name).chain(DERIVED.iter().copied()) {
+    let derived = DERIVED.iter().map(|&name| name.to_owned());
+    for table in tables.into_iter().map(|t| t.name).chain(derived) {
         let sql = format!("SELECT count(*) FROM \"{table}\"");
         let source: i64 = snapshot.query_row(&sql, [], |r| r.get(0))?;
         let target: i64 = target.query_one(&sql, &[])?.try_get(0)?;
@@ -473,44 +390,43 @@ pub fn sqlite_to_postgres(
 mod tests {
     use super::*;
 
-    /// The copy knows every table and column of the SQLite schema: a migration that adds
-    /// one fails here until it is added to [`TABLES`] (and to `migrations/postgres/`), or to
-    /// [`DERIVED`] when triggers keep it.
+    /// The SQLite side of [`schema_tables`]: every table of the schema, each after the
+    /// tables its foreign keys name, with its primary key in order.
     #[test]
-    fn the_tables_are_the_sqlite_schema() {
+    fn the_sqlite_tables_come_parents_first_with_their_keys() {
         let mut conn = rusqlite::Connection::open_in_memory().unwrap();
         sqlite::migrations().to_latest(&mut conn).unwrap();
-        let mut tables: Vec<String> = conn
-            .prepare(
-                "SELECT name FROM sqlite_master WHERE type = 'table'
-                 AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        let tables = sqlite_tables(&conn).unwrap();
+        let all: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'
+                 AND name NOT LIKE 'sqlite_%'",
+                [],
+                |r| r.get(0),
             )
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
             .unwrap();
-        let mut known: Vec<String> = TABLES
-            .iter()
-            .map(|t| t.name)
-            .chain(DERIVED.iter().copied())
-            .map(str::to_owned)
-            .collect();
-        tables.sort();
-        known.sort();
-        assert_eq!(tables, known);
-        for t in TABLES {
-            let mut columns: Vec<String> = conn
-                .prepare(&format!("SELECT name FROM pragma_table_info('{}')", t.name))
-                .unwrap()
-                .query_map([], |r| r.get(0))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            let mut listed: Vec<String> = t.columns.iter().map(|(n, _)| (*n).to_owned()).collect();
-            columns.sort();
-            listed.sort();
-            assert_eq!(columns, listed, "table {}", t.name);
+        assert_eq!(tables.len() as i64, all - DERIVED.len() as i64);
+        let place = |name: &str| tables.iter().position(|t| t.name == name).unwrap();
+        let mut edges = 0;
+        for (i, t) in tables.iter().enumerate() {
+            for p in &t.parents {
+                assert!(place(p) < i, "{} comes before its parent {p}", t.name);
+                edges += 1;
+            }
         }
+        assert!(edges >= 5, "the schema's foreign keys were read ({edges})");
+        assert!(place("users") < place("games") && place("games") < place("moves"));
+        let key = |name: &str| tables[place(name)].key.clone();
+        assert_eq!(key("ratings"), ["pool", "speed", "user_id"]);
+        assert_eq!(key("games"), ["id"]);
+        assert!(key("pings").is_empty());
+    }
+
+    #[test]
+    fn postgres_types_are_known_or_named() {
+        assert_eq!(col_of("t", "c", "bigint").unwrap(), I64);
+        assert_eq!(col_of("t", "c", "boolean").unwrap(), Bool);
+        let e = col_of("games", "pgn", "bytea").unwrap_err().to_string();
+        assert!(e.contains("games.pgn") && e.contains("bytea"), "{e}");
     }
 }

@@ -49,7 +49,8 @@ pub async fn challenge(
     let lang = call.public_lang().await;
     let view = call
         .blocking(Defer::Message, move |g, actor, _| {
-            Ok(g.challenge_with(actor, place, opponent.as_ref(), terms)?)
+            Ok(g.challenges()
+                .challenge_with(actor, place, opponent.as_ref(), terms)?)
         })
         .await?;
     call.send(challenge_reply(&view, lang)).await?;
@@ -60,9 +61,10 @@ pub async fn challenge(
             Ok(message) => {
                 let game = call.data().game.clone();
                 let id = view.id;
-                let kept =
-                    tokio::task::spawn_blocking(move || game.set_challenge_message(id, message))
-                        .await;
+                let kept = tokio::task::spawn_blocking(move || {
+                    game.challenges().set_challenge_message(id, message)
+                })
+                .await;
                 if !matches!(kept, Ok(Ok(()))) {
                     tracing::warn!(challenge = id, "could not keep the challenge's message");
                 }
@@ -126,7 +128,9 @@ async fn start(
         let who = actor.clone();
         let c = data
             .blocking(r, defer, move |g| {
-                g.acceptable(&who, place, expected).map_err(stale)
+                g.challenges()
+                    .acceptable(&who, place, expected)
+                    .map_err(stale)
             })
             .await?;
         let now = data.game.options().clock.now_ms();
@@ -147,11 +151,13 @@ async fn start(
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             let (game, who, id) = (data.game.clone(), actor.clone(), c.id);
-            message = tokio::task::spawn_blocking(move || game.acceptable(&who, place, Some(id)))
-                .await
-                .ok()
-                .and_then(Result::ok)
-                .and_then(|c| c.message);
+            message = tokio::task::spawn_blocking(move || {
+                game.challenges().acceptable(&who, place, Some(id))
+            })
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .and_then(|c| c.message);
         }
         match message {
             Some(m) => {
@@ -170,6 +176,7 @@ async fn start(
     let shown = data
         .blocking(r, defer, move |g| {
             let view = g
+                .challenges()
                 .accept_at(&actor, place, expected, lang, thread)
                 .map_err(stale)?;
             Ok(g.show(view)?)
@@ -235,7 +242,7 @@ async fn first_board_in_thread(http: &serenity::Http, started: &Started, lang: L
     let Some(thread) = shown.view.thread else {
         return;
     };
-    let board = game_reply(started_text(shown, lang), shown, lang);
+    let board = game_reply(started_text(shown, lang), shown.clone(), lang);
     if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
         tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
     }
@@ -282,7 +289,7 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
         r.send(in_thread_reply(shown, lang)).await?;
         first_board_in_thread(http, &started, lang).await;
     } else {
-        r.send(game_reply(first_text(&started, lang), shown, lang))
+        r.send(game_reply(first_text(&started, lang), shown.clone(), lang))
             .await?;
     }
     Ok(())
@@ -294,10 +301,9 @@ pub async fn decline(ctx: Context<'_>) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.public_lang().await;
     let c = call
-        .blocking(
-            Defer::Message,
-            move |g, actor, ch| Ok(g.decline(actor, ch)?),
-        )
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.challenges().decline(actor, ch)?)
+        })
         .await?;
     call.send(Reply::text(tr!(
         lang,
@@ -314,7 +320,9 @@ pub async fn cancel(ctx: Context<'_>) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.public_lang().await;
     let c = call
-        .blocking(Defer::Message, move |g, actor, ch| Ok(g.cancel(actor, ch)?))
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.challenges().cancel(actor, ch)?)
+        })
         .await?;
     call.send(Reply::text(tr!(
         lang,
@@ -352,7 +360,7 @@ pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
         r.update(in_thread_reply(shown, lang)).await?;
         first_board_in_thread(http, &started, lang).await;
     } else {
-        r.update(game_reply(first_text(&started, lang), shown, lang))
+        r.update(game_reply(first_text(&started, lang), shown.clone(), lang))
             .await?;
     }
     Ok(())
@@ -364,7 +372,7 @@ pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
 pub async fn rematch_button(c: &Click<'_>, game: i64) -> Result<(), Error> {
     let again = c
         .blocking(Defer::Update, move |g, actor, _| {
-            Ok(g.engine_rematch(actor, game)?)
+            Ok(g.engine().engine_rematch(actor, game)?)
         })
         .await?;
     if let Some(again) = again {
@@ -374,7 +382,7 @@ pub async fn rematch_button(c: &Click<'_>, game: i64) -> Result<(), Error> {
     let threads = threads::threads_allowed(c.data, c.click.app_permissions);
     let posted = c
         .blocking(Defer::Update, move |g, actor, _| {
-            Ok(g.rematch(actor, game, threads)?)
+            Ok(g.challenges().rematch(actor, game, threads)?)
         })
         .await?;
     c.send(Reply::ephemeral(tr!(
@@ -390,7 +398,8 @@ pub async fn decline_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> 
     let lang = c.public_lang().await;
     let declined = c
         .blocking(Defer::Update, move |g, actor, ch| {
-            g.decline_challenge(actor, ch, Some(challenge))
+            g.challenges()
+                .decline_challenge(actor, ch, Some(challenge))
                 .map_err(stale)
         })
         .await?;

@@ -84,7 +84,7 @@ pub async fn claim_win(
     let draw = draw.unwrap_or(false);
     let shown = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            Ok(g.show(g.after(g.claim_abandoned(actor, ch, draw)?))?)
+            Ok(g.show(g.after(g.play().claim_abandoned(actor, ch, draw)?))?)
         })
         .await?;
     let text = tr!(
@@ -93,5 +93,5 @@ pub async fn claim_win(
         player = call.who(),
         status = status::status_line(lang, Presentation::Discord, &shown.view)
     );
-    call.send(game_reply(text, &shown, lang)).await
+    call.send(game_reply(text, shown, lang)).await
 }

@@ -5,10 +5,10 @@ use poise::serenity_prelude as serenity;
 use super::request::answer_request;
 use crate::discord::interaction::call::{Call, Click};
 use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
-use crate::discord::present::view::{Shown, game_reply};
+use crate::discord::present::view::game_reply;
 use crate::discord::present::who::mention;
 use crate::discord::{Context, Defer, Error};
-use crate::game::{GameError, Lang};
+use crate::game::{GameError, GameView, Lang};
 use crate::tr;
 
 /// What to do about a draw.
@@ -29,8 +29,8 @@ pub enum Action {
 }
 
 /// The offer message's buttons, tied to the position of the offer.
-fn offer_buttons(shown: &Shown, lang: Lang) -> Vec<serenity::CreateActionRow> {
-    let (game, ply) = (shown.view.game_id, shown.view.ply);
+fn offer_buttons(view: &GameView, lang: Lang) -> Vec<serenity::CreateActionRow> {
+    let (game, ply) = (view.game_id, view.ply);
     request_buttons(
         ButtonId::DrawAccept { game, ply },
         ButtonId::DrawDecline { game, ply },
@@ -53,40 +53,41 @@ pub async fn draw(
     let shown = call
         .blocking(Defer::Message, move |g, actor, ch| {
             let view = match action {
-                Action::Offer => g.after(g.draw_offer(actor, ch, None)?),
-                Action::Accept => g.after(g.draw_accept(actor, ch, None)?),
-                Action::Decline => g.draw_decline(actor, ch, None)?,
-                Action::Claim => g.after(g.draw_claim(actor, ch)?),
+                Action::Offer => g.after(g.play().draw_offer(actor, ch, None)?),
+                Action::Accept => g.after(g.play().draw_accept(actor, ch, None)?),
+                Action::Decline => g.play().draw_decline(actor, ch, None)?,
+                Action::Claim => g.after(g.play().draw_claim(actor, ch)?),
             };
             Ok(g.show(view)?)
         })
         .await?;
     // An offer that meets the opponent's standing offer is an agreement: the game is drawn.
     let agreed = action == Action::Offer && shown.view.finished;
+    let view = shown.view.clone();
     let mut reply = match action {
         Action::Offer if agreed => {
-            game_reply(tr!(lang, "draw-accepts-standing", who = who), &shown, lang)
+            game_reply(tr!(lang, "draw-accepts-standing", who = who), shown, lang)
         }
         Action::Offer => {
-            let opponent = if shown.view.white.id == call.actor.id {
-                &shown.view.black
+            let opponent = if view.white.id == call.actor.id {
+                &view.black
             } else {
-                &shown.view.white
+                &view.white
             };
             game_reply(
                 tr!(lang, "draw-offers", who = who, opponent = mention(opponent)),
-                &shown,
+                shown,
                 lang,
             )
         }
-        Action::Accept => game_reply(tr!(lang, "draw-accepts", who = who), &shown, lang),
-        Action::Decline => game_reply(tr!(lang, "draw-declines", who = who), &shown, lang),
-        Action::Claim => game_reply(tr!(lang, "draw-claims", who = who), &shown, lang),
+        Action::Accept => game_reply(tr!(lang, "draw-accepts", who = who), shown, lang),
+        Action::Decline => game_reply(tr!(lang, "draw-declines", who = who), shown, lang),
+        Action::Claim => game_reply(tr!(lang, "draw-claims", who = who), shown, lang),
     };
     if action == Action::Offer && !agreed {
-        reply.components = offer_buttons(&shown, lang);
+        reply.components = offer_buttons(&view, lang);
     }
-    call.send_game(&shown.view, reply).await
+    call.send_game(&view, reply).await
 }
 
 /// The Accept/Decline buttons of an offer: only valid in the game and position they were
@@ -98,9 +99,9 @@ pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> 
         |e| matches!(e, GameError::PositionChanged | GameError::NoDrawOffer),
         move |g, actor, ch, seen| {
             let view = if accept {
-                g.after(g.draw_accept(actor, ch, seen)?)
+                g.after(g.play().draw_accept(actor, ch, seen)?)
             } else {
-                g.draw_decline(actor, ch, seen)?
+                g.play().draw_decline(actor, ch, seen)?
             };
             Ok(((), view))
         },

@@ -166,7 +166,7 @@ async fn start_engine(
     if place.threads {
         // Refusals first (read only): a thread is opened only for a game that can start.
         let (a, p) = (actor.clone(), place);
-        data.blocking(r, defer, move |g| Ok(g.engine_playable(&a, p)?))
+        data.blocking(r, defer, move |g| Ok(g.engine().engine_playable(&a, p)?))
             .await?;
         // The message the game's thread is opened on, as a challenge's is.
         let opening = tr!(
@@ -232,7 +232,9 @@ async fn start_engine(
     }
     let started = data
         .blocking(r, defer, move |g| {
-            let view = g.play_engine_at(&actor, place, level, colour, lang, thread)?;
+            let view = g
+                .engine()
+                .play_engine_at(&actor, place, level, colour, lang, thread)?;
             Ok(g.show(view)?)
         })
         .await;
@@ -271,7 +273,7 @@ async fn start_engine(
     match shown.view.thread {
         Some(t) if shown.view.elsewhere_than(w.place.at) => {
             // The game's thread gets the first board; the answer links to it.
-            let board = game_reply(content, &shown, lang);
+            let board = game_reply(content, shown.clone(), lang);
             if let Err(e) = threads::post_in(http, t, channel_message(board)).await {
                 tracing::warn!(thread = t, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
             }
@@ -306,7 +308,7 @@ async fn start_engine(
             } else {
                 content
             };
-            let reply = game_reply(content, &shown, lang);
+            let reply = game_reply(content, shown.clone(), lang);
             match via {
                 Via::Answer if r.has_responded() => r.update(reply).await?,
                 Via::Answer => r.send(reply).await?,
@@ -353,8 +355,8 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
     let key = budget.key();
     let (game, stored) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let game = g.last_finished_game_for(actor, ch)?;
-            let stored = g.stored_analysis(game.game_id, &key)?;
+            let game = g.engine().last_finished_game_for(actor, ch)?;
+            let stored = g.engine().stored_analysis(game.game_id, &key)?;
             Ok((game, stored))
         })
         .await?;
@@ -403,7 +405,9 @@ pub async fn analysis(ctx: Context<'_>) -> Result<(), Error> {
             });
             drop(ticket);
             let out = out.map(|a| {
-                if let Err(e) = service.store_analysis(game_id, &budget.key(), &a.to_record()) {
+                if let Err(e) =
+                    service.engine().store_analysis(game_id, &budget.key(), &a.to_record())
+                {
                     tracing::warn!(game = game_id, error = %e.chain(), "could not store the analysis");
                 }
                 let words = report::report(&a, &names.0, &names.1, &result, lang);

@@ -21,11 +21,11 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     let lang = call.public_lang().await;
     let shown = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            Ok(g.show(g.board_for(actor, ch)?)?)
+            Ok(g.show(g.queries().board_for(actor, ch)?)?)
         })
         .await?;
     let view = shown.view.clone();
-    let reply = game_reply(String::new(), &shown, lang);
+    let reply = game_reply(String::new(), shown, lang);
     // A game in progress is shown in its thread; a finished one where it was asked.
     let here = if view.finished {
         view.place().channel
@@ -45,7 +45,7 @@ pub async fn pgn(ctx: Context<'_>) -> Result<(), Error> {
     let lang = call.public_lang().await;
     let (pgn, url) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            Ok(g.pgn_and_analysis_for(actor, ch)?)
+            Ok(g.queries().pgn_and_analysis_for(actor, ch)?)
         })
         .await?;
     call.send(Reply {
@@ -67,7 +67,7 @@ pub async fn gif(ctx: Context<'_>) -> Result<(), Error> {
     let lang = call.public_lang().await;
     let (view, gif) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let view = g.board_for(actor, ch)?;
+            let view = g.queries().board_for(actor, ch)?;
             let gif = g.gif(&view)?;
             Ok((view, gif))
         })
@@ -92,7 +92,7 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
     let langs = call.langs().await;
     let games = call
         .blocking(Defer::Message, move |g, _, ch| {
-            Ok(g.history(ch, HISTORY_LEN)?)
+            Ok(g.queries().history(ch, HISTORY_LEN)?)
         })
         .await?;
     if games.is_empty() {

@@ -39,7 +39,7 @@ pub async fn on_message(
     let service = data.game.clone();
     let played = tokio::task::spawn_blocking(move || {
         // Chatter costs one read: only the player to move of a game in progress goes on.
-        let view = game.board_for(&actor, ch).ok()?;
+        let view = game.queries().board_for(&actor, ch).ok()?;
         // Only in the game's own place (a thread's game is not played from its channel).
         if view.finished || view.player_to_move().id != actor.id || view.elsewhere_than(ch) {
             return None;
@@ -51,17 +51,20 @@ pub async fn on_message(
         // No locale comes with a message: `R` is read, and the answer written, in the
         // game's language.
         let lang = view.lang;
-        Some(match game.play_move(&actor, ch, &text, lang, false) {
-            Ok(mut result) => {
-                crate::discord::gateway::telemetry::move_played();
-                let notices = std::mem::take(&mut result.notices);
-                let shown = crate::discord::present::view::show_with(renderer, result.view.clone());
-                (Some((result.san, shown, lang)), notices)
-            }
-            // Too late: the game ended on time, and that ending's notices are posted.
-            Err(crate::game::GameError::TimeRanOut { notices }) => (None, notices),
-            Err(_) => (None, Vec::new()),
-        })
+        Some(
+            match game.play().play_move(&actor, ch, &text, lang, false) {
+                Ok(mut result) => {
+                    crate::discord::gateway::telemetry::move_played();
+                    let notices = std::mem::take(&mut result.notices);
+                    let shown =
+                        crate::discord::present::view::show_with(renderer, result.view.clone());
+                    (Some((result.san, shown, lang)), notices)
+                }
+                // Too late: the game ended on time, and that ending's notices are posted.
+                Err(crate::game::GameError::TimeRanOut { notices }) => (None, notices),
+                Err(_) => (None, Vec::new()),
+            },
+        )
     })
     .await
     .map_err(|e| Error::Failed(anyhow::anyhow!("blocking task failed: {e}")))?;
@@ -69,12 +72,9 @@ pub async fn on_message(
     let (played, notices) = played.unwrap_or_default();
     let post_held = move || {
         if !notices.is_empty() {
-            let spawned = std::thread::Builder::new()
-                .name("cajitas-after".into())
-                .spawn(move || service.post_notices(notices));
-            if let Err(e) = spawned {
-                tracing::warn!(error = %e, "could not start posting a move's notices");
-            }
+            crate::discord::interaction::after::run_after(Box::new(move || {
+                service.post_notices(notices)
+            }));
         }
     };
     let Some((san, shown, lang)) = played else {
@@ -92,7 +92,7 @@ pub async fn on_message(
             )),
             san = san_in(lang, &san)
         ),
-        &shown,
+        shown,
         lang,
     );
     let sent = send(ctx, msg.channel_id, reply).await;

@@ -34,7 +34,7 @@ pub async fn move_(
     let claim = claim_draw.unwrap_or(false);
     let (result, shown) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let mut result = g.play_move(actor, ch, &text, lang, claim)?;
+            let mut result = g.play().play_move(actor, ch, &text, lang, claim)?;
             g.post_after(std::mem::take(&mut result.notices));
             crate::discord::gateway::telemetry::move_played();
             let shown = g.show(result.view.clone())?;
@@ -48,7 +48,7 @@ pub async fn move_(
         None => tr!(public, "move-played", who = who, san = san),
     };
     let view = shown.view.clone();
-    let reply = game_reply(content, &shown, public);
+    let reply = game_reply(content, shown, public);
     call.send_game(&view, reply).await
 }
 
@@ -60,7 +60,7 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     let partial = partial.chars().take(32).collect::<String>();
     let choices = tokio::task::spawn_blocking(move || {
         // Only the player to move gets choices.
-        let view = game.board_for(&actor, ch).ok()?;
+        let view = game.queries().board_for(&actor, ch).ok()?;
         (!view.finished && view.player_to_move().id == actor.id)
             .then(|| choices(&view.position, &partial, lang))
     })

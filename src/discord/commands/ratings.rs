@@ -129,7 +129,7 @@ pub async fn leaderboard(
     let lang = call.public_lang().await;
     let view = call
         .blocking(Defer::Message, move |g, _, ch| {
-            Ok(g.leaderboard(ch, speed, 0, viewer, None)?)
+            Ok(g.ratings().leaderboard(ch, speed, 0, viewer, None)?)
         })
         .await?;
     call.send(leaderboard_reply(&view, viewer, lang)).await
@@ -154,7 +154,8 @@ pub async fn page_button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
     let lang = c.public_lang().await;
     let view = c
         .blocking(Defer::Update, move |g, _, ch| {
-            g.leaderboard(ch, speed, page, user, Some(version))
+            g.ratings()
+                .leaderboard(ch, speed, page, user, Some(version))
                 .map_err(|e| match e {
                     GameError::PositionChanged => Error::Refused(Refusal::LeaderboardChanged),
                     other => other.into(),
@@ -212,7 +213,7 @@ pub async fn stats(
     let lang = call.public_lang().await;
     let (stats, png) = call
         .blocking(Defer::Message, move |g, _, ch| {
-            let stats = g.stats(ch, &who)?;
+            let stats = g.ratings().stats(ch, &who)?;
             let png = rating_chart(&Chart::of_stats(&stats, lang));
             Ok((stats, png))
         })

@@ -37,6 +37,6 @@ where
             Ok((said, g.show(view)?))
         })
         .await?;
-    c.update(game_reply(say(lang, c.who(), said), &shown, lang))
+    c.update(game_reply(say(lang, c.who(), said), shown, lang))
         .await
 }

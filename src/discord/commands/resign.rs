@@ -19,7 +19,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     // Checked now, so that a refusal is immediate and only the resigning player sees the button.
     let view = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let view = g.board_for(actor, ch)?;
+            let view = g.queries().board_for(actor, ch)?;
             if view.finished {
                 return Err(GameError::GameOver.into());
             }
@@ -56,15 +56,16 @@ pub async fn confirm_button(c: &Click<'_>, game: i64, ply: u32, user: u64) -> Re
     let shown = c
         .blocking(Defer::Message, move |g, actor, ch| {
             let seen = crate::game::Seen::at(game, ply);
-            let view = g.resign(actor, ch, seen).map_err(|e| match e {
+            let view = g.play().resign(actor, ch, seen).map_err(|e| match e {
                 GameError::PositionChanged => Error::Refused(Refusal::ResignButtonExpired),
                 other => other.into(),
             })?;
             Ok(g.show(g.after(view))?)
         })
         .await?;
-    let reply = game_reply(tr!(lang, "resigns", who = c.who()), &shown, lang);
-    c.send_game(&shown.view, reply).await
+    let view = shown.view.clone();
+    let reply = game_reply(tr!(lang, "resigns", who = c.who()), shown, lang);
+    c.send_game(&view, reply).await
 }
 
 /// Abort the game before both players have moved (no result)
@@ -74,9 +75,10 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let lang = call.public_lang().await;
     let shown = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            Ok(g.show(g.after(g.abort(actor, ch)?))?)
+            Ok(g.show(g.after(g.play().abort(actor, ch)?))?)
         })
         .await?;
-    let reply = game_reply(tr!(lang, "aborted", who = call.who()), &shown, lang);
-    call.send_game(&shown.view, reply).await
+    let view = shown.view.clone();
+    let reply = game_reply(tr!(lang, "aborted", who = call.who()), shown, lang);
+    call.send_game(&view, reply).await
 }

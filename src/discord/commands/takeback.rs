@@ -31,7 +31,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
     let lang = call.public_lang().await;
     let (asked, shown) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let asked = g.takeback_request(actor, ch, None)?;
+            let asked = g.play().takeback_request(actor, ch, None)?;
             let shown = g.show(asked.game.clone())?;
             Ok((asked, shown))
         })
@@ -44,7 +44,7 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
             who = who,
             plies = crate::i18n::num(asked.plies)
         );
-        return call.send(game_reply(content, &shown, lang)).await;
+        return call.send(game_reply(content, shown, lang)).await;
     }
     let opponent = shown.view.player(!asked.by);
     let content = tr!(
@@ -54,9 +54,10 @@ pub async fn takeback(ctx: Context<'_>) -> Result<(), Error> {
         opponent = mention(opponent),
         plies = crate::i18n::num(asked.plies)
     );
-    let mut reply = game_reply(content, &shown, lang);
-    reply.components = takeback_buttons(shown.view.game_id, asked.ply, lang);
-    call.send_game(&shown.view, reply).await
+    let view = shown.view.clone();
+    let mut reply = game_reply(content, shown, lang);
+    reply.components = takeback_buttons(view.game_id, asked.ply, lang);
+    call.send_game(&view, reply).await
 }
 
 /// The Accept/Decline buttons of a request: only valid in the game and position it was made
@@ -73,9 +74,9 @@ pub async fn answer_button(c: &Click<'_>, game: i64, ply: u32, accept: bool) -> 
         },
         move |g, actor, ch, seen| {
             let done = if accept {
-                g.takeback_accept(actor, ch, seen)?
+                g.play().takeback_accept(actor, ch, seen)?
             } else {
-                g.takeback_decline(actor, ch, seen)?
+                g.play().takeback_decline(actor, ch, seen)?
             };
             Ok((done.plies, done.game))
         },

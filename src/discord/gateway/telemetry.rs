@@ -218,7 +218,7 @@ pub fn refresh(
     Arc::new(move || {
         let (game, engine, shards) = (game.clone(), engine.clone(), Arc::clone(&shards));
         Box::pin(async move {
-            match tokio::task::spawn_blocking(move || game.active_game_count()).await {
+            match tokio::task::spawn_blocking(move || game.queries().active_game_count()).await {
                 Ok(Ok(n)) => metrics::gauge!(ACTIVE_GAMES).set(n as f64),
                 Ok(Err(e)) => {
                     tracing::warn!(error = %e.chain(), "metrics: cannot count the active games")

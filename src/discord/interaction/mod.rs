@@ -3,6 +3,7 @@
 //! budget. Only `router.rs` names the commands (a click goes to the family that made its
 //! button).
 
+pub mod after;
 pub mod budget;
 pub mod call;
 pub mod custom_id;

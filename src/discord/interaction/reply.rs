@@ -68,28 +68,31 @@ impl Reply {
         cap_chars(&self.content, MAX_CONTENT)
     }
 
-    fn message(&self) -> serenity::CreateInteractionResponseMessage {
+    /// The reply as an interaction's message, its files moved rather than copied (a board's
+    /// PNG is held once per reply in flight, not once more per builder).
+    fn into_message(self) -> serenity::CreateInteractionResponseMessage {
         let mut m = serenity::CreateInteractionResponseMessage::new()
             .content(self.content_capped())
-            .embeds(self.embeds.clone())
-            .components(self.components.clone())
             .ephemeral(self.ephemeral)
-            .allowed_mentions(allowed_mentions(&self.mentions));
-        for a in &self.attachments {
-            m = m.add_file(a.clone());
+            .allowed_mentions(allowed_mentions(&self.mentions))
+            .embeds(self.embeds)
+            .components(self.components);
+        for a in self.attachments {
+            m = m.add_file(a);
         }
         m
     }
 
-    fn followup(&self) -> serenity::CreateInteractionResponseFollowup {
+    /// The reply as a followup, its files moved (see [`Reply::into_message`]).
+    fn into_followup(self) -> serenity::CreateInteractionResponseFollowup {
         let mut m = serenity::CreateInteractionResponseFollowup::new()
             .content(self.content_capped())
-            .embeds(self.embeds.clone())
-            .components(self.components.clone())
             .ephemeral(self.ephemeral)
-            .allowed_mentions(allowed_mentions(&self.mentions));
-        for a in &self.attachments {
-            m = m.add_file(a.clone());
+            .allowed_mentions(allowed_mentions(&self.mentions))
+            .embeds(self.embeds)
+            .components(self.components);
+        for a in self.attachments {
+            m = m.add_file(a);
         }
         m
     }
@@ -134,8 +137,9 @@ pub struct Responder<'a> {
     after: std::sync::Mutex<Vec<AfterAnswer>>,
 }
 
-/// Work to do once an interaction was answered (blocking: it runs on a thread of its own).
-pub type AfterAnswer = Box<dyn FnOnce() + Send + 'static>;
+/// Work to do once an interaction was answered (blocking: it runs on the workers of
+/// [`super::after`]).
+pub use super::after::AfterAnswer;
 
 impl<'a> Responder<'a> {
     /// A responder for this interaction.
@@ -158,8 +162,8 @@ impl<'a> Responder<'a> {
     }
 
     /// Runs `job` once this interaction was answered (after the next [`Responder::send`] or
-    /// [`Responder::update`] that went out, or when the handling ends), on a thread of its
-    /// own: a game's summary is posted after the move that ended it was answered.
+    /// [`Responder::update`] that went out, or when the handling ends), on the workers of
+    /// [`super::after`]: a game's summary is posted after the move that ended it was answered.
     pub fn after_answer(&self, job: AfterAnswer) {
         self.after
             .lock()
@@ -171,14 +175,7 @@ impl<'a> Responder<'a> {
     fn answered(&self) {
         let jobs = std::mem::take(&mut *self.after.lock().unwrap_or_else(|p| p.into_inner()));
         for job in jobs {
-            // A thread of its own, not the blocking pool: a post retried after a failure
-            // waits, and must not hold up the commands.
-            if let Err(e) = std::thread::Builder::new()
-                .name("cajitas-after".into())
-                .spawn(job)
-            {
-                tracing::warn!(error = %e, "could not start the work that follows an answer");
-            }
+            super::after::run_after(job);
         }
     }
 
@@ -239,7 +236,7 @@ impl<'a> Responder<'a> {
             self.followup(reply).await
         } else {
             self.callback(serenity::CreateInteractionResponse::Message(
-                reply.message(),
+                reply.into_message(),
             ))
             .await
         };
@@ -254,11 +251,11 @@ impl<'a> Responder<'a> {
         if self.has_responded() {
             let mut edit = serenity::EditInteractionResponse::new()
                 .content(reply.content_capped())
-                .embeds(reply.embeds.clone())
-                .components(reply.components.clone())
-                .allowed_mentions(allowed_mentions(&reply.mentions));
-            for a in &reply.attachments {
-                edit = edit.new_attachment(a.clone());
+                .allowed_mentions(allowed_mentions(&reply.mentions))
+                .embeds(reply.embeds)
+                .components(reply.components);
+            for a in reply.attachments {
+                edit = edit.new_attachment(a);
             }
             let edited = edit.execute(self.http, self.token).await.map(|_| ());
             if let Err(e) = &edited {
@@ -271,7 +268,7 @@ impl<'a> Responder<'a> {
         } else {
             let updated = self
                 .callback(serenity::CreateInteractionResponse::UpdateMessage(
-                    reply.message(),
+                    reply.into_message(),
                 ))
                 .await;
             if updated.is_ok() {
@@ -312,7 +309,7 @@ impl<'a> Responder<'a> {
 
     async fn followup(&self, reply: Reply) -> Result<(), serenity::Error> {
         let sent = reply
-            .followup()
+            .into_followup()
             .execute(self.http, (None, self.token))
             .await
             .map(|_| ());

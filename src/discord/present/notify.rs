@@ -70,10 +70,12 @@ impl Notifier for DiscordNotifier {
                 let shown = show_with(self.renderer, notice.game.clone())
                     .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
                 let text = notices::notice_text(lang, Presentation::Discord, kind, &shown.view);
-                let mut reply = game_reply(text.clone(), &shown, lang);
-                if *kind == NoticeKind::EngineUnavailable {
+                let unavailable = (*kind == NoticeKind::EngineUnavailable)
+                    .then(|| embed(&shown.view, lang, true).description(text.clone()));
+                let mut reply = game_reply(text, shown, lang);
+                if let Some(embed) = unavailable {
                     // The embed itself says so, where the status line would be.
-                    reply.embeds = vec![embed(&shown.view, lang, true).description(text)];
+                    reply.embeds = vec![embed];
                 }
                 reply
             }

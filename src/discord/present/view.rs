@@ -18,7 +18,9 @@ pub const BOARD_FILE: &str = "board.png";
 /// The animated GIF's file name.
 pub const GIF_FILE: &str = "game.gif";
 
-/// A game view with its picture, made on the blocking pool.
+/// A game view with its picture, made on the blocking pool. [`game_reply`] takes it whole,
+/// so a reply holds its PNG once, not a copy beside the original.
+#[derive(Clone)]
 pub struct Shown {
     /// The game.
     pub view: GameView,
@@ -225,7 +227,7 @@ pub fn analysis_row(url: String, lang: Lang) -> serenity::CreateActionRow {
 /// A public reply showing the game in `lang`: `content` above the embed, the board attached
 /// with its alt text; a finished game's (the final message) carries the link to lichess's
 /// analysis board, the Rematch button and the game as `game.gif`.
-pub fn game_reply(content: impl Into<String>, shown: &Shown, lang: Lang) -> Reply {
+pub fn game_reply(content: impl Into<String>, shown: Shown, lang: Lang) -> Reply {
     let components = if shown.view.finished && !shown.view.aborted {
         let rematch = ButtonId::Rematch {
             game: shown.view.game_id,
@@ -240,11 +242,11 @@ pub fn game_reply(content: impl Into<String>, shown: &Shown, lang: Lang) -> Repl
         Vec::new()
     };
     let mut attachments = vec![
-        serenity::CreateAttachment::bytes(shown.png.clone(), BOARD_FILE)
+        serenity::CreateAttachment::bytes(shown.png, BOARD_FILE)
             .description(alt(&shown.view, lang)),
     ];
-    if let Some(gif) = &shown.gif {
-        attachments.push(serenity::CreateAttachment::bytes(gif.clone(), GIF_FILE));
+    if let Some(gif) = shown.gif {
+        attachments.push(serenity::CreateAttachment::bytes(gif, GIF_FILE));
     }
     Reply {
         components,

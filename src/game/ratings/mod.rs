@@ -6,7 +6,7 @@
 //! in the same transaction that ends it: the ending is ply-checked (only one ending of a game
 //! ever lands), and the history has one row per game and player (`UNIQUE (game_id,
 //! user_id)`), so a result counts exactly once whatever is redelivered or races.
-//! [`GameService::rebuild_ratings`] recomputes everything from the stored games through the
+//! [`Ratings::rebuild_ratings`] recomputes everything from the stored games through the
 //! same function, in `(finished_at, id)` order with the stored end times, so it gives the
 //! incremental result bit for bit.
 
@@ -270,15 +270,6 @@ impl GameService {
         ])
     }
 
-    /// The rating changes a game caused (empty for an unrated game).
-    pub fn rating_changes(&self, game_id: i64) -> Result<Vec<RatingChange>, GameError> {
-        self.read(|tx| {
-            let game = tx.game(game_id)?.ok_or(GameError::NoGame)?;
-            let (white, black) = (game.white.into(), game.black.into());
-            Self::rating_changes_in(tx, game_id, &white, &black)
-        })
-    }
-
     /// The rating changes recorded for game `game_id`, between `white` and `black`, read in
     /// `tx` (empty for an unrated game).
     pub(in crate::game) fn rating_changes_in(
@@ -296,19 +287,38 @@ impl GameService {
             })
             .collect())
     }
+}
+
+/// Ratings: the leaderboard, a player's stats (with the points of their rating chart), the
+/// rating changes a game caused, and the rebuild of every rating. From
+/// [`GameService::ratings`].
+#[derive(Debug, Clone, Copy)]
+pub struct Ratings<'a> {
+    pub(in crate::game) svc: &'a GameService,
+}
+
+impl Ratings<'_> {
+    /// The rating changes a game caused (empty for an unrated game).
+    pub fn rating_changes(&self, game_id: i64) -> Result<Vec<RatingChange>, GameError> {
+        self.svc.read(|tx| {
+            let game = tx.game(game_id)?.ok_or(GameError::NoGame)?;
+            let (white, black) = (game.white.into(), game.black.into());
+            GameService::rating_changes_in(tx, game_id, &white, &black)
+        })
+    }
 
     /// `cajitas ratings rebuild`: forgets every rating and replays every finished rated game
     /// in `(finished_at, id)` order with its stored end time, in one transaction (a failure
     /// leaves the ratings as they were).
     pub fn rebuild_ratings(&self) -> Result<RebuildReport, GameError> {
-        self.write(|tx, _now| {
+        self.svc.write(|tx, _now| {
             tx.clear_ratings()?;
             let games = tx.rated_games()?;
             let mut players = std::collections::HashSet::new();
             let mut rated = 0;
             for g in &games {
                 let at = g.finished_at.unwrap_or(g.updated_at);
-                let changes = Self::rate_in(tx, g, at)?;
+                let changes = GameService::rate_in(tx, g, at)?;
                 if !changes.is_empty() {
                     rated += 1;
                 }

@@ -2,8 +2,8 @@
 
 use cajitas_rules::Color;
 
-use super::{Glicko, PARAMS, RatingChange, Shown, Speed, pool_of};
-use crate::game::{ChannelRef, GameError, GameService, UserRef};
+use super::{Glicko, PARAMS, RatingChange, Ratings, Shown, Speed, pool_of};
+use crate::game::{ChannelRef, GameError, UserRef};
 use crate::store::{RatingChangeRow, RatingRow, Side};
 
 /// Players per leaderboard page.
@@ -232,7 +232,7 @@ fn speed_stats(r: &RatingRow, changes: &[RatingChangeRow], now: i64) -> SpeedSta
     }
 }
 
-impl GameService {
+impl Ratings<'_> {
     /// Page `page` (from 0; past the end, the last page) of the leaderboard of the server
     /// of `place` in `speed`, with where `viewer` stands. With `version` (from a button),
     /// refused with [`GameError::PositionChanged`] when a rated game changed the pool since.
@@ -244,9 +244,9 @@ impl GameService {
         viewer: u64,
         version: Option<i64>,
     ) -> Result<LeaderboardView, GameError> {
-        let now = self.now();
+        let now = self.svc.now();
         let pool = pool_of(place.guild, place.channel);
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let current = tx.ratings_version(pool, speed)?;
             if version.is_some_and(|v| v != current) {
                 return Err(GameError::PositionChanged);
@@ -301,9 +301,9 @@ impl GameService {
     /// `user`'s ratings and results in the server of `place`: per speed, and their last
     /// rated games.
     pub fn stats(&self, place: ChannelRef, user: &UserRef) -> Result<StatsView, GameError> {
-        let now = self.now();
+        let now = self.svc.now();
         let pool = pool_of(place.guild, place.channel);
-        self.read(|tx| {
+        self.svc.read(|tx| {
             let shown_user: UserRef = match tx.user(user.id)? {
                 Some(u) => u.into(),
                 None => user.capped().into(),
