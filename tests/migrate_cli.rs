@@ -9,11 +9,13 @@ mod support;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use cajitas::game::ratings::Speed;
 use cajitas::game::{
     ChannelRef, ColourChoice, GameService, Lang, ServiceOptions, TimeControl, UserRef,
 };
 use cajitas::store::{
-    ClockRow, MoveRow, NewGame, SqliteStore, StoreError, StoreExt, TimeControlRow, UserRow,
+    ClockRow, MoveRow, NewGame, PostgresStore, RatingRow, SqliteStore, StoreError, StoreExt,
+    TimeControlRow, UserRow,
 };
 use cajitas_rules::{Position, Uci};
 
@@ -21,6 +23,10 @@ use support::bot::TempDir;
 use support::postgres::server_or_skip;
 
 const GAMES: u64 = 1_000;
+/// The players of a leaderboard written into the source (pool 7, live), and when.
+const RANKED: u64 = 300;
+const RATED_AT: i64 = 1_800_000_000_000;
+const DAY_MS: i64 = 86_400_000;
 
 fn migrate(from: &Path, to: &str, extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cajitas"))
@@ -181,10 +187,73 @@ fn source(dir: &Path) -> std::path::PathBuf {
                     )?);
                 }
             }
+            // A leaderboard: players of every kind around its thresholds (games, RD, and when
+            // inactivity takes them off it), whose cells the target's triggers rebuild.
+            let mut rng = fastrand::Rng::with_seed(18);
+            for i in 0..RANKED {
+                tx.put_rating(&RatingRow {
+                    pool: 7,
+                    speed: Speed::Live,
+                    user_id: 1_000 + i,
+                    rating: 1_200.0 + rng.f64() * 800.0,
+                    deviation: 45.0 + rng.f64() * 75.0,
+                    volatility: 0.06,
+                    games: rng.u32(3..30),
+                    rated_at: RATED_AT - rng.i64(0..300 * DAY_MS),
+                })?;
+            }
             Ok::<_, StoreError>(())
         })
         .unwrap();
     file
+}
+
+/// The copy's leaderboard counts as its source's: the same cells, the same ranked count and
+/// the same ranks, at moments from before the players' last games to after most dropped off.
+fn same_leaderboard(file: &Path, url: &str) {
+    let sqlite = SqliteStore::open(file).unwrap();
+    let pg = PostgresStore::open(url).unwrap();
+    let cells = "SELECT pool, speed, epoch, band, n FROM leaderboard_cells ORDER BY 1, 2, 3, 4";
+    let source: Vec<(i64, String, i64, i64, i64)> = rusqlite::Connection::open(file)
+        .unwrap()
+        .prepare(cells)
+        .unwrap()
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let target: Vec<(i64, String, i64, i64, i64)> = postgres::Client::connect(url, postgres::NoTls)
+        .unwrap()
+        .query(cells, &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+        .collect();
+    assert_eq!(source, target);
+    assert!(!source.is_empty());
+    let mut ranked_somewhere = false;
+    for days in [-400, -30, 0, 10, 60, 200, 400] {
+        let now = RATED_AT + days * DAY_MS;
+        for user in [1_000, 1_001, 1_050, 1_150, 1_299] {
+            let a = sqlite
+                .read(|tx| {
+                    let r = tx.rating(7, Speed::Live, user)?.unwrap();
+                    tx.ranked_count_and_above(7, Speed::Live, now, Some(&r))
+                })
+                .unwrap();
+            let b = pg
+                .read(|tx| {
+                    let r = tx.rating(7, Speed::Live, user)?.unwrap();
+                    tx.ranked_count_and_above(7, Speed::Live, now, Some(&r))
+                })
+                .unwrap();
+            assert_eq!(a, b, "at {now}, player {user}");
+            ranked_somewhere |= a.0 > 0;
+        }
+    }
+    assert!(ranked_somewhere);
 }
 
 #[test]
@@ -208,6 +277,7 @@ fn migrate_copies_every_row_checks_it_and_is_idempotent() {
         "{out}"
     );
     assert!(!out.contains("DIFFERENT"), "{out}");
+    same_leaderboard(&file, &db.url);
 
     // The tables of threads, clocks, ratings and engines came along.
     {
@@ -338,6 +408,7 @@ fn an_interrupted_migrate_finishes_when_run_again() {
         .unwrap();
     assert_eq!(skipped, 4500, "{out}");
     assert!(inserted > 0, "{out}");
+    same_leaderboard(&file, &db.url);
 }
 
 #[test]

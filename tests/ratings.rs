@@ -801,3 +801,384 @@ fn pgn_tags_say_rated_or_casual_and_the_time_control_as_lichess_does() {
         assert_eq!(tags(&g), want, "{time:?} rated {rated}");
     }
 }
+
+/// Raw SQL on a test's database beside its service: the leaderboard's differential test
+/// deletes rows as no command does, reads the cells of migration 0018, and runs the O(n)
+/// counts the cells replaced.
+enum Raw {
+    Sqlite(rusqlite::Connection),
+    Postgres(postgres::Client),
+}
+
+/// A cell: pool, speed, epoch, band, players.
+type Cell = (i64, String, i64, i64, i64);
+
+impl Raw {
+    fn open(db: &support::db::TestDb) -> Raw {
+        match db {
+            support::db::TestDb::Sqlite { file, .. } => {
+                Raw::Sqlite(rusqlite::Connection::open(file).unwrap())
+            }
+            support::db::TestDb::Postgres(pg) => Raw::Postgres(pg.client()),
+        }
+    }
+
+    fn delete(&mut self, pool: i64, speed: Speed, user: u64) {
+        let sql = "DELETE FROM ratings WHERE pool = $1 AND speed = $2 AND user_id = $3";
+        match self {
+            Raw::Sqlite(c) => {
+                let sql = sql.replace('$', "?");
+                c.execute(&sql, rusqlite::params![pool, speed.as_str(), user as i64])
+                    .unwrap();
+            }
+            Raw::Postgres(c) => {
+                c.execute(sql, &[&pool, &speed.as_str(), &(user as i64)])
+                    .unwrap();
+            }
+        }
+    }
+
+    fn cells(&mut self, sql: &str) -> Vec<Cell> {
+        let mut cells: Vec<Cell> = match self {
+            Raw::Sqlite(c) => c
+                .prepare(sql)
+                .unwrap()
+                .query_map([], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap(),
+            Raw::Postgres(c) => c
+                .query(sql, &[])
+                .unwrap()
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+                .collect(),
+        };
+        cells.sort();
+        cells
+    }
+
+    /// The stored cells, and the same counted again from `ratings` by their definition.
+    fn cells_and_recount(&mut self) -> (Vec<Cell>, Vec<Cell>) {
+        let band = match self {
+            Raw::Sqlite(_) => "CAST(rating / 50.0 AS INTEGER)",
+            Raw::Postgres(_) => "trunc(rating / 50.0::DOUBLE PRECISION)::BIGINT",
+        };
+        let stored = self.cells("SELECT pool, speed, epoch, band, n FROM leaderboard_cells");
+        let recount = self.cells(&format!(
+            "SELECT pool, speed, steady_until / 604800000, {band}, count(*) FROM ratings
+             WHERE games >= 5 AND deviation < 110 GROUP BY 1, 2, 3, 4"
+        ));
+        (stored, recount)
+    }
+
+    /// The ranked count and the players above `(x, u)` as the leaderboard counted them before
+    /// its cells: one test per ranked player.
+    fn linear_counts(&mut self, pool: i64, speed: Speed, now: i64, x: f64, u: u64) -> (i64, i64) {
+        let sql = "SELECT count(*),
+                 coalesce(sum(CASE WHEN rating > $4 OR (rating = $4 AND user_id < $5)
+                     THEN 1 ELSE 0 END), 0)
+             FROM ratings
+             WHERE pool = $1 AND speed = $2 AND games >= 5 AND deviation < 110
+                 AND steady_until > $3";
+        match self {
+            Raw::Sqlite(c) => c
+                .query_row(
+                    &sql.replace('$', "?"),
+                    rusqlite::params![pool, speed.as_str(), now, x, u as i64],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .unwrap(),
+            Raw::Postgres(c) => {
+                let r = c
+                    .query_one(sql, &[&pool, &speed.as_str(), &now, &x, &(u as i64)])
+                    .unwrap();
+                (r.get(0), r.get::<_, i64>(1))
+            }
+        }
+    }
+}
+
+/// The cells the model's rows make, by the Rust definitions of band and epoch.
+fn model_cells(
+    model: &std::collections::BTreeMap<(i64, &'static str, u64), RatingRow>,
+) -> Vec<Cell> {
+    use cajitas::store::{leaderboard_band, leaderboard_epoch, steady_until};
+    let mut counts: std::collections::BTreeMap<(i64, String, i64, i64), i64> = Default::default();
+    for r in model.values() {
+        if r.games >= 5 && r.deviation < 110.0 {
+            let epoch = leaderboard_epoch(steady_until(r.deviation, r.volatility, r.rated_at));
+            let key = (
+                r.pool,
+                r.speed.as_str().to_owned(),
+                epoch,
+                leaderboard_band(r.rating),
+            );
+            *counts.entry(key).or_default() += 1;
+        }
+    }
+    let mut cells: Vec<Cell> = counts
+        .into_iter()
+        .map(|((p, s, e, b), n)| (p, s, e, b, n))
+        .collect();
+    cells.sort();
+    cells
+}
+
+/// The leaderboard's counts from its cells (migration 0018) equal a brute-force count over
+/// every row, and the O(n) SQL they replaced, for ratings at band edges (1549.999…, 1550.0,
+/// equal ratings of several players, negative bands), deviations and games at the
+/// thresholds, players whose RD reaches 110 at an epoch's edge or at `now` (±1 ms), after
+/// random inserts, updates, deletes and clears; and the cells equal a recount.
+#[test]
+fn the_leaderboards_counts_from_cells_equal_a_count_of_every_player() {
+    use cajitas::store::{LEADERBOARD_EPOCH_MS as W, ranked_at, steady_until};
+    use std::collections::BTreeMap;
+
+    let backend = support::db::Backend::of_target(env!("CARGO_CRATE_NAME"));
+    let db = support::db::TestDb::new(backend, "cells");
+    let g = db.open(ServiceOptions::default());
+    let mut raw = Raw::open(&db);
+    let store = g.shared_store();
+    const T0: i64 = 1_800_000_000_000;
+    const POOLS: [i64; 2] = [900, -17];
+    const SPEEDS: [Speed; 2] = [Speed::Live, Speed::Correspondence];
+    const USERS: u64 = 24;
+    store
+        .lock()
+        .unwrap()
+        .immediate(|tx| {
+            for id in 1..=USERS {
+                let name = format!("p{id}");
+                tx.upsert_user(
+                    &UserRow {
+                        id,
+                        name,
+                        is_bot: false,
+                    },
+                    0,
+                )?;
+            }
+            Ok::<_, cajitas::store::StoreError>(())
+        })
+        .unwrap();
+    let ratings = [
+        1500.0,
+        1549.999,
+        1549.9999999999998,
+        1550.0,
+        1550.0000000000002,
+        1499.9999999999998,
+        1450.0,
+        1600.0,
+        0.0,
+        49.99,
+        -49.99,
+        -50.0,
+        -75.5,
+    ];
+    let deviations = [
+        0.0,
+        45.0,
+        100.0,
+        109.9999,
+        109.99999999999999,
+        110.0,
+        110.00000000000001,
+        150.0,
+    ];
+    let volatilities = [0.06, 0.06, 0.09, 0.0];
+    // Epoch edges around T0, and T0 itself.
+    let e0 = T0 / W;
+    let mut anchors: Vec<i64> = (e0 - 1..=e0 + 3)
+        .flat_map(|k| [k * W - 1, k * W, k * W + 1])
+        .collect();
+    anchors.extend([T0 - 1, T0, T0 + 1]);
+
+    let mut rng = fastrand::Rng::with_seed(25);
+    let mut model: BTreeMap<(i64, &'static str, u64), RatingRow> = BTreeMap::new();
+    for round in 0..10 {
+        // Random writes.
+        for _ in 0..60 {
+            let pool = POOLS[rng.usize(..2)];
+            let speed = SPEEDS[rng.usize(..2)];
+            let user = rng.u64(1..=USERS);
+            let op = rng.u32(..100);
+            if op < 15 {
+                raw.delete(pool, speed, user);
+                model.remove(&(pool, speed.as_str(), user));
+                continue;
+            }
+            let rating = match rng.u32(..4) {
+                0 | 1 => ratings[rng.usize(..ratings.len())],
+                2 => model
+                    .values()
+                    .nth(rng.usize(..model.len().max(1)))
+                    .map_or(1500.0, |r| r.rating),
+                _ => 1400.0 + rng.f64() * 300.0,
+            };
+            let deviation = if rng.bool() {
+                deviations[rng.usize(..deviations.len())]
+            } else {
+                40.0 + rng.f64() * 80.0
+            };
+            let volatility = volatilities[rng.usize(..volatilities.len())];
+            // Where the RD reaches 110: at an anchor, or anywhere within some weeks of T0.
+            let target = if rng.bool() {
+                anchors[rng.usize(..anchors.len())]
+            } else {
+                T0 + rng.i64(-3 * W..5 * W)
+            };
+            let from_zero = steady_until(deviation, volatility, 0);
+            let rated_at = if from_zero == i64::MIN {
+                T0 - rng.i64(0..W)
+            } else {
+                target - from_zero
+            };
+            let r = RatingRow {
+                pool,
+                speed,
+                user_id: user,
+                rating,
+                deviation,
+                volatility,
+                games: [3, 4, 5, 6, 50][rng.usize(..5)],
+                rated_at,
+            };
+            store
+                .lock()
+                .unwrap()
+                .immediate(|tx| tx.put_rating(&r))
+                .unwrap();
+            model.insert((pool, speed.as_str(), user), r);
+        }
+        if round == 6 {
+            store
+                .lock()
+                .unwrap()
+                .immediate(|tx| tx.clear_ratings())
+                .unwrap();
+            model.clear();
+        }
+        // The cells: what the triggers kept, a recount in SQL, and the Rust definitions.
+        let (stored, recount) = raw.cells_and_recount();
+        assert_eq!(stored, recount, "round {round}");
+        assert_eq!(stored, model_cells(&model), "round {round}");
+
+        // The counts at many moments, for players and arbitrary ratings.
+        let mut nows: Vec<i64> = anchors.clone();
+        for r in model.values().take(6) {
+            let s = steady_until(r.deviation, r.volatility, r.rated_at);
+            if s != i64::MIN {
+                nows.extend([s - 1, s, s + 1]);
+            }
+        }
+        nows.extend((0..4).map(|_| T0 + rng.i64(-4 * W..6 * W)));
+        nows.push(T0 + 10_000 * W);
+        for &now in &nows {
+            for pool in POOLS {
+                for speed in SPEEDS {
+                    let rows: Vec<&RatingRow> = model
+                        .values()
+                        .filter(|r| r.pool == pool && r.speed == speed)
+                        .collect();
+                    let ranked: Vec<&&RatingRow> =
+                        rows.iter().filter(|r| ranked_at(r, now)).collect();
+                    let total = ranked.len() as u64;
+                    let above = |x: f64, u: u64| {
+                        ranked
+                            .iter()
+                            .filter(|r| r.rating > x || (r.rating == x && r.user_id < u))
+                            .count() as u64
+                    };
+                    let (got_total, none) = store
+                        .lock()
+                        .unwrap()
+                        .read(|tx| tx.ranked_count_and_above(pool, speed, now, None))
+                        .unwrap();
+                    assert_eq!((got_total, none), (total, None), "now {now}");
+                    let mut probes: Vec<(f64, u64)> = rows
+                        .iter()
+                        .filter(|_| rng.u32(..3) == 0)
+                        .map(|r| (r.rating, r.user_id))
+                        .collect();
+                    probes.push((ratings[rng.usize(..ratings.len())], rng.u64(1..=USERS)));
+                    probes.push((1400.0 + rng.f64() * 300.0, 0));
+                    for (i, &(x, u)) in probes.iter().enumerate() {
+                        let probe = RatingRow {
+                            pool,
+                            speed,
+                            user_id: u,
+                            rating: x,
+                            deviation: 50.0,
+                            volatility: 0.06,
+                            games: 10,
+                            rated_at: now,
+                        };
+                        let want = above(x, u);
+                        let s = store.lock().unwrap();
+                        let got = s.read(|tx| tx.players_above(&probe, now)).unwrap();
+                        let both = s
+                            .read(|tx| tx.ranked_count_and_above(pool, speed, now, Some(&probe)))
+                            .unwrap();
+                        drop(s);
+                        let what = format!("round {round}, {pool} {speed:?} at {now}, ({x}, {u})");
+                        assert_eq!(got, want, "{what}");
+                        assert_eq!(both, (total, Some(want)), "{what}");
+                        if i == 0 {
+                            let linear = raw.linear_counts(pool, speed, now, x, u);
+                            assert_eq!(linear, (total as i64, want as i64), "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Rated games of one pool ending at once in several processes (services on one database)
+/// move players between the same cells: every end lands (on PostgreSQL the writers of a pool
+/// take its leaderboard's lock with their players', so the cells' row locks never wait in a
+/// cycle and each trigger reads the count the last one committed; without that lock this
+/// fails most runs, a cell's count decremented to 0 behind another's back) and the cells
+/// equal a recount.
+#[test]
+fn rated_ends_at_once_in_one_pool_keep_the_cells_exact() {
+    const PAIRS: u64 = 4;
+    const GAMES: usize = 6;
+    let backend = support::db::Backend::of_target(env!("CARGO_CRATE_NAME"));
+    let db = support::db::TestDb::new(backend, "cells_at_once");
+    let first = db.open(ServiceOptions::default());
+    let pool = pool_of(Some(GUILD), 500);
+    // Every player ranked, in one cell to begin with.
+    for id in 1..=2 * PAIRS {
+        put(&first, pool, Speed::Correspondence, id, 1500.0, 60.0, 10);
+    }
+    let barrier = Arc::new(Barrier::new(PAIRS as usize));
+    let threads: Vec<_> = (0..PAIRS)
+        .map(|i| {
+            let g = db.open(ServiceOptions::default());
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let c = ch(500 + i);
+                let (a, b) = (user(2 * i + 1, "a"), user(2 * i + 2, "b"));
+                barrier.wait();
+                for n in 0..GAMES {
+                    // Colours alternate: ratings go up and down across band edges.
+                    let (w, bl) = if n % 2 == 0 { (&a, &b) } else { (&b, &a) };
+                    start(&g, c, w, bl, true);
+                    play(&g, c, w, bl, &FOOLS_MATE);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let (stored, recount) = Raw::open(&db).cells_and_recount();
+    assert_eq!(stored, recount);
+    let ranked: i64 = stored.iter().map(|c| c.4).sum();
+    assert_eq!(ranked, 2 * PAIRS as i64);
+}

@@ -48,8 +48,10 @@ pub struct Table {
 }
 
 /// Tables a migration fills from others (by trigger or by backfill): never copied, the
-/// target's own migrations and triggers keep them.
-pub const DERIVED: &[&str] = &[];
+/// target's own migrations and triggers keep them; counted on both sides all the same.
+/// `leaderboard_cells` (migration 0018) follows every write to `ratings`: the target's
+/// triggers rebuild it as the ratings arrive, and copying it too would count each twice.
+pub const DERIVED: &[&str] = &["leaderboard_cells"];
 
 /// A SQLite table: its name, its columns in order, its primary key and the tables its
 /// foreign keys name.
@@ -370,12 +372,13 @@ pub fn sqlite_to_postgres(
     if report.stopped_after.is_some() {
         return Ok(report);
     }
-    for table in tables {
-        let sql = format!("SELECT count(*) FROM \"{}\"", table.name);
+    let derived = DERIVED.iter().map(|&name| name.to_owned());
+    for table in tables.into_iter().map(|t| t.name).chain(derived) {
+        let sql = format!("SELECT count(*) FROM \"{table}\"");
         let source: i64 = snapshot.query_row(&sql, [], |r| r.get(0))?;
         let target: i64 = target.query_one(&sql, &[])?.try_get(0)?;
         report.counts.push(TableCount {
-            table: table.name,
+            table,
             source,
             target,
         });

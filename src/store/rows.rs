@@ -338,7 +338,8 @@ pub struct RatingChangeRow {
 /// Whether `r` is on its leaderboard at `now` (Unix ms): [`RANKED_MIN_GAMES`] rated games and
 /// a deviation, widened by the inactivity since `rated_at`, below [`RANKED_MAX_DEVIATION`].
 /// Both stores' SQL tests exactly this: the partial index's conditions and the stored
-/// [`steady_until`] (migration 0017).
+/// [`steady_until`] (migration 0017), summed per cell of (epoch, band) where a whole cell is
+/// on one side of `now` (migration 0018, [`LEADERBOARD_EPOCH_MS`]).
 pub fn ranked_at(r: &RatingRow, now: i64) -> bool {
     r.games >= RANKED_MIN_GAMES && steady_at(r, now)
 }
@@ -371,4 +372,52 @@ pub fn steady_until(deviation: f64, volatility: f64, rated_at: i64) -> i64 {
     }
     let ms = (room / (RANKED_RD2_PER_MS * (volatility * volatility))).min(STEADY_MAX_MS);
     rated_at.saturating_add(ms.ceil() as i64)
+}
+
+/// The width of a leaderboard band, in rating points: a rating's band is
+/// `trunc(rating / LEADERBOARD_BAND)` ([`leaderboard_band`]). Migration 0018 writes it as
+/// `50.0` in its SQL (the cells' keys, kept by triggers); both must say the same.
+pub const LEADERBOARD_BAND: f64 = 50.0;
+
+/// The length of a leaderboard epoch, in ms (a week): a moment's epoch is
+/// `moment / LEADERBOARD_EPOCH_MS`, truncated ([`leaderboard_epoch`]). Migration 0018 writes
+/// it as `604800000` in its SQL; both must say the same.
+pub const LEADERBOARD_EPOCH_MS: i64 = 7 * 86_400_000;
+
+/// A rating's band (migration 0018's `CAST(rating / 50.0 AS INTEGER)`, PostgreSQL's
+/// `trunc(rating / 50.0)::bigint`): the same IEEE division, truncated toward zero (`as`
+/// saturates, as SQLite's CAST does). Never smaller for a greater rating: `x ≤ y` ⇒
+/// `x / 50 ≤ y / 50` (a correctly rounded division is monotone) ⇒ the truncations too.
+pub fn leaderboard_band(rating: f64) -> i64 {
+    (rating / LEADERBOARD_BAND).trunc() as i64
+}
+
+/// A moment's epoch (migration 0018's `steady_until / 604800000`, an integer division that
+/// truncates toward zero in SQLite, PostgreSQL and Rust alike). Never smaller for a later
+/// moment.
+pub fn leaderboard_epoch(moment: i64) -> i64 {
+    moment / LEADERBOARD_EPOCH_MS
+}
+
+/// The last moment of `epoch` (the greatest `m` with `leaderboard_epoch(m) == epoch`):
+/// truncation puts `(e−1)·W+1 ..= e·W` in a negative epoch `e`, `e·W ..= (e+1)·W−1` in
+/// the others (`−W+1 ..= W−1` in epoch 0). Saturates at `i64::MAX` for the last epoch.
+pub fn leaderboard_epoch_last(epoch: i64) -> i64 {
+    if epoch < 0 {
+        epoch * LEADERBOARD_EPOCH_MS
+    } else {
+        (epoch + 1)
+            .checked_mul(LEADERBOARD_EPOCH_MS)
+            .map_or(i64::MAX, |m| m - 1)
+    }
+}
+
+/// An upper bound, exclusive, of the ratings of `band`: every rating `r` with
+/// `leaderboard_band(r) == band` is below `LEADERBOARD_BAND · (band + 1)`. Proof: let
+/// `h = 50·(band+1)`, exact in f64 for any band of a finite rating below 2⁴⁶ in magnitude,
+/// with `h / 50 = band + 1` exactly. If `r ≥ h`, then `r / 50 ≥ band + 1` (monotone
+/// division), and truncation, monotone and fixing the integer `band + 1`, gives
+/// `leaderboard_band(r) ≥ band + 1`.
+pub fn leaderboard_band_end(band: i64) -> f64 {
+    LEADERBOARD_BAND * (band as f64 + 1.0)
 }

@@ -96,6 +96,25 @@ pub mod locks {
         }
         i32::from_ne_bytes(h.to_ne_bytes())
     }
+
+    /// The second key (in [`RATINGS_CLASS`], beside the players' keys, so that one sorted
+    /// acquisition takes both) of the lock of `pool`'s leaderboard in `speed`: every writer of
+    /// its ratings holds it until its transaction ends, so that the cells the triggers of
+    /// migration 0018 update are written by one transaction at a time. FNV-1a over the pool,
+    /// the speed and a marker no user id hashes the same way (a collision with a player's key
+    /// only makes two transactions wait for each other).
+    pub fn cells_key(pool: i64, speed: &str) -> i32 {
+        let mut h: u32 = 0x811c_9dc5;
+        let bytes = pool
+            .to_le_bytes()
+            .into_iter()
+            .chain(speed.bytes())
+            .chain(*b"/leaderboard");
+        for b in bytes {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+        i32::from_ne_bytes(h.to_ne_bytes())
+    }
 }
 
 /// The database: a pool of PostgreSQL connections.

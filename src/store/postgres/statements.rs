@@ -192,9 +192,19 @@ impl Backend for PgTx<'_> {
         // exclusively), then its players' locks in the order of their keys: two transactions
         // never each hold a lock the other waits for. The NULL ahead of the keys stands for
         // the shared lock; `unnest` yields the array in its order, one lock per row.
+        // Each player's pool and speed adds its leaderboard's lock ([`locks::cells_key`]): the
+        // rating writes of a pool and speed update its shared cells (migration 0018), whose
+        // row locks, taken by the trigger in whatever order the writes come, would otherwise
+        // be waited for in a cycle by two transactions, and whose counts the trigger tests
+        // before it decrements them.
         let mut keys: Vec<Option<i32>> = players
             .iter()
-            .map(|&(pool, speed, user)| Some(locks::rating_key(pool, speed.as_str(), user)))
+            .flat_map(|&(pool, speed, user)| {
+                [
+                    Some(locks::rating_key(pool, speed.as_str(), user)),
+                    Some(locks::cells_key(pool, speed.as_str())),
+                ]
+            })
             .collect();
         keys.sort_unstable();
         keys.dedup();

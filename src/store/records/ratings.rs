@@ -1,11 +1,16 @@
-//! Ratings and their history (migrations 0008 and 0015).
+//! Ratings and their history (migrations 0008, 0015, 0017 and 0018).
 //!
-//! The leaderboard's counts are written once per dialect: SQLite, without statistics, is
-//! told the covering index (`INDEXED BY`) and counts each range in a statement of its own
-//! (an OR of both would not use it); PostgreSQL counts them in one round trip.
+//! The leaderboard's counts (a rank, the ranked count) add up the cells of migration 0018,
+//! kept by triggers, and count one by one only the players of the caller's band and of the
+//! current epoch ([`leaderboard_counts`]). They are written once per dialect: SQLite, without
+//! statistics, is told each index (`INDEXED BY`) and counts each range in a statement of its
+//! own (an OR of both would not use it); PostgreSQL counts them in one round trip.
 
 use crate::store::sql::{Backend, BackendExt, Columns, Dialect, to_db};
-use crate::store::{GameRow, RatingChangeRow, RatingRow, Speed, StoreError, UserRow, steady_until};
+use crate::store::{
+    GameRow, RatingChangeRow, RatingRow, Speed, StoreError, UserRow, leaderboard_band,
+    leaderboard_band_end, leaderboard_epoch, leaderboard_epoch_last, steady_until,
+};
 
 /// [`rating_row`] reads the columns in this order.
 macro_rules! rating_columns {
@@ -83,17 +88,131 @@ macro_rules! ranked_postgres {
     };
 }
 
-/// The sum of the counts of `sqls`, each with `params`.
-fn count_sum<B: Backend + ?Sized>(
+/// The ranked count of a pool and speed at `now` and, for `r`, how many of them stand above
+/// it (a better rating, or the same with a smaller user id), without stepping over every
+/// ranked player: the cells of migration 0018 hold how many players of the partial index
+/// (games ≥ 5, stored RD < 110) fall in each (epoch, band), and only the players of `r`'s
+/// band and of `now`'s epoch are counted one by one.
+///
+/// With `B` = `leaderboard_band(r.rating)` and `E` = `leaderboard_epoch(now)` (computed here
+/// with the SQL's own operations, see [`crate::store::LEADERBOARD_BAND`]), both keys never
+/// smaller for a greater value, a player of the index, of rating `y` and steady until `s`:
+/// - epoch(s) > E ⇒ s > now (were `s ≤ now`, epoch(s) ≤ E): ranked at `now`;
+/// - epoch(s) < E ⇒ s < now: not ranked (idle past 110);
+/// - epoch(s) = E: ranked iff `s > now`, tested one by one (`ratings_steady`, the range
+///   `now < s ≤ leaderboard_epoch_last(E)`);
+/// - band(y) > B ⇒ y > r.rating (were `y ≤ r.rating`, band(y) ≤ B): above `r`;
+/// - band(y) < B ⇒ y < r.rating: below;
+/// - band(y) = B: above iff `y > r.rating`, or `y = r.rating` and a smaller id, tested one
+///   by one (`ratings_leaderboard`, the range `r.rating ≤ y < leaderboard_band_end(B)`, which
+///   holds the whole band above `r`, with the band itself tested so that no player of a
+///   higher band, already in the first two terms, is counted twice).
+///
+/// So ranked = Σ cells(epoch > E) + #(epoch E, s > now), and above = Σ cells(epoch > E,
+/// band > B) + #(epoch E, s > now, band > B) + #(band B, s > now, above `r`): every ranked
+/// player above `r` is in exactly one term.
+fn leaderboard_counts<B: Backend + ?Sized>(
     b: &B,
-    sqls: [&'static str; 2],
-    params: &crate::store::sql::Params<'_>,
-) -> Result<i64, StoreError> {
-    let mut n = 0;
-    for sql in sqls {
-        n += b.one(sql, params, |c| c.i64())?;
+    pool: i64,
+    speed: Speed,
+    now: i64,
+    r: Option<&RatingRow>,
+) -> Result<(u64, Option<u64>), StoreError> {
+    let epoch = leaderboard_epoch(now);
+    let epoch_last = leaderboard_epoch_last(epoch);
+    // Without `r`, a band above every rating: nothing is above.
+    let band = r.map_or(i64::MAX, |r| leaderboard_band(r.rating));
+    if b.dialect() == Dialect::Postgres {
+        // One round trip. Without `r`, its terms are empty ranges (no rating above +∞).
+        let (rating, user, band_end) = match r {
+            Some(r) => (r.rating, to_db(r.user_id), leaderboard_band_end(band)),
+            None => (f64::INFINITY, 0, f64::INFINITY),
+        };
+        let (total, above) = b.one(
+            concat!(
+                "SELECT c.total + e.total, c.above + e.above
+                     + (SELECT count(*) FROM ratings WHERE ",
+                ranked_postgres!(),
+                " AND rating > ?4 AND rating < ?9
+                         AND trunc(rating / 50.0::DOUBLE PRECISION)::BIGINT = ?7::BIGINT)
+                     + (SELECT count(*) FROM ratings WHERE ",
+                ranked_postgres!(),
+                " AND rating = ?4 AND user_id < ?5)
+                 FROM (SELECT coalesce(sum(n), 0)::BIGINT AS total,
+                           coalesce(sum(n) FILTER (WHERE band > ?7::BIGINT), 0)::BIGINT AS above
+                       FROM leaderboard_cells
+                       WHERE pool = ?1 AND speed = ?2 AND epoch > ?6::BIGINT) c,
+                      (SELECT count(*) AS total,
+                           count(*) FILTER (WHERE trunc(rating / 50.0::DOUBLE PRECISION)::BIGINT
+                               > ?7::BIGINT) AS above
+                       FROM ratings
+                       WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+                           AND steady_until > ?3::BIGINT AND steady_until <= ?8::BIGINT) e"
+            ),
+            &[
+                &pool,
+                &speed,
+                &now,
+                &rating,
+                &user,
+                &epoch,
+                &band,
+                &epoch_last,
+                &band_end,
+            ],
+            |c| Ok((c.i64()?, c.i64()?)),
+        )?;
+        return Ok((total as u64, r.map(|_| above as u64)));
     }
-    Ok(n)
+    // SQLite: one statement per index range (it is told each index: without statistics its
+    // planner would rather walk the primary key).
+    let (cells_total, cells_above) = b.one(
+        "SELECT coalesce(sum(n), 0), coalesce(sum(CASE WHEN band > ?4 THEN n ELSE 0 END), 0)
+         FROM leaderboard_cells WHERE pool = ?1 AND speed = ?2 AND epoch > ?3",
+        &[&pool, &speed, &epoch, &band],
+        |c| Ok((c.i64()?, c.i64()?)),
+    )?;
+    let (edge_total, edge_above) = b.one(
+        "SELECT count(*), coalesce(sum(CAST(rating / 50.0 AS INTEGER) > ?5), 0)
+         FROM ratings INDEXED BY ratings_steady
+         WHERE pool = ?1 AND speed = ?2 AND games >= 5 AND deviation < 110
+             AND steady_until > ?3 AND steady_until <= ?4",
+        &[&pool, &speed, &now, &epoch_last, &band],
+        |c| Ok((c.i64()?, c.i64()?)),
+    )?;
+    let total = (cells_total + edge_total) as u64;
+    let Some(r) = r else {
+        return Ok((total, None));
+    };
+    let in_band = b.one(
+        concat!(
+            "SELECT count(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
+            ranked_sqlite!(""),
+            " AND rating > ?4 AND rating < ?5 AND CAST(rating / 50.0 AS INTEGER) = ?6"
+        ),
+        &[
+            &pool,
+            &speed,
+            &now,
+            &r.rating,
+            &leaderboard_band_end(band),
+            &band,
+        ],
+        |c| c.i64(),
+    )?;
+    let tied = b.one(
+        concat!(
+            "SELECT count(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
+            ranked_sqlite!(""),
+            " AND rating = ?4 AND user_id < ?5"
+        ),
+        &[&pool, &speed, &now, &r.rating, &to_db(r.user_id)],
+        |c| c.i64(),
+    )?;
+    Ok((
+        total,
+        Some((cells_above + edge_above + in_band + tied) as u64),
+    ))
 }
 
 /// Ratings and their history (migration 0008).
@@ -112,8 +231,9 @@ pub trait Ratings {
     /// transaction, so that one that rates several games (a scheduler round ending many on
     /// time) never holds one player's rating while waiting for another's that a person's
     /// game, ending at the same time, holds in the other order. [`Ratings::rating_pair`]
-    /// takes its two players' locks the same way. With one writer at a time (SQLite) there is
-    /// nothing to lock.
+    /// takes its two players' locks the same way. With them, each player's pool and speed:
+    /// its leaderboard's cells (migration 0018) are written by one transaction at a time.
+    /// With one writer at a time (SQLite) there is nothing to lock.
     fn lock_ratings(&self, players: &[(i64, Speed, u64)]) -> Result<(), StoreError> {
         let _ = players;
         Ok(())
@@ -153,16 +273,17 @@ pub trait Ratings {
         limit: u32,
     ) -> Result<Vec<(RatingRow, UserRow)>, StoreError>;
 
-    /// How many players ranked at `now` in `r`'s pool and speed stand above `r` (a count over
-    /// the leaderboard's index).
+    /// How many players ranked at `now` in `r`'s pool and speed stand above `r`: a better
+    /// rating, or the same with a smaller user id (the cells of migration 0018, and the
+    /// players of `r`'s band and of `now`'s epoch one by one).
     fn players_above(&self, r: &RatingRow, now: i64) -> Result<u64, StoreError>;
 
     /// How many players are ranked in a pool and speed at `now`.
     fn ranked_count(&self, pool: i64, speed: Speed, now: i64) -> Result<u64, StoreError>;
 
     /// [`Ratings::ranked_count`] and, for a ranked `r`, [`Ratings::players_above`] (the page
-    /// count and the caller's rank of `/leaderboard`): the index is split at `r`, so each of
-    /// its entries is counted once rather than twice.
+    /// count and the caller's rank of `/leaderboard`), the players of `now`'s epoch counted
+    /// once for both.
     fn ranked_count_and_above(
         &self,
         pool: i64,
@@ -189,7 +310,8 @@ pub trait Ratings {
     /// Every finished rated game, in `(finished_at, id)` order (for a rebuild).
     fn rated_games(&self) -> Result<Vec<GameRow>, StoreError>;
 
-    /// Deletes every rating and every change (a rebuild starts from nothing). Where several
+    /// Deletes every rating and every change (a rebuild starts from nothing; the triggers of
+    /// migration 0018 empty the leaderboard's cells with them). Where several
     /// processes write (PostgreSQL), it holds every rating until the transaction ends: other
     /// rated ends wait for the rebuild, which takes no lock per player.
     fn clear_ratings(&self) -> Result<(), StoreError>;
@@ -433,56 +555,12 @@ impl<B: Backend + ?Sized> Ratings for B {
     }
 
     fn players_above(&self, r: &RatingRow, now: i64) -> Result<u64, StoreError> {
-        // Two ranges of the leaderboard's covering index: the better ratings, and the same
-        // rating with a smaller id.
-        let params: [&dyn crate::store::sql::Param; 5] =
-            [&r.pool, &r.speed, &now, &r.rating, &to_db(r.user_id)];
-        let n = match self.dialect() {
-            Dialect::Sqlite => count_sum(
-                self,
-                [
-                    concat!(
-                        "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
-                        ranked_sqlite!(""),
-                        " AND rating > ?4 AND ?5 IS NOT NULL"
-                    ),
-                    concat!(
-                        "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
-                        ranked_sqlite!(""),
-                        " AND rating = ?4 AND user_id < ?5"
-                    ),
-                ],
-                &params,
-            )?,
-            Dialect::Postgres => self.one(
-                concat!(
-                    "SELECT (SELECT count(*) FROM ratings WHERE ",
-                    ranked_postgres!(),
-                    " AND rating > ?4)
-                     + (SELECT count(*) FROM ratings WHERE ",
-                    ranked_postgres!(),
-                    " AND rating = ?4 AND user_id < ?5)"
-                ),
-                &params,
-                |c| c.i64(),
-            )?,
-        };
-        Ok(n as u64)
+        let (_, above) = leaderboard_counts(self, r.pool, r.speed, now, Some(r))?;
+        Ok(above.unwrap_or(0))
     }
 
     fn ranked_count(&self, pool: i64, speed: Speed, now: i64) -> Result<u64, StoreError> {
-        let n = self.one(
-            self.pick(
-                concat!(
-                    "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
-                    ranked_sqlite!("")
-                ),
-                concat!("SELECT count(*) FROM ratings WHERE ", ranked_postgres!()),
-            ),
-            &[&pool, &speed, &now],
-            |c| c.i64(),
-        )?;
-        Ok(n as u64)
+        Ok(leaderboard_counts(self, pool, speed, now, None)?.0)
     }
 
     fn ranked_count_and_above(
@@ -492,55 +570,7 @@ impl<B: Backend + ?Sized> Ratings for B {
         now: i64,
         r: Option<&RatingRow>,
     ) -> Result<(u64, Option<u64>), StoreError> {
-        let Some(r) = r else {
-            return Ok((self.ranked_count(pool, speed, now)?, None));
-        };
-        // Split at `r`: the entries above it and the others, two ranges of the covering index
-        // each, so every entry is stepped over once (and tested for its RD as of now from the
-        // index alone).
-        let params: [&dyn crate::store::sql::Param; 5] =
-            [&pool, &speed, &now, &r.rating, &to_db(r.user_id)];
-        let (above, rest) = match self.dialect() {
-            Dialect::Sqlite => {
-                let above = self.players_above(r, now)? as i64;
-                let rest = count_sum(
-                    self,
-                    [
-                        concat!(
-                            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
-                            ranked_sqlite!(""),
-                            " AND rating < ?4 AND ?5 IS NOT NULL"
-                        ),
-                        concat!(
-                            "SELECT COUNT(*) FROM ratings INDEXED BY ratings_leaderboard WHERE ",
-                            ranked_sqlite!(""),
-                            " AND rating = ?4 AND user_id >= ?5"
-                        ),
-                    ],
-                    &params,
-                )?;
-                (above, rest)
-            }
-            Dialect::Postgres => self.one(
-                concat!(
-                    "SELECT (SELECT count(*) FROM ratings WHERE ",
-                    ranked_postgres!(),
-                    " AND rating > ?4)
-                         + (SELECT count(*) FROM ratings WHERE ",
-                    ranked_postgres!(),
-                    " AND rating = ?4 AND user_id < ?5),
-                     (SELECT count(*) FROM ratings WHERE ",
-                    ranked_postgres!(),
-                    " AND rating < ?4)
-                         + (SELECT count(*) FROM ratings WHERE ",
-                    ranked_postgres!(),
-                    " AND rating = ?4 AND user_id >= ?5)"
-                ),
-                &params,
-                |c| Ok((c.i64()?, c.i64()?)),
-            )?,
-        };
-        Ok(((above + rest) as u64, Some(above as u64)))
+        leaderboard_counts(self, pool, speed, now, r)
     }
 
     fn ratings_version(&self, pool: i64, speed: Speed) -> Result<i64, StoreError> {
@@ -588,5 +618,52 @@ impl<B: Backend + ?Sized> Ratings for B {
         self.exec("DELETE FROM rating_history", &[])?;
         self.exec("DELETE FROM ratings", &[])?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::{
+        LEADERBOARD_BAND, LEADERBOARD_EPOCH_MS, leaderboard_band, leaderboard_band_end,
+        leaderboard_epoch, leaderboard_epoch_last,
+    };
+
+    /// Migration 0018 writes the band's width and the epoch's length into its SQL (the cells'
+    /// keys, computed by triggers): every division of a rating or of a `steady_until` there
+    /// uses the constants the queries compute their keys with.
+    #[test]
+    fn the_cells_keys_are_the_migrations() {
+        let band = format!("rating / {LEADERBOARD_BAND:?}");
+        let epoch = format!("steady_until / {LEADERBOARD_EPOCH_MS}");
+        for sql in [
+            include_str!("../../../migrations/0018_leaderboard_cells.sql"),
+            include_str!("../../../migrations/postgres/0018_leaderboard_cells.sql"),
+        ] {
+            assert_eq!(sql.matches("rating / ").count(), sql.matches(&band).count());
+            assert_eq!(
+                sql.matches("steady_until / ").count(),
+                sql.matches(&epoch).count()
+            );
+            assert!(sql.matches(&band).count() >= 4 && sql.matches(&epoch).count() >= 4);
+        }
+    }
+
+    /// Bands truncate (as SQLite's CAST and PostgreSQL's `trunc`), epochs too; the last moment
+    /// of an epoch and the end of a band are where the next begins.
+    #[test]
+    fn bands_and_epochs_at_their_edges() {
+        assert_eq!(leaderboard_band(1549.9999999999998), 30);
+        assert_eq!(leaderboard_band(1550.0), 31);
+        assert_eq!(leaderboard_band(-49.99), 0);
+        assert_eq!(leaderboard_band(-50.0), -1);
+        assert_eq!(leaderboard_band_end(30), 1550.0);
+        let w = LEADERBOARD_EPOCH_MS;
+        for e in [-3, -1, 0, 1, 2_976] {
+            let last = leaderboard_epoch_last(e);
+            assert_eq!(leaderboard_epoch(last), e);
+            assert_eq!(leaderboard_epoch(last + 1), e + 1);
+        }
+        assert_eq!(leaderboard_epoch(-w + 1), 0);
+        assert_eq!(leaderboard_epoch_last(i64::MAX / w), i64::MAX);
     }
 }
