@@ -19,7 +19,7 @@ pub const WORKERS: usize = 4;
 
 /// Queues `job` for the workers (started with the first job).
 pub fn run_after(job: AfterAnswer) {
-    static QUEUE: OnceLock<Mutex<Sender<AfterAnswer>>> = OnceLock::new();
+    static QUEUE: OnceLock<Sender<AfterAnswer>> = OnceLock::new();
     let queue = QUEUE.get_or_init(|| {
         let (tx, rx) = channel::<AfterAnswer>();
         let rx = Arc::new(Mutex::new(rx));
@@ -32,10 +32,9 @@ pub fn run_after(job: AfterAnswer) {
                 tracing::warn!(error = %e, "could not start a worker for the work that follows an answer");
             }
         }
-        Mutex::new(tx)
+        tx
     });
-    let sent = queue.lock().unwrap_or_else(|p| p.into_inner()).send(job);
-    if sent.is_err() {
+    if queue.send(job).is_err() {
         tracing::warn!("no worker runs the work that follows an answer");
     }
 }
