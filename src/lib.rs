@@ -14,6 +14,7 @@ pub mod files;
 pub mod game;
 pub mod i18n;
 pub mod logging;
+pub mod openings;
 pub mod redact;
 pub mod render;
 pub mod store;
