@@ -68,6 +68,9 @@ fn caption() -> GifCaption {
             reason: WinReason::Resignation,
         }),
         lang: Lang::En,
+        // Byrne v Fischer's opening, as the bot shows it after the names.
+        opening: cajitas::openings::of_game(&Position::new(), &real_game(BYRNE_FISCHER))
+            .map(|found| found.opening.name.to_owned()),
     }
 }
 

@@ -99,6 +99,7 @@ fn run_bot(args: RunArgs, settings: Settings) -> ExitCode {
         );
     }
     cfg.log_summary();
+    crate::openings::prepare();
     // With SQLite, one bot process per database file (several shards may run in it).
     let _one_process = match &cfg.db {
         Database::Sqlite(path) => match crate::store::sqlite::lock_for_one_process(path) {

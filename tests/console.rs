@@ -333,6 +333,8 @@ history
         "Ganan las negras por abandono (gana bob, 0-1).",
         "material igualado",
         "partida 1: alice - bob  0-1  (abandono, 8 semijugadas)",
+        // The opening under the status line: the label in Spanish, lichess's name in English.
+        "Apertura: C55 Italian Game: Two Knights Defense",
     ] {
         assert!(spanish.contains(needle), "missing {needle:?} in\n{spanish}");
     }

@@ -133,6 +133,22 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
             "move {text} shows {san}: {}",
             r.text()
         );
+        // The opening under the board, its label in the mover's language, the name in English.
+        let opening = match i {
+            0 => "King's Pawn Game",
+            1 => "C20 King's Pawn Game",
+            _ => "C23 Bishop's Opening",
+        };
+        let label = if locale.starts_with("es") {
+            "Apertura"
+        } else {
+            "Opening"
+        };
+        assert!(
+            r.text().contains(opening) && r.text().contains(label),
+            "move {text}: {}",
+            r.text()
+        );
         last = Some(r);
     }
     let last = last.unwrap();
@@ -172,6 +188,8 @@ async fn a_whole_game_to_checkmate_in_mixed_notations() {
         "{text}"
     );
     assert_eq!(read.tag("Result"), Some("1-0"), "{text}");
+    assert_eq!(read.tag("ECO"), Some("C23"), "{text}");
+    assert_eq!(read.tag("Opening"), Some("Bishop's Opening"), "{text}");
 
     // After the game: a move is refused.
     let after = w.mv(&bob(), "en-US", "e5e4").await;

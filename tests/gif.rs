@@ -194,6 +194,7 @@ fn caption(white: &str, black: &str) -> GifCaption {
             reason: WinReason::Checkmate,
         }),
         lang: Lang::En,
+        opening: None,
     }
 }
 
@@ -420,4 +421,28 @@ fn an_illegal_move_in_the_list_is_an_error_not_a_panic() {
         .unwrap_err();
     assert_eq!(err, cajitas::render::RenderError::IllegalMove { ply: 1 });
     assert!(err.to_string().contains("move 2"), "{err}");
+}
+
+/// The opening follows the names in the strip when the line has room for it, and is left
+/// out when it has not.
+#[test]
+fn the_opening_follows_the_names_when_it_fits() {
+    let renderer = Renderer::new();
+    let game = game_of(SCHOLARS);
+    let opts = GifOptions {
+        size: 480,
+        ..GifOptions::default()
+    };
+    let gif = |opening: Option<&str>| {
+        let mut c = caption("alice", "bob");
+        c.opening = opening.map(str::to_owned);
+        renderer.game_gif(&game, &c, &opts).unwrap()
+    };
+    let plain = gif(None);
+    assert!(gif(Some("Italian Game")) != plain, "the opening is drawn");
+    let long = "Sicilian Defense: Najdorf Variation, English Attack, Anti-English".repeat(3);
+    assert!(
+        gif(Some(&long)) == plain,
+        "a line too long for the strip keeps the names only"
+    );
 }

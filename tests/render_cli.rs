@@ -562,6 +562,8 @@ fn a_game_without_names_is_captioned_in_the_language_of_lang() {
                     black: black.into(),
                     outcome: game.outcome(),
                     lang,
+                    opening: cajitas::openings::of_game(game.start(), game.moves())
+                        .map(|found| found.opening.name.to_owned()),
                 },
                 &GifOptions {
                     size: 128,

@@ -143,7 +143,7 @@ pub fn run(args: &AnalyseArgs, settings: &Settings) -> ExitCode {
         lang,
     );
     super::print_line(format_args!("{}", words.title));
-    for s in &words.sides {
+    for s in words.lines() {
         super::print_line(format_args!("  {s}"));
     }
     super::print_line(format_args!("{}", words.worst_title));

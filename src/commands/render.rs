@@ -289,6 +289,8 @@ fn run_gif(args: &RenderArgs, path: &Path, env_pieces: Option<&OsStr>) -> Result
         black,
         outcome,
         lang,
+        opening: crate::openings::of_game(game.start(), game.moves())
+            .map(|found| found.opening.name.to_owned()),
     };
     let bytes = renderer
         .game_gif(&game, &caption, &options)

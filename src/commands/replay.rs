@@ -73,6 +73,9 @@ pub enum GameReport {
         san: Vec<String>,
         /// How many plies were played.
         plies: usize,
+        /// The opening in lichess's table (`{"eco":"C50","name":"Italian Game"}`), or
+        /// `null`: a game from a setup, or one that never reached a named position.
+        opening: Option<crate::openings::Opening>,
     },
     /// A move could not be played.
     Failed {
@@ -129,6 +132,7 @@ fn played(index: usize, game: &Game) -> GameReport {
         claimable: game.claimable().iter().map(|c| c.as_str()).collect(),
         san: game.sans().iter().map(ToString::to_string).collect(),
         plies: game.ply(),
+        opening: crate::openings::of_game(game.start(), game.moves()).map(|f| f.opening),
     }
 }
 
@@ -298,7 +302,7 @@ mod tests {
         let json = serde_json::to_string(&r[0]).unwrap();
         assert_eq!(
             json,
-            r#"{"game":0,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3","status":"checkmate","winner":"black","claimable":[],"san":["f3","e5","g4","Qh4#"],"plies":4}"#
+            r#"{"game":0,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3","status":"checkmate","winner":"black","claimable":[],"san":["f3","e5","g4","Qh4#"],"plies":4,"opening":{"eco":"A00","name":"Barnes Opening: Fool's Mate"}}"#
         );
     }
 

@@ -126,6 +126,7 @@ pub fn main(args: LocalArgs, settings: config::Settings) -> ExitCode {
         })
     });
     let lang = ConsoleLang::new(args.lang);
+    crate::openings::prepare();
     let notifier =
         ConsoleNotifier::new(Box::new(EscapeControls::new(io::stdout())), boards.clone())
             .speaking(lang.clone());

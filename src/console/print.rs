@@ -104,6 +104,9 @@ pub(super) fn show_game(out: &mut impl Write, v: &GameView, lang: Lang) -> io::R
     write!(out, "{}", ascii_board(v))?;
     let material = i18n::status::material(lang, Presentation::Console, v);
     writeln!(out, "{}  [{material}]", status_line_in(v, lang))?;
+    if let Some(line) = i18n::status::opening_line(lang, v) {
+        writeln!(out, "{line}")?;
+    }
     for line in i18n::clock::clock_lines(lang, Presentation::Console, v) {
         writeln!(out, "{line}")?;
     }

@@ -44,6 +44,12 @@ pub fn print_stats(
             writeln!(out, "  {line}")?;
         }
     }
+    for (heading, lines) in ratings::opening_sections(lang, &s.openings) {
+        writeln!(out, "{heading}")?;
+        for line in lines {
+            writeln!(out, "  {line}")?;
+        }
+    }
     if let Some(dir) = boards {
         let line = match write_chart(dir, s, lang) {
             Ok(path) => tr!(lang, "console-chart", path = path.display().to_string()),

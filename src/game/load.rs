@@ -307,6 +307,7 @@ impl GameService {
             ),
             rated: l.row.rated,
             rating_changes: Vec::new(),
+            opening: crate::openings::of_game(l.game.start(), l.game.moves()),
             position: pos,
         });
         self.keep(l);

@@ -218,6 +218,12 @@ fn pgn_of(l: &Loaded, site: Site) -> String {
         channel: l.row.thread.unwrap_or(l.row.channel),
     };
     let tc = TimeControl::from_row(l.row.tc);
+    let mut extra = vec![("TimeControl".to_owned(), tc.pgn_tag())];
+    // lichess exports a game's opening as its `ECO` and `Opening` tags (names in English).
+    if let Some(found) = crate::openings::of_game(l.game.start(), l.game.moves()) {
+        extra.push(("ECO".to_owned(), found.opening.eco.to_owned()));
+        extra.push(("Opening".to_owned(), found.opening.name.to_owned()));
+    }
     let tags = cajitas_rules::pgn::Tags {
         event: pgn_event(&l.row).to_owned(),
         site: site.tag(place),
@@ -225,7 +231,7 @@ fn pgn_of(l: &Loaded, site: Site) -> String {
         round: "-".to_owned(),
         white: l.row.white.name.clone(),
         black: l.row.black.name.clone(),
-        extra: vec![("TimeControl".to_owned(), tc.pgn_tag())],
+        extra,
     };
     cajitas_rules::pgn::write_game(&l.game, &tags)
 }

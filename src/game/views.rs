@@ -277,6 +277,9 @@ pub struct GameView {
     /// The players' rating changes, in the view returned by the operation that ended a
     /// rated game (empty otherwise).
     pub rating_changes: Vec<super::ratings::RatingChange>,
+    /// Its opening in lichess's table, named by its last position there (`None` for a game
+    /// from a setup, or one that never reached a named position).
+    pub opening: Option<crate::openings::InBook>,
 }
 
 impl GameView {

@@ -71,6 +71,7 @@ pub fn summary(lang: Lang, p: Presentation, v: &GameView) -> String {
         black = p.player(&v.black),
         termination = termination,
         moves = super::num(v.ply.div_ceil(2)),
+        opening = v.opening.map_or("none", |o| o.opening.name),
         thread = p.place(v.place().channel)
     )
 }

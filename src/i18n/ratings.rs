@@ -3,13 +3,13 @@
 //! and picks the front's form where the two differ (Discord bolds the rank and links a recent
 //! game; the console numbers it).
 
-use cajitas_rules::Lang;
+use cajitas_rules::{Color, Lang};
 
 use super::present::Presentation;
 use crate::game::ChannelRef;
 use crate::game::ratings::RANKED_MIN_GAMES;
 use crate::game::ratings::{
-    LeaderEntry, Missing, MyStanding, RatingChange, RecentGame, Shown, SpeedStats,
+    LeaderEntry, Missing, MyStanding, OpeningStats, RatingChange, RecentGame, Shown, SpeedStats,
 };
 use crate::tr;
 
@@ -132,6 +132,42 @@ pub fn stats_lines(lang: Lang, sp: &SpeedStats) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// A player's most played openings, a section per colour that has some: its heading
+/// ("Openings with white") and one line per family.
+pub fn opening_sections(
+    lang: Lang,
+    openings: &[Vec<OpeningStats>; 2],
+) -> Vec<(String, Vec<String>)> {
+    [Color::White, Color::Black]
+        .into_iter()
+        .zip(openings)
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(colour, list)| {
+            (
+                tr!(lang, "stats-openings", colour = super::colour_key(colour)),
+                opening_lines(lang, list),
+            )
+        })
+        .collect()
+}
+
+/// One line per opening family: its name, games and results (+W =D −L).
+fn opening_lines(lang: Lang, list: &[OpeningStats]) -> Vec<String> {
+    list.iter()
+        .map(|o| {
+            tr!(
+                lang,
+                "stats-opening-line",
+                family = o.family,
+                games = super::num(o.games),
+                wins = o.score.wins.to_string(),
+                draws = o.score.draws.to_string(),
+                losses = o.score.losses.to_string()
+            )
+        })
+        .collect()
 }
 
 /// A recent rated game of a player: the result, the opponent, the rating after it and the

@@ -159,6 +159,19 @@ pub fn material(lang: Lang, p: Presentation, v: &GameView) -> String {
     }
 }
 
+/// The opening of `v`, "C50 Italian Game": the ECO code and lichess's name, which stay English
+/// in every language, as lichess shows them; `None` when the game has none.
+pub fn opening(lang: Lang, v: &GameView) -> Option<String> {
+    let o = v.opening?.opening;
+    Some(tr!(lang, "opening-name", eco = o.eco, name = o.name))
+}
+
+/// The opening of `v` as its own line, for the console ("Opening: C50 Italian Game").
+pub fn opening_line(lang: Lang, v: &GameView) -> Option<String> {
+    let o = v.opening?.opening;
+    Some(tr!(lang, "console-opening", eco = o.eco, name = o.name))
+}
+
 /// A finished game's line in a channel's history: its number, the players, the result, how it
 /// ended and its length (Discord also gives the day it ended).
 pub fn history_line(lang: Lang, p: Presentation, h: &HistoryEntry) -> String {

@@ -93,6 +93,8 @@ pub struct GifCaption {
     pub outcome: Option<Outcome>,
     /// The language of the result line.
     pub lang: Lang,
+    /// The game's opening name, shown after the names when the line has room for it.
+    pub opening: Option<String>,
 }
 
 /// The fixed palette of one (theme, size) and its lookup table.
@@ -196,16 +198,20 @@ pub fn strip_height(size: u32) -> u32 {
 /// A name as drawn: characters the embedded DejaVu Sans lacks (CJK, emoji, …) become `□`,
 /// control characters are dropped, and it is capped at [`NAME_MAX_CHARS`].
 pub fn drawable_name(name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .filter(|c| !c.is_control())
-        .map(|c| if font_has(c) { c } else { '□' })
-        .collect();
+    let mut out = drawable(name);
     if out.chars().count() > NAME_MAX_CHARS {
         out = out.chars().take(NAME_MAX_CHARS - 1).collect();
         out.push('…');
     }
     out
+}
+
+/// A text as drawn: characters the font lacks become `□`, control characters are dropped.
+fn drawable(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control())
+        .map(|c| if font_has(c) { c } else { '□' })
+        .collect()
 }
 
 /// Whether DejaVu Sans draws `c`: Latin, Greek, Cyrillic, their extensions, punctuation,
@@ -420,7 +426,8 @@ impl Renderer {
         })
     }
 
-    /// The strip under the board, with the players' names.
+    /// The strip under the board, with the players' names, and the opening after them when
+    /// the line has room for it.
     fn gif_strip(&self, width: u32, caption: &GifCaption) -> RgbImage {
         let h = strip_height(width);
         let mut img = RgbImage::new(width, h, STRIP_BG);
@@ -429,16 +436,38 @@ impl Renderer {
             drawable_name(&caption.white),
             drawable_name(&caption.black)
         );
-        let text = format!(
-            r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
-            x = width as f32 / 2.0,
-            y = h as f32 * 0.42,
-            t = xml_escape(&names)
-        );
-        if let Some(pm) = self.strip_text(width, &text) {
+        let line = |t: &str| {
+            format!(
+                r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
+                x = width as f32 / 2.0,
+                y = h as f32 * 0.42,
+                t = xml_escape(t)
+            )
+        };
+        let with_opening = caption
+            .opening
+            .as_deref()
+            .map(|o| format!("{names} · {}", drawable(o)))
+            .and_then(|t| self.strip_text_within(width, &line(&t)));
+        if let Some(pm) = with_opening.or_else(|| self.strip_text(width, &line(&names))) {
             img.blit_pixmap(&pm);
         }
         img
+    }
+
+    /// [`Renderer::strip_text`], or `None` when the laid-out text is wider than the strip
+    /// less a margin of a fiftieth on each side.
+    fn strip_text_within(&self, width: u32, texts: &str) -> Option<Pixmap> {
+        let (svg, h) = self.strip_svg(width, texts);
+        let tree = parse_svg(&svg, &self.fonts).ok()?;
+        let bbox = tree.root().abs_bounding_box();
+        let margin = width as f32 / 50.0;
+        if bbox.left() < margin || bbox.right() > width as f32 - margin {
+            return None;
+        }
+        let mut pm = Pixmap::new(width, h)?;
+        resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
+        Some(pm)
     }
 
     /// The result line of the last frame's strip, in bold under the names: the first row it
@@ -454,10 +483,7 @@ impl Renderer {
     /// Lays out and rasterises a result line (see [`Renderer::result_line`]).
     fn draw_result_line(&self, width: u32, result: &str) -> (u32, Sprite) {
         let h = strip_height(width);
-        let r: String = result
-            .chars()
-            .map(|c| if font_has(c) { c } else { '□' })
-            .collect();
+        let r = drawable(result);
         let text = format!(
             r#"<text x="{x}" y="{y}" text-anchor="middle" font-weight="bold">{t}</text>"#,
             x = width as f32 / 2.0,
@@ -475,16 +501,22 @@ impl Renderer {
 
     /// SVG `<text>` elements drawn in the strip's font and colour on a transparent strip.
     fn strip_text(&self, width: u32, texts: &str) -> Option<Pixmap> {
+        let (svg, h) = self.strip_svg(width, texts);
+        let tree = parse_svg(&svg, &self.fonts).ok()?;
+        let mut pm = Pixmap::new(width, h)?;
+        resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
+        Some(pm)
+    }
+
+    /// The SVG of the strip's `<text>` elements, and the strip's height.
+    fn strip_svg(&self, width: u32, texts: &str) -> (String, u32) {
         let h = strip_height(width);
         let fs = h as f32 * 0.34;
         let fg = format!("#{:02x}{:02x}{:02x}", STRIP_FG[0], STRIP_FG[1], STRIP_FG[2]);
         let svg = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}"><g font-family="{FONT_FAMILY}" font-size="{fs}" fill="{fg}">{texts}</g></svg>"#
         );
-        let tree = parse_svg(&svg, &self.fonts).ok()?;
-        let mut pm = Pixmap::new(width, h)?;
-        resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
-        Some(pm)
+        (svg, h)
     }
 
     /// Draws a game as an animated GIF: one frame per position (plies + 1, or fewer with

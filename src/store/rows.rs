@@ -181,6 +181,20 @@ pub struct MoveRow {
     pub played_at: i64,
 }
 
+/// One of the first moves of a player's finished game from the standard start, for the
+/// openings they play (`Games::opening_moves_of`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpeningMoveRow {
+    /// The game.
+    pub game_id: i64,
+    /// White.
+    pub white: u64,
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The move in UCI.
+    pub uci: String,
+}
+
 /// A draw offer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DrawOfferRow {

@@ -27,6 +27,10 @@ embed-black = Black
 embed-move = Move
 embed-last-move = Last move
 embed-material = Material
+embed-opening = Opening
+# A game's opening: its ECO code and lichess's name, untranslated in every language.
+opening-name = { $eco } { $name }
+console-opening = Opening: { $eco } { $name }
 embed-footer = Game #{ $id } · ply { $ply }
 material-even = Even
 material-ahead = { colour-name } +{ $points }

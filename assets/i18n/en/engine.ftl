@@ -28,6 +28,11 @@ analysis-side = { $colour ->
        *[other] blunders
     }
 analysis-worst-title = The worst moves
+# The opening (lichess's name, in English) and the last move whose position is in the table.
+analysis-opening = Opening: { $eco } { $name }, in the book until { $number }{ $colour ->
+        [white] .
+       *[black] …
+    } { $played }
 analysis-worst = { $number }{ $colour ->
         [white] .
        *[black] …

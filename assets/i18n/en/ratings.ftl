@@ -67,6 +67,15 @@ stats-streak = Streak: { $score ->
     }
 }
 stats-recent = Last games
+# The opening families a player played most with one colour (names in English, as lichess shows them).
+stats-openings = { $colour ->
+    [white] Openings with white
+   *[black] Openings with black
+}
+stats-opening-line = { $family }: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+} · +{ $wins } ={ $draws } −{ $losses }
 stats-recent-line = { $result ->
     [win] Won
     [draw] Drew

@@ -31,12 +31,17 @@ summary = { $outcome ->
     [win] { $winner } beat { $loser } by { termination } in { $moves } { $moves ->
         [one] move
        *[other] moves
-    }: { $thread }
+    }{ summary-opening }: { $thread }
     [draw] { $white } and { $black } drew by { termination } in { $moves } { $moves ->
         [one] move
        *[other] moves
-    }: { $thread }
+    }{ summary-opening }: { $thread }
    *[aborted] The game between { $white } and { $black } was aborted: { $thread }
+}
+# The opening after a finished game's summary (" · Italian Game"), or nothing ($opening is "none").
+summary-opening = { $opening ->
+    [none] {""}
+   *[other] {" · "}{ $opening }
 }
 
 button-rematch = Rematch

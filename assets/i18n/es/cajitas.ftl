@@ -34,6 +34,10 @@ embed-white = Blancas
 embed-black = Negras
 embed-move = Jugada
 embed-last-move = Última jugada
+embed-opening = Apertura
+# La apertura de una partida: su código ECO y el nombre de lichess, sin traducir (como en lichess).
+opening-name = { $eco } { $name }
+console-opening = Apertura: { $eco } { $name }
 embed-material = Material
 embed-footer = Partida n.º { $id } · semijugada { $ply }
 material-even = Igualado

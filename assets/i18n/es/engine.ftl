@@ -28,6 +28,11 @@ analysis-side = { $colour ->
        *[other] errores graves
     }
 analysis-worst-title = Las peores jugadas
+# La apertura (el nombre de lichess, en inglés) y la última jugada cuya posición está en la tabla.
+analysis-opening = Apertura: { $eco } { $name }, en el libro hasta { $number }{ $colour ->
+        [white] .
+       *[black] …
+    } { $played }
 analysis-worst = { $number }{ $colour ->
         [white] .
        *[black] …

@@ -67,6 +67,15 @@ stats-streak = Racha: { $score ->
     }
 }
 stats-recent = Últimas partidas
+# Las familias de aperturas que más jugó alguien con un color (los nombres en inglés, como en lichess).
+stats-openings = { $colour ->
+    [white] Aperturas con blancas
+   *[black] Aperturas con negras
+}
+stats-opening-line = { $family }: { $games ->
+    [one] { $games } partida
+   *[other] { $games } partidas
+} · +{ $wins } ={ $draws } −{ $losses }
 stats-recent-line = { $result ->
     [win] Ganó
     [draw] Empató

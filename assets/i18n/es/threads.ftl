@@ -31,12 +31,17 @@ summary = { $outcome ->
     [win] { $winner } venció a { $loser } por { termination } en { $moves } { $moves ->
         [one] jugada
        *[other] jugadas
-    }: { $thread }
+    }{ summary-opening }: { $thread }
     [draw] { $white } y { $black } hicieron tablas por { termination } en { $moves } { $moves ->
         [one] jugada
        *[other] jugadas
-    }: { $thread }
+    }{ summary-opening }: { $thread }
    *[aborted] La partida entre { $white } y { $black } fue anulada: { $thread }
+}
+# La apertura tras el resumen de una partida terminada (" · Italian Game"), o nada ($opening es "none").
+summary-opening = { $opening ->
+    [none] {""}
+   *[other] {" · "}{ $opening }
 }
 
 button-rematch = Revancha

@@ -462,7 +462,7 @@ async fn send_report(
 ) -> Result<(), Error> {
     let embed = serenity::CreateEmbed::new()
         .title(cap_chars(&words.title, 256))
-        .description(cap_chars(&words.sides.join("\n"), 4000))
+        .description(cap_chars(&words.lines().join("\n"), 4000))
         .field(
             cap_chars(&words.worst_title, 256),
             cap_chars(&words.worst.join("\n"), 1024),

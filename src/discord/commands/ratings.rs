@@ -177,7 +177,7 @@ fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
         .image(format!("attachment://{CHART_FILE}"));
     if s.speeds.is_empty() {
         let name = Presentation::Discord.player(&s.user);
-        return e.description(tr!(lang, "stats-none", name = name));
+        e = e.description(tr!(lang, "stats-none", name = name));
     }
     for sp in &s.speeds {
         let lines = ratings::stats_lines(lang, sp);
@@ -198,6 +198,9 @@ fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
             cap_chars(&lines.join("\n"), 1024),
             false,
         );
+    }
+    for (heading, lines) in ratings::opening_sections(lang, &s.openings) {
+        e = e.field(heading, cap_chars(&lines.join("\n"), 1024), true);
     }
     e
 }

@@ -86,6 +86,7 @@ pub fn game_gif(renderer: &Renderer, view: &GameView, limit: u64) -> anyhow::Res
         black: view.black.name.clone(),
         outcome: view.outcome,
         lang: view.lang,
+        opening: view.opening.map(|o| o.opening.name.to_owned()),
     };
     let (bytes, _) = render::gif::fit_gif(
         renderer,
@@ -172,6 +173,9 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
             status::material(lang, Presentation::Discord, view),
             true,
         );
+    if let Some(opening) = status::opening(lang, view) {
+        e = e.field(tr!(lang, "embed-opening"), opening, false);
+    }
     let clock = clock::clock_lines(lang, Presentation::Discord, view);
     if !clock.is_empty() {
         e = e.field(tr!(lang, "embed-clock"), clock.join("\n"), false);

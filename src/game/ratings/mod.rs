@@ -17,8 +17,8 @@ use cajitas_rules::Color;
 
 pub use self::glicko::{Glicko, PROVISIONAL_DEVIATION, Params};
 pub use self::queries::{
-    ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, Missing, MyStanding, RecentGame,
-    SpeedStats, StatsView, Streak, Wdl,
+    ChartPoint, LEADERBOARD_PAGE, LeaderEntry, LeaderboardView, Missing, MyStanding, OpeningStats,
+    RecentGame, SpeedStats, StatsView, Streak, TOP_OPENINGS, Wdl, top_openings,
 };
 /// The leaderboard's thresholds and a pool's speed: the words the game shares with the store
 /// (see [`crate::vocab`]).

@@ -1,16 +1,30 @@
 //! Reading the ratings: a server's leaderboard and a player's stats.
 
-use cajitas_rules::Color;
+use cajitas_rules::{Color, Position, Uci};
 
 use super::{Glicko, PARAMS, RatingChange, Ratings, Shown, Speed, pool_of};
 use crate::game::{ChannelRef, GameError, UserRef};
-use crate::store::{RatingChangeRow, RatingRow, Side};
+use crate::store::{OpeningMoveRow, RatingChangeRow, RatingRow, Side};
 
 /// Players per leaderboard page.
 pub const LEADERBOARD_PAGE: u32 = 10;
 
 /// How many recent games the stats list.
 pub const RECENT_GAMES: usize = 5;
+
+/// How many opening families the stats list per colour.
+pub const TOP_OPENINGS: usize = 5;
+
+/// An opening family a player played with one colour: how often, and how it went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpeningStats {
+    /// The family, lichess's name before the colon ("Sicilian Defense").
+    pub family: &'static str,
+    /// Games.
+    pub games: u32,
+    /// Their results, for the player.
+    pub score: Wdl,
+}
 
 /// One line of a leaderboard.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +104,11 @@ pub struct Wdl {
 }
 
 impl Wdl {
+    /// Twice the points scored (a win 2, a draw 1), an integer to compare.
+    fn points2(&self) -> u32 {
+        2 * self.wins + self.draws
+    }
+
     fn add(&mut self, score: f64) {
         if score >= 1.0 {
             self.wins += 1;
@@ -170,6 +189,61 @@ pub struct StatsView {
     pub speeds: Vec<SpeedStats>,
     /// The last rated games, newest first (every speed).
     pub recent: Vec<RecentGame>,
+    /// The opening families played most with white, then with black ([`TOP_OPENINGS`]
+    /// each, most played first), over every finished game here, rated or not.
+    pub openings: [Vec<OpeningStats>; 2],
+}
+
+/// The opening families `player` played most with each colour, from the first moves of their
+/// games ([`crate::store::Games::opening_moves_of`]); grouped by family as lichess's opening
+/// explorer groups them, most played first (then the better score, then the name).
+pub fn top_openings(rows: &[OpeningMoveRow], player: u64) -> [Vec<OpeningStats>; 2] {
+    use std::collections::HashMap;
+    let mut by: [HashMap<&'static str, (u32, Wdl)>; 2] = Default::default();
+    let start = Position::new();
+    for game in rows.chunk_by(|a, b| a.game_id == b.game_id) {
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(game.len());
+        for m in game {
+            let Some(mv) = m.uci.parse::<Uci>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+                break;
+            };
+            pos.play_unchecked(mv);
+            moves.push(mv);
+        }
+        let Some(found) = crate::openings::of_game(&start, &moves) else {
+            continue;
+        };
+        let first = &game[0];
+        let (colour, score) = match (first.white == player, first.result.as_str()) {
+            (true, "1-0") | (false, "0-1") => (first.white != player, 1.0),
+            (_, "1-0" | "0-1") => (first.white != player, 0.0),
+            _ => (first.white != player, 0.5),
+        };
+        let e = by[usize::from(colour)]
+            .entry(found.opening.family())
+            .or_default();
+        e.0 += 1;
+        e.1.add(score);
+    }
+    by.map(|m| {
+        let mut list: Vec<OpeningStats> = m
+            .into_iter()
+            .map(|(family, (games, score))| OpeningStats {
+                family,
+                games,
+                score,
+            })
+            .collect();
+        list.sort_by(|a, b| {
+            b.games
+                .cmp(&a.games)
+                .then(b.score.points2().cmp(&a.score.points2()))
+                .then(a.family.cmp(b.family))
+        });
+        list.truncate(TOP_OPENINGS);
+        list
+    })
 }
 
 fn shown_now(r: &RatingRow, now: i64) -> Shown {
@@ -342,10 +416,17 @@ impl Ratings<'_> {
                     at: c.at,
                 });
             }
+            let moves = tx.opening_moves_of(
+                place.guild.unwrap_or(place.channel),
+                user.id,
+                cajitas_rules::Fen::INITIAL,
+                crate::openings::SEARCH_MAX_PLIES as u32,
+            )?;
             Ok(StatsView {
                 user: shown_user,
                 speeds,
                 recent,
+                openings: top_openings(&moves, user.id),
             })
         })
     }

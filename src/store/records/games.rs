@@ -3,7 +3,7 @@
 use crate::store::sql::{Backend, BackendExt, Columns, Dialect, to_db};
 use crate::store::{
     ClockRow, DrawOfferRow, DrawOffers, Ending, EventKind, GameRow, MoveRow, NewGame, OfferStatus,
-    StoreError,
+    OpeningMoveRow, StoreError,
 };
 
 /// A game with its players; [`game_row`] reads the columns in this order.
@@ -77,6 +77,17 @@ pub trait Games {
     /// The game in progress played in `place` itself: the game of that thread, or the game
     /// played in that channel without a thread of its own.
     fn active_game(&self, place: u64) -> Result<Option<GameRow>, StoreError>;
+
+    /// The first `plies` moves of every game `player` finished with a result in `pool` (the
+    /// server, or the channel of a game outside any server) that started from `start_fen`,
+    /// in game and ply order: what names the openings they play.
+    fn opening_moves_of(
+        &self,
+        pool: u64,
+        player: u64,
+        start_fen: &str,
+        plies: u32,
+    ) -> Result<Vec<OpeningMoveRow>, StoreError>;
 
     /// The most recent game played in `place` itself (see [`Games::active_game`]), whatever
     /// its status.
@@ -270,6 +281,32 @@ impl<B: Backend + ?Sized> Games for B {
             concat!(select_game!(), " WHERE g.id = ?1"),
             &[&id],
             game_row,
+        )
+    }
+
+    fn opening_moves_of(
+        &self,
+        pool: u64,
+        player: u64,
+        start_fen: &str,
+        plies: u32,
+    ) -> Result<Vec<OpeningMoveRow>, StoreError> {
+        self.rows(
+            "SELECT g.id, g.white_id, g.result, m.uci
+             FROM games g JOIN moves m ON m.game_id = g.id
+             WHERE (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'finished'
+                 AND COALESCE(g.guild_id, g.channel_id) = ?1 AND g.start_fen = ?3
+                 AND m.ply < ?4
+             ORDER BY g.id, m.ply",
+            &[&to_db(pool), &to_db(player), &start_fen, &plies],
+            |c| {
+                Ok(OpeningMoveRow {
+                    game_id: c.i64()?,
+                    white: c.id()?,
+                    result: c.string()?,
+                    uci: c.string()?,
+                })
+            },
         )
     }
 
