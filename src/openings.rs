@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-use cajitas_rules::{Move, Position, PositionKey, SanPlus};
+use cajitas_rules::{Move, Position, PositionKey, SanPlus, Suffix};
 
 /// Plies of a game that are looked at (lichess's `SEARCH_MAX_PLIES`).
 pub const SEARCH_MAX_PLIES: usize = 40;
@@ -123,6 +123,7 @@ impl Book {
         let mut bad = Vec::new();
         let mut shared = Vec::new();
         let mut rows = 0;
+        let mut replayer = Replayer::default();
         for &(file, text) in files {
             for (i, line) in text.lines().enumerate().skip(1) {
                 if line.trim().is_empty() {
@@ -140,7 +141,7 @@ impl Book {
                     bad.push(bad_row("not three cells".to_owned()));
                     continue;
                 };
-                match replay(pgn) {
+                match replayer.row(pgn) {
                     Ok(pos) => {
                         rows += 1;
                         let opening = Opening { eco, name };
@@ -183,15 +184,6 @@ impl Book {
         &self.shared
     }
 
-    /// The bytes the table holds on the heap: its map's buckets (keys, values and control
-    /// bytes) and the list of shared rows (the names are slices of the embedded files).
-    pub fn heap_bytes(&self) -> usize {
-        let bucket = std::mem::size_of::<(PositionKey, Opening)>() + 1;
-        // hashbrown keeps a power of two of buckets at most 7/8 full.
-        let buckets = (self.by_key.capacity() * 8 / 7 + 1).next_power_of_two();
-        buckets * bucket + self.shared.capacity() * std::mem::size_of::<Shared>()
-    }
-
     /// The opening of a game from `start` with `moves`, as lichess finds it (see the module's
     /// documentation): `None` for a game that did not start from the standard position, or
     /// that never reached a position of the table.
@@ -224,36 +216,65 @@ fn is_standard_start(start: &Position) -> bool {
         && start.fide_key() == *STANDARD.get_or_init(|| Position::new().fide_key())
 }
 
-/// The final position of a row's movetext (`1. e4 e5 2. Nf3`).
-fn replay(pgn: &str) -> Result<Position, String> {
-    let mut pos = Position::new();
-    let mut plies = 0;
-    for token in pgn.split_whitespace() {
-        // Move numbers: "1." and "1...".
-        if token.ends_with('.') && token.starts_with(|c: char| c.is_ascii_digit()) {
-            continue;
+/// Replays rows one after the other, starting each from the longest run of moves it shares
+/// with the row before (the files list a line's variations together, so most rows replay only
+/// their last moves).
+#[derive(Default)]
+struct Replayer {
+    /// The previous row's moves as written.
+    tokens: Vec<&'static str>,
+    /// The position after each of them.
+    after: Vec<Position>,
+}
+
+impl Replayer {
+    /// The final position of a row's movetext (`1. e4 e5 2. Nf3`), its check and mate marks
+    /// checked too.
+    fn row(&mut self, pgn: &'static str) -> Result<&Position, String> {
+        // Move numbers ("1." and "1...") are not moves.
+        let tokens = pgn
+            .split_whitespace()
+            .filter(|t| !(t.ends_with('.') && t.starts_with(|c: char| c.is_ascii_digit())));
+        let mut n = 0;
+        for token in tokens {
+            if self.tokens.get(n) != Some(&token) {
+                self.tokens.truncate(n);
+                self.after.truncate(n);
+                let mut pos = self.after.last().cloned().unwrap_or_else(Position::new);
+                play_written(&mut pos, token)
+                    .map_err(|e| format!("{token:?} after {n} plies: {e}"))?;
+                self.tokens.push(token);
+                self.after.push(pos);
+            }
+            n += 1;
         }
-        let written: SanPlus = token
-            .parse()
-            .map_err(|e| format!("{token:?} is not SAN: {e}"))?;
-        let m = written
-            .san
-            .to_move(&pos)
-            .map_err(|e| format!("{token:?} after {plies} plies: {e}"))?;
-        // The check and mate marks must be right too.
-        if SanPlus::from_move(&pos, m) != written {
-            return Err(format!(
-                "{token:?} after {plies} plies: the move is {}",
-                SanPlus::from_move(&pos, m)
-            ));
-        }
-        pos.play_unchecked(m);
-        plies += 1;
+        self.tokens.truncate(n);
+        self.after.truncate(n);
+        self.after.last().ok_or_else(|| "no moves".to_owned())
     }
-    if plies == 0 {
-        return Err("no moves".to_owned());
+}
+
+/// Plays one move written in SAN with its check or mate mark, which must be right.
+fn play_written(pos: &mut Position, token: &str) -> Result<(), String> {
+    let written: SanPlus = token.parse().map_err(|e| format!("not SAN: {e}"))?;
+    let m = written.san.to_move(pos).map_err(|e| e.to_string())?;
+    pos.play_unchecked(m);
+    let mark = match (pos.is_check(), written.suffix) {
+        // Mate needs the moves of the new position: looked at only after a check.
+        (true, _) if pos.legal_moves().is_empty() => Some(Suffix::Checkmate),
+        (true, _) => Some(Suffix::Check),
+        (false, _) => None,
+    };
+    if mark != written.suffix {
+        return Err(format!("the move's mark is {mark:?}"));
     }
-    Ok(pos)
+    Ok(())
+}
+
+/// The final position of one row's movetext.
+#[cfg(test)]
+fn replay(pgn: &'static str) -> Result<Position, String> {
+    Replayer::default().row(pgn).cloned()
 }
 
 /// The shipped table, built once (the first call; the front ends make it at start-up). A row
@@ -377,13 +398,17 @@ mod tests {
     fn a_bad_row_is_reported_not_skipped_silently() {
         let files = [(
             "bad.tsv",
-            "eco\tname\tpgn\nA00\tFine\t1. e4\nA00\tIllegal\t1. e5\nA00\tShort\t1. e4\n",
+            "eco\tname\tpgn\nA00\tFine\t1. e4\nA00\tIllegal\t1. e5\nA00\tShort\t1. e4\n\
+             C20\tNo mark\t1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7\n\
+             C20\tCheck, not mate\t1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+\n\
+             C20\tMate\t1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#\n",
         )];
         let (book, bad) = Book::build(&files);
-        assert_eq!(book.rows(), 2);
-        assert_eq!(bad.len(), 1);
+        assert_eq!(book.rows(), 3);
+        assert_eq!(bad.len(), 3, "{bad:?}");
         assert_eq!(bad[0].line, 3);
         assert!(bad[0].reason.contains("e5"), "{}", bad[0].reason);
+        assert_eq!((bad[1].line, bad[2].line), (5, 6));
     }
 
     #[test]
