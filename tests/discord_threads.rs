@@ -213,7 +213,7 @@ async fn the_end_leaves_a_summary_a_gif_and_a_rematch_that_opens_a_new_thread() 
     assert_eq!(
         summary.content(),
         format!(
-            "{} beat {} by checkmate in 4 moves: <#{}>",
+            "{} beat {} by checkmate in 4 moves · Bishop's Opening: <#{}>",
             alice().mention(),
             bob().mention(),
             t.id
@@ -658,7 +658,7 @@ async fn the_notifier_posts_the_summary_winds_the_thread_down_and_attaches_the_g
     assert_eq!(
         summary.content(),
         format!(
-            "{} beat {} by checkmate in 2 moves: <#{thread}>",
+            "{} beat {} by checkmate in 2 moves · Barnes Opening: Fool's Mate: <#{thread}>",
             bob().mention(),
             alice().mention()
         )
