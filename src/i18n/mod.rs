@@ -46,6 +46,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/ratings.ftl"),
             include_str!("../../assets/i18n/en/engine.ftl"),
             include_str!("../../assets/i18n/en/cli.ftl"),
+            include_str!("../../assets/i18n/en/puzzles.ftl"),
         ],
     ),
     (
@@ -59,6 +60,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/ratings.ftl"),
             include_str!("../../assets/i18n/es/engine.ftl"),
             include_str!("../../assets/i18n/es/cli.ftl"),
+            include_str!("../../assets/i18n/es/puzzles.ftl"),
         ],
     ),
 ];
@@ -432,6 +434,14 @@ pub(crate) mod variant_tests {
             GameError::OwnTakeback,
             GameError::TakebackInRatedGame,
             GameError::NoFinishedGame,
+            GameError::NoPuzzle,
+            GameError::UnknownPuzzle("zzzzz".into()),
+            GameError::UnknownTheme("nothing".into()),
+            GameError::NoPuzzleLeft,
+            GameError::PuzzleRatingRange {
+                min: 400,
+                max: 3200,
+            },
             GameError::NothingToClaim,
             GameError::NothingToClaimWith("Nf3".into()),
             GameError::ClaimNotYourTurn,

@@ -175,6 +175,53 @@ impl PuzzleSet {
     }
 }
 
+/// The first window around the solver's rating, in rating points either side; it doubles
+/// until a puzzle is found, up to [`MAX_WINDOW`].
+pub const FIRST_WINDOW: f64 = 100.0;
+/// The widest window: wider than the whole range of ratings.
+pub const MAX_WINDOW: f64 = 6400.0;
+
+impl PuzzleSet {
+    /// A puzzle for a solver rated `target`: one `seen` does not hold, with `theme` when one is
+    /// given, within [`FIRST_WINDOW`] of `target`, the window doubled until one is found (as
+    /// lichess widens its search). Among those of the first window that has any, `seed`
+    /// picks one. `None` when none is left.
+    pub fn choose(
+        &self,
+        seen: &dyn Fn(&str) -> bool,
+        theme: Option<&str>,
+        target: f64,
+        seed: u64,
+    ) -> Option<&Puzzle> {
+        let fits: Vec<&Puzzle> = self
+            .list
+            .iter()
+            .filter(|p| theme.is_none_or(|t| p.has_theme(t)) && !seen(&p.id))
+            .collect();
+        let mut window = FIRST_WINDOW;
+        while window <= MAX_WINDOW {
+            let near: Vec<&Puzzle> = fits
+                .iter()
+                .copied()
+                .filter(|p| (f64::from(p.rating) - target).abs() <= window)
+                .collect();
+            if !near.is_empty() {
+                return Some(near[(mix(seed) % near.len() as u64) as usize]);
+            }
+            window *= 2.0;
+        }
+        None
+    }
+}
+
+/// SplitMix64's finaliser: a seed's bits spread over the whole word.
+fn mix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The shipped set, read on first use.
 pub fn shared() -> &'static PuzzleSet {
     static SET: OnceLock<PuzzleSet> = OnceLock::new();
@@ -267,6 +314,39 @@ mod tests {
         assert_eq!(set.theme(" BackRankMate "), Some("backRankMate"));
         assert_eq!(set.theme("nonsense"), None);
         assert_eq!(set.theme(&"x".repeat(10_000)), None);
+    }
+
+    #[test]
+    fn a_puzzle_is_chosen_unseen_near_the_rating_and_the_window_widens() {
+        let set = shared();
+        let none = |_: &str| false;
+        for seed in 0..50 {
+            let p = set.choose(&none, None, 1000.0, seed).unwrap();
+            assert!((p.rating - 1000).abs() <= 100, "{} {}", p.id, p.rating);
+            let p = set.choose(&none, Some("fork"), 1000.0, seed).unwrap();
+            assert!(p.has_theme("fork"));
+        }
+        // Far above every puzzle, the window widens to the hardest ones.
+        let top = set.all().iter().map(|p| p.rating).max().unwrap();
+        let p = set.choose(&none, None, 3500.0, 7).unwrap();
+        assert!(f64::from(p.rating) >= 3500.0 - 1600.0 && p.rating <= top);
+        // Seen puzzles are never chosen; once all are seen, none is.
+        let mates: Vec<&str> = set
+            .all()
+            .iter()
+            .filter(|p| p.has_theme("mateIn1"))
+            .map(|p| p.id.as_str())
+            .collect();
+        let seen_but_one = |id: &str| mates[1..].contains(&id);
+        for seed in 0..5 {
+            let p = set
+                .choose(&seen_but_one, Some("mateIn1"), 1500.0, seed)
+                .unwrap();
+            assert_eq!(p.id, mates[0]);
+        }
+        let all_seen = |id: &str| mates.contains(&id);
+        assert!(set.choose(&all_seen, Some("mateIn1"), 1500.0, 1).is_none());
+        assert!(set.choose(&none, Some("noSuchTheme"), 1500.0, 1).is_none());
     }
 
     #[test]
