@@ -3,7 +3,7 @@
 use cajitas_rules::Lang;
 
 use crate::game::ratings::Speed;
-use crate::game::{ColourChoice, TimeControl};
+use crate::game::{ColourChoice, PuzzleRequest, TimeControl};
 use crate::{i18n, tr};
 
 /// What to do about a draw.
@@ -98,6 +98,12 @@ pub enum Command {
     Stats(Option<String>),
     /// `leaderboard [live|correspondence]`.
     Leaderboard(Option<Speed>),
+    /// `puzzle [THEME] [RATING]` or `puzzle id:ID`: a puzzle, chosen or by its id.
+    Puzzle(PuzzleRequest),
+    /// `hint`: the piece to move in one's puzzle.
+    Hint,
+    /// `solution`: give up one's puzzle and see its solution.
+    Solution,
 }
 
 /// Why a line is not a command; its `Display` is what the console prints.
@@ -285,6 +291,32 @@ fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
     })
 }
 
+/// How `puzzle` is written.
+const PUZZLE_USAGE: &str = "puzzle [THEME] [RATING] | puzzle id:ID";
+
+/// `puzzle`'s options, in any order: a theme, a rating (digits), or alone `id:ID`.
+fn parse_puzzle(args: &[&str]) -> Result<Command, CommandError> {
+    let usage = || CommandError::Usage(PUZZLE_USAGE);
+    let mut req = PuzzleRequest::default();
+    for a in args {
+        let again = if let Some(id) = a.strip_prefix("id:") {
+            id.is_empty() || req.id.replace(id.to_owned()).is_some()
+        } else if a.chars().all(|c| c.is_ascii_digit()) {
+            let rating = a.parse::<i32>().map_err(|_| usage())?;
+            req.rating.replace(rating).is_some()
+        } else {
+            req.theme.replace((*a).to_owned()).is_some()
+        };
+        if again {
+            return Err(usage());
+        }
+    }
+    if req.id.is_some() && (req.theme.is_some() || req.rating.is_some()) {
+        return Err(usage());
+    }
+    Ok(Command::Puzzle(req))
+}
+
 /// How `play` is written.
 const PLAY_USAGE: &str = "play [1-8] [white|black|random]";
 
@@ -397,6 +429,9 @@ impl Command {
                     _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
                 })
             }
+            "puzzle" => parse_puzzle(&args)?,
+            "hint" if args.is_empty() => Command::Hint,
+            "solution" if args.is_empty() => Command::Solution,
             other => return Err(CommandError::Unknown(other.chars().take(40).collect())),
         };
         Ok(Some(command))

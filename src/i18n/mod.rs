@@ -16,6 +16,7 @@ mod error_display;
 mod game_errors;
 pub mod notices;
 pub mod present;
+pub mod puzzles;
 pub mod ratings;
 mod read_errors;
 pub mod status;
