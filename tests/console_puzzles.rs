@@ -72,7 +72,7 @@ fn a_puzzle_in_spanish() {
     let out = run(
         "es",
         &["--lang", "es", "--as", "alice", "--no-png"],
-        "puzzle id:002X3\nDa8+\nDxb8#\n",
+        "problema id:002X3\nDa8+\nDxb8#\n",
     );
     in_order(
         &out,

@@ -164,7 +164,7 @@ fn colour_of(s: &str, lang: Lang) -> Option<ColourChoice> {
 /// The console's commands that are slash commands too, by their English word: in Spanish
 /// their word is the slash command's Spanish name (`cmd-<word>.name`, commands.ftl), so the
 /// console and Discord read the same words.
-const SLASH_WORDS: [&str; 17] = [
+const SLASH_WORDS: [&str; 18] = [
     "challenge",
     "claim-win",
     "play",
@@ -181,6 +181,7 @@ const SLASH_WORDS: [&str; 17] = [
     "history",
     "stats",
     "leaderboard",
+    "puzzle",
     "help",
 ];
 

@@ -10,14 +10,15 @@ use crate::game::ratings::signed;
 use crate::game::{PuzzleStatus, PuzzleView, UserRef};
 use crate::tr;
 
-/// The first line of a puzzle: its id, its rating and the side to move.
+/// The first line of a puzzle: its id, its rating and the solver's side (to move at the
+/// start, and whenever the solver is to find a move).
 pub fn heading(lang: Lang, v: &PuzzleView) -> String {
     tr!(
         lang,
         "puzzle-heading",
         id = v.puzzle.id.clone(),
         rating = v.puzzle.rating.to_string(),
-        colour = colour_key(v.to_move())
+        colour = colour_key(v.solver)
     )
 }
 

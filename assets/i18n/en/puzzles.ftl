@@ -13,3 +13,6 @@ puzzle-wrong = { $san } is not the move.
 puzzle-solved = Solved
 puzzle-failed = Failed
 puzzle-solution = Solution: { $moves }
+button-hint = Hint
+button-solution = Solution
+button-next = Next

@@ -13,3 +13,6 @@ puzzle-wrong = { $san } no es la jugada.
 puzzle-solved = Resuelto
 puzzle-failed = Fallado
 puzzle-solution = Solución: { $moves }
+button-hint = Pista
+button-solution = Solución
+button-next = Siguiente
