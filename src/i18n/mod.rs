@@ -236,6 +236,20 @@ mod tests {
     }
 
     #[test]
+    fn no_message_is_defined_twice() {
+        for (lang, sources) in SOURCES {
+            let id: unic_langid::LanguageIdentifier = "en-US".parse().unwrap();
+            let mut b = FluentBundle::new_concurrent(vec![id]);
+            for src in sources {
+                let res = FluentResource::try_new((*src).to_owned()).unwrap();
+                if let Err(errors) = b.add_resource(res) {
+                    panic!("{lang:?}: {errors:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn no_isolation_marks_and_plurals_work() {
         let s = tr!(Lang::Es, "check");
         assert!(!s.contains('\u{2068}') && !s.contains('\u{2069}'), "{s:?}");

@@ -15,4 +15,4 @@ puzzle-failed = Failed
 puzzle-solution = Solution: { $moves }
 button-hint = Hint
 button-solution = Solution
-button-next = Next
+button-next-puzzle = Next puzzle

@@ -15,4 +15,4 @@ puzzle-failed = Fallado
 puzzle-solution = Solución: { $moves }
 button-hint = Pista
 button-solution = Solución
-button-next = Siguiente
+button-next-puzzle = Otro problema

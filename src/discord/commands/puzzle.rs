@@ -60,10 +60,10 @@ pub fn puzzle_reply(lines: Vec<String>, shown: PuzzleShown, lang: Lang, solver: 
             .button(&tr!(lang, "button-solution"), serenity::ButtonStyle::Danger),
         );
     }
-    buttons.push(
-        ButtonId::PuzzleNext { user: solver }
-            .button(&tr!(lang, "button-next"), serenity::ButtonStyle::Primary),
-    );
+    buttons.push(ButtonId::PuzzleNext { user: solver }.button(
+        &tr!(lang, "button-next-puzzle"),
+        serenity::ButtonStyle::Primary,
+    ));
     let alt = cap_chars(
         &render::alt_text_in(&v.position, lang),
         render::view::ALT_TEXT_MAX,
