@@ -15,6 +15,7 @@ pub mod game;
 pub mod i18n;
 pub mod logging;
 pub mod openings;
+pub mod puzzles;
 pub mod redact;
 pub mod render;
 pub mod store;

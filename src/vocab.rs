@@ -86,6 +86,19 @@ str_enum!(
     }
 );
 str_enum!(
+    /// Where an attempt at a puzzle stands (migration 0019).
+    PuzzleStatus {
+        /// The solver is to move.
+        Playing = "playing",
+        /// Solved.
+        Solved = "solved",
+        /// A wrong move, or the solution asked for.
+        Failed = "failed",
+        /// Left for another puzzle in the same place: never rated.
+        Abandoned = "abandoned",
+    }
+);
+str_enum!(
     /// Where a draw offer stands.
     OfferStatus {
         /// Standing.

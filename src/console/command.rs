@@ -3,7 +3,7 @@
 use cajitas_rules::Lang;
 
 use crate::game::ratings::Speed;
-use crate::game::{ColourChoice, TimeControl};
+use crate::game::{ColourChoice, PuzzleRequest, TimeControl};
 use crate::{i18n, tr};
 
 /// What to do about a draw.
@@ -98,6 +98,12 @@ pub enum Command {
     Stats(Option<String>),
     /// `leaderboard [live|correspondence]`.
     Leaderboard(Option<Speed>),
+    /// `puzzle [THEME] [RATING]` or `puzzle id:ID`: a puzzle, chosen or by its id.
+    Puzzle(PuzzleRequest),
+    /// `hint`: the piece to move in one's puzzle.
+    Hint,
+    /// `solution`: give up one's puzzle and see its solution.
+    Solution,
 }
 
 /// Why a line is not a command; its `Display` is what the console prints.
@@ -158,7 +164,7 @@ fn colour_of(s: &str, lang: Lang) -> Option<ColourChoice> {
 /// The console's commands that are slash commands too, by their English word: in Spanish
 /// their word is the slash command's Spanish name (`cmd-<word>.name`, commands.ftl), so the
 /// console and Discord read the same words.
-const SLASH_WORDS: [&str; 17] = [
+const SLASH_WORDS: [&str; 18] = [
     "challenge",
     "claim-win",
     "play",
@@ -175,6 +181,7 @@ const SLASH_WORDS: [&str; 17] = [
     "history",
     "stats",
     "leaderboard",
+    "puzzle",
     "help",
 ];
 
@@ -283,6 +290,32 @@ fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
         time: time.unwrap_or(TimeControl::DEFAULT),
         rated: rated.unwrap_or(true),
     })
+}
+
+/// How `puzzle` is written.
+const PUZZLE_USAGE: &str = "puzzle [THEME] [RATING] | puzzle id:ID";
+
+/// `puzzle`'s options, in any order: a theme, a rating (digits), or alone `id:ID`.
+fn parse_puzzle(args: &[&str]) -> Result<Command, CommandError> {
+    let usage = || CommandError::Usage(PUZZLE_USAGE);
+    let mut req = PuzzleRequest::default();
+    for a in args {
+        let again = if let Some(id) = a.strip_prefix("id:") {
+            id.is_empty() || req.id.replace(id.to_owned()).is_some()
+        } else if a.chars().all(|c| c.is_ascii_digit()) {
+            let rating = a.parse::<i32>().map_err(|_| usage())?;
+            req.rating.replace(rating).is_some()
+        } else {
+            req.theme.replace((*a).to_owned()).is_some()
+        };
+        if again {
+            return Err(usage());
+        }
+    }
+    if req.id.is_some() && (req.theme.is_some() || req.rating.is_some()) {
+        return Err(usage());
+    }
+    Ok(Command::Puzzle(req))
 }
 
 /// How `play` is written.
@@ -397,6 +430,9 @@ impl Command {
                     _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
                 })
             }
+            "puzzle" => parse_puzzle(&args)?,
+            "hint" if args.is_empty() => Command::Hint,
+            "solution" if args.is_empty() => Command::Solution,
             other => return Err(CommandError::Unknown(other.chars().take(40).collect())),
         };
         Ok(Some(command))

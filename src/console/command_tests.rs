@@ -285,3 +285,44 @@ fn refusals_in_both_languages() {
         "Orden desconocida \"dance\". Escribe `help` para ver la lista."
     );
 }
+
+#[test]
+fn puzzle_takes_a_theme_a_rating_or_an_id() {
+    use crate::game::PuzzleRequest;
+    let req = |id: Option<&str>, theme: Option<&str>, rating: Option<i32>| {
+        Command::Puzzle(PuzzleRequest {
+            id: id.map(str::to_owned),
+            theme: theme.map(str::to_owned),
+            rating,
+        })
+    };
+    assert_eq!(Command::parse("puzzle"), Ok(Some(req(None, None, None))));
+    assert_eq!(
+        Command::parse("puzzle fork 1500"),
+        Ok(Some(req(None, Some("fork"), Some(1500))))
+    );
+    assert_eq!(
+        Command::parse("puzzle 900 mateIn2"),
+        Ok(Some(req(None, Some("mateIn2"), Some(900))))
+    );
+    assert_eq!(
+        Command::parse("puzzle id:000rZ"),
+        Ok(Some(req(Some("000rZ"), None, None)))
+    );
+    for bad in [
+        "puzzle fork pin",
+        "puzzle 1 2",
+        "puzzle id:",
+        "puzzle id:a id:b",
+        "puzzle id:000rZ fork",
+        "puzzle 99999999999999999999",
+    ] {
+        assert!(
+            matches!(Command::parse(bad), Err(CommandError::Usage(_))),
+            "{bad}"
+        );
+    }
+    assert_eq!(Command::parse("hint"), Ok(Some(Command::Hint)));
+    assert_eq!(Command::parse("solution"), Ok(Some(Command::Solution)));
+    assert!(Command::parse("hint me").is_err());
+}

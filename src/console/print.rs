@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use cajitas_rules::Square;
+use cajitas_rules::{Position, Square};
 
 use super::Session;
 use crate::game::{ChallengeView, GameError, GameView, Lang};
@@ -84,8 +84,13 @@ pub(super) fn show_challenge(
 
 /// The board as text, white at the bottom.
 pub fn ascii_board(v: &GameView) -> String {
+    ascii_position(&v.position)
+}
+
+/// A position's board as text, white at the bottom.
+pub fn ascii_position(position: &Position) -> String {
     let mut s = String::new();
-    let board = v.position.board();
+    let board = position.board();
     for rank in (0..8).rev() {
         s.push_str(&format!("{} ", rank + 1));
         for file in 0..8 {

@@ -6,13 +6,13 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::print::{refusal, show_challenge, show_game, status_line_in};
+use super::print::{ascii_position, refusal, show_challenge, show_game, status_line_in};
 use super::{
     Command, CommandError, ConsoleLang, DrawAction, EscapeControls, LOCAL_CHANNEL_NAME, LineRead,
     LineReader, MAX_LINE_BYTES, MAX_LINE_CHARS, Notices, TakebackAction, local_channel, local_user,
     ratings,
 };
-use crate::game::{ChannelRef, GameService, Lang, UserRef};
+use crate::game::{ChannelRef, GameService, Lang, PuzzleStatus, PuzzleView, UserRef};
 use crate::i18n::{self, Presentation};
 use crate::tr;
 
@@ -155,12 +155,44 @@ impl Session {
         else {
             return None;
         };
+        if let Some(p) = self.open_puzzle() {
+            cajitas_rules::read_move(&p.position, &text, lang).ok()?;
+            return Some(Command::Move { text, claim });
+        }
         let v = self.service.queries().board(self.ch).ok()?;
         if v.finished || v.aborted {
             return None;
         }
         cajitas_rules::read_move(&v.position, &text, lang).ok()?;
         Some(Command::Move { text, claim })
+    }
+
+    /// The puzzle the acting user has open here, when a move is theirs to answer it with:
+    /// while they play no game here (a game's moves go to the game).
+    fn open_puzzle(&self) -> Option<PuzzleView> {
+        let playing = self.service.queries().board(self.ch).is_ok_and(|v| {
+            !v.finished && !v.aborted && (v.white.id == self.me.id || v.black.id == self.me.id)
+        });
+        if playing {
+            return None;
+        }
+        self.service
+            .puzzles()
+            .open(&self.me, self.ch)
+            .ok()
+            .flatten()
+    }
+
+    /// Prints a puzzle's answer, the solution, or (while it goes on) the board after the
+    /// bot's reply.
+    fn show_puzzle(&self, out: &mut impl Write, v: &PuzzleView, lang: Lang) -> io::Result<()> {
+        for line in i18n::puzzles::answer_lines(lang, Presentation::Console, &self.me, v) {
+            writeln!(out, "{line}")?;
+        }
+        if v.status == PuzzleStatus::Playing {
+            write!(out, "{}", ascii_position(&v.position))?;
+        }
+        Ok(())
     }
 
     /// Runs one parsed command.
@@ -239,6 +271,12 @@ impl Session {
                 )?,
                 Err(e) => refusal(out, &e, lang)?,
             },
+            Command::Move { text, claim: false } if self.open_puzzle().is_some() => {
+                match svc.puzzles().answer(&me, ch, &text, lang) {
+                    Ok(v) => self.show_puzzle(out, &v, lang)?,
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
             Command::Move { text, claim } => {
                 match svc.play().play_move(&me, ch, &text, lang, claim) {
                     Ok(mut r) => {
@@ -398,6 +436,27 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
+            Command::Puzzle(req) => match svc.puzzles().start(&me, ch, &req) {
+                Ok(v) => {
+                    for line in i18n::puzzles::start_lines(lang, &v) {
+                        writeln!(out, "{line}")?;
+                    }
+                    write!(out, "{}", ascii_position(&v.position))?;
+                }
+                Err(e) => refusal(out, &e, lang)?,
+            },
+            Command::Hint => match svc.puzzles().hint(&me, ch) {
+                Ok(v) => {
+                    if let Some(line) = i18n::puzzles::hint_line(lang, &v) {
+                        writeln!(out, "{line}")?;
+                    }
+                }
+                Err(e) => refusal(out, &e, lang)?,
+            },
+            Command::Solution => match svc.puzzles().solution(&me, ch) {
+                Ok(v) => self.show_puzzle(out, &v, lang)?,
+                Err(e) => refusal(out, &e, lang)?,
+            },
             Command::Leaderboard(speed) => {
                 let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
                 match svc.ratings().leaderboard(ch, speed, 0, me.id, None) {

@@ -31,7 +31,7 @@ use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
 use commands::{
-    challenge, clocks, draw, engine, help, info, moves, ratings, resign, settings, takeback,
+    challenge, clocks, draw, engine, help, info, moves, puzzle, ratings, resign, settings, takeback,
 };
 use gateway::http::http_client;
 use gateway::signals::Signals;
@@ -179,6 +179,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         info::history(),
         ratings::leaderboard(),
         ratings::stats(),
+        puzzle::puzzle(),
         settings::settings(),
         help::help(),
     ];

@@ -141,6 +141,21 @@ pub enum GameError {
     TakebackInRatedGame,
     /// There is no finished game in this channel to analyse.
     NoFinishedGame,
+    /// The actor has no puzzle open in this place.
+    NoPuzzle,
+    /// No puzzle has this id.
+    UnknownPuzzle(String),
+    /// No puzzle has this theme.
+    UnknownTheme(String),
+    /// The actor has seen every puzzle asked for (the theme's, or all).
+    NoPuzzleLeft,
+    /// A puzzle rating asked for is outside the range puzzles have.
+    PuzzleRatingRange {
+        /// The lowest accepted.
+        min: i32,
+        /// The highest accepted.
+        max: i32,
+    },
     /// Something went wrong on our side (not a refusal): front ends apologise to the user
     /// and log the failure with its cause chain.
     Failed(Failure),

@@ -43,6 +43,7 @@ mod load;
 mod notify;
 mod observe;
 mod play;
+mod puzzles;
 mod queries;
 pub mod ratings;
 mod rematch;
@@ -71,6 +72,9 @@ pub use self::notify::{
 };
 pub use self::observe::EventObserver;
 pub use self::play::{Play, Seen};
+pub use self::puzzles::{
+    MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleChange, PuzzleRequest, PuzzleView, Puzzles,
+};
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;
 pub use self::rematch::EngineRematch;
@@ -85,6 +89,8 @@ pub use self::views::{
 };
 pub use crate::store::EventScope;
 use crate::store::{Database, SharedStore, SqliteStore, Store, StoreExt, Tx};
+/// Where a puzzle attempt stands: a word the store and the game share (see [`crate::vocab`]).
+pub use crate::vocab::PuzzleStatus;
 
 /// The longest move text a player may type, in characters.
 pub const MAX_MOVE_CHARS: usize = 32;
@@ -301,6 +307,12 @@ impl GameService {
     /// ([`EngineGames`], in `engine.rs`).
     pub fn engine(&self) -> EngineGames<'_> {
         EngineGames { svc: self }
+    }
+
+    /// Puzzles: start, answer, hint, solution, the puzzle rating ([`Puzzles`], in
+    /// `puzzles.rs`).
+    pub fn puzzles(&self) -> Puzzles<'_> {
+        Puzzles { svc: self }
     }
 
     /// Reading games: boards, PGN, history, legal moves ([`Queries`], in `queries.rs`).

@@ -16,6 +16,18 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
     match error {
         GameError::NoGame => tr!(lang, "error-no-game", command = command(Command::Challenge)),
         GameError::NoFinishedGame => tr!(lang, "error-no-finished-game"),
+        GameError::NoPuzzle => tr!(lang, "error-no-puzzle"),
+        GameError::UnknownPuzzle(id) => tr!(lang, "error-unknown-puzzle", id = id.as_str()),
+        GameError::UnknownTheme(theme) => {
+            tr!(lang, "error-unknown-theme", theme = theme.as_str())
+        }
+        GameError::NoPuzzleLeft => tr!(lang, "error-no-puzzle-left"),
+        GameError::PuzzleRatingRange { min, max } => tr!(
+            lang,
+            "error-puzzle-rating-range",
+            min = super::num(f64::from(*min)),
+            max = super::num(f64::from(*max))
+        ),
         GameError::GameOver => tr!(
             lang,
             "error-game-over",

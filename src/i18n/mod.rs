@@ -16,6 +16,7 @@ mod error_display;
 mod game_errors;
 pub mod notices;
 pub mod present;
+pub mod puzzles;
 pub mod ratings;
 mod read_errors;
 pub mod status;
@@ -46,6 +47,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/ratings.ftl"),
             include_str!("../../assets/i18n/en/engine.ftl"),
             include_str!("../../assets/i18n/en/cli.ftl"),
+            include_str!("../../assets/i18n/en/puzzles.ftl"),
         ],
     ),
     (
@@ -59,6 +61,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/ratings.ftl"),
             include_str!("../../assets/i18n/es/engine.ftl"),
             include_str!("../../assets/i18n/es/cli.ftl"),
+            include_str!("../../assets/i18n/es/puzzles.ftl"),
         ],
     ),
 ];
@@ -226,6 +229,20 @@ mod tests {
         for (lang, sources) in SOURCES {
             for src in sources {
                 if let Err((_, errors)) = FluentResource::try_new((*src).to_owned()) {
+                    panic!("{lang:?}: {errors:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_message_is_defined_twice() {
+        for (lang, sources) in SOURCES {
+            let id: unic_langid::LanguageIdentifier = "en-US".parse().unwrap();
+            let mut b = FluentBundle::new_concurrent(vec![id]);
+            for src in sources {
+                let res = FluentResource::try_new((*src).to_owned()).unwrap();
+                if let Err(errors) = b.add_resource(res) {
                     panic!("{lang:?}: {errors:?}");
                 }
             }
@@ -432,6 +449,14 @@ pub(crate) mod variant_tests {
             GameError::OwnTakeback,
             GameError::TakebackInRatedGame,
             GameError::NoFinishedGame,
+            GameError::NoPuzzle,
+            GameError::UnknownPuzzle("zzzzz".into()),
+            GameError::UnknownTheme("nothing".into()),
+            GameError::NoPuzzleLeft,
+            GameError::PuzzleRatingRange {
+                min: 400,
+                max: 3200,
+            },
             GameError::NothingToClaim,
             GameError::NothingToClaimWith("Nf3".into()),
             GameError::ClaimNotYourTurn,

@@ -2,7 +2,7 @@
 //! shared words of [`crate::vocab`].
 
 use crate::vocab::{
-    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus,
+    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus, PuzzleStatus,
     RANKED_MAX_DEVIATION, RANKED_MIN_GAMES, RANKED_RD2_PER_MS, Side, Speed,
 };
 
@@ -317,6 +317,63 @@ pub struct RatingRow {
     /// Rated games played.
     pub games: u32,
     /// The end of their last rated game (Unix ms).
+    pub rated_at: i64,
+}
+
+/// One attempt at a puzzle (migration 0019).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleAttemptRow {
+    /// Its id.
+    pub id: i64,
+    /// The pool: the guild's id, or outside a server the channel's.
+    pub pool: i64,
+    /// The channel or thread it is played in.
+    pub channel: u64,
+    /// The solver.
+    pub user_id: u64,
+    /// The puzzle's id (lichess's).
+    pub puzzle_id: String,
+    /// How many moves of the puzzle's line are on the board.
+    pub ply: i64,
+    /// Whether a hint was given.
+    pub hinted: bool,
+    /// Whether it counts for the solver's puzzle rating.
+    pub rated: bool,
+    /// Where it stands.
+    pub status: PuzzleStatus,
+    /// When it began (Unix ms).
+    pub started_at: i64,
+    /// When it ended.
+    pub finished_at: Option<i64>,
+    /// A rated attempt's change: the rating and deviation before and after.
+    pub change: Option<PuzzleChangeRow>,
+}
+
+/// A rated attempt's change (migration 0019).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PuzzleChangeRow {
+    /// The rating before.
+    pub rating_before: f64,
+    /// The deviation before (widened by inactivity, as used).
+    pub deviation_before: f64,
+    /// The rating after.
+    pub rating_after: f64,
+    /// The deviation after.
+    pub deviation_after: f64,
+}
+
+/// A person's puzzle rating in a pool (migration 0019).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PuzzleRatingRow {
+    /// The rating.
+    pub rating: f64,
+    /// The stored deviation (as of `rated_at`).
+    pub deviation: f64,
+    /// The volatility.
+    pub volatility: f64,
+    /// Rated attempts.
+    pub attempts: u32,
+    /// The end of their last rated attempt (Unix ms).
     pub rated_at: i64,
 }
 

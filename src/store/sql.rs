@@ -118,6 +118,7 @@ code_param!(
     OfferStatus,
     ClockKind,
     EventKind,
+    PuzzleStatus,
     Speed
 );
 
@@ -189,6 +190,12 @@ impl<'r> Columns<'r> {
     pub fn f64(&mut self) -> Result<f64, StoreError> {
         let i = self.at();
         self.row.real(i)?.ok_or_else(|| wrong_cell(i, "a number"))
+    }
+
+    /// A number, or NULL.
+    pub fn opt_f64(&mut self) -> Result<Option<f64>, StoreError> {
+        let i = self.at();
+        self.row.real(i)
     }
 
     /// A boolean.

@@ -84,8 +84,12 @@ console-help =
       { cmd-board.name } | { cmd-pgn.name } | { cmd-history.name }     muestra el tablero, la partida en PGN, las últimas partidas terminadas
       { cmd-stats.name } [NOMBRE] | { cmd-leaderboard.name } [{ cmd-leaderboard.speed-live }|{ cmd-leaderboard.speed-correspondence }]
                                     puntuaciones y resultados (con un gráfico PNG), los mejores jugadores
+      puzzle [TEMA] [PUNTUACIÓN] | puzzle id:ID
+                                    un problema que no has visto (del TEMA: fork, mateIn2 ...; cerca de PUNTUACIÓN,
+                                    el tuyo si no), o el problema ID de lichess; responde con move JUGADA o la jugada sola
+      hint | solution               la pieza que hay que mover (el intento deja de ser puntuado), o ríndete y mira la línea
       lang en|es                    el idioma de la consola y de las jugadas (es: R = rey, D T A C = dama torre alfil caballo; en: R = torre)
       { cmd-help.name } | { console-quit-word }                 esta ayuda | salir
     En inglés: challenge [white|black|random] [rated:true|false], accept, decline, cancel, play, move [claim],
     draw offer|accept|decline|claim, takeback [accept|decline], resign, abort, claim-win [draw], board, pgn,
-    history, stats, leaderboard [live|correspondence], help, quit.
+    history, stats, leaderboard [live|correspondence], puzzle, hint, solution, help, quit.

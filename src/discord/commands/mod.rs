@@ -11,6 +11,7 @@ pub mod help;
 pub mod info;
 pub mod messages;
 pub mod moves;
+pub mod puzzle;
 pub mod ratings;
 pub mod request;
 pub mod resign;

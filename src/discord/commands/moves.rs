@@ -3,6 +3,7 @@
 use cajitas_rules::{Notation, Position, Suffix, Uci};
 use poise::serenity_prelude as serenity;
 
+use crate::discord::commands::puzzle;
 use crate::discord::interaction::call::Call;
 use crate::discord::present::view::game_reply;
 use crate::discord::present::who::{author_ref, channel_ref};
@@ -32,16 +33,31 @@ pub async fn move_(
     let lang = langs.reply;
     let public = langs.public;
     let claim = claim_draw.unwrap_or(false);
-    let (result, shown) = call
+    let moved = call
         .blocking(Defer::Message, move |g, actor, ch| {
+            // With no game of theirs here, a move answers the caller's open puzzle.
+            if !claim && puzzle::answers_puzzle(g, actor, ch) {
+                let shown = puzzle::answer(g, actor, ch, &text, lang)?;
+                return Ok(Moved::Puzzle(Box::new((shown, actor.clone()))));
+            }
             let mut result = g.play().play_move(actor, ch, &text, lang, claim)?;
             g.post_after(std::mem::take(&mut result.notices));
             crate::discord::gateway::telemetry::move_played();
             let shown = g.show(result.view.clone())?;
-            Ok((result, shown))
+            Ok(Moved::Game(Box::new((result, shown))))
         })
         .await?;
     let who = call.who();
+    let (result, shown) = match moved {
+        Moved::Game(game) => *game,
+        Moved::Puzzle(puzzle) => {
+            let (shown, solver) = *puzzle;
+            let lines = puzzle::move_lines(public, who, &solver, &shown.view);
+            return call
+                .send(puzzle::puzzle_reply(lines, shown, public, solver.id))
+                .await;
+        }
+    };
     let san = san_in(public, &result.san);
     let content = match result.claimed {
         Some(_) => tr!(public, "move-claims", who = who, san = san),
@@ -52,6 +68,17 @@ pub async fn move_(
     call.send_game(&view, reply).await
 }
 
+/// What `/move` did: a game's move, or an answer to the caller's puzzle.
+enum Moved {
+    Game(
+        Box<(
+            crate::game::MoveResult,
+            crate::discord::present::view::Shown,
+        )>,
+    ),
+    Puzzle(Box<(puzzle::PuzzleShown, crate::game::UserRef)>),
+}
+
 async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let actor = author_ref(ctx);
     let ch = channel_ref(ctx.guild_id(), ctx.channel_id());
@@ -59,10 +86,18 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     let game = ctx.data().game.clone();
     let partial = partial.chars().take(32).collect::<String>();
     let choices = tokio::task::spawn_blocking(move || {
-        // Only the player to move gets choices.
-        let view = game.queries().board_for(&actor, ch).ok()?;
-        (!view.finished && view.player_to_move().id == actor.id)
-            .then(|| choices(&view.position, &partial, lang))
+        // Only the player to move gets choices; without a game of theirs here, the solver
+        // of the puzzle open here.
+        let view = game.queries().board_for(&actor, ch).ok();
+        match view {
+            Some(v) if !v.finished && (v.white.id == actor.id || v.black.id == actor.id) => {
+                (v.player_to_move().id == actor.id).then(|| choices(&v.position, &partial, lang))
+            }
+            _ => {
+                let p = game.puzzles().open(&actor, ch).ok().flatten()?;
+                Some(choices(&p.position, &partial, lang))
+            }
+        }
     })
     .await
     .ok()

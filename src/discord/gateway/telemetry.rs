@@ -91,8 +91,10 @@ fn known_command(name: &str) -> String {
 
 /// `button:` and the kind of a button's custom id (`cj:KIND:…`, see `buttons.rs`).
 fn button_label(custom_id: &str) -> &'static str {
-    const KINDS: [&str; 9] = ["ca", "cd", "da", "dd", "ta", "td", "rs", "rm", "lb"];
-    const LABELS: [&str; 9] = [
+    const KINDS: [&str; 12] = [
+        "ca", "cd", "da", "dd", "ta", "td", "rs", "rm", "lb", "ph", "ps", "pn",
+    ];
+    const LABELS: [&str; 12] = [
         "button:challenge-accept",
         "button:challenge-decline",
         "button:draw-accept",
@@ -102,6 +104,9 @@ fn button_label(custom_id: &str) -> &'static str {
         "button:resign-confirm",
         "button:rematch",
         "button:leaderboard-page",
+        "button:puzzle-hint",
+        "button:puzzle-solution",
+        "button:puzzle-next",
     ];
     let kind = custom_id
         .strip_prefix("cj:")
@@ -253,6 +258,7 @@ mod tests {
     fn button_labels_come_from_a_fixed_list() {
         assert_eq!(button_label("cj:ca:12"), "button:challenge-accept");
         assert_eq!(button_label("cj:lb:1:2:3:4"), "button:leaderboard-page");
+        assert_eq!(button_label("cj:pn:1"), "button:puzzle-next");
         assert_eq!(button_label("cj:zz:1"), "button:other");
         assert_eq!(button_label("anything a client sends"), "button:other");
         assert_eq!(known_command("move"), "move");

@@ -64,6 +64,25 @@ pub enum ButtonId {
         /// Who ran `/leaderboard`.
         user: u64,
     },
+    /// `user` asks for a hint in their puzzle attempt `attempt`.
+    PuzzleHint {
+        /// The attempt's id.
+        attempt: i64,
+        /// The solver.
+        user: u64,
+    },
+    /// `user` gives up their puzzle attempt `attempt` and sees the solution.
+    PuzzleSolution {
+        /// The attempt's id.
+        attempt: i64,
+        /// The solver.
+        user: u64,
+    },
+    /// `user` asks for another puzzle.
+    PuzzleNext {
+        /// The solver.
+        user: u64,
+    },
     /// `user` confirms resigning `game` at `ply`.
     ResignConfirm {
         /// The game id.
@@ -87,6 +106,9 @@ impl ButtonId {
             ButtonId::TakebackDecline { game, ply } => format!("cj:td:{game}:{ply}"),
             ButtonId::ResignConfirm { game, ply, user } => format!("cj:rs:{game}:{ply}:{user}"),
             ButtonId::Rematch { game } => format!("cj:rm:{game}"),
+            ButtonId::PuzzleHint { attempt, user } => format!("cj:ph:{attempt}:{user}"),
+            ButtonId::PuzzleSolution { attempt, user } => format!("cj:ps:{attempt}:{user}"),
+            ButtonId::PuzzleNext { user } => format!("cj:pn:{user}"),
             ButtonId::LeaderboardPage {
                 speed,
                 page,
@@ -130,6 +152,17 @@ impl ButtonId {
                 page: nums[1].parse().ok()?,
                 version: n(2)?,
                 user: nums[3].parse().ok()?,
+            },
+            ("ph", 2) => ButtonId::PuzzleHint {
+                attempt: n(0)?,
+                user: nums[1].parse().ok()?,
+            },
+            ("ps", 2) => ButtonId::PuzzleSolution {
+                attempt: n(0)?,
+                user: nums[1].parse().ok()?,
+            },
+            ("pn", 1) => ButtonId::PuzzleNext {
+                user: nums[0].parse().ok()?,
             },
             ("rs", 3) => ButtonId::ResignConfirm {
                 game: n(0)?,
@@ -193,6 +226,15 @@ mod tests {
                 version: i64::MAX,
                 user: u64::MAX,
             },
+            ButtonId::PuzzleHint {
+                attempt: i64::MAX,
+                user: u64::MAX,
+            },
+            ButtonId::PuzzleSolution {
+                attempt: 1,
+                user: 2,
+            },
+            ButtonId::PuzzleNext { user: u64::MAX },
         ];
         for id in ids {
             let s = id.encode();
@@ -220,6 +262,10 @@ mod tests {
             "cj:rm:1:2",
             "cj:lb:1:2:3",
             "cj:lb:300:2:3:4",
+            "cj:ph:1",
+            "cj:ps:1:x",
+            "cj:pn",
+            "cj:pn:1:2",
         ] {
             assert_eq!(ButtonId::parse(s), None, "{s}");
         }

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::commands::{challenge, draw, messages, ratings, resign, takeback};
+use crate::discord::commands::{challenge, draw, messages, puzzle, ratings, resign, takeback};
 use crate::discord::interaction::call::Click;
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::{Refusal, report};
@@ -87,5 +87,8 @@ async fn handle(
         }
         ButtonId::Rematch { game } => challenge::rematch_button(c, game).await,
         ButtonId::LeaderboardPage { .. } => ratings::page_button(c, id).await,
+        ButtonId::PuzzleHint { .. }
+        | ButtonId::PuzzleSolution { .. }
+        | ButtonId::PuzzleNext { .. } => puzzle::button(c, id).await,
     }
 }

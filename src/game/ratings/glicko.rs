@@ -169,6 +169,18 @@ impl Params {
         )
     }
 
+    /// `player` after one game against `opponent` with no colour advantage (a puzzle: the
+    /// solver against the puzzle's own rating, `score` 1 when solved), the game's own step 6
+    /// adding [`Params::game_periods`], and the system's limits applied.
+    pub fn rate_against(&self, player: Glicko, opponent: Glicko, score: f64) -> Glicko {
+        let result = Played {
+            opponent,
+            score,
+            edge: 0.0,
+        };
+        self.limit(player, self.rate(player, &[result], self.game_periods))
+    }
+
     /// `player` after one rating period of the paper with `results` (opponent, score), no
     /// colour advantage, step 6 adding the period itself; with no results only the deviation
     /// grows (step 6). The system's limits on the deviation and volatility apply.

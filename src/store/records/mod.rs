@@ -9,6 +9,7 @@ mod engines;
 mod events;
 mod games;
 mod offers;
+mod puzzles;
 mod ratings;
 mod takebacks;
 mod users;
@@ -19,6 +20,7 @@ pub use self::engines::Engines;
 pub use self::events::ClockEvents;
 pub use self::games::Games;
 pub use self::offers::DrawOffers;
+pub use self::puzzles::{AttemptStep, NewAttempt, Puzzles};
 pub use self::ratings::Ratings;
 pub use self::takebacks::Takebacks;
 pub use self::users::Users;
@@ -36,6 +38,7 @@ pub trait Tx:
     + ClockEvents
     + Ratings
     + Engines
+    + Puzzles
 {
 }
 
@@ -50,7 +53,8 @@ impl<
         + Interactions
         + ClockEvents
         + Ratings
-        + Engines,
+        + Engines
+        + Puzzles,
 > Tx for T
 {
 }

@@ -1,0 +1,206 @@
+//! `/puzzle` and its buttons (Hint, Solution, Next); `/move` answers the caller's open puzzle
+//! through [`answer`] when they play no game where they typed it.
+//!
+//! A puzzle's messages are public: others see the board as the solver plays. Only the solver's
+//! buttons act (the custom id carries the solver and the attempt).
+
+use poise::serenity_prelude as serenity;
+
+use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::custom_id::ButtonId;
+use crate::discord::interaction::errors::Refusal;
+use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::present::view::{BOARD_FILE, Ops};
+use crate::discord::{Context, Defer, Error};
+use crate::game::{ChannelRef, Lang, PuzzleRequest, PuzzleStatus, PuzzleView, UserRef};
+use crate::i18n::{self, Presentation};
+use crate::render::{self, BoardView, Highlights, RenderOptions};
+use crate::tr;
+
+/// A puzzle's view with its board, drawn on the blocking pool.
+pub struct PuzzleShown {
+    /// The attempt.
+    pub view: PuzzleView,
+    /// The board from the solver's side, the last move tinted.
+    pub png: Vec<u8>,
+}
+
+/// Draws `view`'s board (blocking: only inside a handler's blocking closure).
+pub fn show(g: &Ops, view: PuzzleView) -> anyhow::Result<PuzzleShown> {
+    let options = RenderOptions {
+        orientation: view.solver.into(),
+        ..RenderOptions::default()
+    };
+    let png = g.renderer.render(
+        &BoardView::from(&view.position),
+        &Highlights::after(&view.position, Some(view.last_move)),
+        &options,
+    )?;
+    Ok(PuzzleShown { view, png })
+}
+
+/// The public message of a puzzle: `lines`, the board, and the solver's buttons (Hint and
+/// Solution while it is played; Next always).
+pub fn puzzle_reply(lines: Vec<String>, shown: PuzzleShown, lang: Lang, solver: u64) -> Reply {
+    let v = &shown.view;
+    let mut buttons = Vec::new();
+    if v.status == PuzzleStatus::Playing {
+        buttons.push(
+            ButtonId::PuzzleHint {
+                attempt: v.attempt_id,
+                user: solver,
+            }
+            .button(&tr!(lang, "button-hint"), serenity::ButtonStyle::Secondary),
+        );
+        buttons.push(
+            ButtonId::PuzzleSolution {
+                attempt: v.attempt_id,
+                user: solver,
+            }
+            .button(&tr!(lang, "button-solution"), serenity::ButtonStyle::Danger),
+        );
+    }
+    buttons.push(ButtonId::PuzzleNext { user: solver }.button(
+        &tr!(lang, "button-next-puzzle"),
+        serenity::ButtonStyle::Primary,
+    ));
+    let alt = cap_chars(
+        &render::alt_text_in(&v.position, lang),
+        render::view::ALT_TEXT_MAX,
+    );
+    Reply {
+        content: cap_chars(&lines.join("\n"), 2000),
+        components: vec![serenity::CreateActionRow::Buttons(buttons)],
+        attachments: vec![
+            serenity::CreateAttachment::bytes(shown.png, BOARD_FILE).description(alt),
+        ],
+        // A puzzle's message names its solver only.
+        mentions: vec![solver],
+        ..Reply::default()
+    }
+}
+
+/// Solve a chess puzzle from lichess's open database, rated on your puzzle rating
+#[poise::command(slash_command)]
+pub async fn puzzle(
+    ctx: Context<'_>,
+    #[description = "A theme, e.g. fork, pin, mateIn2 (any by default)"]
+    #[max_length = 40]
+    theme: Option<String>,
+    #[description = "Choose around this rating instead of yours"]
+    #[min = 400]
+    #[max = 3200]
+    rating: Option<i32>,
+    #[description = "A lichess puzzle id, e.g. 000rZ"]
+    #[max_length = 16]
+    id: Option<String>,
+) -> Result<(), Error> {
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let req = PuzzleRequest { id, theme, rating };
+    let (shown, solver) = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let v = g.puzzles().start(actor, ch, &req)?;
+            Ok((show(g, v)?, actor.id))
+        })
+        .await?;
+    let lines = i18n::puzzles::start_lines(lang, &shown.view);
+    call.send(puzzle_reply(lines, shown, lang, solver)).await
+}
+
+/// Whether a move `actor` types in `ch` answers their puzzle: they have one open there and
+/// play no game there (blocking).
+pub fn answers_puzzle(g: &Ops, actor: &UserRef, ch: ChannelRef) -> bool {
+    let playing = g.queries().board_for(actor, ch).is_ok_and(|v| {
+        !v.finished && !v.aborted && (v.white.id == actor.id || v.black.id == actor.id)
+    });
+    !playing && matches!(g.puzzles().open(actor, ch), Ok(Some(_)))
+}
+
+/// `actor` answers their puzzle in `ch` with `text` (blocking).
+pub fn answer(
+    g: &Ops,
+    actor: &UserRef,
+    ch: ChannelRef,
+    text: &str,
+    lang: Lang,
+) -> Result<PuzzleShown, Error> {
+    let v = g.puzzles().answer(actor, ch, text, lang)?;
+    Ok(show(g, v)?)
+}
+
+/// The lines of an answer, the solution or a hint, as the public message shows them.
+pub fn answer_lines(lang: Lang, solver: &UserRef, v: &PuzzleView) -> Vec<String> {
+    let mut lines = vec![i18n::puzzles::heading(lang, v)];
+    if let Some(hint) = i18n::puzzles::hint_line(lang, v) {
+        lines.push(hint);
+    }
+    lines.extend(i18n::puzzles::answer_lines(
+        lang,
+        Presentation::Discord,
+        solver,
+        v,
+    ));
+    lines
+}
+
+/// The lines of `/move`'s answer to a puzzle: the heading, who played what (a wrong move is
+/// named by the end's own line instead), then what the move did.
+pub fn move_lines(lang: Lang, who: String, solver: &UserRef, v: &PuzzleView) -> Vec<String> {
+    let mut lines = vec![i18n::puzzles::heading(lang, v)];
+    if let (Some(san), false) = (&v.played, v.status == PuzzleStatus::Failed) {
+        lines.push(tr!(
+            lang,
+            "move-played",
+            who = who,
+            san = i18n::san_in(lang, san)
+        ));
+    }
+    lines.extend(i18n::puzzles::answer_lines(
+        lang,
+        Presentation::Discord,
+        solver,
+        v,
+    ));
+    lines
+}
+
+/// A click on a puzzle's Hint, Solution or Next: the solver's only.
+pub async fn button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
+    let (user, attempt) = match id {
+        ButtonId::PuzzleHint { attempt, user } | ButtonId::PuzzleSolution { attempt, user } => {
+            (user, Some(attempt))
+        }
+        ButtonId::PuzzleNext { user } => (user, None),
+        _ => return Err(Refusal::UnknownButton.into()),
+    };
+    if c.click.user.id.get() != user {
+        return Err(Refusal::NotYourButton.into());
+    }
+    let lang = c.public_lang().await;
+    let solver = c.actor.clone();
+    let (shown, start) = c
+        .blocking(Defer::Message, move |g, actor, ch| {
+            let p = g.puzzles();
+            if let Some(attempt) = attempt {
+                // A button of an attempt that is no longer the open one has expired.
+                match p.open(actor, ch)? {
+                    Some(open) if open.attempt_id == attempt => {}
+                    _ => return Err(Refusal::ButtonExpired.into()),
+                }
+            }
+            let (v, start) = match id {
+                ButtonId::PuzzleHint { .. } => (p.hint(actor, ch)?, false),
+                ButtonId::PuzzleSolution { .. } => (p.solution(actor, ch)?, false),
+                _ => (p.start(actor, ch, &PuzzleRequest::default())?, true),
+            };
+            Ok((show(g, v)?, start))
+        })
+        .await?;
+    let lines = if start {
+        i18n::puzzles::start_lines(lang, &shown.view)
+    } else {
+        answer_lines(lang, &solver, &shown.view)
+    };
+    c.send(puzzle_reply(lines, shown, lang, user)).await
+}

@@ -1,0 +1,477 @@
+//! The `Puzzles` use case: starting a puzzle, answering it move by move, a hint, the solution,
+//! and the puzzle rating each attempt that counts changes (issue 30).
+//!
+//! The rules of an attempt are [`crate::puzzles::Attempt`]'s (pure); here they are stored, one
+//! transaction per operation: an answer resumes the attempt from its stored ply, reads the
+//! move as a game's move is read (every notation the reader knows), and writes the new ply
+//! with a ply-checked `UPDATE`, so two racing answers never both land.
+//!
+//! Ratings: a person has one puzzle rating per pool (the server, else the channel, as games),
+//! apart from the game pools: Glicko-2 with the games' parameters ([`super::ratings::PARAMS`]),
+//! the attempt rated as a game against the puzzle's own rating and deviation, without a colour
+//! advantage, won when solved and lost when failed (asking for the solution fails it). An
+//! attempt counts only when it is the person's first at that puzzle in the pool and no hint
+//! was given; a puzzle left for another one in the same place is abandoned, never rated, and
+//! counts as seen.
+
+use std::collections::HashSet;
+
+use cajitas_rules::{Color, Move, Position, SanPlus};
+
+use super::ratings::{Glicko, PARAMS, Shown, pool_of};
+use super::{ChannelRef, Failure, GameError, GameService, Lang, MAX_MOVE_CHARS, UserRef};
+use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
+use crate::store::{
+    AttemptStep, NewAttempt, PuzzleAttemptRow, PuzzleChangeRow, PuzzleRatingRow, PuzzleStatus, Tx,
+};
+
+/// The lowest rating a person may ask puzzles around.
+pub const MIN_PUZZLE_RATING: i32 = 400;
+/// The highest.
+pub const MAX_PUZZLE_RATING: i32 = 3200;
+
+/// What a person asks for: a puzzle by id, or one chosen for them, of a theme and around a
+/// rating when given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PuzzleRequest {
+    /// lichess's id of the puzzle wanted.
+    pub id: Option<String>,
+    /// A theme (lichess's id, compared without case).
+    pub theme: Option<String>,
+    /// The rating to choose around instead of the person's own.
+    pub rating: Option<i32>,
+}
+
+/// A rated attempt's change of the solver's puzzle rating.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PuzzleChange {
+    /// Before (the deviation widened by inactivity, as used).
+    pub before: Shown,
+    /// After.
+    pub after: Shown,
+}
+
+impl PuzzleChange {
+    /// The change as shown: the rounded ratings' difference.
+    pub fn diff(&self) -> i64 {
+        self.after.rounded() - self.before.rounded()
+    }
+
+    fn from_row(c: &PuzzleChangeRow) -> PuzzleChange {
+        PuzzleChange {
+            before: Shown {
+                rating: c.rating_before,
+                deviation: c.deviation_before,
+            },
+            after: Shown {
+                rating: c.rating_after,
+                deviation: c.deviation_after,
+            },
+        }
+    }
+}
+
+/// An attempt as the front ends show it, after the operation that returned it.
+#[derive(Debug, Clone)]
+pub struct PuzzleView {
+    /// The attempt's id.
+    pub attempt_id: i64,
+    /// The puzzle.
+    pub puzzle: &'static puzzles::Puzzle,
+    /// The board (after a wrong move, before it).
+    pub position: Position,
+    /// The last move on the board, to tint.
+    pub last_move: Move,
+    /// The solver's colour (the board's orientation).
+    pub solver: Color,
+    /// Where the attempt stands.
+    pub status: PuzzleStatus,
+    /// Whether a hint was given.
+    pub hinted: bool,
+    /// Whether it counts for the rating (a first attempt without a hint).
+    pub rated: bool,
+    /// The solver's move this operation played, in English SAN (a wrong one included).
+    pub played: Option<String>,
+    /// The opponent's reply this operation played, in English SAN.
+    pub reply: Option<String>,
+    /// After a failure: the rest of the line, in English SAN, from the solver's failed move.
+    pub solution: Vec<String>,
+    /// The hint this operation gave.
+    pub hint: Option<Hint>,
+    /// The rating change, once a rated attempt ended.
+    pub change: Option<PuzzleChange>,
+}
+
+impl PuzzleView {
+    /// The side to move on the board.
+    pub fn to_move(&self) -> Color {
+        self.position.turn()
+    }
+}
+
+/// Puzzles: start, answer, hint, solution, the person's puzzle rating.
+pub struct Puzzles<'a> {
+    pub(super) svc: &'a GameService,
+}
+
+/// SAN of each move of `line` from `pos`, in English.
+fn san_line(mut pos: Position, line: &[Move]) -> Vec<String> {
+    line.iter()
+        .map(|&m| {
+            let san = SanPlus::from_move(&pos, m).to_string();
+            pos.play(m);
+            san
+        })
+        .collect()
+}
+
+fn san(pos: &Position, m: Move) -> String {
+    SanPlus::from_move(pos, m).to_string()
+}
+
+fn puzzle_of(row: &PuzzleAttemptRow) -> Result<&'static puzzles::Puzzle, GameError> {
+    puzzles::shared()
+        .get(&row.puzzle_id)
+        .ok_or_else(|| Failure::Vanished(format!("puzzle {}", row.puzzle_id)).into())
+}
+
+/// The rating a new solver starts with.
+fn start_rating(now: i64) -> PuzzleRatingRow {
+    PuzzleRatingRow {
+        rating: PARAMS.start.rating,
+        deviation: PARAMS.start.deviation,
+        volatility: PARAMS.start.volatility,
+        attempts: 0,
+        rated_at: now,
+    }
+}
+
+/// `r` as it stands at `now`: the deviation widened by inactivity.
+fn glicko_at(r: &PuzzleRatingRow, now: i64) -> Glicko {
+    let g = Glicko {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    };
+    Glicko {
+        deviation: PARAMS.decayed_after_ms(g, now - r.rated_at),
+        ..g
+    }
+}
+
+/// A seed for choosing among puzzles: the moment and the person.
+fn seed(now: i64, user: u64) -> u64 {
+    (now as u64) ^ user.rotate_left(29)
+}
+
+impl Puzzles<'_> {
+    /// Starts a puzzle for `actor` in `ch`: the one with `req.id`, or one they have not seen in
+    /// this pool, of `req.theme`, around `req.rating` or their own puzzle rating. An attempt
+    /// they were playing in `ch` is abandoned. The first attempt at a puzzle in the pool is
+    /// rated.
+    pub fn start(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        req: &PuzzleRequest,
+    ) -> Result<PuzzleView, GameError> {
+        let set = puzzles::shared();
+        let id = match req.id.as_deref().map(str::trim) {
+            Some(id) if id.chars().count() > MAX_ID_CHARS => {
+                return Err(GameError::TooLong {
+                    what: "puzzle id",
+                    max: MAX_ID_CHARS,
+                });
+            }
+            Some(id) => Some(
+                set.get(id)
+                    .ok_or_else(|| GameError::UnknownPuzzle(id.to_string()))?,
+            ),
+            None => None,
+        };
+        let theme = match req.theme.as_deref() {
+            Some(t) if t.chars().count() > MAX_THEME_CHARS => {
+                return Err(GameError::TooLong {
+                    what: "theme",
+                    max: MAX_THEME_CHARS,
+                });
+            }
+            Some(t) => Some(
+                set.theme(t)
+                    .ok_or_else(|| GameError::UnknownTheme(t.trim().to_string()))?,
+            ),
+            None => None,
+        };
+        if let Some(r) = req.rating
+            && !(MIN_PUZZLE_RATING..=MAX_PUZZLE_RATING).contains(&r)
+        {
+            return Err(GameError::PuzzleRatingRange {
+                min: MIN_PUZZLE_RATING,
+                max: MAX_PUZZLE_RATING,
+            });
+        }
+        let pool = pool_of(ch.guild, ch.channel);
+        self.svc.write(|tx, now| {
+            tx.upsert_user(&actor.capped(), now)?;
+            tx.abandon_puzzle_attempt(ch.channel, actor.id, now)?;
+            let puzzle = match id {
+                Some(p) => p,
+                None => {
+                    let seen: HashSet<String> =
+                        tx.seen_puzzles(pool, actor.id)?.into_iter().collect();
+                    let target = match req.rating {
+                        Some(r) => f64::from(r),
+                        None => tx
+                            .puzzle_rating(pool, actor.id)?
+                            .map_or(PARAMS.start.rating, |r| r.rating),
+                    };
+                    set.choose(&|id| seen.contains(id), theme, target, seed(now, actor.id))
+                        .ok_or(GameError::NoPuzzleLeft)?
+                }
+            };
+            let rated = !tx.has_seen_puzzle(pool, actor.id, &puzzle.id)?;
+            let attempt = Attempt::start(puzzle);
+            let id = tx.insert_puzzle_attempt(
+                &NewAttempt {
+                    pool,
+                    channel: ch.channel,
+                    user_id: actor.id,
+                    puzzle_id: &puzzle.id,
+                    ply: attempt.played() as i64,
+                    rated,
+                },
+                now,
+            )?;
+            Ok(view(id, &attempt, PuzzleStatus::Playing, rated))
+        })
+    }
+
+    /// The attempt `actor` is playing in `ch`, if any.
+    pub fn open(&self, actor: &UserRef, ch: ChannelRef) -> Result<Option<PuzzleView>, GameError> {
+        self.svc.read(|tx| {
+            let Some(row) = tx.open_puzzle_attempt(ch.channel, actor.id)? else {
+                return Ok(None);
+            };
+            let (attempt, _) = resume(&row)?;
+            Ok(Some(view(row.id, &attempt, row.status, row.rated)))
+        })
+    }
+
+    /// `actor` answers their puzzle in `ch` with the move `text` (read in `lang`, and in every
+    /// notation the reader knows). A move that cannot be read, or is illegal, is refused and
+    /// changes nothing; a legal wrong move fails the attempt.
+    pub fn answer(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        text: &str,
+        lang: Lang,
+    ) -> Result<PuzzleView, GameError> {
+        if text.chars().count() > MAX_MOVE_CHARS {
+            return Err(GameError::TooLong {
+                what: "move",
+                max: MAX_MOVE_CHARS,
+            });
+        }
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(GameError::EmptyMove);
+        }
+        self.svc.write(|tx, now| {
+            let row = tx
+                .open_puzzle_attempt(ch.channel, actor.id)?
+                .ok_or(GameError::NoPuzzle)?;
+            let (mut attempt, puzzle) = resume(&row)?;
+            let before = attempt.position().clone();
+            let mv = cajitas_rules::read_move(&before, text, lang).map_err(GameError::Move)?;
+            let answer = attempt
+                .answer(mv)
+                .map_err(|_| Failure::Vanished(format!("attempt {} still open", row.id)))?;
+            let status = status_of(attempt.state());
+            let change = finish(tx, &row, puzzle, &attempt, status, now)?;
+            let step = AttemptStep {
+                ply: attempt.played() as i64,
+                hinted: attempt.hinted(),
+                status,
+                change,
+            };
+            if !tx.advance_puzzle_attempt(row.id, row.ply, &step, now)? {
+                return Err(GameError::PositionChanged);
+            }
+            let mut v = view(row.id, &attempt, status, row.rated);
+            v.played = Some(san(&before, mv));
+            v.change = change.as_ref().map(PuzzleChange::from_row);
+            match answer {
+                Answer::Continue { played, reply } => {
+                    let mut after = before.clone();
+                    after.play(played);
+                    v.reply = Some(san(&after, reply));
+                }
+                Answer::Solved { .. } => {}
+                Answer::Failed { .. } => {
+                    v.solution = san_line(before, attempt.solution());
+                }
+            }
+            Ok(v)
+        })
+    }
+
+    /// The piece `actor` should move in their puzzle in `ch`; the attempt is no longer rated.
+    pub fn hint(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
+        self.svc.write(|tx, now| {
+            let row = tx
+                .open_puzzle_attempt(ch.channel, actor.id)?
+                .ok_or(GameError::NoPuzzle)?;
+            let (mut attempt, _) = resume(&row)?;
+            let hint = attempt
+                .hint()
+                .map_err(|_| Failure::Vanished(format!("attempt {} still open", row.id)))?;
+            let step = AttemptStep {
+                ply: row.ply,
+                hinted: true,
+                status: PuzzleStatus::Playing,
+                change: None,
+            };
+            if !tx.advance_puzzle_attempt(row.id, row.ply, &step, now)? {
+                return Err(GameError::PositionChanged);
+            }
+            let mut v = view(row.id, &attempt, PuzzleStatus::Playing, row.rated);
+            v.hint = Some(hint);
+            Ok(v)
+        })
+    }
+
+    /// `actor` gives up their puzzle in `ch`: it fails (rated as a loss when it counts) and
+    /// the view carries the solution.
+    pub fn solution(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
+        self.svc.write(|tx, now| {
+            let row = tx
+                .open_puzzle_attempt(ch.channel, actor.id)?
+                .ok_or(GameError::NoPuzzle)?;
+            let (mut attempt, puzzle) = resume(&row)?;
+            let line = attempt
+                .give_up()
+                .map_err(|_| Failure::Vanished(format!("attempt {} still open", row.id)))?;
+            let change = finish(tx, &row, puzzle, &attempt, PuzzleStatus::Failed, now)?;
+            let step = AttemptStep {
+                ply: row.ply,
+                hinted: attempt.hinted(),
+                status: PuzzleStatus::Failed,
+                change,
+            };
+            if !tx.advance_puzzle_attempt(row.id, row.ply, &step, now)? {
+                return Err(GameError::PositionChanged);
+            }
+            let mut v = view(row.id, &attempt, PuzzleStatus::Failed, row.rated);
+            v.solution = san_line(attempt.position().clone(), line);
+            v.change = change.as_ref().map(PuzzleChange::from_row);
+            Ok(v)
+        })
+    }
+
+    /// `user`'s puzzle rating in the pool of `ch` as it stands now (the start rating for
+    /// someone never rated), and how many rated attempts it counts.
+    pub fn rating(&self, user: u64, ch: ChannelRef) -> Result<(Shown, u32), GameError> {
+        let pool = pool_of(ch.guild, ch.channel);
+        let now = self.svc.now();
+        self.svc.read(|tx| {
+            let r = tx
+                .puzzle_rating(pool, user)?
+                .unwrap_or_else(|| start_rating(now));
+            let g = glicko_at(&r, now);
+            Ok((
+                Shown {
+                    rating: g.rating,
+                    deviation: g.deviation,
+                },
+                r.attempts,
+            ))
+        })
+    }
+}
+
+/// An attempt still being played, from its row.
+fn resume(
+    row: &PuzzleAttemptRow,
+) -> Result<(Attempt<'static>, &'static puzzles::Puzzle), GameError> {
+    let puzzle = puzzle_of(row)?;
+    let played = usize::try_from(row.ply).unwrap_or(usize::MAX);
+    let attempt = Attempt::resume(puzzle, played, row.hinted).ok_or_else(|| {
+        GameError::Failed(Failure::Vanished(format!(
+            "attempt {} at ply {} of puzzle {}",
+            row.id, row.ply, row.puzzle_id
+        )))
+    })?;
+    Ok((attempt, puzzle))
+}
+
+fn status_of(s: AttemptState) -> PuzzleStatus {
+    match s {
+        AttemptState::Playing => PuzzleStatus::Playing,
+        AttemptState::Solved => PuzzleStatus::Solved,
+        AttemptState::Failed => PuzzleStatus::Failed,
+    }
+}
+
+/// Rates an attempt that just ended, when it counts (a first attempt without a hint): the
+/// solver's rating, locked, against the puzzle's, won when solved. Returns the change.
+fn finish(
+    tx: &dyn Tx,
+    row: &PuzzleAttemptRow,
+    puzzle: &puzzles::Puzzle,
+    attempt: &Attempt<'_>,
+    status: PuzzleStatus,
+    now: i64,
+) -> Result<Option<PuzzleChangeRow>, GameError> {
+    let score = match status {
+        PuzzleStatus::Solved => 1.0,
+        PuzzleStatus::Failed => 0.0,
+        PuzzleStatus::Playing | PuzzleStatus::Abandoned => return Ok(None),
+    };
+    if !row.rated || attempt.hinted() {
+        return Ok(None);
+    }
+    let stored = tx.puzzle_rating_for_update(row.pool, row.user_id, &start_rating(now))?;
+    let before = glicko_at(&stored, now);
+    let opponent = Glicko {
+        rating: f64::from(puzzle.rating),
+        deviation: f64::from(puzzle.deviation),
+        volatility: PARAMS.start.volatility,
+    };
+    let after = PARAMS.rate_against(before, opponent, score);
+    tx.put_puzzle_rating(
+        row.pool,
+        row.user_id,
+        &PuzzleRatingRow {
+            rating: after.rating,
+            deviation: after.deviation,
+            volatility: after.volatility,
+            attempts: stored.attempts.saturating_add(1),
+            rated_at: now,
+        },
+    )?;
+    Ok(Some(PuzzleChangeRow {
+        rating_before: before.rating,
+        deviation_before: before.deviation,
+        rating_after: after.rating,
+        deviation_after: after.deviation,
+    }))
+}
+
+fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> PuzzleView {
+    PuzzleView {
+        attempt_id: id,
+        puzzle: a.puzzle(),
+        position: a.position().clone(),
+        last_move: a.last_move(),
+        solver: a.solver(),
+        status,
+        hinted: a.hinted(),
+        rated: rated && !a.hinted(),
+        played: None,
+        reply: None,
+        solution: Vec::new(),
+        hint: None,
+        change: None,
+    }
+}

@@ -1,0 +1,161 @@
+//! Puzzles in words, for both fronts: the heading (`Puzzle 000rZ · rating 633 · Black to
+//! move`), the bot's moves (`[puzzle] Nxe6`), the hint, and an attempt's end (a wrong move,
+//! `Solved` or `Failed`, the rating change worded as a game's, the solution).
+
+use cajitas_rules::Lang;
+
+use super::present::Presentation;
+use super::words::{colour_key, role_key, san_in};
+use crate::game::ratings::signed;
+use crate::game::{PuzzleStatus, PuzzleView, UserRef};
+use crate::tr;
+
+/// The first line of a puzzle: its id, its rating and the solver's side (to move at the
+/// start, and whenever the solver is to find a move).
+pub fn heading(lang: Lang, v: &PuzzleView) -> String {
+    tr!(
+        lang,
+        "puzzle-heading",
+        id = v.puzzle.id.clone(),
+        rating = v.puzzle.rating.to_string(),
+        colour = colour_key(v.solver)
+    )
+}
+
+/// A move the bot plays for the puzzle's side (stored in English SAN).
+pub fn bot_move(lang: Lang, san: &str) -> String {
+    tr!(lang, "puzzle-bot-move", san = san_in(lang, san))
+}
+
+/// The opening line of a puzzle just started: the heading, then the opponent's first move.
+pub fn start_lines(lang: Lang, v: &PuzzleView) -> Vec<String> {
+    let first = cajitas_rules::SanPlus::from_move(&v.puzzle.start, v.puzzle.moves[0]);
+    vec![heading(lang, v), bot_move(lang, &first.to_string())]
+}
+
+/// The hint of `v` (after [`crate::game::Puzzles::hint`]): the piece to move.
+pub fn hint_line(lang: Lang, v: &PuzzleView) -> Option<String> {
+    let h = v.hint?;
+    Some(tr!(
+        lang,
+        "puzzle-hint",
+        role = role_key(h.role),
+        square = h.from.to_string()
+    ))
+}
+
+/// What an answer or the solution did, line by line: the bot's reply while the attempt goes
+/// on; at the end a wrong move, `Solved` or `Failed`, the rating change of `solver` as a
+/// game's is worded, and the solution after a failure.
+pub fn answer_lines(lang: Lang, p: Presentation, solver: &UserRef, v: &PuzzleView) -> Vec<String> {
+    let mut lines = Vec::new();
+    match v.status {
+        PuzzleStatus::Playing | PuzzleStatus::Abandoned => {
+            if let Some(reply) = &v.reply {
+                lines.push(bot_move(lang, reply));
+            }
+            return lines;
+        }
+        PuzzleStatus::Solved => lines.push(tr!(lang, "puzzle-solved")),
+        PuzzleStatus::Failed => {
+            if let Some(played) = &v.played {
+                lines.push(tr!(lang, "puzzle-wrong", san = san_in(lang, played)));
+            }
+            lines.push(tr!(lang, "puzzle-failed"));
+        }
+    }
+    if let Some(c) = &v.change {
+        lines.push(tr!(
+            lang,
+            "rating-change",
+            name = p.player(solver),
+            before = c.before.text(),
+            after = c.after.text(),
+            diff = signed(c.diff())
+        ));
+    }
+    if !v.solution.is_empty() {
+        let moves: Vec<String> = v.solution.iter().map(|s| san_in(lang, s)).collect();
+        lines.push(tr!(lang, "puzzle-solution", moves = moves.join(" ")));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use cajitas_rules::{Color, Role, Square};
+
+    use super::*;
+    use crate::game::PuzzleChange;
+    use crate::game::ratings::Shown;
+    use crate::puzzles::{Attempt, Hint, shared};
+
+    fn view(status: PuzzleStatus) -> PuzzleView {
+        let puzzle = shared().get("002X3").unwrap();
+        let a = Attempt::start(puzzle);
+        PuzzleView {
+            attempt_id: 1,
+            puzzle,
+            position: a.position().clone(),
+            last_move: a.last_move(),
+            solver: Color::White,
+            status,
+            hinted: false,
+            rated: true,
+            played: Some("Qa8+".into()),
+            reply: Some("Qb8".into()),
+            solution: vec!["Qa8+".into(), "Qb8".into(), "Qxb8#".into()],
+            hint: Some(Hint {
+                role: Role::Queen,
+                from: Square::G2,
+            }),
+            change: Some(PuzzleChange {
+                before: Shown {
+                    rating: 1500.0,
+                    deviation: 500.0,
+                },
+                after: Shown {
+                    rating: 1510.7,
+                    deviation: 485.0,
+                },
+            }),
+        }
+    }
+
+    #[test]
+    fn every_puzzle_text_in_both_languages() {
+        let alice = UserRef::new(1, "alice", false);
+        let en = |s| answer_lines(Lang::En, Presentation::Console, &alice, &view(s));
+        assert_eq!(
+            start_lines(Lang::En, &view(PuzzleStatus::Playing)),
+            ["Puzzle 002X3 · rating 970 · White to move", "[puzzle] Rxa3"]
+        );
+        assert_eq!(en(PuzzleStatus::Playing), ["[puzzle] Qb8"]);
+        assert_eq!(
+            en(PuzzleStatus::Failed),
+            [
+                "Qa8+ is not the move.",
+                "Failed",
+                "alice 1500? → 1511? (+11)",
+                "Solution: Qa8+ Qb8 Qxb8#"
+            ]
+        );
+        let es = answer_lines(
+            Lang::Es,
+            Presentation::Discord,
+            &alice,
+            &view(PuzzleStatus::Solved),
+        );
+        assert_eq!(es[0], "Resuelto");
+        assert_eq!(es[1], "<@1> 1500? → 1511? (+11)");
+        assert_eq!(es[2], "Solución: Da8+ Db8 Dxb8#");
+        assert_eq!(
+            hint_line(Lang::Es, &view(PuzzleStatus::Playing)).unwrap(),
+            "Pista: mueve la dama de g2. Este intento ya no es puntuado."
+        );
+        assert_eq!(
+            start_lines(Lang::Es, &view(PuzzleStatus::Playing))[1],
+            "[problema] Txa3"
+        );
+    }
+}

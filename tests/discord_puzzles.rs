@@ -1,0 +1,125 @@
+//! Puzzles on Discord (issue 30): the real `cajitas` binary against the fake Discord.
+//! `/puzzle id:…` posts the heading, the opponent's move and the board with Hint, Solution
+//! and Next; `/move` answers the caller's open puzzle when they play no game there; only the
+//! solver's buttons act; a wrong move fails and shows the solution with the rating change.
+
+mod support;
+
+use serde_json::json;
+use support::fake_discord::FakeUser;
+use support::world::{World, alice, assert_refused, bob};
+
+#[track_caller]
+fn assert_puzzle_board(r: &support::fake_discord::Recorded) {
+    assert!(!r.is_ephemeral(), "expected a public reply: {}", r.text());
+    let png = r
+        .file("board.png")
+        .unwrap_or_else(|| panic!("no board.png in {:?}", r.json));
+    assert!(png.data.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+}
+
+async fn puzzle(
+    w: &World,
+    user: &FakeUser,
+    locale: &str,
+    id: &str,
+) -> support::fake_discord::Recorded {
+    w.cmd(user, locale, "puzzle", &[("id", json!(id))]).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_solved_with_move_and_its_buttons_for_the_solver_only() {
+    let w = World::start("puzzles", vec![]).await;
+
+    let p = puzzle(&w, &alice(), "en-US", "002X3").await;
+    assert_puzzle_board(&p);
+    let text = p.content();
+    assert!(
+        text.starts_with("Puzzle 002X3 · rating 970 · White to move"),
+        "{text}"
+    );
+    assert!(text.contains("[puzzle] Rxa3"), "{text}");
+    let ids = p.custom_ids();
+    assert_eq!(ids.len(), 3, "Hint, Solution, Next: {ids:?}");
+
+    // bob's clicks on alice's buttons are refused.
+    assert_refused(&w.click(&bob(), &p, &ids[0]).await, "");
+    // bob has no puzzle: his move goes to the games, where there is none.
+    assert!(w.mv(&bob(), "en-US", "Qa8+").await.is_ephemeral());
+
+    // Autocomplete offers the puzzle's legal moves to its solver.
+    let ac = w
+        .channel()
+        .autocomplete(&w.fake, &alice(), "en-US", "move", "move", "Qa");
+    let names: Vec<String> = w
+        .fake
+        .interact(&ac)
+        .await
+        .choices()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert!(names.contains(&"Qa8+".to_string()), "{names:?}");
+
+    // Hint: the piece, publicly.
+    let hint = w.click(&alice(), &p, &ids[0]).await;
+    assert!(
+        hint.text().contains("move the queen on g2"),
+        "{}",
+        hint.text()
+    );
+
+    // alice answers with /move; the bot replies; then mate.
+    let m = w.mv(&alice(), "en-US", "Qa8+").await;
+    assert_puzzle_board(&m);
+    assert!(m.content().contains("[puzzle] Qb8"), "{}", m.content());
+    // A Spanish move; the public answer follows the interaction's locale (`auto`).
+    let m = w.mv(&alice(), "es-ES", "Dxb8#").await;
+    assert!(
+        m.content()
+            .starts_with("Problema 002X3 · puntuación 970 · juegan blancas"),
+        "{}",
+        m.content()
+    );
+    assert!(m.content().contains("Resuelto"), "{}", m.content());
+    // The hinted attempt is not rated: no rating line.
+    assert!(!m.content().contains(" → "), "{}", m.content());
+    assert_eq!(m.custom_ids().len(), 1, "only Next once solved");
+
+    // The old buttons have expired.
+    assert_refused(&w.click(&alice(), &p, &ids[1]).await, "expired");
+
+    // A rated attempt that fails: the wrong move, Failed, the change, the solution.
+    let p = puzzle(&w, &alice(), "en-US", "001KR").await;
+    let f = w.mv(&alice(), "en-US", "h3").await;
+    let text = f.content();
+    for needle in [
+        "h3 is not the move.",
+        "Failed",
+        &format!("{} 1500? → ", alice().mention()),
+        "Solution: Rf8#",
+    ] {
+        assert!(text.contains(needle), "{needle:?} in {text}");
+    }
+    // Next gives another puzzle.
+    let ids = p.custom_ids();
+    let next = w.click(&alice(), &f, &f.custom_ids()[0]).await;
+    assert!(next.content().starts_with("Puzzle "), "{}", next.content());
+    assert_eq!(next.custom_ids().len(), 3, "{ids:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_in_spanish_and_refusals() {
+    let w = World::start("puzzles-es", vec![]).await;
+    let r = w
+        .cmd(
+            &alice(),
+            "es-ES",
+            "puzzle",
+            &[("theme", json!("nosuchtheme"))],
+        )
+        .await;
+    assert_refused(&r, "nosuchtheme");
+    let r = puzzle(&w, &alice(), "es-ES", "zzzzz").await;
+    assert_refused(&r, "zzzzz");
+}
