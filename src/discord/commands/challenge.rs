@@ -4,7 +4,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::choices::Colour;
-use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, Responder, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};

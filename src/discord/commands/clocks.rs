@@ -1,7 +1,7 @@
 //! Time controls in Discord: the `time` option of `/challenge`, the clock in the embed and
 //! the challenge message, the scheduler's posts (timeouts, reminders), and `/claim-win`.
 
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Asked, Call};
 use crate::discord::present::view::game_reply;
 use crate::discord::{Context, Defer, Error};
 use crate::game::TimeControl;

@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::request::answer_request;
-use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::custom_id::{ButtonId, request_buttons};
 use crate::discord::present::view::game_reply;
 use crate::discord::present::who::mention;

@@ -17,7 +17,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use super::choices::Colour;
-use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::reply::Responder;
 use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};

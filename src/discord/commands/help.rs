@@ -1,6 +1,6 @@
 //! `/help`: the commands and the notations accepted, with examples in English and Spanish.
 
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Asked, Call};
 use crate::discord::interaction::reply::Reply;
 use crate::discord::{Context, Error};
 use crate::tr;

@@ -2,7 +2,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Asked, Call};
 use crate::discord::interaction::reply::{Reply, cap_chars};
 use crate::discord::present::threads;
 use crate::discord::present::view::{GIF_FILE, analysis_row, game_reply};

@@ -4,7 +4,7 @@ use cajitas_rules::{Notation, Position, Suffix, Uci};
 use poise::serenity_prelude as serenity;
 
 use crate::discord::commands::puzzle;
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Asked, Call};
 use crate::discord::present::view::game_reply;
 use crate::discord::present::who::{author_ref, channel_ref};
 use crate::discord::{Context, Defer, Error};

@@ -6,7 +6,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::interaction::call::{Call, Click};
+use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, cap_chars};

@@ -1,7 +1,7 @@
 //! A standing request's Accept and Decline buttons answered: a draw offer (`/draw`) or a
 //! takeback request (`/takeback`).
 
-use crate::discord::interaction::call::Click;
+use crate::discord::interaction::call::{Asked, Click};
 use crate::discord::interaction::errors::Refusal;
 use crate::discord::present::view::{Ops, Shown, game_reply};
 use crate::discord::{Defer, Error};

@@ -1,7 +1,7 @@
 //! One preamble for every slash command: a [`Call`] gives the responder, who acts (as the
 //! server names them), where (the channel or thread it was typed in) and, on asking, the
 //! interaction's languages. A handler is then `Call::new(ctx)?`, one blocking call into the
-//! game service ([`Call::blocking`]), and one reply.
+//! game service ([`Asked::blocking`], which a click ([`Click`]) shares), and one reply.
 
 use cajitas_rules::Lang;
 use poise::serenity_prelude as serenity;
@@ -41,68 +41,37 @@ impl<'a> Call<'a> {
         })
     }
 
-    /// The handlers' shared state.
-    pub fn data(&self) -> &'a Data {
-        self.actx.data()
-    }
-
-    /// serenity's HTTP client, for posts beside the answer (a game's thread).
-    pub fn http(&self) -> &'a serenity::Http {
-        &self.actx.serenity_context().http
-    }
-
     /// Where the command was typed, and whether a game started there gets a thread.
     pub fn where_typed(&self) -> Where {
+        self.where_asked()
+    }
+}
+
+impl<'a> Asked<'a> for Call<'a> {
+    fn data(&self) -> &'a Data {
+        self.actx.data()
+    }
+    fn responder(&self) -> &Responder<'a> {
+        &self.r
+    }
+    fn http(&self) -> &'a serenity::Http {
+        &self.actx.serenity_context().http
+    }
+    fn actor(&self) -> &UserRef {
+        &self.actor
+    }
+    fn place(&self) -> ChannelRef {
+        self.place
+    }
+    fn parts(&self) -> Parts<'_> {
         let i = &self.actx.interaction;
-        threads::where_of(
-            self.data(),
-            i.guild_id,
-            i.channel_id,
-            i.channel.as_ref(),
-            i.app_permissions,
-        )
-    }
-
-    /// The languages of this interaction (the server's setting: one read, then cached).
-    pub async fn langs(&self) -> Langs {
-        self.data()
-            .langs(self.place.guild, Some(&self.actx.interaction.locale))
-            .await
-    }
-
-    /// The language of the public messages this interaction causes.
-    pub async fn public_lang(&self) -> Lang {
-        self.langs().await.public
-    }
-
-    /// The actor as a mention.
-    pub fn who(&self) -> String {
-        mention(&self.actor)
-    }
-
-    /// Runs `op` with the game service, the actor and the place on the blocking pool (see
-    /// [`Data::blocking`]: deferred with `defer` when it runs late).
-    pub async fn blocking<T, F>(&self, defer: Defer, op: F) -> Result<T, Error>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Ops, &UserRef, ChannelRef) -> Result<T, Error> + Send + 'static,
-    {
-        let (actor, place) = (self.actor.clone(), self.place);
-        self.data()
-            .blocking(&self.r, defer, move |g| op(g, &actor, place))
-            .await
-    }
-
-    /// Sends the answer.
-    pub async fn send(&self, reply: Reply) -> Result<(), Error> {
-        self.r.send(reply).await?;
-        Ok(())
-    }
-
-    /// Sends the answer that shows `view`'s game, typed here: in the game's thread when it
-    /// has one (see [`threads::send_game`]).
-    pub async fn send_game(&self, view: &GameView, reply: Reply) -> Result<(), Error> {
-        threads::send_game(self.http(), &self.r, self.place.channel, view, reply).await
+        Parts {
+            guild: i.guild_id,
+            channel_id: i.channel_id,
+            channel: i.channel.as_ref(),
+            app_permissions: i.app_permissions,
+            locale: &i.locale,
+        }
     }
 }
 
@@ -142,44 +111,7 @@ impl<'a> Click<'a> {
 
     /// Where the button was clicked, and whether a game started there gets a thread.
     pub fn where_clicked(&self) -> Where {
-        let c = self.click;
-        threads::where_of(
-            self.data,
-            c.guild_id,
-            c.channel_id,
-            c.channel.as_ref(),
-            c.app_permissions,
-        )
-    }
-
-    /// The languages of this interaction (the server's setting: one read, then cached).
-    pub async fn langs(&self) -> Langs {
-        self.data
-            .langs(self.place.guild, Some(&self.click.locale))
-            .await
-    }
-
-    /// The language of the public messages this click causes.
-    pub async fn public_lang(&self) -> Lang {
-        self.langs().await.public
-    }
-
-    /// The clicker as a mention.
-    pub fn who(&self) -> String {
-        mention(&self.actor)
-    }
-
-    /// Runs `op` with the game service, the clicker and the place on the blocking pool (see
-    /// [`Data::blocking`]: deferred with `defer` when it runs late).
-    pub async fn blocking<T, F>(&self, defer: Defer, op: F) -> Result<T, Error>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Ops, &UserRef, ChannelRef) -> Result<T, Error> + Send + 'static,
-    {
-        let (actor, place) = (self.actor.clone(), self.place);
-        self.data
-            .blocking(self.r, defer, move |g| op(g, &actor, place))
-            .await
+        self.where_asked()
     }
 
     /// Replaces the clicked message.
@@ -187,16 +119,134 @@ impl<'a> Click<'a> {
         self.r.update(reply).await?;
         Ok(())
     }
+}
+
+impl<'a> Asked<'a> for Click<'a> {
+    fn data(&self) -> &'a Data {
+        self.data
+    }
+    fn responder(&self) -> &Responder<'a> {
+        self.r
+    }
+    fn http(&self) -> &'a serenity::Http {
+        self.http
+    }
+    fn actor(&self) -> &UserRef {
+        &self.actor
+    }
+    fn place(&self) -> ChannelRef {
+        self.place
+    }
+    fn parts(&self) -> Parts<'_> {
+        let c = self.click;
+        Parts {
+            guild: c.guild_id,
+            channel_id: c.channel_id,
+            channel: c.channel.as_ref(),
+            app_permissions: c.app_permissions,
+            locale: &c.locale,
+        }
+    }
+}
+
+/// What an interaction says of where it happened and in which language.
+pub struct Parts<'p> {
+    guild: Option<serenity::GuildId>,
+    channel_id: serenity::ChannelId,
+    channel: Option<&'p serenity::PartialChannel>,
+    app_permissions: Option<serenity::Permissions>,
+    locale: &'p str,
+}
+
+/// What a slash command ([`Call`]) and a click ([`Click`]) share: the handlers' state, the
+/// answer, who acts and where; and, written once for both, what every handler does with them.
+pub trait Asked<'a> {
+    /// The handlers' shared state.
+    fn data(&self) -> &'a Data;
+    /// The interaction's answer.
+    fn responder(&self) -> &Responder<'a>;
+    /// serenity's HTTP client, for posts beside the answer (a game's thread).
+    fn http(&self) -> &'a serenity::Http;
+    /// Who acts, named as the server shows them.
+    fn actor(&self) -> &UserRef;
+    /// The channel (or thread) it happened in.
+    fn place(&self) -> ChannelRef;
+    /// Where it happened and its locale, as the interaction says.
+    fn parts(&self) -> Parts<'_>;
+
+    /// Where it happened, and whether a game started there gets a thread.
+    fn where_asked(&self) -> Where {
+        let p = self.parts();
+        threads::where_of(
+            self.data(),
+            p.guild,
+            p.channel_id,
+            p.channel,
+            p.app_permissions,
+        )
+    }
+
+    /// The languages of this interaction (the server's setting: one read, then cached).
+    fn langs(&self) -> impl Future<Output = Langs> + Send {
+        let (data, guild) = (self.data(), self.place().guild);
+        let locale = self.parts().locale.to_owned();
+        async move { data.langs(guild, Some(&locale)).await }
+    }
+
+    /// The language of the public messages this interaction causes.
+    fn public_lang(&self) -> impl Future<Output = Lang> + Send {
+        let langs = self.langs();
+        async move { langs.await.public }
+    }
+
+    /// The actor as a mention.
+    fn who(&self) -> String {
+        mention(self.actor())
+    }
+
+    /// Runs `op` with the game service, the actor and the place on the blocking pool (see
+    /// [`Data::blocking`]: deferred with `defer` when it runs late).
+    fn blocking<'s, T, F>(
+        &'s self,
+        defer: Defer,
+        op: F,
+    ) -> impl Future<Output = Result<T, Error>> + Send + 's
+    where
+        T: Send + 'static,
+        F: FnOnce(&Ops, &UserRef, ChannelRef) -> Result<T, Error> + Send + 'static,
+        Self: Sync,
+        'a: 's,
+    {
+        let (actor, place) = (self.actor().clone(), self.place());
+        let (data, r) = (self.data(), self.responder());
+        async move { data.blocking(r, defer, move |g| op(g, &actor, place)).await }
+    }
 
     /// Sends the answer.
-    pub async fn send(&self, reply: Reply) -> Result<(), Error> {
-        self.r.send(reply).await?;
-        Ok(())
+    fn send<'s>(&'s self, reply: Reply) -> impl Future<Output = Result<(), Error>> + Send + 's
+    where
+        Self: Sync,
+        'a: 's,
+    {
+        let r = self.responder();
+        async move {
+            r.send(reply).await?;
+            Ok(())
+        }
     }
 
     /// Sends the answer that shows `view`'s game: in the game's thread when it has one (see
     /// [`threads::send_game`]).
-    pub async fn send_game(&self, view: &GameView, reply: Reply) -> Result<(), Error> {
-        threads::send_game(self.http, self.r, self.place.channel, view, reply).await
+    fn send_game<'v>(
+        &'v self,
+        view: &'v GameView,
+        reply: Reply,
+    ) -> impl Future<Output = Result<(), Error>> + Send + 'v
+    where
+        Self: Sync,
+        'a: 'v,
+    {
+        let (http, r, channel) = (self.http(), self.responder(), self.place().channel);
+        async move { threads::send_game(http, r, channel, view, reply).await }
     }
 }
