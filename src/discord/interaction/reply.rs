@@ -46,6 +46,24 @@ pub fn allowed_mentions(users: &[u64]) -> serenity::CreateAllowedMentions {
         .replied_user(false)
 }
 
+/// Fills an interaction's builder with a [`Reply`], its files moved: serenity's response
+/// message and followup have the same methods on two types.
+macro_rules! interaction_builder {
+    ($new:expr, $reply:expr) => {{
+        let reply: Reply = $reply;
+        let mut m = $new
+            .content(reply.content_capped())
+            .ephemeral(reply.ephemeral)
+            .allowed_mentions(allowed_mentions(&reply.mentions))
+            .embeds(reply.embeds)
+            .components(reply.components);
+        for a in reply.attachments {
+            m = m.add_file(a);
+        }
+        m
+    }};
+}
+
 impl Reply {
     /// A plain public message.
     pub fn text(content: impl Into<String>) -> Self {
@@ -71,30 +89,12 @@ impl Reply {
     /// The reply as an interaction's message, its files moved rather than copied (a board's
     /// PNG is held once per reply in flight, not once more per builder).
     fn into_message(self) -> serenity::CreateInteractionResponseMessage {
-        let mut m = serenity::CreateInteractionResponseMessage::new()
-            .content(self.content_capped())
-            .ephemeral(self.ephemeral)
-            .allowed_mentions(allowed_mentions(&self.mentions))
-            .embeds(self.embeds)
-            .components(self.components);
-        for a in self.attachments {
-            m = m.add_file(a);
-        }
-        m
+        interaction_builder!(serenity::CreateInteractionResponseMessage::new(), self)
     }
 
     /// The reply as a followup, its files moved (see [`Reply::into_message`]).
     fn into_followup(self) -> serenity::CreateInteractionResponseFollowup {
-        let mut m = serenity::CreateInteractionResponseFollowup::new()
-            .content(self.content_capped())
-            .ephemeral(self.ephemeral)
-            .allowed_mentions(allowed_mentions(&self.mentions))
-            .embeds(self.embeds)
-            .components(self.components);
-        for a in self.attachments {
-            m = m.add_file(a);
-        }
-        m
+        interaction_builder!(serenity::CreateInteractionResponseFollowup::new(), self)
     }
 }
 
