@@ -35,7 +35,7 @@ fn a_puzzle_is_solved_and_failed_in_english() {
         "en",
         &["--as", "alice", "--no-png"],
         "puzzle id:002X3\nhint\nQa8+\nmove Qxb8#\npuzzle id:000rZ\nh3\nsolution\nmove e4\nhint\n\
-         puzzle id:001KR\nmove Rf8#\npuzzle nosuchtheme\npuzzle id:zz\npuzzle 1 2\n",
+         puzzle id:001KR\nmove Rf8#\npuzzle nosuchtheme\npuzzle id:zz\npuzzle 1500 1600\n",
     );
     in_order(
         &out,
@@ -72,7 +72,7 @@ fn a_puzzle_in_spanish() {
     let out = run(
         "es",
         &["--lang", "es", "--as", "alice", "--no-png"],
-        "problema id:002X3\nDa8+\nDxb8#\n",
+        "problema id:002X3\nDa8+\nDxb8#\nproblema mate del pasillo 1000\nproblema tema raro\n",
     );
     in_order(
         &out,
@@ -82,8 +82,12 @@ fn a_puzzle_in_spanish() {
             "[problema] Db8",
             "Resuelto",
             "alice 1500? → ",
+            // A theme by its Spanish name (lichess's backRankMate), in several words.
+            "Problema ",
+            "Ningún problema tiene el tema tema raro.",
         ],
     );
+    assert!(!out.contains("el tema mate del pasillo"), "{out}");
 }
 
 #[test]

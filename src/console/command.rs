@@ -295,18 +295,29 @@ fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
 /// How `puzzle` is written.
 const PUZZLE_USAGE: &str = "puzzle [THEME] [RATING] | puzzle id:ID";
 
-/// `puzzle`'s options, in any order: a theme, a rating (digits), or alone `id:ID`.
+/// `puzzle`'s options, in any order: a theme (its id or name, in one or more words), a rating
+/// (a number of three digits or more), or alone `id:ID`.
 fn parse_puzzle(args: &[&str]) -> Result<Command, CommandError> {
     let usage = || CommandError::Usage(PUZZLE_USAGE);
     let mut req = PuzzleRequest::default();
     for a in args {
         let again = if let Some(id) = a.strip_prefix("id:") {
             id.is_empty() || req.id.replace(id.to_owned()).is_some()
-        } else if a.chars().all(|c| c.is_ascii_digit()) {
+        } else if a.len() >= 3 && a.chars().all(|c| c.is_ascii_digit()) {
+            // A rating has three digits or more (400 to 3200): a shorter number belongs to
+            // the theme's name ("mate en 2").
             let rating = a.parse::<i32>().map_err(|_| usage())?;
             req.rating.replace(rating).is_some()
         } else {
-            req.theme.replace((*a).to_owned()).is_some()
+            // A theme's name may have several words ("mate en 2").
+            match &mut req.theme {
+                Some(t) => {
+                    t.push(' ');
+                    t.push_str(a);
+                }
+                None => req.theme = Some((*a).to_owned()),
+            }
+            false
         };
         if again {
             return Err(usage());

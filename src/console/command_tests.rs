@@ -309,9 +309,13 @@ fn puzzle_takes_a_theme_a_rating_or_an_id() {
         Command::parse("puzzle id:000rZ"),
         Ok(Some(req(Some("000rZ"), None, None)))
     );
+    // A theme's name in words, a short number among them.
+    assert_eq!(
+        Command::parse("puzzle mate en 2 1500"),
+        Ok(Some(req(None, Some("mate en 2"), Some(1500))))
+    );
     for bad in [
-        "puzzle fork pin",
-        "puzzle 1 2",
+        "puzzle 1500 1600",
         "puzzle id:",
         "puzzle id:a id:b",
         "puzzle id:000rZ fork",

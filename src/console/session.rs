@@ -436,15 +436,20 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
-            Command::Puzzle(req) => match svc.puzzles().start(&me, ch, &req) {
-                Ok(v) => {
-                    for line in i18n::puzzles::start_lines(lang, &v) {
-                        writeln!(out, "{line}")?;
+            Command::Puzzle(req) => {
+                match svc
+                    .puzzles()
+                    .start(&me, ch, &i18n::puzzles::with_theme_id(req))
+                {
+                    Ok(v) => {
+                        for line in i18n::puzzles::start_lines(lang, &v) {
+                            writeln!(out, "{line}")?;
+                        }
+                        write!(out, "{}", ascii_position(&v.position))?;
                     }
-                    write!(out, "{}", ascii_position(&v.position))?;
+                    Err(e) => refusal(out, &e, lang)?,
                 }
-                Err(e) => refusal(out, &e, lang)?,
-            },
+            }
             Command::Hint => match svc.puzzles().hint(&me, ch) {
                 Ok(v) => {
                     if let Some(line) = i18n::puzzles::hint_line(lang, &v) {

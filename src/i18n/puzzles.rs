@@ -7,7 +7,7 @@ use cajitas_rules::Lang;
 use super::present::Presentation;
 use super::words::{colour_key, role_key, san_in};
 use crate::game::ratings::signed;
-use crate::game::{PuzzleStatus, PuzzleView, UserRef};
+use crate::game::{PuzzleRequest, PuzzleStatus, PuzzleView, UserRef};
 use crate::tr;
 
 /// The first line of a puzzle: its id, its rating and the solver's side (to move at the
@@ -157,5 +157,83 @@ mod tests {
             start_lines(Lang::Es, &view(PuzzleStatus::Playing))[1],
             "[problema] Txa3"
         );
+    }
+}
+
+/// A puzzle theme's name in `lang` ("Fork", "Ataque doble"), by lichess's id (`fork`).
+pub fn theme_name(lang: Lang, id: &str) -> String {
+    tr!(lang, "puzzle-theme", theme = id.to_owned())
+}
+
+/// Folds a typed theme for comparison: lower case, no accents, no spaces, hyphens or
+/// apostrophes ("Mate en la esquina" and "mateenlaesquina" alike).
+fn folded(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '\'' | '’' | '_'))
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'ä' => 'a',
+            'é' | 'è' | 'ë' => 'e',
+            'í' | 'ì' | 'ï' => 'i',
+            'ó' | 'ò' | 'ö' => 'o',
+            'ú' | 'ù' | 'ü' => 'u',
+            other => other,
+        })
+        .collect()
+}
+
+/// lichess's id of the theme a person typed: its id, or its name in English or Spanish
+/// (without regard to case, accents or spaces), among `ids`; what matches none is given back
+/// as typed, for the service to refuse by name.
+pub fn theme_id(typed: &str, ids: &[&str]) -> String {
+    let want = folded(typed);
+    ids.iter()
+        .find(|id| {
+            folded(id) == want
+                || [Lang::En, Lang::Es]
+                    .into_iter()
+                    .any(|lang| folded(&theme_name(lang, id)) == want)
+        })
+        .map_or_else(|| typed.to_owned(), |id| (*id).to_owned())
+}
+
+/// `req` with its theme, typed by its id or its name in English or Spanish, as lichess's id
+/// (see [`theme_id`]), for the service.
+pub fn with_theme_id(mut req: PuzzleRequest) -> PuzzleRequest {
+    req.theme = req
+        .theme
+        .map(|t| theme_id(&t, &crate::puzzles::shared().themes()));
+    req
+}
+
+#[cfg(test)]
+mod theme_tests {
+    use super::*;
+
+    #[test]
+    fn every_theme_of_the_data_has_a_name_in_both_languages() {
+        let ids = crate::puzzles::shared().themes();
+        assert_eq!(ids.len(), 62);
+        for id in &ids {
+            for lang in [Lang::En, Lang::Es] {
+                let name = theme_name(lang, id);
+                assert_ne!(&name, id, "{id} has no name in {lang:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_theme_is_found_by_its_id_or_its_name_in_either_language() {
+        let ids = crate::puzzles::shared().themes();
+        assert_eq!(theme_id("fork", &ids), "fork");
+        assert_eq!(theme_id("Ataque doble", &ids), "fork");
+        assert_eq!(theme_id("ataque  DOBLE", &ids), "fork");
+        assert_eq!(theme_id("Mate del pasillo", &ids), "backRankMate");
+        assert_eq!(theme_id("back rank mate", &ids), "backRankMate");
+        assert_eq!(theme_id("Mate de la ópera", &ids), "operaMate");
+        assert_eq!(theme_id("mate de la opera", &ids), "operaMate");
+        assert_eq!(theme_id("Mate en 2", &ids), "mateIn2");
+        assert_eq!(theme_id("Coronación", &ids), "promotion");
+        assert_eq!(theme_id("nonsense", &ids), "nonsense");
     }
 }

@@ -84,7 +84,7 @@ console-help =
       stats [NAME] | leaderboard [live|correspondence]
                                     ratings and results (with a chart PNG), the best players
       puzzle [THEME] [RATING] | puzzle id:ID
-                                    a puzzle you have not seen (of THEME: fork, mateIn2 ...; around RATING,
+                                    a puzzle you have not seen (of THEME: fork, mate in 2, mateIn2 ...; around RATING,
                                     yours by default), or lichess's puzzle ID; answer with move TEXT or the move alone
       hint | solution               the piece to move (the attempt is then unrated), or give up and see the line
       lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)

@@ -16,3 +16,70 @@ puzzle-solution = Solution: { $moves }
 button-hint = Hint
 button-solution = Solution
 button-next-puzzle = Next puzzle
+
+# A puzzle theme by lichess's id: lichess's English name.
+puzzle-theme = { $theme ->
+    [advancedPawn] Advanced pawn
+    [advantage] Advantage
+    [anastasiaMate] Anastasia's mate
+    [attackingF2F7] Attacking f2 or f7
+    [attraction] Attraction
+    [backRankMate] Back rank mate
+    [bishopEndgame] Bishop endgame
+    [bodenMate] Boden's mate
+    [capturingDefender] Capture the defender
+    [clearance] Clearance
+    [cornerMate] Corner mate
+    [crushing] Crushing
+    [defensiveMove] Defensive move
+    [deflection] Deflection
+    [discoveredAttack] Discovered attack
+    [discoveredCheck] Discovered check
+    [doubleBishopMate] Double bishop mate
+    [doubleCheck] Double check
+    [enPassant] En passant
+    [endgame] Endgame
+    [epauletteMate] Epaulette mate
+    [equality] Equality
+    [exposedKing] Exposed king
+    [fork] Fork
+    [hangingPiece] Hanging piece
+    [hookMate] Hook mate
+    [interference] Interference
+    [intermezzo] Intermezzo
+    [killBoxMate] Kill box mate
+    [kingsideAttack] Kingside attack
+    [knightEndgame] Knight endgame
+    [long] Long puzzle
+    [master] Master games
+    [masterVsMaster] Master vs Master games
+    [mate] Checkmate
+    [mateIn1] Mate in 1
+    [mateIn2] Mate in 2
+    [mateIn3] Mate in 3
+    [mateIn4] Mate in 4
+    [middlegame] Middlegame
+    [morphysMate] Morphy's mate
+    [oneMove] One-move puzzle
+    [opening] Opening
+    [operaMate] Opera mate
+    [pawnEndgame] Pawn endgame
+    [pillsburysMate] Pillsbury's mate
+    [pin] Pin
+    [promotion] Promotion
+    [queenEndgame] Queen endgame
+    [queenRookEndgame] Queen and rook
+    [queensideAttack] Queenside attack
+    [quietMove] Quiet move
+    [rookEndgame] Rook endgame
+    [sacrifice] Sacrifice
+    [short] Short puzzle
+    [skewer] Skewer
+    [smotheredMate] Smothered mate
+    [swallowstailMate] Swallow's tail mate
+    [trappedPiece] Trapped piece
+    [veryLong] Very long puzzle
+    [xRayAttack] X-ray attack
+    [zugzwang] Zugzwang
+   *[other] { $theme }
+}

@@ -85,7 +85,7 @@ console-help =
       { cmd-stats.name } [NOMBRE] | { cmd-leaderboard.name } [{ cmd-leaderboard.speed-live }|{ cmd-leaderboard.speed-correspondence }]
                                     puntuaciones y resultados (con un gráfico PNG), los mejores jugadores
       puzzle [TEMA] [PUNTUACIÓN] | puzzle id:ID
-                                    un problema que no has visto (del TEMA: fork, mateIn2 ...; cerca de PUNTUACIÓN,
+                                    un problema que no has visto (del TEMA: ataque doble, mate en 2, fork ...; cerca de PUNTUACIÓN,
                                     el tuyo si no), o el problema ID de lichess; responde con move JUGADA o la jugada sola
       hint | solution               la pieza que hay que mover (el intento deja de ser puntuado), o ríndete y mira la línea
       lang en|es                    el idioma de la consola y de las jugadas (es: R = rey, D T A C = dama torre alfil caballo; en: R = torre)

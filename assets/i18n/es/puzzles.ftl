@@ -16,3 +16,70 @@ puzzle-solution = Solución: { $moves }
 button-hint = Pista
 button-solution = Solución
 button-next-puzzle = Otro problema
+
+# Un tema de problema por su id de lichess: nuestro nombre en español.
+puzzle-theme = { $theme ->
+    [advancedPawn] Peón avanzado
+    [advantage] Ventaja
+    [anastasiaMate] Mate de Anastasia
+    [attackingF2F7] Ataque a f2 o f7
+    [attraction] Atracción
+    [backRankMate] Mate del pasillo
+    [bishopEndgame] Final de alfiles
+    [bodenMate] Mate de Boden
+    [capturingDefender] Captura del defensor
+    [clearance] Despeje
+    [cornerMate] Mate en la esquina
+    [crushing] Aplastante
+    [defensiveMove] Jugada defensiva
+    [deflection] Desviación
+    [discoveredAttack] Ataque descubierto
+    [discoveredCheck] Jaque descubierto
+    [doubleBishopMate] Mate de los dos alfiles
+    [doubleCheck] Jaque doble
+    [enPassant] Captura al paso
+    [endgame] Final
+    [epauletteMate] Mate de las hombreras
+    [equality] Igualdad
+    [exposedKing] Rey expuesto
+    [fork] Ataque doble
+    [hangingPiece] Pieza colgada
+    [hookMate] Mate del gancho
+    [interference] Interferencia
+    [intermezzo] Jugada intermedia
+    [killBoxMate] Mate de la caja
+    [kingsideAttack] Ataque en el flanco de rey
+    [knightEndgame] Final de caballos
+    [long] Problema largo
+    [master] Partidas de maestros
+    [masterVsMaster] Partidas entre maestros
+    [mate] Jaque mate
+    [mateIn1] Mate en 1
+    [mateIn2] Mate en 2
+    [mateIn3] Mate en 3
+    [mateIn4] Mate en 4
+    [middlegame] Medio juego
+    [morphysMate] Mate de Morphy
+    [oneMove] Problema de una jugada
+    [opening] Apertura
+    [operaMate] Mate de la ópera
+    [pawnEndgame] Final de peones
+    [pillsburysMate] Mate de Pillsbury
+    [pin] Clavada
+    [promotion] Coronación
+    [queenEndgame] Final de damas
+    [queenRookEndgame] Final de dama y torre
+    [queensideAttack] Ataque en el flanco de dama
+    [quietMove] Jugada tranquila
+    [rookEndgame] Final de torres
+    [sacrifice] Sacrificio
+    [short] Problema corto
+    [skewer] Enfilada
+    [smotheredMate] Mate de la coz
+    [swallowstailMate] Mate de la cola de golondrina
+    [trappedPiece] Pieza atrapada
+    [veryLong] Problema muy largo
+    [xRayAttack] Ataque de rayos X
+    [zugzwang] Zugzwang
+   *[other] { $theme }
+}

@@ -84,7 +84,7 @@ pub fn puzzle_reply(lines: Vec<String>, shown: PuzzleShown, lang: Lang, solver: 
 #[poise::command(slash_command)]
 pub async fn puzzle(
     ctx: Context<'_>,
-    #[description = "A theme, e.g. fork, pin, mateIn2 (any by default)"]
+    #[description = "A theme, e.g. fork, pin, mate in 2 (any by default)"]
     #[max_length = 40]
     theme: Option<String>,
     #[description = "Choose around this rating instead of yours"]
@@ -97,7 +97,7 @@ pub async fn puzzle(
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.public_lang().await;
-    let req = PuzzleRequest { id, theme, rating };
+    let req = i18n::puzzles::with_theme_id(PuzzleRequest { id, theme, rating });
     let (shown, solver) = call
         .blocking(Defer::Message, move |g, actor, ch| {
             let v = g.puzzles().start(actor, ch, &req)?;
