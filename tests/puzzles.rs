@@ -122,6 +122,27 @@ fn three_rated_attempts_match_a_glicko2_computed_by_hand() {
         )
         .unwrap();
     assert_eq!((other.rounded(), n), (1500, 0));
+    // /stats and the console's stats show it, worded once for both.
+    let stats = g.ratings().stats(ch(12), &alice()).unwrap();
+    let (shown, n) = stats.puzzles.unwrap();
+    assert_eq!((shown.rounded(), n), (1116, 3));
+    use cajitas::i18n::{Presentation, ratings::puzzles_line};
+    assert_eq!(
+        puzzles_line(Lang::En, Presentation::Console, shown, n),
+        "1116? (RD 293), provisional · 3 rated attempts"
+    );
+    assert_eq!(
+        puzzles_line(Lang::Es, Presentation::Discord, shown, n),
+        "**1116?** (RD 293), provisional · 3 intentos puntuados"
+    );
+    let elsewhere = ChannelRef {
+        guild: Some(901),
+        channel: 10,
+    };
+    assert_eq!(
+        g.ratings().stats(elsewhere, &alice()).unwrap().puzzles,
+        None
+    );
 }
 
 #[test]

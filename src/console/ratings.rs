@@ -44,6 +44,10 @@ pub fn print_stats(
             writeln!(out, "  {line}")?;
         }
     }
+    if let Some((shown, attempts)) = s.puzzles {
+        let line = ratings::puzzles_line(lang, Presentation::Console, shown, attempts);
+        writeln!(out, "{}\n  {line}", tr!(lang, "stats-puzzles-title"))?;
+    }
     for (heading, lines) in ratings::opening_sections(lang, &s.openings) {
         writeln!(out, "{heading}")?;
         for line in lines {

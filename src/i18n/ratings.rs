@@ -134,6 +134,23 @@ pub fn stats_lines(lang: Lang, sp: &SpeedStats) -> Vec<String> {
     lines
 }
 
+/// A player's puzzle rating in their stats: the rating, its RD, whether it is provisional, and
+/// the rated attempts (bold on Discord, plain in the console).
+pub fn puzzles_line(lang: Lang, p: Presentation, shown: Shown, attempts: u32) -> String {
+    let line = tr!(
+        lang,
+        "stats-puzzles",
+        rating = shown.text(),
+        rd = format!("{:.0}", shown.deviation),
+        provisional = if shown.provisional() { "yes" } else { "no" },
+        attempts = super::num(attempts)
+    );
+    match p {
+        Presentation::Discord => line,
+        Presentation::Console => line.replace("**", ""),
+    }
+}
+
 /// A player's most played openings, a section per colour that has some: its heading
 /// ("Openings with white") and one line per family.
 pub fn opening_sections(

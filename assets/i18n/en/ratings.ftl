@@ -67,6 +67,15 @@ stats-streak = Streak: { $score ->
     }
 }
 stats-recent = Last games
+# The puzzle rating in a player's stats (issue 30).
+stats-puzzles-title = Puzzles
+stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
+    [yes] , provisional
+   *[no] {""}
+} · { $attempts ->
+    [one] { $attempts } rated attempt
+   *[other] { $attempts } rated attempts
+}
 # The opening families a player played most with one colour (names in English, as lichess shows them).
 stats-openings = { $colour ->
     [white] Openings with white

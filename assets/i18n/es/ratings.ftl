@@ -67,6 +67,15 @@ stats-streak = Racha: { $score ->
     }
 }
 stats-recent = Últimas partidas
+# La puntuación de problemas en las estadísticas de alguien (issue 30).
+stats-puzzles-title = Problemas
+stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
+    [yes] , provisional
+   *[no] {""}
+} · { $attempts ->
+    [one] { $attempts } intento puntuado
+   *[other] { $attempts } intentos puntuados
+}
 # Las familias de aperturas que más jugó alguien con un color (los nombres en inglés, como en lichess).
 stats-openings = { $colour ->
     [white] Aperturas con blancas

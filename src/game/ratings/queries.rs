@@ -189,6 +189,8 @@ pub struct StatsView {
     pub speeds: Vec<SpeedStats>,
     /// The last rated games, newest first (every speed).
     pub recent: Vec<RecentGame>,
+    /// The puzzle rating as shown now and its rated attempts, for someone who has one here.
+    pub puzzles: Option<(Shown, u32)>,
     /// The opening families played most with white, then with black ([`TOP_OPENINGS`]
     /// each, most played first), over every finished game here, rated or not.
     pub openings: [Vec<OpeningStats>; 2],
@@ -247,14 +249,19 @@ pub fn top_openings(rows: &[OpeningMoveRow], player: u64) -> [Vec<OpeningStats>;
 }
 
 fn shown_now(r: &RatingRow, now: i64) -> Shown {
+    shown_at(r.rating, r.deviation, r.volatility, r.rated_at, now)
+}
+
+/// A rating as shown at `now`: its deviation widened by the time since `rated_at`.
+fn shown_at(rating: f64, deviation: f64, volatility: f64, rated_at: i64, now: i64) -> Shown {
     let g = Glicko {
-        rating: r.rating,
-        deviation: r.deviation,
-        volatility: r.volatility,
+        rating,
+        deviation,
+        volatility,
     };
     Shown {
-        rating: r.rating,
-        deviation: PARAMS.decayed_after_ms(g, now - r.rated_at),
+        rating,
+        deviation: PARAMS.decayed_after_ms(g, now - rated_at),
     }
 }
 
@@ -422,10 +429,15 @@ impl Ratings<'_> {
                 cajitas_rules::Fen::INITIAL,
                 crate::openings::SEARCH_MAX_PLIES as u32,
             )?;
+            let puzzles = tx.puzzle_rating(pool, user.id)?.map(|r| {
+                let shown = shown_at(r.rating, r.deviation, r.volatility, r.rated_at, now);
+                (shown, r.attempts)
+            });
             Ok(StatsView {
                 user: shown_user,
                 speeds,
                 recent,
+                puzzles,
                 openings: top_openings(&moves, user.id),
             })
         })
