@@ -94,6 +94,23 @@ pub use crate::vocab::PuzzleStatus;
 
 /// The longest move text a player may type, in characters.
 pub const MAX_MOVE_CHARS: usize = 32;
+
+/// A move as typed, capped at [`MAX_MOVE_CHARS`] before anything else looks at it, then
+/// trimmed; refused when too long or empty. A game's move and a puzzle's answer both go
+/// through it.
+pub(crate) fn move_text(text: &str) -> Result<&str, GameError> {
+    if text.chars().count() > MAX_MOVE_CHARS {
+        return Err(GameError::TooLong {
+            what: "move",
+            max: MAX_MOVE_CHARS,
+        });
+    }
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(GameError::EmptyMove);
+    }
+    Ok(text)
+}
 /// The longest display name kept, in characters (longer names are cut).
 pub const MAX_NAME_CHARS: usize = 100;
 /// The most threads a refusal links to.

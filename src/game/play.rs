@@ -6,8 +6,8 @@ use cajitas_rules::{Color, DrawReason, Outcome, Uci, WinReason};
 use super::load::{ABORTED, Loaded, apply_ending, side};
 use super::time_control::{self, ClockState};
 use super::{
-    ChannelRef, Done, Failure, GameError, GameService, GameView, Lang, MAX_MOVE_CHARS, MoveResult,
-    Notice, NoticeKind, TimeControl, UserRef,
+    ChannelRef, Done, Failure, GameError, GameService, GameView, Lang, MoveResult, Notice,
+    NoticeKind, TimeControl, UserRef,
 };
 use crate::store::{
     DrawOfferRow, Ending, EventKind, GameStatus, MoveRow, OfferStatus, Tx, UserRow,
@@ -377,17 +377,7 @@ impl Play<'_> {
         claim_draw: bool,
         expected_ply: Option<u32>,
     ) -> Result<MoveResult, GameError> {
-        // Cap before anything else looks at the text.
-        if text.chars().count() > MAX_MOVE_CHARS {
-            return Err(GameError::TooLong {
-                what: "move",
-                max: MAX_MOVE_CHARS,
-            });
-        }
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(GameError::EmptyMove);
-        }
+        let text = super::move_text(text)?;
         let (mut result, notices) = self.svc.in_game(actor, ch, |t| {
             t.check_ply(expected_ply)?;
             let Turn {

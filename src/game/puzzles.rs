@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use cajitas_rules::{Color, Move, Position, SanPlus};
 
 use super::ratings::{Glicko, PARAMS, Shown, pool_of};
-use super::{ChannelRef, Failure, GameError, GameService, Lang, MAX_MOVE_CHARS, UserRef};
+use super::{ChannelRef, Failure, GameError, GameService, Lang, UserRef};
 use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
 use crate::store::{
     AttemptStep, NewAttempt, PuzzleAttemptRow, PuzzleChangeRow, PuzzleRatingRow, PuzzleStatus, Tx,
@@ -267,16 +267,7 @@ impl Puzzles<'_> {
         text: &str,
         lang: Lang,
     ) -> Result<PuzzleView, GameError> {
-        if text.chars().count() > MAX_MOVE_CHARS {
-            return Err(GameError::TooLong {
-                what: "move",
-                max: MAX_MOVE_CHARS,
-            });
-        }
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(GameError::EmptyMove);
-        }
+        let text = super::move_text(text)?;
         self.svc.write(|tx, now| {
             let row = tx
                 .open_puzzle_attempt(ch.channel, actor.id)?
