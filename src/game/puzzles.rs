@@ -18,7 +18,7 @@ use std::collections::HashSet;
 
 use cajitas_rules::{Color, Move, Position, SanPlus};
 
-use super::ratings::{Glicko, PARAMS, Shown, pool_of};
+use super::ratings::{Glicko, PARAMS, Shown, as_of, pool_of};
 use super::{ChannelRef, Failure, GameError, GameService, Lang, UserRef};
 use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
 use crate::store::{
@@ -148,15 +148,7 @@ fn start_rating(now: i64) -> PuzzleRatingRow {
 
 /// `r` as it stands at `now`: the deviation widened by inactivity.
 fn glicko_at(r: &PuzzleRatingRow, now: i64) -> Glicko {
-    let g = Glicko {
-        rating: r.rating,
-        deviation: r.deviation,
-        volatility: r.volatility,
-    };
-    Glicko {
-        deviation: PARAMS.decayed_after_ms(g, now - r.rated_at),
-        ..g
-    }
+    as_of(r.rating, r.deviation, r.volatility, r.rated_at, now)
 }
 
 /// A seed for choosing among puzzles: the moment and the person.
@@ -369,14 +361,7 @@ impl Puzzles<'_> {
             let r = tx
                 .puzzle_rating(pool, user)?
                 .unwrap_or_else(|| start_rating(now));
-            let g = glicko_at(&r, now);
-            Ok((
-                Shown {
-                    rating: g.rating,
-                    deviation: g.deviation,
-                },
-                r.attempts,
-            ))
+            Ok((glicko_at(&r, now).into(), r.attempts))
         })
     }
 }

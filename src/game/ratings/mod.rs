@@ -88,6 +88,27 @@ pub fn unrated_reason(game: &GameRow) -> Option<Unrated> {
     }
 }
 
+/// A stored rating (`rating`, `deviation`, `volatility` as of `rated_at`) as it stands at
+/// `now`: its deviation widened by the rating periods without games since. The game ratings'
+/// update and display, and the puzzle rating's, all read a stored rating through it.
+pub(crate) fn as_of(
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    rated_at: i64,
+    now: i64,
+) -> Glicko {
+    let stored = Glicko {
+        rating,
+        deviation,
+        volatility,
+    };
+    Glicko {
+        deviation: PARAMS.decayed_after_ms(stored, now - rated_at),
+        ..stored
+    }
+}
+
 /// A rating as shown: rounded, with "?" while provisional.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Shown {
@@ -95,6 +116,15 @@ pub struct Shown {
     pub rating: f64,
     /// The deviation (widened by inactivity up to when it is shown).
     pub deviation: f64,
+}
+
+impl From<Glicko> for Shown {
+    fn from(g: Glicko) -> Shown {
+        Shown {
+            rating: g.rating,
+            deviation: g.deviation,
+        }
+    }
 }
 
 impl Shown {
@@ -206,21 +236,10 @@ impl GameService {
         // Both ratings in one read, both history rows and both ratings in one write each.
         let rows = tx.rating_pair(pool, speed, [game.white.id, game.black.id])?;
         let [(w, w_games), (b, b_games)] = rows.map(|row| match row {
-            Some(r) => {
-                let stored = Glicko {
-                    rating: r.rating,
-                    deviation: r.deviation,
-                    volatility: r.volatility,
-                };
-                let deviation = PARAMS.decayed_after_ms(stored, now - r.rated_at);
-                (
-                    Glicko {
-                        deviation,
-                        ..stored
-                    },
-                    r.games,
-                )
-            }
+            Some(r) => (
+                as_of(r.rating, r.deviation, r.volatility, r.rated_at, now),
+                r.games,
+            ),
             None => (PARAMS.start, 0),
         });
         let (w_new, b_new) = PARAMS.rate_game(w, b, white_score);

@@ -2,7 +2,7 @@
 
 use cajitas_rules::{Color, Position, Uci};
 
-use super::{Glicko, PARAMS, RatingChange, Ratings, Shown, Speed, pool_of};
+use super::{RatingChange, Ratings, Shown, Speed, as_of, pool_of};
 use crate::game::{ChannelRef, GameError, UserRef};
 use crate::store::{OpeningMoveRow, RatingChangeRow, RatingRow, Side};
 
@@ -249,20 +249,7 @@ pub fn top_openings(rows: &[OpeningMoveRow], player: u64) -> [Vec<OpeningStats>;
 }
 
 fn shown_now(r: &RatingRow, now: i64) -> Shown {
-    shown_at(r.rating, r.deviation, r.volatility, r.rated_at, now)
-}
-
-/// A rating as shown at `now`: its deviation widened by the time since `rated_at`.
-fn shown_at(rating: f64, deviation: f64, volatility: f64, rated_at: i64, now: i64) -> Shown {
-    let g = Glicko {
-        rating,
-        deviation,
-        volatility,
-    };
-    Shown {
-        rating,
-        deviation: PARAMS.decayed_after_ms(g, now - rated_at),
-    }
+    as_of(r.rating, r.deviation, r.volatility, r.rated_at, now).into()
 }
 
 /// What keeps `r` off its leaderboard at `now`, or `None` when it is listed.
@@ -430,8 +417,8 @@ impl Ratings<'_> {
                 crate::openings::SEARCH_MAX_PLIES as u32,
             )?;
             let puzzles = tx.puzzle_rating(pool, user.id)?.map(|r| {
-                let shown = shown_at(r.rating, r.deviation, r.volatility, r.rated_at, now);
-                (shown, r.attempts)
+                let shown = as_of(r.rating, r.deviation, r.volatility, r.rated_at, now);
+                (shown.into(), r.attempts)
             });
             Ok(StatsView {
                 user: shown_user,
