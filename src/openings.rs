@@ -259,11 +259,13 @@ fn play_written(pos: &mut Position, token: &str) -> Result<(), String> {
     let written: SanPlus = token.parse().map_err(|e| format!("not SAN: {e}"))?;
     let m = written.san.to_move(pos).map_err(|e| e.to_string())?;
     pos.play_unchecked(m);
-    let mark = match (pos.is_check(), written.suffix) {
-        // Mate needs the moves of the new position: looked at only after a check.
-        (true, _) if pos.legal_moves().is_empty() => Some(Suffix::Checkmate),
-        (true, _) => Some(Suffix::Check),
-        (false, _) => None,
+    // Mate needs the moves of the new position: looked at only after a check.
+    let mark = if !pos.is_check() {
+        None
+    } else if pos.legal_moves().is_empty() {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
     };
     if mark != written.suffix {
         return Err(format!("the move's mark is {mark:?}"));

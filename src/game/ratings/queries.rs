@@ -217,12 +217,13 @@ pub fn top_openings(rows: &[OpeningMoveRow], player: u64) -> [Vec<OpeningStats>;
             continue;
         };
         let first = &game[0];
-        let (colour, score) = match (first.white == player, first.result.as_str()) {
-            (true, "1-0") | (false, "0-1") => (first.white != player, 1.0),
-            (_, "1-0" | "0-1") => (first.white != player, 0.0),
-            _ => (first.white != player, 0.5),
+        let black = first.white != player;
+        let score = match (first.result.as_str(), black) {
+            ("1-0", false) | ("0-1", true) => 1.0,
+            ("1-0" | "0-1", _) => 0.0,
+            _ => 0.5,
         };
-        let e = by[usize::from(colour)]
+        let e = by[usize::from(black)]
             .entry(found.opening.family())
             .or_default();
         e.0 += 1;
