@@ -261,15 +261,10 @@ impl Puzzles<'_> {
     ) -> Result<PuzzleView, GameError> {
         let text = super::move_text(text)?;
         self.svc.write(|tx, now| {
-            let row = tx
-                .open_puzzle_attempt(ch.channel, actor.id)?
-                .ok_or(GameError::NoPuzzle)?;
-            let (mut attempt, puzzle) = resume(&row)?;
+            let (row, mut attempt, puzzle) = open_attempt(tx, actor, ch)?;
             let before = attempt.position().clone();
             let mv = cajitas_rules::read_move(&before, text, lang).map_err(GameError::Move)?;
-            let answer = attempt
-                .answer(mv)
-                .map_err(|_| Failure::Vanished(format!("attempt {} still open", row.id)))?;
+            let answer = attempt.answer(mv).map_err(|_| still_open(&row))?;
             let status = status_of(attempt.state());
             let change = finish(tx, &row, puzzle, &attempt, status, now)?;
             let step = AttemptStep {
@@ -278,9 +273,7 @@ impl Puzzles<'_> {
                 status,
                 change,
             };
-            if !tx.advance_puzzle_attempt(row.id, row.ply, &step, now)? {
-                return Err(GameError::PositionChanged);
-            }
+            advance(tx, &row, &step, now)?;
             let mut v = view(row.id, &attempt, status, row.rated);
             v.played = Some(san(&before, mv));
             v.change = change.as_ref().map(PuzzleChange::from_row);
@@ -302,22 +295,15 @@ impl Puzzles<'_> {
     /// The piece `actor` should move in their puzzle in `ch`; the attempt is no longer rated.
     pub fn hint(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
         self.svc.write(|tx, now| {
-            let row = tx
-                .open_puzzle_attempt(ch.channel, actor.id)?
-                .ok_or(GameError::NoPuzzle)?;
-            let (mut attempt, _) = resume(&row)?;
-            let hint = attempt
-                .hint()
-                .map_err(|_| Failure::Vanished(format!("attempt {} still open", row.id)))?;
+            let (row, mut attempt, _) = open_attempt(tx, actor, ch)?;
+            let hint = attempt.hint().map_err(|_| still_open(&row))?;
             let step = AttemptStep {
                 ply: row.ply,
                 hinted: true,
                 status: PuzzleStatus::Playing,
                 change: None,
             };
-            if !tx.advance_puzzle_attempt(row.id, row.ply, &step, now)? {
-                return Err(GameError::PositionChanged);
-            }
+            advance(tx, &row, &step, now)?;
             let mut v = view(row.id, &attempt, PuzzleStatus::Playing, row.rated);
             v.hint = Some(hint);
             Ok(v)
@@ -328,13 +314,8 @@ impl Puzzles<'_> {
     /// the view carries the solution.
     pub fn solution(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
         self.svc.write(|tx, now| {
-            let row = tx
-                .open_puzzle_attempt(ch.channel, actor.id)?
-                .ok_or(GameError::NoPuzzle)?;
-            let (mut attempt, puzzle) = resume(&row)?;
-            let line = attempt
-                .give_up()
-                .map_err(|_| Failure::Vanished(format!("attempt {} still open", row.id)))?;
+            let (row, mut attempt, puzzle) = open_attempt(tx, actor, ch)?;
+            let line = attempt.give_up().map_err(|_| still_open(&row))?;
             let change = finish(tx, &row, puzzle, &attempt, PuzzleStatus::Failed, now)?;
             let step = AttemptStep {
                 ply: row.ply,
@@ -342,9 +323,7 @@ impl Puzzles<'_> {
                 status: PuzzleStatus::Failed,
                 change,
             };
-            if !tx.advance_puzzle_attempt(row.id, row.ply, &step, now)? {
-                return Err(GameError::PositionChanged);
-            }
+            advance(tx, &row, &step, now)?;
             let mut v = view(row.id, &attempt, PuzzleStatus::Failed, row.rated);
             v.solution = san_line(attempt.position().clone(), line);
             v.change = change.as_ref().map(PuzzleChange::from_row);
@@ -364,6 +343,39 @@ impl Puzzles<'_> {
             Ok((glicko_at(&r, now).into(), r.attempts))
         })
     }
+}
+
+/// `actor`'s attempt open in `ch`: its row, the attempt resumed, and its puzzle.
+fn open_attempt(
+    tx: &dyn Tx,
+    actor: &UserRef,
+    ch: ChannelRef,
+) -> Result<(PuzzleAttemptRow, Attempt<'static>, &'static puzzles::Puzzle), GameError> {
+    let row = tx
+        .open_puzzle_attempt(ch.channel, actor.id)?
+        .ok_or(GameError::NoPuzzle)?;
+    let (attempt, puzzle) = resume(&row)?;
+    Ok((row, attempt, puzzle))
+}
+
+/// Writes `step` of the attempt `row`, checked against the ply it was read at: another answer
+/// that landed meanwhile makes this one `PositionChanged`.
+fn advance(
+    tx: &dyn Tx,
+    row: &PuzzleAttemptRow,
+    step: &AttemptStep,
+    now: i64,
+) -> Result<(), GameError> {
+    if tx.advance_puzzle_attempt(row.id, row.ply, step, now)? {
+        Ok(())
+    } else {
+        Err(GameError::PositionChanged)
+    }
+}
+
+/// An open attempt whose rules say it is over: the stored state and the rules disagree.
+fn still_open(row: &PuzzleAttemptRow) -> Failure {
+    Failure::Vanished(format!("attempt {} still open", row.id))
 }
 
 /// An attempt still being played, from its row.
