@@ -45,6 +45,14 @@ impl Command {
 }
 
 impl Presentation {
+    /// A text with Discord's bold marks (`**`): kept on Discord, dropped for a terminal.
+    pub fn bold(self, text: String) -> String {
+        match self {
+            Presentation::Discord => text,
+            Presentation::Console => text.replace("**", ""),
+        }
+    }
+
     /// A player: Discord mentions a person (`<@id>`) and writes the engine, which has no
     /// account, in bold; the console writes the name.
     pub fn player(self, u: &UserRef) -> String {

@@ -97,11 +97,7 @@ pub fn stats_heading(lang: Lang, p: Presentation, sp: &SpeedStats) -> String {
         rd = format!("{:.0}", sp.shown.deviation),
         provisional = if sp.shown.provisional() { "yes" } else { "no" }
     );
-    match p {
-        Presentation::Discord => head,
-        // Discord's bold marks are not for a terminal.
-        Presentation::Console => head.replace("**", ""),
-    }
+    p.bold(head)
 }
 
 /// The lines under a speed's heading: rated games and peak, the results with each colour,
@@ -145,10 +141,7 @@ pub fn puzzles_line(lang: Lang, p: Presentation, shown: Shown, attempts: u32) ->
         provisional = if shown.provisional() { "yes" } else { "no" },
         attempts = super::num(attempts)
     );
-    match p {
-        Presentation::Discord => line,
-        Presentation::Console => line.replace("**", ""),
-    }
+    p.bold(line)
 }
 
 /// A player's most played openings, a section per colour that has some: its heading
