@@ -170,15 +170,9 @@ impl Session {
     /// The puzzle the acting user has open here, when a move is theirs to answer it with:
     /// while they play no game here (a game's moves go to the game).
     fn open_puzzle(&self) -> Option<PuzzleView> {
-        let playing = self.service.queries().board(self.ch).is_ok_and(|v| {
-            !v.finished && !v.aborted && (v.white.id == self.me.id || v.black.id == self.me.id)
-        });
-        if playing {
-            return None;
-        }
         self.service
             .puzzles()
-            .open(&self.me, self.ch)
+            .answerable(&self.me, self.ch)
             .ok()
             .flatten()
     }

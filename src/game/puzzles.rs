@@ -249,6 +249,25 @@ impl Puzzles<'_> {
         })
     }
 
+    /// The puzzle a move `actor` types in `ch` answers: their open attempt there, while they
+    /// play no game in progress there (a game's moves go to the game). The one rule of both
+    /// front ends' moves and of Discord's move suggestions.
+    pub fn answerable(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+    ) -> Result<Option<PuzzleView>, GameError> {
+        let playing = self
+            .svc
+            .queries()
+            .board_for(actor, ch)
+            .is_ok_and(|v| v.in_progress_for(actor.id));
+        if playing {
+            return Ok(None);
+        }
+        self.open(actor, ch)
+    }
+
     /// `actor` answers their puzzle in `ch` with the move `text` (read in `lang`, and in every
     /// notation the reader knows). A move that cannot be read, or is illegal, is refused and
     /// changes nothing; a legal wrong move fails the attempt.

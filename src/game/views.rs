@@ -283,6 +283,11 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// Whether `user` plays this game and it is still in progress.
+    pub fn in_progress_for(&self, user: u64) -> bool {
+        !self.finished && (self.white.id == user || self.black.id == user)
+    }
+
     /// The user playing `colour`.
     pub fn player(&self, colour: Color) -> &UserRef {
         match colour {

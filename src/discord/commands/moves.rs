@@ -88,9 +88,9 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> serenity::CreateAutoc
     let choices = tokio::task::spawn_blocking(move || {
         // Only the player to move gets choices; without a game of theirs here, the solver
         // of the puzzle open here.
-        let view = game.queries().board_for(&actor, ch).ok();
-        match view {
-            Some(v) if !v.finished && (v.white.id == actor.id || v.black.id == actor.id) => {
+        // (The rule of `Puzzles::answerable`, with the view read once for both.)
+        match game.queries().board_for(&actor, ch).ok() {
+            Some(v) if v.in_progress_for(actor.id) => {
                 (v.player_to_move().id == actor.id).then(|| choices(&v.position, &partial, lang))
             }
             _ => {

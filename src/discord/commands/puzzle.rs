@@ -111,10 +111,7 @@ pub async fn puzzle(
 /// Whether a move `actor` types in `ch` answers their puzzle: they have one open there and
 /// play no game there (blocking).
 pub fn answers_puzzle(g: &Ops, actor: &UserRef, ch: ChannelRef) -> bool {
-    let playing = g.queries().board_for(actor, ch).is_ok_and(|v| {
-        !v.finished && !v.aborted && (v.white.id == actor.id || v.black.id == actor.id)
-    });
-    !playing && matches!(g.puzzles().open(actor, ch), Ok(Some(_)))
+    matches!(g.puzzles().answerable(actor, ch), Ok(Some(_)))
 }
 
 /// `actor` answers their puzzle in `ch` with `text` (blocking).
