@@ -52,7 +52,7 @@ pub async fn move_(
         Moved::Game(game) => *game,
         Moved::Puzzle(puzzle) => {
             let (shown, solver) = *puzzle;
-            let lines = puzzle::move_lines(public, who, &solver, &shown.view);
+            let lines = puzzle::answer_lines(public, &solver, &shown.view, Some(who));
             return call
                 .send(puzzle::puzzle_reply(lines, shown, public, solver.id))
                 .await;

@@ -10,11 +10,11 @@ use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, cap_chars};
-use crate::discord::present::view::{BOARD_FILE, Ops};
+use crate::discord::present::view::{self, BOARD_FILE, Ops};
 use crate::discord::{Context, Defer, Error};
 use crate::game::{ChannelRef, Lang, PuzzleRequest, PuzzleStatus, PuzzleView, UserRef};
 use crate::i18n::{self, Presentation};
-use crate::render::{self, BoardView, Highlights, RenderOptions};
+use crate::render::{BoardView, Highlights, RenderOptions};
 use crate::tr;
 
 /// A puzzle's view with its board, drawn on the blocking pool.
@@ -64,10 +64,7 @@ pub fn puzzle_reply(lines: Vec<String>, shown: PuzzleShown, lang: Lang, solver: 
         &tr!(lang, "button-next-puzzle"),
         serenity::ButtonStyle::Primary,
     ));
-    let alt = cap_chars(
-        &render::alt_text_in(&v.position, lang),
-        render::view::ALT_TEXT_MAX,
-    );
+    let alt = view::alt(&v.position, lang);
     Reply {
         content: cap_chars(&lines.join("\n"), 2000),
         components: vec![serenity::CreateActionRow::Buttons(buttons)],
@@ -126,26 +123,18 @@ pub fn answer(
     Ok(show(g, v)?)
 }
 
-/// The lines of an answer, the solution or a hint, as the public message shows them.
-pub fn answer_lines(lang: Lang, solver: &UserRef, v: &PuzzleView) -> Vec<String> {
+/// The lines of a puzzle's message after a hint, the solution or a move: the heading, the hint,
+/// who played what (`who`, for `/move`'s answer; a wrong move is named by the end's own line
+/// instead), then what it did.
+pub fn answer_lines(
+    lang: Lang,
+    solver: &UserRef,
+    v: &PuzzleView,
+    who: Option<String>,
+) -> Vec<String> {
     let mut lines = vec![i18n::puzzles::heading(lang, v)];
-    if let Some(hint) = i18n::puzzles::hint_line(lang, v) {
-        lines.push(hint);
-    }
-    lines.extend(i18n::puzzles::answer_lines(
-        lang,
-        Presentation::Discord,
-        solver,
-        v,
-    ));
-    lines
-}
-
-/// The lines of `/move`'s answer to a puzzle: the heading, who played what (a wrong move is
-/// named by the end's own line instead), then what the move did.
-pub fn move_lines(lang: Lang, who: String, solver: &UserRef, v: &PuzzleView) -> Vec<String> {
-    let mut lines = vec![i18n::puzzles::heading(lang, v)];
-    if let (Some(san), false) = (&v.played, v.status == PuzzleStatus::Failed) {
+    lines.extend(i18n::puzzles::hint_line(lang, v));
+    if let (Some(who), Some(san), false) = (who, &v.played, v.status == PuzzleStatus::Failed) {
         lines.push(tr!(
             lang,
             "move-played",
@@ -197,7 +186,7 @@ pub async fn button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
     let lines = if start {
         i18n::puzzles::start_lines(lang, &shown.view)
     } else {
-        answer_lines(lang, &solver, &shown.view)
+        answer_lines(lang, &solver, &shown.view, None)
     };
     c.send(puzzle_reply(lines, shown, lang, user)).await
 }

@@ -1,7 +1,7 @@
 //! How a game looks in Discord: an embed (players, move number, last move, status, material)
 //! and the board as `board.png`, with the alt text as the attachment's description.
 
-use cajitas_rules::Lang;
+use cajitas_rules::{Lang, Position};
 use poise::serenity_prelude as serenity;
 
 use crate::discord::interaction::custom_id::ButtonId;
@@ -132,9 +132,9 @@ pub fn show_within(renderer: &Renderer, view: GameView, gif_limit: u64) -> anyho
 }
 
 /// The board's alt text in `lang` (at most 1,024 characters).
-pub fn alt(view: &GameView, lang: Lang) -> String {
+pub fn alt(position: &Position, lang: Lang) -> String {
     cap_chars(
-        &render::alt_text_in(&view.position, lang),
+        &render::alt_text_in(position, lang),
         render::view::ALT_TEXT_MAX,
     )
 }
@@ -247,7 +247,7 @@ pub fn game_reply(content: impl Into<String>, shown: Shown, lang: Lang) -> Reply
     };
     let mut attachments = vec![
         serenity::CreateAttachment::bytes(shown.png, BOARD_FILE)
-            .description(alt(&shown.view, lang)),
+            .description(alt(&shown.view.position, lang)),
     ];
     if let Some(gif) = shown.gif {
         attachments.push(serenity::CreateAttachment::bytes(gif, GIF_FILE));
