@@ -14,7 +14,6 @@ use crate::discord::present::view::{self, BOARD_FILE, Ops};
 use crate::discord::{Context, Defer, Error};
 use crate::game::{ChannelRef, Lang, PuzzleRequest, PuzzleStatus, PuzzleView, UserRef};
 use crate::i18n::{self, Presentation};
-use crate::render::{BoardView, Highlights, RenderOptions};
 use crate::tr;
 
 /// A puzzle's view with its board, drawn on the blocking pool.
@@ -27,14 +26,11 @@ pub struct PuzzleShown {
 
 /// Draws `view`'s board (blocking: only inside a handler's blocking closure).
 pub fn show(g: &Ops, view: PuzzleView) -> anyhow::Result<PuzzleShown> {
-    let options = RenderOptions {
-        orientation: view.solver.into(),
-        ..RenderOptions::default()
-    };
-    let png = g.renderer.render(
-        &BoardView::from(&view.position),
-        &Highlights::after(&view.position, Some(view.last_move)),
-        &options,
+    let png = view::board_png(
+        g.renderer,
+        &view.position,
+        Some(view.last_move),
+        view.solver,
     )?;
     Ok(PuzzleShown { view, png })
 }

@@ -1,7 +1,7 @@
 //! How a game looks in Discord: an embed (players, move number, last move, status, material)
 //! and the board as `board.png`, with the alt text as the attachment's description.
 
-use cajitas_rules::{Lang, Position};
+use cajitas_rules::{Color, Lang, Move, Position};
 use poise::serenity_prelude as serenity;
 
 use crate::discord::interaction::custom_id::ButtonId;
@@ -110,15 +110,7 @@ pub fn show_with(renderer: &Renderer, view: GameView) -> anyhow::Result<Shown> {
 /// Renders the view with `renderer`; a game that ended with a result also gets its GIF,
 /// within `gif_limit` bytes (left out, and logged, when it cannot be made to fit).
 pub fn show_within(renderer: &Renderer, view: GameView, gif_limit: u64) -> anyhow::Result<Shown> {
-    let options = RenderOptions {
-        orientation: view.orientation().into(),
-        ..RenderOptions::default()
-    };
-    let png = renderer.render(
-        &BoardView::from(&view.position),
-        &Highlights::after(&view.position, view.last_move),
-        &options,
-    )?;
+    let png = board_png(renderer, &view.position, view.last_move, view.orientation())?;
     let gif = if view.finished && !view.aborted {
         game_gif(renderer, &view, gif_limit)
             .map_err(
@@ -129,6 +121,24 @@ pub fn show_within(renderer: &Renderer, view: GameView, gif_limit: u64) -> anyho
         None
     };
     Ok(Shown { view, png, gif })
+}
+
+/// `position`'s board as the bot attaches it: from `bottom`'s side, `last` tinted.
+pub fn board_png(
+    renderer: &Renderer,
+    position: &Position,
+    last: Option<Move>,
+    bottom: Color,
+) -> anyhow::Result<Vec<u8>> {
+    let options = RenderOptions {
+        orientation: bottom.into(),
+        ..RenderOptions::default()
+    };
+    Ok(renderer.render(
+        &BoardView::from(position),
+        &Highlights::after(position, last),
+        &options,
+    )?)
 }
 
 /// The board's alt text in `lang` (at most 1,024 characters).
