@@ -6,7 +6,6 @@ use cajitas_rules::Lang;
 
 use super::present::Presentation;
 use super::words::{colour_key, role_key, san_in};
-use crate::game::ratings::signed;
 use crate::game::{PuzzleRequest, PuzzleStatus, PuzzleView, UserRef};
 use crate::tr;
 
@@ -65,13 +64,8 @@ pub fn answer_lines(lang: Lang, p: Presentation, solver: &UserRef, v: &PuzzleVie
         }
     }
     if let Some(c) = &v.change {
-        lines.push(tr!(
-            lang,
-            "rating-change",
-            name = p.player(solver),
-            before = c.before.text(),
-            after = c.after.text(),
-            diff = signed(c.diff())
+        lines.push(super::ratings::change_line(
+            lang, p, solver, c.before, c.after,
         ));
     }
     if !v.solution.is_empty() {

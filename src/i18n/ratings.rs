@@ -6,28 +6,38 @@
 use cajitas_rules::{Color, Lang};
 
 use super::present::Presentation;
-use crate::game::ChannelRef;
 use crate::game::ratings::RANKED_MIN_GAMES;
+use crate::game::ratings::signed;
 use crate::game::ratings::{
     LeaderEntry, Missing, MyStanding, OpeningStats, RatingChange, RecentGame, Shown, SpeedStats,
 };
+use crate::game::{ChannelRef, UserRef};
 use crate::tr;
 
 /// One line per rating change of a game that ended: "alice 1523 → 1538 (+15)".
 pub fn change_lines(lang: Lang, p: Presentation, changes: &[RatingChange]) -> Vec<String> {
     changes
         .iter()
-        .map(|c| {
-            tr!(
-                lang,
-                "rating-change",
-                name = p.player(&c.user),
-                before = c.before.text(),
-                after = c.after.text(),
-                diff = c.diff_text()
-            )
-        })
+        .map(|c| change_line(lang, p, &c.user, c.before, c.after))
         .collect()
+}
+
+/// One rating change, "alice 1523 → 1538 (+15)": a game's, or a puzzle attempt's.
+pub fn change_line(
+    lang: Lang,
+    p: Presentation,
+    user: &UserRef,
+    before: Shown,
+    after: Shown,
+) -> String {
+    tr!(
+        lang,
+        "rating-change",
+        name = p.player(user),
+        before = before.text(),
+        after = after.text(),
+        diff = signed(after.rounded() - before.rounded())
+    )
 }
 
 /// A leaderboard's line: rank, player, rating and rated games.
