@@ -99,3 +99,41 @@ fn a_move_goes_to_the_game_when_the_solver_plays_one_here() {
     );
     in_order(&out, &["Puzzle 000rZ", "alice plays e4."]);
 }
+
+#[test]
+fn a_puzzle_streak_in_both_languages() {
+    let out = run(
+        "streak-en",
+        &["--as", "alice", "--no-png"],
+        "puzzle streak\nhint\nsolution\nhint\n",
+    );
+    in_order(
+        &out,
+        &[
+            "Puzzle Streak: puzzles of rising difficulty, one after another, without hints, \
+             until your first mistake.",
+            "Puzzle ",
+            "[puzzle] ",
+            "Puzzle Streak gives no hints.",
+            "Failed",
+            "Solution: ",
+            "Streak over: 0 solved · your best streak: 0",
+            "You have no puzzle open here.",
+        ],
+    );
+    let out = run(
+        "streak-es",
+        &["--as", "alice", "--no-png", "--lang", "es"],
+        "problema racha\nhint\nsolution\n",
+    );
+    in_order(
+        &out,
+        &[
+            "Racha de problemas: problemas cada vez más difíciles",
+            "Problema ",
+            "[problema] ",
+            "La racha de problemas no da pistas.",
+            "Fin de la racha: 0 resueltos · tu mejor racha: 0",
+        ],
+    );
+}

@@ -290,3 +290,100 @@ fn a_chosen_puzzle_is_unseen_of_its_theme_and_near_the_rating_asked() {
         g.puzzles().solution(&me, ch(10)).unwrap();
     }
 }
+
+/// Answers `v`'s puzzle with its whole line (in UCI) and returns the last answer's view.
+fn solve(g: &GameService, v: &PuzzleView) -> PuzzleView {
+    let mut last = None;
+    for m in v.puzzle.moves[1..].iter().step_by(2) {
+        let text = cajitas_rules::Uci::from_move(*m).to_string();
+        last = Some(answer(g, &text));
+    }
+    last.unwrap()
+}
+
+/// A legal move of `v`'s board that is neither the line's next move nor a mate.
+fn wrong(v: &PuzzleView) -> String {
+    let expected = v.puzzle.moves[1];
+    let m = v
+        .position
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| {
+            let mut after = v.position.clone();
+            after.play(m);
+            m != expected && !after.is_checkmate()
+        })
+        .unwrap();
+    cajitas_rules::Uci::from_move(m).to_string()
+}
+
+#[test]
+fn a_puzzle_streak_climbs_unrated_without_hints_until_the_first_mistake() {
+    let (g, _clock) = svc();
+    let p = g.puzzles();
+    let me = alice();
+    let v = p.start_streak(&me, ch(10)).unwrap();
+    let s = v.streak.unwrap();
+    assert_eq!((s.solved, s.ended, s.best, s.ladder), (0, false, 0, 149));
+    assert!(!v.rated, "a streak is unrated");
+    assert!((v.puzzle.rating - 1050).abs() < 300, "{}", v.puzzle.rating);
+    // No hints, and the refusal changes nothing.
+    assert!(matches!(
+        p.hint(&me, ch(10)),
+        Err(GameError::NoHintInStreak)
+    ));
+    assert_eq!(
+        p.open(&me, ch(10)).unwrap().unwrap().attempt_id,
+        v.attempt_id
+    );
+
+    // Solved: the next puzzle of the ladder starts at once, no harder than the one after.
+    let done = solve(&g, &v);
+    assert_eq!(done.status, PuzzleStatus::Solved);
+    assert_eq!(done.change, None);
+    assert_eq!(done.streak.unwrap().solved, 1);
+    let second = *done.next.unwrap();
+    assert_ne!(second.puzzle.id, v.puzzle.id);
+    assert_eq!(second.status, PuzzleStatus::Playing);
+    assert_eq!(
+        p.open(&me, ch(10)).unwrap().unwrap().attempt_id,
+        second.attempt_id
+    );
+    let third = *solve(&g, &second).next.unwrap();
+    assert_eq!(third.streak.unwrap().solved, 2);
+
+    // The first mistake ends the run: its score is the puzzles solved.
+    let v = answer(&g, &wrong(&third));
+    assert_eq!(v.status, PuzzleStatus::Failed);
+    assert!(v.next.is_none());
+    let s = v.streak.unwrap();
+    assert_eq!((s.solved, s.ended, s.best), (2, true, 2));
+    assert!(p.open(&me, ch(10)).unwrap().is_none());
+    assert_eq!(p.best_streak(me.id, ch(11)).unwrap(), 2);
+
+    // A worse run keeps the best; giving up ends a run; another puzzle in its place too.
+    let v = p.start_streak(&me, ch(10)).unwrap();
+    solve(&g, &v);
+    let v = p.solution(&me, ch(10)).unwrap();
+    let s = v.streak.unwrap();
+    assert_eq!((s.solved, s.ended, s.best), (1, true, 2));
+    let v = p.start_streak(&me, ch(10)).unwrap();
+    let next = *solve(&g, &v).next.unwrap();
+    let next = *solve(&g, &next).next.unwrap();
+    solve(&g, &next);
+    assert_eq!(p.best_streak(me.id, ch(10)).unwrap(), 3);
+    p.start(&me, ch(10), &by_id("000rZ")).unwrap();
+    assert!(p.open(&me, ch(10)).unwrap().unwrap().streak.is_none());
+    assert!(matches!(
+        p.start_streak(&me, ch(10)).unwrap().streak,
+        Some(s) if s.solved == 0 && s.best == 3
+    ));
+    // Nothing of it touched the puzzle rating; another server has no streak.
+    assert_eq!(p.rating(me.id, ch(10)).unwrap().1, 0);
+    let elsewhere = ChannelRef {
+        guild: Some(901),
+        channel: 10,
+    };
+    assert_eq!(p.best_streak(me.id, elsewhere).unwrap(), 0);
+}

@@ -100,6 +100,8 @@ pub enum Command {
     Leaderboard(Option<Speed>),
     /// `puzzle [THEME] [RATING]` or `puzzle id:ID`: a puzzle, chosen or by its id.
     Puzzle(PuzzleRequest),
+    /// `puzzle streak` (in Spanish also `problema racha`): a Puzzle Streak.
+    PuzzleStreak,
     /// `hint`: the piece to move in one's puzzle.
     Hint,
     /// `solution`: give up one's puzzle and see its solution.
@@ -293,7 +295,7 @@ fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
 }
 
 /// How `puzzle` is written.
-const PUZZLE_USAGE: &str = "puzzle [THEME] [RATING] | puzzle id:ID";
+const PUZZLE_USAGE: &str = "puzzle [THEME] [RATING] | puzzle id:ID | puzzle streak";
 
 /// `puzzle`'s options, in any order: a theme (its id or name, in one or more words), a rating
 /// (a number of three digits or more), or alone `id:ID`.
@@ -440,6 +442,12 @@ impl Command {
                     Some(a) if spanish(lang, a, "cmd-leaderboard.speed-live") => Some(Speed::Live),
                     _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
                 })
+            }
+            "puzzle"
+                if args.len() == 1
+                    && word_is(lang, args[0], "streak", "cmd-puzzle.mode-streak") =>
+            {
+                Command::PuzzleStreak
             }
             "puzzle" => parse_puzzle(&args)?,
             "hint" if args.is_empty() => Command::Hint,

@@ -183,8 +183,12 @@ impl Session {
         for line in i18n::puzzles::answer_lines(lang, Presentation::Console, &self.me, v) {
             writeln!(out, "{line}")?;
         }
-        if v.status == PuzzleStatus::Playing {
-            write!(out, "{}", ascii_position(&v.position))?;
+        match &v.next {
+            Some(next) => write!(out, "{}", ascii_position(&next.position))?,
+            None if v.status == PuzzleStatus::Playing => {
+                write!(out, "{}", ascii_position(&v.position))?;
+            }
+            None => {}
         }
         Ok(())
     }
@@ -430,11 +434,15 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
-            Command::Puzzle(req) => {
-                match svc
-                    .puzzles()
-                    .start(&me, ch, &i18n::puzzles::with_theme_id(req))
-                {
+            Command::Puzzle(_) | Command::PuzzleStreak => {
+                let started = match cmd {
+                    Command::Puzzle(req) => {
+                        svc.puzzles()
+                            .start(&me, ch, &i18n::puzzles::with_theme_id(req))
+                    }
+                    _ => svc.puzzles().start_streak(&me, ch),
+                };
+                match started {
                     Ok(v) => {
                         for line in i18n::puzzles::start_lines(lang, &v) {
                             writeln!(out, "{line}")?;

@@ -149,6 +149,8 @@ pub enum GameError {
     UnknownTheme(String),
     /// The actor has seen every puzzle asked for (the theme's, or all).
     NoPuzzleLeft,
+    /// A Puzzle Streak gives no hints.
+    NoHintInStreak,
     /// A puzzle rating asked for is outside the range puzzles have.
     PuzzleRatingRange {
         /// The lowest accepted.

@@ -74,6 +74,7 @@ pub use self::observe::EventObserver;
 pub use self::play::{Play, Seen};
 pub use self::puzzles::{
     MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleChange, PuzzleRequest, PuzzleView, Puzzles,
+    StreakView,
 };
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;

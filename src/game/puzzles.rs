@@ -13,6 +13,13 @@
 //! attempt counts only when it is the person's first at that puzzle in the pool and no hint
 //! was given; a puzzle left for another one in the same place is abandoned, never rated, and
 //! counts as seen.
+//!
+//! Puzzle Streak, as lichess's: a run serves a ladder of puzzles of rising difficulty (drawn
+//! at its start, [`crate::puzzles::PuzzleSet::streak_ladder`]), unrated, without hints, one
+//! after another in the same place until the first mistake. A solved puzzle's answer starts
+//! the next one in the same transaction; a failure, the solution, another puzzle started in
+//! the place, or the ladder's top ends the run. Its score is the puzzles solved, and a
+//! person's best run in the pool is their streak record.
 
 use std::collections::HashSet;
 
@@ -22,7 +29,8 @@ use super::ratings::{Glicko, PARAMS, Shown, as_of, pool_of};
 use super::{ChannelRef, Failure, GameError, GameService, Lang, UserRef};
 use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
 use crate::store::{
-    AttemptStep, NewAttempt, PuzzleAttemptRow, PuzzleChangeRow, PuzzleRatingRow, PuzzleStatus, Tx,
+    AttemptStep, NewAttempt, PuzzleAttemptRow, PuzzleChangeRow, PuzzleRatingRow, PuzzleRunRow,
+    PuzzleStatus, Tx,
 };
 
 /// The lowest rating a person may ask puzzles around.
@@ -100,6 +108,23 @@ pub struct PuzzleView {
     pub hint: Option<Hint>,
     /// The rating change, once a rated attempt ended.
     pub change: Option<PuzzleChange>,
+    /// The Puzzle Streak run the attempt belongs to, as it stands after the operation.
+    pub streak: Option<StreakView>,
+    /// After a streak's puzzle was solved: the run's next puzzle, started.
+    pub next: Option<Box<PuzzleView>>,
+}
+
+/// A Puzzle Streak run as the front ends show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreakView {
+    /// Puzzles solved so far in the run.
+    pub solved: u32,
+    /// Whether the run is over.
+    pub ended: bool,
+    /// The person's best run in the pool, this one included.
+    pub best: u32,
+    /// How many puzzles the ladder has.
+    pub ladder: u32,
 }
 
 impl PuzzleView {
@@ -149,6 +174,140 @@ fn start_rating(now: i64) -> PuzzleRatingRow {
 /// `r` as it stands at `now`: the deviation widened by inactivity.
 fn glicko_at(r: &PuzzleRatingRow, now: i64) -> Glicko {
     as_of(r.rating, r.deviation, r.volatility, r.rated_at, now)
+}
+
+/// How many puzzles [`Puzzles::start`] asks the store about one by one (an index lookup each)
+/// before it reads every puzzle the person has seen at once.
+const SEEN_LOOKUPS: usize = 16;
+
+/// Chooses a puzzle `user` has not seen in `pool`: each candidate looked up in the store, then,
+/// past [`SEEN_LOOKUPS`] candidates seen, all they have seen read at once. A person with
+/// thousands of puzzles behind them costs a few lookups, not thousands of rows, as long as
+/// the window holds unseen ones.
+fn choose_unseen(
+    tx: &dyn Tx,
+    pool: i64,
+    user: u64,
+    theme: Option<&str>,
+    target: f64,
+    seed: u64,
+) -> Result<Option<&'static puzzles::Puzzle>, GameError> {
+    let mut all: Option<HashSet<String>> = None;
+    let mut lookups = 0;
+    let mut failed = None;
+    let mut seen = |id: &str| -> bool {
+        if failed.is_some() {
+            return true;
+        }
+        if all.is_none() && lookups < SEEN_LOOKUPS {
+            lookups += 1;
+            return tx.has_seen_puzzle(pool, user, id).unwrap_or_else(|e| {
+                failed = Some(e);
+                true
+            });
+        }
+        if all.is_none() {
+            match tx.seen_puzzles(pool, user) {
+                Ok(ids) => all = Some(ids.into_iter().collect()),
+                Err(e) => {
+                    failed = Some(e);
+                    return true;
+                }
+            }
+        }
+        all.as_ref().is_some_and(|a| a.contains(id))
+    };
+    let chosen = puzzles::shared().choose(&mut seen, theme, target, seed);
+    match failed {
+        Some(e) => Err(e.into()),
+        None => Ok(chosen),
+    }
+}
+
+/// Ends the Puzzle Streak run of `user`'s attempt open in `channel`, if it belongs to one
+/// (another puzzle is starting in its place).
+fn end_open_run(tx: &dyn Tx, channel: u64, user: u64, now: i64) -> Result<(), GameError> {
+    if let Some(row) = tx.open_puzzle_attempt(channel, user)?
+        && let Some(run) = row.run_id
+        && let Some(r) = tx.puzzle_run(run)?
+        && !r.ended
+    {
+        tx.advance_puzzle_run(run, r.solved, r.solved, true, now)?;
+    }
+    Ok(())
+}
+
+/// The run `row` belongs to, if any.
+fn run_of(tx: &dyn Tx, row: &PuzzleAttemptRow) -> Result<Option<PuzzleRunRow>, GameError> {
+    match row.run_id {
+        Some(id) => Ok(Some(tx.puzzle_run(id)?.ok_or_else(|| {
+            GameError::Failed(Failure::Vanished(format!("puzzle run {id}")))
+        })?)),
+        None => Ok(None),
+    }
+}
+
+/// A run as shown, with the person's best.
+fn streak_view(tx: &dyn Tx, run: &PuzzleRunRow) -> Result<StreakView, GameError> {
+    let best = tx.best_puzzle_run(run.pool, run.user_id)?.unwrap_or(0);
+    Ok(StreakView {
+        solved: run.solved,
+        ended: run.ended,
+        best: best.max(run.solved),
+        ladder: run.ladder.len() as u32,
+    })
+}
+
+/// Moves `run` to `solved` puzzles solved, ended or not, checked against what was read.
+fn advance_run(
+    tx: &dyn Tx,
+    run: &mut PuzzleRunRow,
+    solved: u32,
+    ended: bool,
+    now: i64,
+) -> Result<(), GameError> {
+    if !tx.advance_puzzle_run(run.id, run.solved, solved, ended, now)? {
+        return Err(GameError::PositionChanged);
+    }
+    run.solved = solved;
+    run.ended = ended;
+    Ok(())
+}
+
+/// Ends `run` at the puzzles it has solved.
+fn end_run(tx: &dyn Tx, run: &mut PuzzleRunRow, now: i64) -> Result<(), GameError> {
+    let solved = run.solved;
+    advance_run(tx, run, solved, true, now)
+}
+
+/// Starts the attempt at the `index`th puzzle of `run`'s ladder.
+fn start_in_run(
+    tx: &dyn Tx,
+    run: &PuzzleRunRow,
+    index: usize,
+    now: i64,
+) -> Result<PuzzleView, GameError> {
+    let puzzle = run
+        .ladder
+        .get(index)
+        .and_then(|id| puzzles::shared().get(id))
+        .ok_or_else(|| Failure::Vanished(format!("puzzle {index} of run {}", run.id)))?;
+    let attempt = Attempt::start(puzzle);
+    let id = tx.insert_puzzle_attempt(
+        &NewAttempt {
+            pool: run.pool,
+            channel: run.channel,
+            user_id: run.user_id,
+            puzzle_id: &puzzle.id,
+            ply: attempt.played() as i64,
+            rated: false,
+            run_id: Some(run.id),
+        },
+        now,
+    )?;
+    let mut v = view(id, &attempt, PuzzleStatus::Playing, false);
+    v.streak = Some(streak_view(tx, run)?);
+    Ok(v)
 }
 
 /// A seed for choosing among puzzles: the moment and the person.
@@ -205,19 +364,18 @@ impl Puzzles<'_> {
         let pool = pool_of(ch.guild, ch.channel);
         self.svc.write(|tx, now| {
             tx.upsert_user(&actor.capped(), now)?;
+            end_open_run(tx, ch.channel, actor.id, now)?;
             tx.abandon_puzzle_attempt(ch.channel, actor.id, now)?;
             let puzzle = match id {
                 Some(p) => p,
                 None => {
-                    let seen: HashSet<String> =
-                        tx.seen_puzzles(pool, actor.id)?.into_iter().collect();
                     let target = match req.rating {
                         Some(r) => f64::from(r),
                         None => tx
                             .puzzle_rating(pool, actor.id)?
                             .map_or(PARAMS.start.rating, |r| r.rating),
                     };
-                    set.choose(&|id| seen.contains(id), theme, target, seed(now, actor.id))
+                    choose_unseen(tx, pool, actor.id, theme, target, seed(now, actor.id))?
                         .ok_or(GameError::NoPuzzleLeft)?
                 }
             };
@@ -231,11 +389,40 @@ impl Puzzles<'_> {
                     puzzle_id: &puzzle.id,
                     ply: attempt.played() as i64,
                     rated,
+                    run_id: None,
                 },
                 now,
             )?;
             Ok(view(id, &attempt, PuzzleStatus::Playing, rated))
         })
+    }
+
+    /// Starts a Puzzle Streak for `actor` in `ch`: a new ladder, its first puzzle served. An
+    /// attempt they were playing there is abandoned (and its run, if any, ended).
+    pub fn start_streak(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
+        let pool = pool_of(ch.guild, ch.channel);
+        self.svc.write(|tx, now| {
+            tx.upsert_user(&actor.capped(), now)?;
+            end_open_run(tx, ch.channel, actor.id, now)?;
+            tx.abandon_puzzle_attempt(ch.channel, actor.id, now)?;
+            let ladder = puzzles::shared().streak_ladder(seed(now, actor.id));
+            if ladder.is_empty() {
+                return Err(GameError::NoPuzzleLeft);
+            }
+            let ids: Vec<&str> = ladder.iter().map(|p| p.id.as_str()).collect();
+            let run_id = tx.insert_puzzle_run(pool, ch.channel, actor.id, &ids, now)?;
+            let run = tx
+                .puzzle_run(run_id)?
+                .ok_or_else(|| Failure::Vanished(format!("puzzle run {run_id}")))?;
+            start_in_run(tx, &run, 0, now)
+        })
+    }
+
+    /// `user`'s best Puzzle Streak in the pool of `ch` (puzzles solved; 0 without a run).
+    pub fn best_streak(&self, user: u64, ch: ChannelRef) -> Result<u32, GameError> {
+        let pool = pool_of(ch.guild, ch.channel);
+        self.svc
+            .read(|tx| Ok(tx.best_puzzle_run(pool, user)?.unwrap_or(0)))
     }
 
     /// The attempt `actor` is playing in `ch`, if any.
@@ -245,7 +432,11 @@ impl Puzzles<'_> {
                 return Ok(None);
             };
             let (attempt, _) = resume(&row)?;
-            Ok(Some(view(row.id, &attempt, row.status, row.rated)))
+            let mut v = view(row.id, &attempt, row.status, row.rated);
+            if let Some(run) = run_of(tx, &row)? {
+                v.streak = Some(streak_view(tx, &run)?);
+            }
+            Ok(Some(v))
         })
     }
 
@@ -307,6 +498,21 @@ impl Puzzles<'_> {
                     v.solution = san_line(before, attempt.solution());
                 }
             }
+            if let Some(mut run) = run_of(tx, &row)? {
+                match status {
+                    PuzzleStatus::Solved => {
+                        let solved = run.solved + 1;
+                        let top = solved as usize >= run.ladder.len();
+                        advance_run(tx, &mut run, solved, top, now)?;
+                        if !top {
+                            v.next = Some(Box::new(start_in_run(tx, &run, solved as usize, now)?));
+                        }
+                    }
+                    PuzzleStatus::Failed => end_run(tx, &mut run, now)?,
+                    PuzzleStatus::Playing | PuzzleStatus::Abandoned => {}
+                }
+                v.streak = Some(streak_view(tx, &run)?);
+            }
             Ok(v)
         })
     }
@@ -315,6 +521,9 @@ impl Puzzles<'_> {
     pub fn hint(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
         self.svc.write(|tx, now| {
             let (row, mut attempt, _) = open_attempt(tx, actor, ch)?;
+            if row.run_id.is_some() {
+                return Err(GameError::NoHintInStreak);
+            }
             let hint = attempt.hint().map_err(|_| still_open(&row))?;
             let step = AttemptStep {
                 ply: row.ply,
@@ -346,6 +555,10 @@ impl Puzzles<'_> {
             let mut v = view(row.id, &attempt, PuzzleStatus::Failed, row.rated);
             v.solution = san_line(attempt.position().clone(), line);
             v.change = change.as_ref().map(PuzzleChange::from_row);
+            if let Some(mut run) = run_of(tx, &row)? {
+                end_run(tx, &mut run, now)?;
+                v.streak = Some(streak_view(tx, &run)?);
+            }
             Ok(v)
         })
     }
@@ -480,5 +693,7 @@ fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> Puz
         solution: Vec::new(),
         hint: None,
         change: None,
+        streak: None,
+        next: None,
     }
 }

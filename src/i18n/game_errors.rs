@@ -22,6 +22,7 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
             tr!(lang, "error-unknown-theme", theme = theme.as_str())
         }
         GameError::NoPuzzleLeft => tr!(lang, "error-no-puzzle-left"),
+        GameError::NoHintInStreak => tr!(lang, "error-no-hint-in-streak"),
         GameError::PuzzleRatingRange { min, max } => tr!(
             lang,
             "error-puzzle-rating-range",

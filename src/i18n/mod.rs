@@ -453,6 +453,7 @@ pub(crate) mod variant_tests {
             GameError::UnknownPuzzle("zzzzz".into()),
             GameError::UnknownTheme("nothing".into()),
             GameError::NoPuzzleLeft,
+            GameError::NoHintInStreak,
             GameError::PuzzleRatingRange {
                 min: 400,
                 max: 3200,

@@ -26,10 +26,36 @@ pub fn bot_move(lang: Lang, san: &str) -> String {
     tr!(lang, "puzzle-bot-move", san = san_in(lang, san))
 }
 
-/// The opening line of a puzzle just started: the heading, then the opponent's first move.
+/// The opening line of a puzzle just started: the heading, then the opponent's first move
+/// (before them, at a Puzzle Streak's start, what a streak is).
 pub fn start_lines(lang: Lang, v: &PuzzleView) -> Vec<String> {
     let first = cajitas_rules::SanPlus::from_move(&v.puzzle.start, v.puzzle.moves[0]);
-    vec![heading(lang, v), bot_move(lang, &first.to_string())]
+    let mut lines = Vec::new();
+    if v.streak.is_some_and(|s| s.solved == 0 && !s.ended) {
+        lines.push(tr!(lang, "puzzle-streak-start"));
+    }
+    lines.push(heading(lang, v));
+    lines.push(bot_move(lang, &first.to_string()));
+    lines
+}
+
+/// A Puzzle Streak's state after an answer or the solution: the count while it goes on, the
+/// score and the person's best once it is over.
+pub fn streak_line(lang: Lang, v: &PuzzleView) -> Option<String> {
+    let s = v.streak?;
+    let solved = super::num(s.solved);
+    Some(if !s.ended {
+        tr!(lang, "puzzle-streak-count", solved = solved)
+    } else if s.solved >= s.ladder {
+        tr!(lang, "puzzle-streak-top", solved = solved)
+    } else {
+        tr!(
+            lang,
+            "puzzle-streak-over",
+            solved = solved,
+            best = super::num(s.best)
+        )
+    })
 }
 
 /// The hint of `v` (after [`crate::game::Puzzles::hint`]): the piece to move.
@@ -72,6 +98,10 @@ pub fn answer_lines(lang: Lang, p: Presentation, solver: &UserRef, v: &PuzzleVie
         let moves: Vec<String> = v.solution.iter().map(|s| san_in(lang, s)).collect();
         lines.push(tr!(lang, "puzzle-solution", moves = moves.join(" ")));
     }
+    lines.extend(streak_line(lang, v));
+    if let Some(next) = &v.next {
+        lines.extend(start_lines(lang, next));
+    }
     lines
 }
 
@@ -113,6 +143,8 @@ mod tests {
                     deviation: 485.0,
                 },
             }),
+            streak: None,
+            next: None,
         }
     }
 
@@ -150,6 +182,54 @@ mod tests {
         assert_eq!(
             start_lines(Lang::Es, &view(PuzzleStatus::Playing))[1],
             "[problema] Txa3"
+        );
+    }
+
+    #[test]
+    fn a_streak_in_both_languages() {
+        use crate::game::StreakView;
+        let alice = UserRef::new(1, "alice", false);
+        let streak = |solved, ended| StreakView {
+            solved,
+            ended,
+            best: 7,
+            ladder: 149,
+        };
+        let mut first = view(PuzzleStatus::Playing);
+        first.streak = Some(streak(0, false));
+        assert_eq!(
+            start_lines(Lang::En, &first)[0],
+            "Puzzle Streak: puzzles of rising difficulty, one after another, without hints, \
+             until your first mistake."
+        );
+        let mut solved = view(PuzzleStatus::Solved);
+        solved.change = None;
+        solved.solution.clear();
+        solved.streak = Some(streak(3, false));
+        let mut next = view(PuzzleStatus::Playing);
+        next.streak = Some(streak(3, false));
+        solved.next = Some(Box::new(next));
+        assert_eq!(
+            answer_lines(Lang::En, Presentation::Console, &alice, &solved),
+            [
+                "Solved",
+                "Streak: 3",
+                "Puzzle 002X3 · rating 970 · White to move",
+                "[puzzle] Rxa3"
+            ]
+        );
+        let mut failed = view(PuzzleStatus::Failed);
+        failed.change = None;
+        failed.streak = Some(streak(3, true));
+        let es = answer_lines(Lang::Es, Presentation::Console, &alice, &failed);
+        assert_eq!(
+            es.last().unwrap(),
+            "Fin de la racha: 3 resueltos · tu mejor racha: 7"
+        );
+        failed.streak = Some(streak(149, true));
+        assert_eq!(
+            streak_line(Lang::En, &failed).unwrap(),
+            "You climbed the whole ladder: 149 solved!"
         );
     }
 }

@@ -83,10 +83,13 @@ pub struct BadRow {
     pub reason: String,
 }
 
-/// A set of puzzles, in the file's order, by id.
+/// A set of puzzles, in the file's order, by id, and by rating.
 pub struct PuzzleSet {
     list: Vec<Puzzle>,
     by_id: HashMap<String, usize>,
+    /// Indices into `list`, by rising rating (ties in the file's order): a rating window is
+    /// a slice of it, found by two binary searches.
+    by_rating: Vec<u32>,
 }
 
 impl PuzzleSet {
@@ -96,6 +99,7 @@ impl PuzzleSet {
         let mut set = PuzzleSet {
             list: Vec::new(),
             by_id: HashMap::new(),
+            by_rating: Vec::new(),
         };
         let mut bad = Vec::new();
         let mut lines = csv.lines();
@@ -126,7 +130,39 @@ impl PuzzleSet {
                 }),
             }
         }
+        set.index();
         (set, bad)
+    }
+
+    /// A set of these puzzles (their ids distinct), e.g. synthetic rows for a benchmark.
+    pub fn from_puzzles(list: Vec<Puzzle>) -> PuzzleSet {
+        let by_id = list
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.clone(), i))
+            .collect();
+        let mut set = PuzzleSet {
+            list,
+            by_id,
+            by_rating: Vec::new(),
+        };
+        set.index();
+        set
+    }
+
+    fn index(&mut self) {
+        let list = &self.list;
+        let mut order: Vec<u32> = (0..list.len() as u32).collect();
+        order.sort_by_key(|&i| list[i as usize].rating);
+        self.by_rating = order;
+    }
+
+    /// The puzzles rated `lo..=hi`, by rising rating.
+    fn rated_within(&self, lo: f64, hi: f64) -> &[u32] {
+        let rating = |i: &u32| f64::from(self.list[*i as usize].rating);
+        let start = self.by_rating.partition_point(|i| rating(i) < lo);
+        let end = self.by_rating.partition_point(|i| rating(i) <= hi);
+        &self.by_rating[start..end.max(start)]
     }
 
     /// Every puzzle, in the file's order.
@@ -186,33 +222,101 @@ impl PuzzleSet {
     /// given, within [`FIRST_WINDOW`] of `target`, the window doubled until one is found (as
     /// lichess widens its search). Among those of the first window that has any, `seed`
     /// picks one. `None` when none is left.
+    ///
+    /// A window is a slice of the rating index; it is walked from a place `seed` picks, round
+    /// to its start, and the first puzzle of the theme that `seen` does not hold is the one:
+    /// `seen` is asked about as few puzzles as that takes (the service answers it from the
+    /// store), and each puzzle of the window is as likely to be the walk's start.
     pub fn choose(
         &self,
-        seen: &dyn Fn(&str) -> bool,
+        seen: &mut dyn FnMut(&str) -> bool,
         theme: Option<&str>,
         target: f64,
         seed: u64,
     ) -> Option<&Puzzle> {
-        let fits: Vec<&Puzzle> = self
-            .list
-            .iter()
-            .filter(|p| theme.is_none_or(|t| p.has_theme(t)) && !seen(&p.id))
-            .collect();
         let mut window = FIRST_WINDOW;
         while window <= MAX_WINDOW {
-            let near: Vec<&Puzzle> = fits
-                .iter()
-                .copied()
-                .filter(|p| (f64::from(p.rating) - target).abs() <= window)
-                .collect();
+            let near = self.rated_within(target - window, target + window);
             if !near.is_empty() {
-                return Some(near[(mix(seed) % near.len() as u64) as usize]);
+                let start = (mix(seed) % near.len() as u64) as usize;
+                let walk = near[start..].iter().chain(&near[..start]);
+                for &i in walk {
+                    let p = &self.list[i as usize];
+                    if theme.is_none_or(|t| p.has_theme(t)) {
+                        if !seen(&p.id) {
+                            return Some(p);
+                        }
+                    }
+                }
+            }
+            if near.len() == self.list.len() {
+                break;
             }
             window *= 2.0;
         }
         None
     }
+
+    /// A Puzzle Streak's ladder, as lichess draws one (lila `PuzzleStreak.scala`): for each
+    /// of [`STREAK_BUCKETS`] (a rating and a count), that many puzzles, nearest that rating
+    /// among those steady enough (a deviation of at most [`STREAK_STEADY_RD`], or
+    /// [`STREAK_STEADY_RD_HIGH`] above [`STREAK_HIGH_FROM`]), each puzzle once; `seed` picks
+    /// among the nearest. The ladder climbs: each bucket by rising rating, the buckets in
+    /// order. A set without enough puzzles gives a shorter ladder.
+    pub fn streak_ladder(&self, seed: u64) -> Vec<&Puzzle> {
+        let mut taken = vec![false; self.list.len()];
+        let mut ladder = Vec::new();
+        let mut draw = seed;
+        for &(rating, count) in STREAK_BUCKETS {
+            let steady = if rating > STREAK_HIGH_FROM {
+                STREAK_STEADY_RD_HIGH
+            } else {
+                STREAK_STEADY_RD
+            };
+            // The nearest `3 × count` candidates, then `count` of them by the seed.
+            let mut near: Vec<u32> = (0..self.list.len() as u32)
+                .filter(|&i| !taken[i as usize] && self.list[i as usize].deviation <= steady)
+                .collect();
+            near.sort_by_key(|&i| ((self.list[i as usize].rating - rating).abs(), i));
+            near.truncate(3 * count);
+            let mut bucket = Vec::new();
+            while bucket.len() < count && !near.is_empty() {
+                draw = mix(draw);
+                let i = near.swap_remove((draw % near.len() as u64) as usize);
+                taken[i as usize] = true;
+                bucket.push(&self.list[i as usize]);
+            }
+            bucket.sort_by_key(|p| p.rating);
+            ladder.extend(bucket);
+        }
+        ladder
+    }
 }
+
+/// lichess's Puzzle Streak ladder (lila `modules/puzzle/src/main/PuzzleStreak.scala`): a
+/// rating and how many puzzles near it, in the order they are served (149 puzzles).
+pub const STREAK_BUCKETS: &[(i32, usize)] = &[
+    (1050, 3),
+    (1150, 4),
+    (1300, 5),
+    (1450, 6),
+    (1600, 7),
+    (1750, 8),
+    (1900, 10),
+    (2050, 13),
+    (2199, 15),
+    (2349, 17),
+    (2499, 19),
+    (2649, 21),
+    (2799, 21),
+];
+/// The widest deviation of a streak's puzzle at or below [`STREAK_HIGH_FROM`] (lichess's
+/// "top" tier's 85).
+pub const STREAK_STEADY_RD: i32 = 85;
+/// Above it (lichess's "good" tier's 110).
+pub const STREAK_STEADY_RD_HIGH: i32 = 110;
+/// Where the streak's steadiness bar is lowered.
+pub const STREAK_HIGH_FROM: i32 = 2300;
 
 /// SplitMix64's finaliser: a seed's bits spread over the whole word.
 fn mix(seed: u64) -> u64 {
@@ -319,16 +423,16 @@ mod tests {
     #[test]
     fn a_puzzle_is_chosen_unseen_near_the_rating_and_the_window_widens() {
         let set = shared();
-        let none = |_: &str| false;
+        let mut none = |_: &str| false;
         for seed in 0..50 {
-            let p = set.choose(&none, None, 1000.0, seed).unwrap();
+            let p = set.choose(&mut none, None, 1000.0, seed).unwrap();
             assert!((p.rating - 1000).abs() <= 100, "{} {}", p.id, p.rating);
-            let p = set.choose(&none, Some("fork"), 1000.0, seed).unwrap();
+            let p = set.choose(&mut none, Some("fork"), 1000.0, seed).unwrap();
             assert!(p.has_theme("fork"));
         }
         // Far above every puzzle, the window widens to the hardest ones.
         let top = set.all().iter().map(|p| p.rating).max().unwrap();
-        let p = set.choose(&none, None, 3500.0, 7).unwrap();
+        let p = set.choose(&mut none, None, 3500.0, 7).unwrap();
         assert!(f64::from(p.rating) >= 3500.0 - 1600.0 && p.rating <= top);
         // Seen puzzles are never chosen; once all are seen, none is.
         let mates: Vec<&str> = set
@@ -337,16 +441,88 @@ mod tests {
             .filter(|p| p.has_theme("mateIn1"))
             .map(|p| p.id.as_str())
             .collect();
-        let seen_but_one = |id: &str| mates[1..].contains(&id);
+        let mut seen_but_one = |id: &str| mates[1..].contains(&id);
         for seed in 0..5 {
             let p = set
-                .choose(&seen_but_one, Some("mateIn1"), 1500.0, seed)
+                .choose(&mut seen_but_one, Some("mateIn1"), 1500.0, seed)
                 .unwrap();
             assert_eq!(p.id, mates[0]);
         }
-        let all_seen = |id: &str| mates.contains(&id);
-        assert!(set.choose(&all_seen, Some("mateIn1"), 1500.0, 1).is_none());
-        assert!(set.choose(&none, Some("noSuchTheme"), 1500.0, 1).is_none());
+        let mut all_seen = |id: &str| mates.contains(&id);
+        assert!(
+            set.choose(&mut all_seen, Some("mateIn1"), 1500.0, 1)
+                .is_none()
+        );
+        assert!(
+            set.choose(&mut none, Some("noSuchTheme"), 1500.0, 1)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn the_rating_index_finds_every_puzzle_of_a_window() {
+        let set = shared();
+        for (lo, hi) in [
+            (0.0, 5000.0),
+            (1000.0, 1100.0),
+            (1499.5, 1500.5),
+            (3000.0, 2000.0),
+        ] {
+            let mut want: Vec<&str> = set
+                .all()
+                .iter()
+                .filter(|p| (lo..=hi).contains(&f64::from(p.rating)))
+                .map(|p| p.id.as_str())
+                .collect();
+            let mut got: Vec<&str> = set
+                .rated_within(lo, hi)
+                .iter()
+                .map(|&i| set.all()[i as usize].id.as_str())
+                .collect();
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "{lo}..={hi}");
+        }
+    }
+
+    #[test]
+    fn a_streak_ladder_climbs_lichess_buckets_each_puzzle_once() {
+        let set = shared();
+        let ladder = set.streak_ladder(42);
+        let want: usize = STREAK_BUCKETS.iter().map(|b| b.1).sum();
+        assert_eq!(want, 149);
+        assert_eq!(ladder.len(), want, "the shipped set fills every bucket");
+        let mut ids: Vec<&str> = ladder.iter().map(|p| p.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), ladder.len(), "no puzzle twice");
+        // Each bucket's puzzles by rising rating, and the first bucket easier than the last.
+        let mut at = 0;
+        for &(_, n) in STREAK_BUCKETS {
+            let b = &ladder[at..at + n];
+            assert!(b.windows(2).all(|w| w[0].rating <= w[1].rating));
+            at += n;
+        }
+        let first = ladder[..3].iter().map(|p| p.rating).max().unwrap();
+        let last = ladder[ladder.len() - 21..]
+            .iter()
+            .map(|p| p.rating)
+            .min()
+            .unwrap();
+        assert!(first < 1300 && last > first, "{first} {last}");
+        // The shipped set is thin above 2000: the top buckets take its hardest steady
+        // puzzles, the hardest of all among them.
+        let hardest = set
+            .all()
+            .iter()
+            .filter(|p| p.deviation <= STREAK_STEADY_RD_HIGH)
+            .max_by_key(|p| p.rating)
+            .unwrap();
+        assert!(ladder.iter().any(|p| p.id == hardest.id), "{}", hardest.id);
+        assert!(ladder.iter().all(|p| p.deviation <= STREAK_STEADY_RD_HIGH));
+        // Another seed, another ladder; the same seed, the same one.
+        assert_ne!(set.streak_ladder(43), ladder);
+        assert_eq!(set.streak_ladder(42), ladder);
     }
 
     #[test]

@@ -347,6 +347,27 @@ pub struct PuzzleAttemptRow {
     pub finished_at: Option<i64>,
     /// A rated attempt's change: the rating and deviation before and after.
     pub change: Option<PuzzleChangeRow>,
+    /// The Puzzle Streak run it belongs to (migration 0020).
+    pub run_id: Option<i64>,
+}
+
+/// A Puzzle Streak run (migration 0020).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PuzzleRunRow {
+    /// Its id.
+    pub id: i64,
+    /// The pool.
+    pub pool: i64,
+    /// The channel or thread it is played in.
+    pub channel: u64,
+    /// The solver.
+    pub user_id: u64,
+    /// The ladder's puzzle ids, in the order served.
+    pub ladder: Vec<String>,
+    /// Puzzles solved so far.
+    pub solved: u32,
+    /// Whether it is over.
+    pub ended: bool,
 }
 
 /// A rated attempt's change (migration 0019).

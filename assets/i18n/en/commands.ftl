@@ -126,3 +126,6 @@ cmd-puzzle =
     .rating-description = Choose around this rating instead of yours
     .id-name = id
     .id-description = A lichess puzzle id, e.g. 000rZ
+    .mode-name = mode
+    .mode-description = Streak: puzzles of rising difficulty until your first mistake
+    .mode-streak = streak

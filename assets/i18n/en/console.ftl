@@ -86,6 +86,7 @@ console-help =
       puzzle [THEME] [RATING] | puzzle id:ID
                                     a puzzle you have not seen (of THEME: fork, mate in 2, mateIn2 ...; around RATING,
                                     yours by default), or lichess's puzzle ID; answer with move TEXT or the move alone
+      puzzle streak                 Puzzle Streak: rising difficulty, no hints, until your first mistake
       hint | solution               the piece to move (the attempt is then unrated), or give up and see the line
       lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
       help | quit

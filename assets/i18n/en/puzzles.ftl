@@ -83,3 +83,10 @@ puzzle-theme = { $theme ->
     [zugzwang] Zugzwang
    *[other] { $theme }
 }
+
+# Puzzle Streak (issue 30).
+error-no-hint-in-streak = Puzzle Streak gives no hints.
+puzzle-streak-start = Puzzle Streak: puzzles of rising difficulty, one after another, without hints, until your first mistake.
+puzzle-streak-count = Streak: { $solved }
+puzzle-streak-over = Streak over: { $solved } solved · your best streak: { $best }
+puzzle-streak-top = You climbed the whole ladder: { $solved } solved!

@@ -124,3 +124,6 @@ cmd-puzzle =
     .rating-description = Elige cerca de esta puntuación en vez de la tuya
     .id-name = id
     .id-description = El id de un problema de lichess, p. ej. 000rZ
+    .mode-name = modo
+    .mode-description = Racha: problemas cada vez más difíciles hasta tu primer error
+    .mode-streak = racha

@@ -87,6 +87,7 @@ console-help =
       puzzle [TEMA] [PUNTUACIÓN] | puzzle id:ID
                                     un problema que no has visto (del TEMA: ataque doble, mate en 2, fork ...; cerca de PUNTUACIÓN,
                                     el tuyo si no), o el problema ID de lichess; responde con move JUGADA o la jugada sola
+      puzzle { cmd-puzzle.mode-streak }                  racha de problemas: cada vez más difíciles, sin pistas, hasta tu primer error
       hint | solution               la pieza que hay que mover (el intento deja de ser puntuado), o ríndete y mira la línea
       lang en|es                    el idioma de la consola y de las jugadas (es: R = rey, D T A C = dama torre alfil caballo; en: R = torre)
       { cmd-help.name } | { console-quit-word }                 esta ayuda | salir

@@ -83,3 +83,10 @@ puzzle-theme = { $theme ->
     [zugzwang] Zugzwang
    *[other] { $theme }
 }
+
+# Racha de problemas (issue 30).
+error-no-hint-in-streak = La racha de problemas no da pistas.
+puzzle-streak-start = Racha de problemas: problemas cada vez más difíciles, uno tras otro, sin pistas, hasta tu primer error.
+puzzle-streak-count = Racha: { $solved }
+puzzle-streak-over = Fin de la racha: { $solved } resueltos · tu mejor racha: { $best }
+puzzle-streak-top = Subiste toda la escalera: ¡{ $solved } resueltos!

@@ -24,23 +24,34 @@ pub struct PuzzleShown {
     pub png: Vec<u8>,
 }
 
-/// Draws `view`'s board (blocking: only inside a handler's blocking closure).
+/// Draws `view`'s board, or after a streak's solved puzzle the next one's (blocking: only
+/// inside a handler's blocking closure).
 pub fn show(g: &Ops, view: PuzzleView) -> anyhow::Result<PuzzleShown> {
+    let on_board = view.next.as_deref().unwrap_or(&view);
     let png = view::board_png(
         g.renderer,
-        &view.position,
-        Some(view.last_move),
-        view.solver,
+        &on_board.position,
+        Some(on_board.last_move),
+        on_board.solver,
     )?;
     Ok(PuzzleShown { view, png })
+}
+
+/// What `/puzzle` serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum PuzzleMode {
+    /// Puzzle Streak: rising difficulty until the first mistake, unrated, no hints.
+    #[name = "streak"]
+    Streak,
 }
 
 /// The public message of a puzzle: `lines`, the board, and the solver's buttons (Hint and
 /// Solution while it is played; Next always).
 pub fn puzzle_reply(lines: Vec<String>, shown: PuzzleShown, lang: Lang, solver: u64) -> Reply {
-    let v = &shown.view;
+    // After a streak's solved puzzle, the buttons are the next one's.
+    let v = shown.view.next.as_deref().unwrap_or(&shown.view);
     let mut buttons = Vec::new();
-    if v.status == PuzzleStatus::Playing {
+    if v.status == PuzzleStatus::Playing && v.streak.is_none() {
         buttons.push(
             ButtonId::PuzzleHint {
                 attempt: v.attempt_id,
@@ -48,6 +59,8 @@ pub fn puzzle_reply(lines: Vec<String>, shown: PuzzleShown, lang: Lang, solver: 
             }
             .button(&tr!(lang, "button-hint"), serenity::ButtonStyle::Secondary),
         );
+    }
+    if v.status == PuzzleStatus::Playing {
         buttons.push(
             ButtonId::PuzzleSolution {
                 attempt: v.attempt_id,
@@ -61,12 +74,11 @@ pub fn puzzle_reply(lines: Vec<String>, shown: PuzzleShown, lang: Lang, solver: 
         serenity::ButtonStyle::Primary,
     ));
     let alt = view::alt(&v.position, lang);
+    let png = shown.png;
     Reply {
         content: cap_chars(&lines.join("\n"), 2000),
         components: vec![serenity::CreateActionRow::Buttons(buttons)],
-        attachments: vec![
-            serenity::CreateAttachment::bytes(shown.png, BOARD_FILE).description(alt),
-        ],
+        attachments: vec![serenity::CreateAttachment::bytes(png, BOARD_FILE).description(alt)],
         // A puzzle's message names its solver only.
         mentions: vec![solver],
         ..Reply::default()
@@ -87,13 +99,19 @@ pub async fn puzzle(
     #[description = "A lichess puzzle id, e.g. 000rZ"]
     #[max_length = 16]
     id: Option<String>,
+    #[description = "Streak: puzzles of rising difficulty until your first mistake"] mode: Option<
+        PuzzleMode,
+    >,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.public_lang().await;
     let req = i18n::puzzles::with_theme_id(PuzzleRequest { id, theme, rating });
     let (shown, solver) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            let v = g.puzzles().start(actor, ch, &req)?;
+            let v = match mode {
+                Some(PuzzleMode::Streak) => g.puzzles().start_streak(actor, ch)?,
+                None => g.puzzles().start(actor, ch, &req)?,
+            };
             Ok((show(g, v)?, actor.id))
         })
         .await?;

@@ -1,4 +1,4 @@
-//! Puzzle attempts and puzzle ratings (migration 0019).
+//! Puzzle attempts and puzzle ratings (migration 0019), Puzzle Streak runs (0020).
 //!
 //! An answer is written like a game's move: one `UPDATE … WHERE id = ? AND ply = ? AND status
 //! = 'playing'` that matches nothing when another answer landed first (the caller refuses it
@@ -7,13 +7,16 @@
 //! other); SQLite's one writer needs none.
 
 use crate::store::sql::{Backend, BackendExt, Columns, to_db};
-use crate::store::{PuzzleAttemptRow, PuzzleChangeRow, PuzzleRatingRow, PuzzleStatus, StoreError};
+use crate::store::{
+    PuzzleAttemptRow, PuzzleChangeRow, PuzzleRatingRow, PuzzleRunRow, PuzzleStatus, StoreError,
+    UserRow,
+};
 
 /// [`attempt_row`] reads the columns in this order.
 macro_rules! select_attempt {
     () => {
         "SELECT id, pool, channel_id, user_id, puzzle_id, ply, hinted, rated, status, started_at,
-             finished_at, rating_before, deviation_before, rating_after, deviation_after
+             finished_at, rating_before, deviation_before, rating_after, deviation_after, run_id
          FROM puzzle_attempts"
     };
 }
@@ -45,6 +48,19 @@ fn attempt_row(c: &mut Columns<'_>) -> Result<PuzzleAttemptRow, StoreError> {
             }),
             _ => None,
         },
+        run_id: c.opt_i64()?,
+    })
+}
+
+fn run_row(c: &mut Columns<'_>) -> Result<PuzzleRunRow, StoreError> {
+    Ok(PuzzleRunRow {
+        id: c.i64()?,
+        pool: c.i64()?,
+        channel: c.id()?,
+        user_id: c.id()?,
+        ladder: c.string()?.split_whitespace().map(str::to_string).collect(),
+        solved: c.u32()?,
+        ended: c.string()? == "ended",
     })
 }
 
@@ -73,6 +89,8 @@ pub struct NewAttempt<'a> {
     pub ply: i64,
     /// Whether it counts for the rating.
     pub rated: bool,
+    /// The Puzzle Streak run it belongs to.
+    pub run_id: Option<i64>,
 }
 
 /// How an answer leaves an attempt.
@@ -142,6 +160,40 @@ pub trait Puzzles {
         user: u64,
         rating: &PuzzleRatingRow,
     ) -> Result<(), StoreError>;
+
+    /// Every puzzle rating of `pool`, with its person, best first.
+    fn puzzle_ratings_of(&self, pool: i64) -> Result<Vec<(PuzzleRatingRow, UserRow)>, StoreError>;
+
+    /// Stores a new Puzzle Streak run of `ladder` being played; returns its id.
+    fn insert_puzzle_run(
+        &self,
+        pool: i64,
+        channel: u64,
+        user: u64,
+        ladder: &[&str],
+        now: i64,
+    ) -> Result<i64, StoreError>;
+
+    /// A run by id.
+    fn puzzle_run(&self, id: i64) -> Result<Option<PuzzleRunRow>, StoreError>;
+
+    /// Moves run `id` from `solved` puzzles solved to `now_solved`, ended or not, only while
+    /// it is still played at `solved`; `false` when something else came first.
+    fn advance_puzzle_run(
+        &self,
+        id: i64,
+        solved: u32,
+        now_solved: u32,
+        ended: bool,
+        now: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// `user`'s best run in `pool` (puzzles solved), if they have run one.
+    fn best_puzzle_run(&self, pool: i64, user: u64) -> Result<Option<u32>, StoreError>;
+
+    /// Each person's best run in `pool` (at least one puzzle solved), with the person, best
+    /// first (ties: who began running first).
+    fn best_puzzle_runs_of(&self, pool: i64) -> Result<Vec<(u32, UserRow)>, StoreError>;
 }
 
 impl<B: Backend + ?Sized> Puzzles for B {
@@ -198,8 +250,9 @@ impl<B: Backend + ?Sized> Puzzles for B {
     fn insert_puzzle_attempt(&self, new: &NewAttempt<'_>, now: i64) -> Result<i64, StoreError> {
         self.one(
             "INSERT INTO puzzle_attempts
-                 (pool, channel_id, user_id, puzzle_id, ply, hinted, rated, status, started_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, FALSE, ?6, 'playing', ?7)
+                 (pool, channel_id, user_id, puzzle_id, ply, hinted, rated, status, started_at,
+                  run_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, FALSE, ?6, 'playing', ?7, ?8)
              RETURNING id",
             &[
                 &new.pool,
@@ -209,6 +262,7 @@ impl<B: Backend + ?Sized> Puzzles for B {
                 &new.ply,
                 &new.rated,
                 &now,
+                &new.run_id,
             ],
             |c| c.i64(),
         )
@@ -306,5 +360,84 @@ impl<B: Backend + ?Sized> Puzzles for B {
             ],
         )?;
         Ok(())
+    }
+
+    fn puzzle_ratings_of(&self, pool: i64) -> Result<Vec<(PuzzleRatingRow, UserRow)>, StoreError> {
+        self.rows(
+            "SELECT r.rating, r.deviation, r.volatility, r.attempts, r.rated_at,
+                 u.id, u.name, u.is_bot
+             FROM puzzle_ratings r JOIN users u ON u.id = r.user_id
+             WHERE r.pool = ?1 ORDER BY r.rating DESC, r.user_id",
+            &[&pool],
+            |c| Ok((rating_row(c)?, c.user()?)),
+        )
+    }
+
+    fn insert_puzzle_run(
+        &self,
+        pool: i64,
+        channel: u64,
+        user: u64,
+        ladder: &[&str],
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        self.one(
+            "INSERT INTO puzzle_runs (pool, channel_id, user_id, ladder, solved, status, started_at)
+             VALUES (?1, ?2, ?3, ?4, 0, 'playing', ?5)
+             RETURNING id",
+            &[&pool, &to_db(channel), &to_db(user), &ladder.join(" "), &now],
+            |c| c.i64(),
+        )
+    }
+
+    fn puzzle_run(&self, id: i64) -> Result<Option<PuzzleRunRow>, StoreError> {
+        self.row(
+            "SELECT id, pool, channel_id, user_id, ladder, solved, status FROM puzzle_runs
+             WHERE id = ?1",
+            &[&id],
+            run_row,
+        )
+    }
+
+    fn advance_puzzle_run(
+        &self,
+        id: i64,
+        solved: u32,
+        now_solved: u32,
+        ended: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let (status, finished) = if ended {
+            ("ended", Some(now))
+        } else {
+            ("playing", None)
+        };
+        let n = self.exec(
+            "UPDATE puzzle_runs SET solved = ?3, status = ?4, finished_at = ?5
+             WHERE id = ?1 AND solved = ?2 AND status = 'playing'",
+            &[&id, &solved, &now_solved, &status, &finished],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn best_puzzle_run(&self, pool: i64, user: u64) -> Result<Option<u32>, StoreError> {
+        self.one(
+            "SELECT max(solved) FROM puzzle_runs WHERE pool = ?1 AND user_id = ?2",
+            &[&pool, &to_db(user)],
+            |c| c.opt_i64(),
+        )
+        .map(|best| best.map(|b| u32::try_from(b).unwrap_or(0)))
+    }
+
+    fn best_puzzle_runs_of(&self, pool: i64) -> Result<Vec<(u32, UserRow)>, StoreError> {
+        self.rows(
+            "SELECT b.best, u.id, u.name, u.is_bot
+             FROM (SELECT user_id, max(solved) AS best, min(started_at) AS since
+                   FROM puzzle_runs WHERE pool = ?1 AND solved > 0 GROUP BY user_id) b
+             JOIN users u ON u.id = b.user_id
+             ORDER BY b.best DESC, b.since, u.id",
+            &[&pool],
+            |c| Ok((c.u32()?, c.user()?)),
+        )
     }
 }
