@@ -68,5 +68,7 @@ pub use read::{
 };
 pub use san::{ParseSanError, San, SanDisplay, SanError, SanPlus, Suffix, san};
 pub use setup::Setup;
-pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
+pub use types::{
+    CastlingMode, CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square,
+};
 pub use uci::{IllegalUciError, ParseUciError, Uci};
