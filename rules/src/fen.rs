@@ -261,8 +261,11 @@ impl std::error::Error for ParseFenError {}
 /// Forsyth–Edwards Notation for a [`Setup`]: parse with `FromStr`, write with `Display`.
 ///
 /// Parsing is lenient: a fullmove number of 0 is read as 1, and missing halfmove and
-/// fullmove fields default to 0 and 1. The castling field takes `KQkq` or the files of
-/// the castling rooks (`HAha`).
+/// fullmove fields default to 0 and 1. The castling field takes X-FEN (`KQkq` for the
+/// outermost rook on each side of the king, a file letter for another rook) and
+/// Shredder-FEN (the files of the castling rooks, `HAha`), mixed if need be. `Display`
+/// writes X-FEN, [`Fen::to_shredder_string`] Shredder-FEN. Whether the rights fit the board
+/// (one rook per side of the king, in Chess960) is [`crate::Position`]'s validation.
 ///
 /// ```
 /// use cajitas_rules::Fen;
