@@ -3,7 +3,10 @@
 //! the two swapping, the other rook in the way, attacked squares), their move sets and perft,
 //! and seeded random games from Chess960 start positions compared move by move.
 
-use cajitas_rules::{CastlingMode, CastlingSide, Color, Move, Position, Square, perft};
+use cajitas_rules::{
+    CastleProblem, CastlingMode, CastlingSide, Color, IllegalReason, Lang, Move, Position,
+    ReadErrorKind, Square, Uci, perft, read_move, san,
+};
 use shakmaty::{EnPassantMode, Position as _};
 
 /// Positions whose castling only the 960 rule decides, each with the castling moves (in
@@ -249,6 +252,7 @@ fn random_games(starts: &[String], games: u64, seed: u64) -> (u64, u64) {
             };
             castles += u64::from(m.is_castle());
             let uci = pos.uci(m).to_string();
+            every_notation_reads(&pos, m);
             let sm = uci
                 .parse::<shakmaty::uci::UciMove>()
                 .unwrap()
@@ -268,4 +272,141 @@ fn random_chess960_games_agree_with_shakmaty() {
     eprintln!("{positions} positions compared, {castles} castling moves played");
     assert!(positions > 10_000, "{positions}");
     assert!(castles > 100, "{castles}");
+}
+
+/// The texts a player may type for `m` (castling in every notation) all read as `m`.
+fn every_notation_reads(pos: &Position, m: Move) {
+    let mut texts = vec![san(pos, m).to_string(), pos.uci(m).to_string()];
+    if let Move::Castle { king, rook } = m {
+        let (o, zero) = match m.castling_side() {
+            Some(CastlingSide::KingSide) => ("O-O", "0-0"),
+            _ => ("O-O-O", "0-0-0"),
+        };
+        texts.extend([
+            o.to_string(),
+            zero.to_string(),
+            o.to_lowercase(),
+            format!("{king}{rook}"),
+            format!("{king}-{rook}"),
+            format!("K{rook}"),
+            format!("Kx{rook}"),
+            format!("K{king}{rook}"),
+            format!(
+                "{}{rook}",
+                if pos.turn() == Color::White {
+                    '♔'
+                } else {
+                    '♚'
+                }
+            ),
+            format!("R{rook}"),
+        ]);
+    }
+    for (i, text) in texts.iter().enumerate() {
+        // English SAN (`Rf2`) is not Spanish (`R` is the king there); the rest is both.
+        let langs: &[Lang] = if i == 0 {
+            &[Lang::En]
+        } else {
+            &[Lang::En, Lang::Es]
+        };
+        for &lang in langs {
+            match read_move(pos, text, lang) {
+                Ok(got) => assert_eq!(got, m, "{text} ({lang:?}) in {}", pos.fen()),
+                Err(e) => panic!("{text} ({lang:?}) in {}: {e}", pos.fen()),
+            }
+        }
+    }
+    let uci: Uci = pos.uci(m).to_string().parse().unwrap();
+    assert_eq!(uci.to_move(pos), Ok(m), "{uci} in {}", pos.fen());
+}
+
+#[test]
+fn castling_reads_in_every_notation() {
+    let pos = ours("4k3/8/8/8/8/8/8/RK5R w AH - 0 1");
+    let short = Move::Castle {
+        king: Square::B1,
+        rook: Square::H1,
+    };
+    let long = Move::Castle {
+        king: Square::B1,
+        rook: Square::A1,
+    };
+    assert_eq!(san(&pos, short).to_string(), "O-O");
+    assert_eq!(san(&pos, long).to_string(), "O-O-O");
+    assert_eq!(pos.uci(short).to_string(), "b1h1");
+    assert_eq!(pos.uci(long).to_string(), "b1a1");
+    every_notation_reads(&pos, short);
+    every_notation_reads(&pos, long);
+    // The king's destination, two files or more away, castles too.
+    assert_eq!(read_move(&pos, "b1g1", Lang::En), Ok(short));
+    // One file away it is the king's own move, not castling.
+    let step = read_move(&pos, "b1c1", Lang::En).unwrap();
+    assert!(!step.is_castle());
+    assert_eq!("b1c1".parse::<Uci>().unwrap().to_move(&pos), Ok(step));
+    // King f1, rook h1: `f1g1` is the king's step; castling is `f1h1` or O-O.
+    let pos = ours("4k3/8/8/8/8/8/8/5K1R w H - 0 1");
+    for text in ["f1g1", "Kg1"] {
+        assert!(
+            !read_move(&pos, text, Lang::En).unwrap().is_castle(),
+            "{text}"
+        );
+    }
+    assert!(
+        "f1g1"
+            .parse::<Uci>()
+            .unwrap()
+            .to_move(&pos)
+            .is_ok_and(|m| !m.is_castle())
+    );
+    for text in ["f1h1", "Kh1", "O-O", "0-0"] {
+        assert!(
+            read_move(&pos, text, Lang::En).unwrap().is_castle(),
+            "{text}"
+        );
+    }
+    // Standard chess is as before: `Kh1` is no castling there.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    assert!(read_move(&pos, "Kh1", Lang::En).is_err());
+    assert!(read_move(&pos, "e1h1", Lang::En).unwrap().is_castle());
+}
+
+#[test]
+fn illegal_castling_in_chess960_says_why() {
+    let reason = |fen: &str, text: &str| match read_move(&ours(fen), text, Lang::En) {
+        Err(e) => match e.kind {
+            ReadErrorKind::Illegal { reason } => reason,
+            other => panic!("{fen} {text}: {other:?}"),
+        },
+        Ok(m) => panic!("{fen} {text}: read as {m:?}"),
+    };
+    let castle = |side, problem| IllegalReason::Castle { side, problem };
+    use CastlingSide::{KingSide, QueenSide};
+    let through = "4k3/8/8/8/8/8/3r4/1K5R w H - 0 1";
+    for text in ["O-O", "b1h1", "Kh1", "Kxh1"] {
+        assert_eq!(
+            reason(through, text),
+            castle(KingSide, CastleProblem::ThroughAttackedSquare),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        reason("4k3/8/8/8/8/8/8/5KRr w G - 0 1", "O-O"),
+        castle(KingSide, CastleProblem::IntoCheck)
+    );
+    assert_eq!(
+        reason("4k3/8/8/8/8/8/8/RKR5 w AC - 0 1", "O-O-O"),
+        castle(QueenSide, CastleProblem::PiecesInTheWay)
+    );
+    assert_eq!(
+        reason("4k3/8/8/8/8/8/8/RK4r1 w A - 0 1", "O-O-O"),
+        castle(QueenSide, CastleProblem::OutOfCheck)
+    );
+    assert_eq!(
+        reason("4k3/8/8/8/8/8/8/RK5R w A - 0 1", "O-O"),
+        castle(KingSide, CastleProblem::RookMoved)
+    );
+    assert_eq!(
+        reason("4k3/8/8/8/8/8/8/RK5R w - - 0 1", "O-O"),
+        castle(KingSide, CastleProblem::KingMoved)
+    );
 }
