@@ -410,3 +410,73 @@ fn illegal_castling_in_chess960_says_why() {
         castle(KingSide, CastleProblem::KingMoved)
     );
 }
+
+#[test]
+fn the_960_start_positions_are_scharnagls_as_shakmaty_has_them() {
+    use cajitas_rules::Chess960;
+    use std::collections::HashSet;
+    let mut fens = HashSet::new();
+    for n in 0..Chess960::COUNT {
+        let start = Chess960::new(n).unwrap();
+        assert_eq!(start.number(), n);
+        let pos = Chess960::position(n).unwrap();
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+        assert_eq!(pos.castling_rights().count(), 4, "{n}");
+        let board_fen = pos.fen().split(' ').next().unwrap().to_string();
+        assert_eq!(
+            board_fen,
+            shakmaty::Board::chess960(n).board_fen().to_string(),
+            "{n}"
+        );
+        assert_eq!(Chess960::of(pos.board()), Some(start), "{n}");
+        // Shakmaty in Chess960 mode reads the same start, with the same moves.
+        assert_eq!(
+            our_ucis(&pos),
+            their_ucis(&theirs(&pos.shredder_fen())),
+            "{n}"
+        );
+        fens.insert(board_fen);
+    }
+    assert_eq!(fens.len(), 960);
+    assert_eq!(
+        Chess960::position(518).unwrap().fen(),
+        Position::new().fen()
+    );
+    assert_eq!(Chess960::STANDARD.number(), 518);
+    for (n, rank) in [
+        (0, "BBQNNRKR"),
+        (1, "BQNBNRKR"),
+        (518, "RNBQKBNR"),
+        (959, "RKRNNQBB"),
+    ] {
+        let pos = Chess960::position(n).unwrap();
+        assert!(
+            pos.fen().contains(&format!("/{rank} w")),
+            "{n}: {}",
+            pos.fen()
+        );
+    }
+    assert!(Chess960::position(960).is_none());
+    assert_eq!(Chess960::from_seed(959).number(), 959);
+    assert_eq!(
+        Chess960::from_seed(u64::MAX).number(),
+        (u64::MAX % 960) as u32
+    );
+    // A board that is no start position.
+    let pos = ours("bbqnnrkr/pppppppp/8/8/8/5N2/PPPPPPPP/BBQN1RKR b KQkq - 1 1");
+    assert_eq!(Chess960::of(pos.board()), None);
+}
+
+#[test]
+fn random_games_from_every_kind_of_start_agree_with_shakmaty() {
+    use cajitas_rules::Chess960;
+    // Every 7th start position: 138 of them, all king files and rook placements.
+    let starts: Vec<String> = (0..960)
+        .step_by(7)
+        .map(|n| Chess960::position(n).unwrap().shredder_fen())
+        .collect();
+    let (positions, castles) = random_games(&starts, 276, 0x2545_f491_4f6c_dd1d);
+    eprintln!("{positions} positions compared, {castles} castling moves played");
+    assert!(positions > 20_000, "{positions}");
+    assert!(castles > 200, "{castles}");
+}
