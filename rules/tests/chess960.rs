@@ -190,11 +190,28 @@ fn the_repetition_key_tells_castling_rooks_apart() {
     );
 }
 
+/// Full boards with odd castling: the king not moving (g1 with the rook on h1), king and
+/// rook swapping (f1/g1, d1/c1), the other rook on the king's destination with a long
+/// castling path on the other side, rooks attacked on open files.
+const ODD_FULL: &[&str] = &[
+    "bbq2rkr/pppppppp/8/8/8/8/PPPPPPPP/BB3RKR w HFhf - 0 1",
+    "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w CAca - 0 1",
+    "r4kr1/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w GAga - 0 1",
+    "2rk3r/pppppppp/8/8/8/8/PPPPPPPP/2RK3R w HChc - 0 1",
+    "1r2k1r1/p4ppp/8/8/8/8/P4PPP/1R2K1R1 w GBgb - 0 1",
+    "1r2k1r1/p4ppp/8/8/8/8/P4PPP/1R2K1R1 b GBgb - 0 1",
+    "rk5r/p1pppppp/8/1p6/1P6/8/P1PPPPPP/RK5R w HAha - 0 1",
+];
+
 #[test]
 fn odd_castling_perft_agrees_with_shakmaty() {
-    for &(fen, _) in ODD_CASTLING.iter() {
+    for fen in ODD_CASTLING
+        .iter()
+        .map(|c| c.0)
+        .chain(ODD_FULL.iter().copied())
+    {
         let (a, b) = (ours(fen), theirs(fen));
-        for depth in 1..=3 {
+        for depth in 1..=4 {
             assert_eq!(
                 perft(&a, depth),
                 shakmaty::perft(&b, depth),
@@ -479,4 +496,20 @@ fn random_games_from_every_kind_of_start_agree_with_shakmaty() {
     eprintln!("{positions} positions compared, {castles} castling moves played");
     assert!(positions > 20_000, "{positions}");
     assert!(castles > 200, "{castles}");
+}
+
+#[test]
+fn start_positions_perft_agrees_with_shakmaty() {
+    use cajitas_rules::Chess960;
+    // 40 start positions, every 24th, at depth 4 (tests/data/chess960.epd has the
+    // published counts for one middlegame of each start).
+    let mut nodes = 0;
+    for n in (0..960).step_by(24) {
+        let pos = Chess960::position(n).unwrap();
+        let sh = theirs(&pos.shredder_fen());
+        let got = perft(&pos, 4);
+        assert_eq!(got, shakmaty::perft(&sh, 4), "start {n}: {}", pos.fen());
+        nodes += got;
+    }
+    assert!(nodes > 40 * 100_000, "{nodes}");
 }
