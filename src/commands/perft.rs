@@ -44,7 +44,16 @@ pub fn perft_position(fen: Option<&str>, chess960: bool) -> Result<Position, Str
     } else {
         CastlingMode::implied_by_fen(fen)
     };
-    Position::from_fen_with(fen, mode).map_err(|e| e.to_string())
+    Position::from_fen_with(fen, mode).map_err(|e| {
+        // X-FEN `KQkq` cannot say Chess960 by itself: say so when that is the way out.
+        if mode == CastlingMode::Standard
+            && Position::from_fen_with(fen, CastlingMode::Chess960).is_ok()
+        {
+            format!("{e} (a Chess960 position? add --chess960)")
+        } else {
+            e.to_string()
+        }
+    })
 }
 
 /// The output lines of a perft run: the divide lines (if asked), then `nodes N`.
@@ -127,7 +136,13 @@ mod tests {
         }
         // KQkq is X-FEN for the same rights: Chess960 only with the flag.
         let xfen = fen.replace("HFhf", "KQkq");
-        assert!(perft_position(Some(&xfen), false).is_err());
+        let err = perft_position(Some(&xfen), false).unwrap_err();
+        assert!(
+            err.ends_with("(a Chess960 position? add --chess960)"),
+            "{err}"
+        );
+        let err = perft_position(Some("8/8/8/8/8/8/8/K7 w - - 0 1"), false).unwrap_err();
+        assert!(!err.contains("--chess960"), "{err}");
         let pos = perft_position(Some(&xfen), true).unwrap();
         let lines = perft_lines(&pos, 1, true);
         assert_eq!(lines.len(), 22);
