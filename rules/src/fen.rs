@@ -261,8 +261,11 @@ impl std::error::Error for ParseFenError {}
 /// Forsyth–Edwards Notation for a [`Setup`]: parse with `FromStr`, write with `Display`.
 ///
 /// Parsing is lenient: a fullmove number of 0 is read as 1, and missing halfmove and
-/// fullmove fields default to 0 and 1. The castling field takes `KQkq` or the files of
-/// the castling rooks (`HAha`).
+/// fullmove fields default to 0 and 1. The castling field takes X-FEN (`KQkq` for the
+/// outermost rook on each side of the king, a file letter for another rook) and
+/// Shredder-FEN (the files of the castling rooks, `HAha`), mixed if need be. `Display`
+/// writes X-FEN, [`Fen::to_shredder_string`] Shredder-FEN. Whether the rights fit the board
+/// (one rook per side of the king, in Chess960) is [`crate::Position`]'s validation.
 ///
 /// ```
 /// use cajitas_rules::Fen;
@@ -402,8 +405,23 @@ impl FromStr for Fen {
     }
 }
 
-impl fmt::Display for Fen {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Fen {
+    /// This FEN with the castling rights as Shredder-FEN: each rook by its file, upper case
+    /// for White (`HAha` for the standard rights). [`Fen`]'s `Display` writes X-FEN.
+    ///
+    /// ```
+    /// use cajitas_rules::Fen;
+    /// let fen: Fen = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1".parse().unwrap();
+    /// assert_eq!(fen.to_shredder_string(), "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1");
+    /// ```
+    pub fn to_shredder_string(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out, true)
+            .expect("writing to a String cannot fail");
+        out
+    }
+
+    fn write(&self, f: &mut impl fmt::Write, shredder: bool) -> fmt::Result {
         let s = &self.0;
         write!(f, "{} {} ", s.board, s.turn.char())?;
         if s.castling_rights.is_empty() {
@@ -414,11 +432,10 @@ impl fmt::Display for Fen {
                 let mut squares: Vec<Square> = (s.castling_rights & back).into_iter().collect();
                 squares.reverse();
                 for sq in squares {
-                    let king = s.board.king_of(color);
-                    let c = match (sq.file(), king) {
-                        (File::H, _) => 'k',
-                        (File::A, _) => 'q',
-                        (file, _) => file.char(),
+                    let c = if shredder {
+                        sq.file().char()
+                    } else {
+                        x_fen_letter(&s.board, color, sq)
                     };
                     let c = if color.is_white() {
                         c.to_ascii_uppercase()
@@ -434,6 +451,33 @@ impl fmt::Display for Fen {
             None => f.write_str(" -")?,
         }
         write!(f, " {} {}", s.halfmoves, s.fullmoves)
+    }
+}
+
+/// The X-FEN letter (lower case) of `color`'s castling right on `sq`: `k` or `q` when
+/// its rook is the outermost of that side of the king (no rook of `color` further out on
+/// the first rank), the rook's file otherwise. The corners are always `k` and `q`.
+fn x_fen_letter(board: &Board, color: Color, sq: Square) -> char {
+    let back = Bitboard::rank(sq.rank());
+    let rooks = board.by_piece(Piece {
+        color,
+        role: Role::Rook,
+    }) & back;
+    let king = board.king_of(color).filter(|k| k.rank() == sq.rank());
+    match (sq.file(), king) {
+        (File::H, _) => 'k',
+        (File::A, _) => 'q',
+        (file, Some(k)) if file > k.file() && !rooks.into_iter().any(|r| r.file() > file) => 'k',
+        (file, Some(k)) if file < k.file() && !rooks.into_iter().any(|r| r.file() < file) => 'q',
+        (file, _) => file.char(),
+    }
+}
+
+impl fmt::Display for Fen {
+    /// X-FEN: `KQkq` for the outermost rook on a side, the rook's file where `KQkq` would
+    /// name another rook (Chess960).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, false)
     }
 }
 

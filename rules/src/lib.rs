@@ -35,6 +35,7 @@
 pub mod attacks;
 mod bitboard;
 mod board;
+mod chess960;
 mod fen;
 mod game;
 mod key;
@@ -52,6 +53,7 @@ mod uci;
 
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
+pub use chess960::Chess960;
 pub use fen::{Fen, FenField, FenReason, MAX_FEN_LEN, ParseFenError};
 pub use game::{ClaimError, Game, PlayError};
 pub use key::PositionKey;
@@ -68,5 +70,7 @@ pub use read::{
 };
 pub use san::{ParseSanError, San, SanDisplay, SanError, SanPlus, Suffix, san};
 pub use setup::Setup;
-pub use types::{CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square};
+pub use types::{
+    CastlingMode, CastlingSide, Color, File, ParseSquareError, Piece, Rank, Role, Square,
+};
 pub use uci::{IllegalUciError, ParseUciError, Uci};

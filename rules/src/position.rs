@@ -9,7 +9,7 @@ use crate::fen::{Fen, ParseFenError};
 use crate::key::{PositionKey, placement_key};
 use crate::moves::{Move, MoveList};
 use crate::setup::Setup;
-use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
+use crate::types::{CastlingMode, CastlingSide, Color, File, Piece, Rank, Role, Square};
 
 /// One reason a setup is not playable.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -26,8 +26,23 @@ pub enum PositionErrorKind {
     /// The side that is not to move is in check (its king could be captured).
     OppositeCheck,
     /// Castling rights on these rook squares without the king and that rook on their
-    /// initial squares.
+    /// initial squares (standard chess: the king on e1/e8, the rooks on the corners).
     InvalidCastlingRights(Bitboard),
+    /// Chess960: castling rights on these squares, where no rook of the side whose first
+    /// rank it is stands (or not on a first rank at all).
+    CastlingRightWithoutRook(Bitboard),
+    /// Chess960: castling rights for a side whose king is not on its first rank.
+    CastlingKingNotOnFirstRank(Color),
+    /// Chess960: more than one castling right on one side of the king (the king must stand
+    /// between its castling rooks).
+    CastlingRightsOnOneSide {
+        /// Whose rights.
+        color: Color,
+        /// Which side of the king.
+        side: CastlingSide,
+        /// The rook squares with a right on that side.
+        rooks: Bitboard,
+    },
     /// The en passant square does not follow a double pawn step of the side that just moved.
     InvalidEpSquare(Square),
     /// A side has more material than a game can produce (as shakmaty refuses it). This also
@@ -57,6 +72,26 @@ impl fmt::Display for PositionErrorKind {
                 f,
                 "castling rights without the king and rook on their initial squares ({})",
                 squares(*b)
+            ),
+            PositionErrorKind::CastlingRightWithoutRook(b) => write!(
+                f,
+                "castling rights without a rook on that first-rank square ({})",
+                squares(*b)
+            ),
+            PositionErrorKind::CastlingKingNotOnFirstRank(color) => write!(
+                f,
+                "castling rights for {color}, whose king is not on its first rank"
+            ),
+            PositionErrorKind::CastlingRightsOnOneSide { color, side, rooks } => write!(
+                f,
+                "{color} has {} castling rights on the {} side of its king ({}), at most one \
+                 is possible",
+                rooks.count(),
+                match side {
+                    CastlingSide::KingSide => "king",
+                    CastlingSide::QueenSide => "queen",
+                },
+                squares(*rooks)
             ),
             PositionErrorKind::InvalidEpSquare(sq) => write!(
                 f,
@@ -263,6 +298,86 @@ impl fmt::Display for IllegalMoveError {
 
 impl std::error::Error for IllegalMoveError {}
 
+/// Standard chess: the castling rights without the king on e1 (e8) and a rook of its
+/// side on that corner.
+fn standard_bad_rights(board: &Board, rights: Bitboard) -> Bitboard {
+    let mut bad_rights = Bitboard::EMPTY;
+    for sq in rights {
+        let ok = [Color::White, Color::Black].into_iter().any(|color| {
+            let back = Rank::First.relative_to(color);
+            let king_ok = board.by_piece(Piece {
+                color,
+                role: Role::King,
+            }) == Bitboard::from(Square::from_coords(File::E, back));
+            let rook_ok = sq.rank() == back
+                && (sq.file() == File::A || sq.file() == File::H)
+                && board
+                    .by_piece(Piece {
+                        color,
+                        role: Role::Rook,
+                    })
+                    .contains(sq);
+            king_ok && rook_ok
+        });
+        if !ok {
+            bad_rights.add(sq);
+        }
+    }
+    bad_rights
+}
+
+/// Chess960: a rook of the right's side on each right's square, the king on its first
+/// rank, at most one right on each side of it.
+fn chess960_rights_errors(board: &Board, rights: Bitboard, errors: &mut Vec<PositionErrorKind>) {
+    let mut without_rook = Bitboard::EMPTY;
+    for sq in rights {
+        let owner = Color::ALL
+            .into_iter()
+            .find(|&c| sq.rank() == Rank::First.relative_to(c));
+        let has_rook = owner.is_some_and(|color| {
+            board
+                .by_piece(Piece {
+                    color,
+                    role: Role::Rook,
+                })
+                .contains(sq)
+        });
+        if !has_rook {
+            without_rook.add(sq);
+        }
+    }
+    if without_rook.any() {
+        errors.push(PositionErrorKind::CastlingRightWithoutRook(without_rook));
+    }
+    for color in Color::ALL {
+        let back = Rank::First.relative_to(color);
+        let ours = rights & Bitboard::rank(back);
+        if ours.is_empty() {
+            continue;
+        }
+        let Some(king) = board.king_of(color).filter(|k| k.rank() == back) else {
+            errors.push(PositionErrorKind::CastlingKingNotOnFirstRank(color));
+            continue;
+        };
+        for side in CastlingSide::ALL {
+            let rooks = ours & side_of(king, side);
+            if rooks.more_than_one() {
+                errors.push(PositionErrorKind::CastlingRightsOnOneSide { color, side, rooks });
+            }
+        }
+    }
+}
+
+/// The squares of `king`'s rank on `side` of it.
+fn side_of(king: Square, side: CastlingSide) -> Bitboard {
+    let rank = Bitboard::rank(king.rank());
+    let below = Bitboard((1u64 << king.index()) - 1);
+    match side {
+        CastlingSide::QueenSide => rank & below,
+        CastlingSide::KingSide => rank - below - king,
+    }
+}
+
 /// A validated, playable chess position.
 ///
 /// ```
@@ -280,6 +395,7 @@ pub struct Position {
     ep_square: Option<Square>,
     halfmoves: u32,
     fullmoves: u32,
+    mode: CastlingMode,
 }
 
 impl Default for Position {
@@ -428,6 +544,7 @@ impl Position {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            mode: CastlingMode::Standard,
         }
     }
 
@@ -445,6 +562,22 @@ impl Position {
     /// assert_eq!(err.errors.len(), 1); // no rook on a1 for the Q right
     /// ```
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        Position::from_setup_with(setup, CastlingMode::Standard)
+    }
+
+    /// Validates a setup as [`Position::from_setup`] does, in the given castling mode: in
+    /// [`CastlingMode::Chess960`] a castling right needs the king on its first rank and a
+    /// rook of its side on the right's square, with at most one right on each side of
+    /// the king.
+    ///
+    /// ```
+    /// use cajitas_rules::{CastlingMode, Fen, Position, PositionErrorKind};
+    /// let fen: Fen = "4k3/8/8/8/8/8/8/1R1K1R1R w FH - 0 1".parse().unwrap();
+    /// let err = Position::from_setup_with(fen.0.clone(), CastlingMode::Chess960).unwrap_err();
+    /// assert!(matches!(err.errors[0], PositionErrorKind::CastlingRightsOnOneSide { .. }));
+    /// assert!(Position::from_setup(fen.0).is_err());
+    /// ```
+    pub fn from_setup_with(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
         let mut errors = Vec::new();
         let board = setup.board;
         for color in Color::ALL {
@@ -472,6 +605,7 @@ impl Position {
             ep_square: None,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
+            mode,
         };
         if let Some(their_king) = pos.board.king_of(!turn)
             && pos
@@ -480,31 +614,16 @@ impl Position {
         {
             errors.push(PositionErrorKind::OppositeCheck);
         }
-        let mut bad_rights = Bitboard::EMPTY;
-        for sq in setup.castling_rights {
-            let ok = [Color::White, Color::Black].into_iter().any(|color| {
-                let back = Rank::First.relative_to(color);
-                let king_ok = pos.board.by_piece(Piece {
-                    color,
-                    role: Role::King,
-                }) == Bitboard::from(Square::from_coords(File::E, back));
-                let rook_ok = sq.rank() == back
-                    && (sq.file() == File::A || sq.file() == File::H)
-                    && pos
-                        .board
-                        .by_piece(Piece {
-                            color,
-                            role: Role::Rook,
-                        })
-                        .contains(sq);
-                king_ok && rook_ok
-            });
-            if !ok {
-                bad_rights.add(sq);
+        match mode {
+            CastlingMode::Standard => {
+                let bad_rights = standard_bad_rights(&pos.board, setup.castling_rights);
+                if bad_rights.any() {
+                    errors.push(PositionErrorKind::InvalidCastlingRights(bad_rights));
+                }
             }
-        }
-        if bad_rights.any() {
-            errors.push(PositionErrorKind::InvalidCastlingRights(bad_rights));
+            CastlingMode::Chess960 => {
+                chess960_rights_errors(&pos.board, setup.castling_rights, &mut errors)
+            }
         }
         if let Some(ep) = setup.ep_square {
             let them = !turn;
@@ -566,8 +685,25 @@ impl Position {
     /// assert_eq!(pos.legal_moves().len(), 48);
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, CastlingMode::Standard)
+    }
+
+    /// Reads a FEN (X-FEN or Shredder-FEN castling) and validates it in the given castling
+    /// mode (warnings accepted).
+    ///
+    /// ```
+    /// use cajitas_rules::{CastlingMode, Position};
+    /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    /// let pos = Position::from_fen_with(fen, CastlingMode::Chess960).unwrap();
+    /// assert_eq!(pos.legal_moves().len(), 21);
+    /// // The f-rook is the outermost on the queen side: X-FEN writes it as Q.
+    /// assert_eq!(pos.fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
+    /// // Standard chess has no castling right on the f-file.
+    /// assert!(Position::from_fen(fen).is_err());
+    /// ```
+    pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
         let fen: Fen = fen.parse()?;
-        Ok(Position::from_setup(fen.0)?)
+        Ok(Position::from_setup_with(fen.0, mode)?)
     }
 
     /// What cannot arise in a game but is still playable.
@@ -612,9 +748,45 @@ impl Position {
         }
     }
 
-    /// The FEN of this position.
+    /// The FEN of this position, castling rights as X-FEN: `KQkq` for the outermost rook
+    /// on a side, a file letter only for a rook that is not (Chess960).
     pub fn fen(&self) -> String {
         Fen(self.to_setup()).to_string()
+    }
+
+    /// The FEN of this position with the castling rights as Shredder-FEN: the rooks' files
+    /// (`HAha` for the standard rights).
+    ///
+    /// ```
+    /// use cajitas_rules::Position;
+    /// assert_eq!(Position::new().shredder_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    /// ```
+    pub fn shredder_fen(&self) -> String {
+        Fen(self.to_setup()).to_shredder_string()
+    }
+
+    /// The castling mode this position was validated in: how its castling moves are
+    /// written in UCI ([`Position::uci`]).
+    #[inline]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// `m` in UCI notation as this position's castling mode writes it: castling as the
+    /// king's move (`e1g1`) in standard chess, as the king taking its own rook (`e1h1`) in
+    /// Chess960.
+    ///
+    /// ```
+    /// use cajitas_rules::{CastlingMode, Position};
+    /// let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+    /// let pos = Position::from_fen(fen).unwrap();
+    /// let castle = pos.legal_moves().iter().copied().find(|m| m.is_castle()).unwrap();
+    /// assert_eq!(pos.uci(castle).to_string(), "e1g1");
+    /// let pos = Position::from_fen_with(fen, CastlingMode::Chess960).unwrap();
+    /// assert_eq!(pos.uci(castle).to_string(), "e1h1");
+    /// ```
+    pub fn uci(&self, m: Move) -> crate::Uci {
+        crate::Uci::from_move_with(m, self.mode)
     }
 
     /// Piece placement.
@@ -642,7 +814,22 @@ impl Position {
     /// assert!(Position::new().has_castling_right(Color::Black, CastlingSide::QueenSide));
     /// ```
     pub fn has_castling_right(&self, color: Color, side: CastlingSide) -> bool {
-        self.castling.contains(side.rook_from(color))
+        self.castling_rook(color, side).is_some()
+    }
+
+    /// The rook `color` may still castle with on `side`, if it has that right (a1 or h1 in
+    /// standard chess; any square of the first rank in Chess960).
+    ///
+    /// ```
+    /// use cajitas_rules::{CastlingMode, CastlingSide, Color, Position, Square};
+    /// let pos = Position::from_fen_with("nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1", CastlingMode::Chess960).unwrap();
+    /// assert_eq!(pos.castling_rook(Color::White, CastlingSide::QueenSide), Some(Square::B1));
+    /// assert_eq!(pos.castling_rook(Color::Black, CastlingSide::KingSide), Some(Square::G8));
+    /// ```
+    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let back = Rank::First.relative_to(color);
+        let king = self.board.king_of(color).filter(|k| k.rank() == back)?;
+        (self.castling & side_of(king, side)).first()
     }
 
     /// The en passant square as stored: set after a double step when a pawn stands ready

@@ -620,3 +620,66 @@ impl CastlingSide {
         Square::from_coords(self.rook_from_file(), Rank::First.relative_to(color))
     }
 }
+
+/// How castling is written and which castling rights a position may have.
+///
+/// The castling rule itself is the same in both modes (the king ends on g1 or c1, the
+/// rook on f1 or d1); only the start squares differ. In [`Standard`](Self::Standard)
+/// chess a castling right needs the king on e1 (e8) and the rook on a1 or h1 (a8, h8), and
+/// UCI writes castling as the king's move (`e1g1`). In [`Chess960`](Self::Chess960) the king
+/// and the rook may start on any squares of the first rank, the king between the rooks, and
+/// UCI writes castling as the king taking its own rook (`e1h1`).
+///
+/// ```
+/// use cajitas_rules::{CastlingMode, Position};
+/// assert_eq!(Position::new().castling_mode(), CastlingMode::Standard);
+/// let pos = Position::from_fen_with("nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1", CastlingMode::Chess960).unwrap();
+/// assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub enum CastlingMode {
+    /// Standard chess: castling rights only with the king on e1/e8 and rooks on the corners.
+    #[default]
+    Standard,
+    /// Chess960 (Fischer Random): castling with the king and rooks on any first-rank squares.
+    Chess960,
+}
+
+impl CastlingMode {
+    /// `true` for [`CastlingMode::Chess960`].
+    pub const fn is_chess960(self) -> bool {
+        matches!(self, CastlingMode::Chess960)
+    }
+
+    /// The mode a FEN text implies by itself: Chess960 when its castling field names a rook
+    /// by its file (Shredder-FEN `HAha`, or an X-FEN file letter), standard otherwise (`KQkq`,
+    /// `-`, or no castling field at all). A FEN with `KQkq` may still be a Chess960 position:
+    /// only the caller knows that.
+    ///
+    /// ```
+    /// use cajitas_rules::CastlingMode;
+    /// assert_eq!(CastlingMode::implied_by_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"), CastlingMode::Chess960);
+    /// assert_eq!(CastlingMode::implied_by_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), CastlingMode::Standard);
+    /// ```
+    pub fn implied_by_fen(fen: &str) -> CastlingMode {
+        match fen.split_ascii_whitespace().nth(2) {
+            Some(field)
+                if field
+                    .chars()
+                    .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c)) =>
+            {
+                CastlingMode::Chess960
+            }
+            _ => CastlingMode::Standard,
+        }
+    }
+}
+
+impl fmt::Display for CastlingMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CastlingMode::Standard => "standard",
+            CastlingMode::Chess960 => "chess960",
+        })
+    }
+}

@@ -3,7 +3,7 @@
 use std::fmt::{self, Display, Formatter, Write as _};
 use std::str::FromStr;
 
-use crate::{Move, Position, Role, Square};
+use crate::{CastlingMode, Move, Position, Role, Square};
 
 /// A move in UCI notation: origin, destination and promotion piece.
 ///
@@ -70,8 +70,30 @@ impl Uci {
         }
     }
 
+    /// The UCI of a move as `mode` writes it: castling as the king's move (`e1g1`) in
+    /// standard chess, as the king taking its own rook (`e1h1`) in Chess960 (what engines
+    /// with `UCI_Chess960` on read and write). [`Position::uci`] uses the position's mode.
+    ///
+    /// ```
+    /// use cajitas_rules::{CastlingMode, Move, Square, Uci};
+    /// let castle = Move::Castle { king: Square::B1, rook: Square::A1 };
+    /// assert_eq!(Uci::from_move_with(castle, CastlingMode::Chess960).to_string(), "b1a1");
+    /// assert_eq!(Uci::from_move_with(castle, CastlingMode::Standard).to_string(), "b1c1");
+    /// ```
+    pub fn from_move_with(m: Move, mode: CastlingMode) -> Uci {
+        match (m, mode) {
+            (Move::Castle { king, rook }, CastlingMode::Chess960) => Uci {
+                from: king,
+                to: rook,
+                promotion: None,
+            },
+            _ => Uci::from_move(m),
+        }
+    }
+
     /// The legal move this UCI describes in `pos`, if any. A king moving onto its own rook
-    /// (`e1h1`) is read as castling too.
+    /// (`e1h1`) is read as castling too. In Chess960 that is the only castling form: the
+    /// king's move to g1 or c1 is a plain king move there, when it is one.
     ///
     /// ```
     /// use cajitas_rules::{Position, Uci};
@@ -86,7 +108,7 @@ impl Uci {
             .iter()
             .copied()
             .find(|&m| {
-                Uci::from_move(m) == *self
+                Uci::from_move_with(m, pos.castling_mode()) == *self
                     || matches!(m, Move::Castle { king, rook }
                         if king == self.from && rook == self.to && self.promotion.is_none())
             })

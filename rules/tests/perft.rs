@@ -1,12 +1,12 @@
 //! Perft suites: every `tests/data/*.epd` file, each naming its source in a header
 //! comment, read by one generic test. Lines are `FEN ;D1 n ;D2 n ...` with published
-//! counts. By default each position runs every listed depth whose count is at most
+//! counts. Files whose name starts with `chess960` are read in Chess960 mode. By default each position runs every listed depth whose count is at most
 //! [`NODE_BUDGET`] (seconds in the test profile); `cargo test -p cajitas-rules --release
 //! -- --ignored` runs every listed depth.
 
 use std::path::Path;
 
-use cajitas_rules::{Position, perft};
+use cajitas_rules::{CastlingMode, Position, perft};
 
 /// The largest published count the default test checks.
 const NODE_BUDGET: u64 = 5_000_000;
@@ -15,6 +15,7 @@ struct Case {
     file: String,
     line: usize,
     fen: String,
+    mode: CastlingMode,
     counts: Vec<(u32, u64)>,
 }
 
@@ -31,6 +32,11 @@ fn load_cases() -> Vec<Case> {
     for path in files {
         let text = std::fs::read_to_string(&path).expect("readable data file");
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let mode = if name.starts_with("chess960") {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
         assert!(
             text.lines()
                 .next()
@@ -56,6 +62,7 @@ fn load_cases() -> Vec<Case> {
                 file: name.clone(),
                 line: i + 1,
                 fen,
+                mode,
                 counts,
             });
         }
@@ -69,7 +76,7 @@ fn run(budget: u64) -> (usize, u64) {
     let mut nodes = 0;
     let mut failures = Vec::new();
     for case in &cases {
-        let pos = Position::from_fen(&case.fen)
+        let pos = Position::from_fen_with(&case.fen, case.mode)
             .unwrap_or_else(|e| panic!("{}:{}: {e}", case.file, case.line));
         for &(depth, expected) in &case.counts {
             if expected > budget {

@@ -3,7 +3,8 @@
 use super::error::{CastleProblem, IllegalReason};
 use super::text::{Pattern, Reading};
 use crate::{
-    Bitboard, CastlingSide, Color, File, Move, Piece, Position, Rank, Role, Square, attacks,
+    Bitboard, CastlingMode, CastlingSide, Color, File, Move, Piece, Position, Rank, Role, Square,
+    attacks,
 };
 
 pub(super) fn explain(pos: &Position, legal: &[Move], reading: &Reading) -> IllegalReason {
@@ -28,6 +29,9 @@ fn king_home(color: Color) -> Square {
 }
 
 fn castle_problem(pos: &Position, side: CastlingSide) -> Option<CastleProblem> {
+    if pos.castling_mode() == CastlingMode::Chess960 {
+        return castle_problem_960(pos, side);
+    }
     let us = pos.turn();
     let board = pos.board();
     let king = king_home(us);
@@ -73,8 +77,69 @@ fn castle_problem(pos: &Position, side: CastlingSide) -> Option<CastleProblem> {
     None
 }
 
-/// The castling side a king move typed as coordinates stands for (`e1g1`, `e1h1`, ...).
-fn coordinate_castle(us: Color, from: Square, to: Square) -> Option<CastlingSide> {
+/// Chess960: the same questions with the king and the rook where they stand.
+fn castle_problem_960(pos: &Position, side: CastlingSide) -> Option<CastleProblem> {
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(rook) = pos.castling_rook(us, side) else {
+        let other = match side {
+            CastlingSide::KingSide => CastlingSide::QueenSide,
+            CastlingSide::QueenSide => CastlingSide::KingSide,
+        };
+        return Some(if pos.has_castling_right(us, other) {
+            CastleProblem::RookMoved
+        } else {
+            CastleProblem::KingMoved
+        });
+    };
+    let king = board.king_of(us)?;
+    let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+    let in_the_way =
+        (attacks::between(king, king_to) | attacks::between(rook, rook_to) | king_to | rook_to)
+            - king
+            - rook;
+    if (in_the_way & board.occupied()).any() {
+        return Some(CastleProblem::PiecesInTheWay);
+    }
+    if pos.is_check() {
+        return Some(CastleProblem::OutOfCheck);
+    }
+    let occupied = board.occupied() ^ king ^ rook;
+    if attacks::between(king, king_to)
+        .into_iter()
+        .any(|sq| pos.attackers_to(sq, !us, occupied).any())
+    {
+        return Some(CastleProblem::ThroughAttackedSquare);
+    }
+    if pos.attackers_to(king_to, !us, occupied).any() {
+        return Some(CastleProblem::IntoCheck);
+    }
+    None
+}
+
+/// The castling side a king move typed as coordinates stands for (`e1g1`, `e1h1`, ...); in
+/// Chess960, the king onto its own rook, or two files or more towards g or c.
+fn coordinate_castle(pos: &Position, from: Square, to: Square) -> Option<CastlingSide> {
+    let us = pos.turn();
+    if pos.castling_mode() == CastlingMode::Chess960 {
+        if from.rank() != Rank::First.relative_to(us) || to.rank() != from.rank() {
+            return None;
+        }
+        let own_rook = pos.board().piece_at(to)
+            == Some(Piece {
+                color: us,
+                role: Role::Rook,
+            });
+        let far = from.distance(to) >= 2 && matches!(to.file(), File::G | File::C);
+        if !(own_rook || far) {
+            return None;
+        }
+        return Some(if to > from {
+            CastlingSide::KingSide
+        } else {
+            CastlingSide::QueenSide
+        });
+    }
     if from != king_home(us) || to.rank() != from.rank() {
         return None;
     }
@@ -124,6 +189,20 @@ fn explain_move(pos: &Position, legal: &[Move], p: &Pattern) -> IllegalReason {
     }
     let us = pos.turn();
     let board = pos.board();
+    // Chess960: the king named onto its own rook (`Kh1`) is a castling attempt.
+    if pos.castling_mode() == CastlingMode::Chess960
+        && p.role == Some(Role::King)
+        && let Some(king) = board.king_of(us)
+        && p.from().is_none_or(|from| from == king)
+        && let Some(side) = coordinate_castle(pos, king, p.to)
+        && board.piece_at(p.to)
+            == Some(Piece {
+                color: us,
+                role: Role::Rook,
+            })
+    {
+        return castle(pos, side);
+    }
     let role = match p.from() {
         Some(from) => match board.piece_at(from) {
             None => return IllegalReason::EmptySquare { square: from },
@@ -143,7 +222,7 @@ fn explain_move(pos: &Position, legal: &[Move], p: &Pattern) -> IllegalReason {
                 }
                 if p.role.is_none()
                     && piece.role == Role::King
-                    && let Some(side) = coordinate_castle(us, from, p.to)
+                    && let Some(side) = coordinate_castle(pos, from, p.to)
                 {
                     return castle(pos, side);
                 }

@@ -12,7 +12,7 @@ mod text;
 pub use error::{CastleProblem, IllegalReason, Malformed, ReadError, ReadErrorKind};
 pub use text::{Lang, MAX_INPUT_CHARS, MoveText, Pattern, Reading};
 
-use crate::{File, Move, Position, Rank, Role, San, Square};
+use crate::{CastlingMode, File, Move, Position, Rank, Role, San, Square};
 
 /// Reads a move as a player typed it, in `pos`, with a language hint.
 ///
@@ -29,6 +29,10 @@ use crate::{File, Move, Position, Rank, Role, San, Square};
 ///   caballo, dama for `a`, `c`, `d`). `k q r n t p` are piece letters (`nf3`).
 /// - Coordinates: `e2e4`, `e2-e4`, `e2xe4`, `e7e8q`, `d7d8R`; castling as `e1g1` or as the king
 ///   taking its rook (`e1h1`). `Kg1` is a king move, never castling.
+/// - Chess960 ([`CastlingMode::Chess960`] positions): `O-O`, `0-0-0`... as in standard chess;
+///   the king onto its own rook in any notation (`b1a1`, `Kxa1`, `Ka1`, `♔a1`, Spanish `Ra1`);
+///   the king's destination (`e1g1`) only when the king moves two files or more (`f1g1` is a
+///   king move).
 /// - Spanish letters for the piece and the promotion (`Cf3`, `e8=D`, `e8T`): D dama, T torre,
 ///   A alfil, C caballo, P peón, R rey, and K, Q as in our Spanish source document; accepted in
 ///   both languages. `R` is tried as rook first in English and as rey first in Spanish; when
@@ -102,7 +106,7 @@ enum Match {
     NeedsPromotion,
 }
 
-fn match_reading(reading: &Reading, m: Move) -> Match {
+fn match_reading(reading: &Reading, m: Move, mode: CastlingMode) -> Match {
     let p = match reading {
         Reading::Castle(side) => {
             return if m.castling_side() == Some(*side) {
@@ -114,12 +118,22 @@ fn match_reading(reading: &Reading, m: Move) -> Match {
         Reading::Move(p) => p,
     };
     if let Move::Castle { king, rook } = m {
-        // Only coordinates (no piece letter) castle: `e1g1`, `e1h1`. `Kg1` never does.
-        return if p.role.is_none()
-            && p.promotion.is_none()
+        // Coordinates (no piece letter) castle: `e1g1`, `e1h1`. `Kg1` never does. In
+        // Chess960 the king's destination form only counts when the king moves at least two
+        // files (a one-step `f1g1` is the king's own move there), and the king named onto
+        // its own rook (`Kh1`, `Kxh1`, `♔h1`, `Rh1` in Spanish) castles too: no king move
+        // ever lands on its own piece.
+        let coordinates = p.role.is_none()
             && p.from() == Some(king)
-            && (p.to == m.to() || p.to == rook)
-        {
+            && (p.to == rook
+                || (p.to == m.to()
+                    && (mode == CastlingMode::Standard || king.distance(p.to) >= 2)));
+        let king_onto_rook = mode == CastlingMode::Chess960
+            && p.role == Some(Role::King)
+            && p.to == rook
+            && p.from_file.is_none_or(|f| f == king.file())
+            && p.from_rank.is_none_or(|r| r == king.rank());
+        return if p.promotion.is_none() && (coordinates || king_onto_rook) {
             Match::Exact
         } else {
             Match::No
@@ -260,7 +274,7 @@ impl MoveText {
             let mut exact = Vec::new();
             let mut unpromoted = Vec::new();
             for &m in legal.iter() {
-                match match_reading(reading, m) {
+                match match_reading(reading, m, pos.castling_mode()) {
                     Match::Exact => exact.push(m),
                     Match::NeedsPromotion => unpromoted.push(m),
                     Match::No => {}
