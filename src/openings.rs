@@ -212,7 +212,9 @@ impl Book {
 /// Whether `start` is the standard start position (its move counters aside).
 fn is_standard_start(start: &Position) -> bool {
     static STANDARD: OnceLock<PositionKey> = OnceLock::new();
-    start.fullmoves() == 1
+    // A Chess960 game from #518 has the standard position but is no standard game.
+    !start.castling_mode().is_chess960()
+        && start.fullmoves() == 1
         && start.fide_key() == *STANDARD.get_or_init(|| Position::new().fide_key())
 }
 

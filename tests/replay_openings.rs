@@ -105,3 +105,18 @@ fn a_game_from_a_setup_has_no_opening() {
     // Its first, a Vienna game from the start: named.
     assert_eq!(all[0]["opening"]["eco"], "C23");
 }
+
+#[test]
+fn a_chess960_game_has_no_opening_even_from_518() {
+    // #518 is the standard position; the same Vienna moves name an opening only in a
+    // standard game.
+    let moves = "1. e4 e5 2. Nc3 Nf6 3. f4 *";
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let standard = lines(&replay(&[], moves.as_bytes()));
+    assert_eq!(standard[0]["opening"]["eco"], "C29", "{}", standard[0]);
+    let text = format!("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves}");
+    let c960 = lines(&replay(&[], text.as_bytes()));
+    assert!(c960[0].get("error").is_none(), "{}", c960[0]);
+    assert_eq!(c960[0]["plies"], 5);
+    assert_eq!(c960[0]["opening"], Value::Null, "{}", c960[0]);
+}

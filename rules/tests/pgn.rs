@@ -360,3 +360,101 @@ fn error_messages_echo_a_capped_input() {
     assert_eq!(pgn::echo("Nf4"), "Nf4");
     assert_eq!(pgn::echo(&long), shown);
 }
+
+/// A Chess960 game from #0 (`bbqnnrkr`) with both sides castling short, where the king
+/// stays on g1/g8 and only the rook moves.
+fn chess960_game() -> Game {
+    let start = cajitas_rules::Chess960::position(0).unwrap();
+    let mut game = Game::from_position(start);
+    for text in ["f4", "f5", "Rf3", "Rf6", "O-O", "O-O", "Rg3", "Rg6"] {
+        let m = cajitas_rules::read_move(game.position(), text, Lang::En)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.play(m);
+    }
+    game
+}
+
+#[test]
+fn chess960_games_write_variant_setup_and_x_fen() {
+    let game = chess960_game();
+    let text = pgn::write_game(&game, &Tags::default());
+    assert!(text.contains("[Variant \"Chess960\"]\n"), "{text}");
+    assert!(text.contains("[SetUp \"1\"]\n"), "{text}");
+    assert!(
+        text.contains("[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]"),
+        "{text}"
+    );
+    assert!(text.contains("3. O-O O-O"), "{text}");
+    let back = pgn::read_game(&text, Lang::En).unwrap();
+    assert_eq!(back.game.moves(), game.moves());
+    assert!(back.game.start().castling_mode().is_chess960());
+    assert_eq!(back.game.position().fen(), game.position().fen());
+
+    // #518 is the standard position, but a Chess960 game still says so and gives its FEN.
+    let standard = Game::from_position(cajitas_rules::Chess960::STANDARD.to_position());
+    let text = pgn::write_game(&standard, &Tags::default());
+    assert!(text.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n"), "{text}");
+    // A standard game has no Variant tag.
+    assert!(!pgn::write_game(&Game::new(), &Tags::default()).contains("Variant"));
+}
+
+#[test]
+fn the_chess960_variant_tag_reads_the_fen_in_chess960_mode() {
+    // A king on b1 castling long with its rook on a1: legal only in Chess960, and only
+    // when the FEN is read so (KQkq means the outermost rooks).
+    let movetext = "1. O-O-O O-O-O 2. Kb1 *";
+    let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1";
+    for variant in [
+        "Chess960",
+        "chess960",
+        "Fischerandom",
+        "FISCHERANDOM",
+        " Chess960 ",
+    ] {
+        let text = format!("[Variant \"{variant}\"]\n[FEN \"{fen}\"]\n\n{movetext}");
+        let g = pgn::read_game(&text, Lang::En).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_eq!(g.game.moves().len(), 3, "{variant}");
+        assert_eq!(
+            g.game.position().fen(),
+            "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/1K1R3R b - - 3 2"
+        );
+    }
+    // Without the tag the same FEN is standard chess: no castling there.
+    let err = pgn::read_game(&format!("[FEN \"{fen}\"]\n\n{movetext}"), Lang::En).unwrap_err();
+    assert!(
+        matches!(err.kind, PgnErrorKind::Fen(_) | PgnErrorKind::Move(_)),
+        "{err}"
+    );
+    // Shredder-FEN letters say Chess960 by themselves.
+    let text = "[FEN \"rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w AHah - 0 1\"]\n\n1. O-O-O *";
+    assert_eq!(
+        pgn::read_game(text, Lang::En).unwrap().game.moves().len(),
+        1
+    );
+    // Chess960 without FEN is #518; other variants stay refused.
+    let g = pgn::read_game("[Variant \"Chess960\"]\n\n1. e4 *", Lang::En).unwrap();
+    assert!(g.game.start().castling_mode().is_chess960());
+    let err = pgn::read_game("[Variant \"Atomic\"]\n\n1. e4 *", Lang::En).unwrap_err();
+    assert!(matches!(err.kind, PgnErrorKind::Variant(_)), "{err}");
+}
+
+#[test]
+fn a_bare_movetext_from_a_standard_start_reads_as_chess960_when_the_tag_says_so() {
+    // What `cajitas replay --fen` gives: a position read as standard chess; the Variant tag
+    // turns it into Chess960, so the king takes its own rook to castle (e1h1 only there).
+    let start = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    let read = |text: &str| {
+        pgn::read_games(text, Lang::En)
+            .unwrap()
+            .starting_from(start.clone())
+            .next()
+            .unwrap()
+            .unwrap()
+    };
+    let g = read("[Variant \"Chess960\"]\n\n1. O-O *");
+    assert!(g.game.start().castling_mode().is_chess960());
+    assert_eq!(g.game.start().uci(g.game.moves()[0]).to_string(), "e1h1");
+    let g = read("1. O-O *");
+    assert!(!g.game.start().castling_mode().is_chess960());
+    assert_eq!(g.game.start().uci(g.game.moves()[0]).to_string(), "e1g1");
+}

@@ -314,7 +314,12 @@ impl Analysis {
         let best: Vec<String> = self
             .best
             .iter()
-            .map(|b| b.map_or_else(|| "-".to_owned(), |m| Uci::from_move(m).to_string()))
+            .map(|b| {
+                b.map_or_else(
+                    || "-".to_owned(),
+                    |m| Uci::from_move_with(m, self.start.castling_mode()).to_string(),
+                )
+            })
             .collect();
         format!("{}|{}", evals.join(" "), best.join(" "))
     }
@@ -461,7 +466,7 @@ pub fn analyse(
             None => todo.push_back((i, ucis.len(), pos.clone())),
         }
         if let Some(&m) = moves.get(i) {
-            ucis.push(Uci::from_move(m).to_string());
+            ucis.push(pos.uci(m).to_string());
             pos.play(m);
         }
     }

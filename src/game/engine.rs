@@ -10,7 +10,7 @@
 use std::sync::Weak;
 use std::time::Duration;
 
-use cajitas_rules::{Color, Game, Lang, Move, Position, Uci};
+use cajitas_rules::{Color, Game, Lang, Move, Position};
 
 use super::load::{Loaded, side};
 use super::play::Turn;
@@ -379,12 +379,13 @@ impl EngineGames<'_> {
                 return Err(Failure::bad_game(format!("engine move {mv:?} is illegal")).into());
             }
             let san = cajitas_rules::san(l.game.position(), mv).to_string();
+            let uci = l.game.position().uci(mv).to_string();
             l.game
                 .try_play(mv)
                 .map_err(|e| Failure::rules("engine move refused", e))?;
             let row = MoveRow {
                 ply,
-                uci: Uci::from_move(mv).to_string(),
+                uci,
                 san,
                 user_id: engine,
                 played_at: now,

@@ -403,7 +403,7 @@ impl Play<'_> {
             };
             // Stored and shown as English SAN text.
             let san = cajitas_rules::san(l.game.position(), mv).to_string();
-            let uci = Uci::from_move(mv).to_string();
+            let uci = l.game.position().uci(mv).to_string();
             tx.upsert_user(&me, now)?;
             if claim_draw {
                 let with = l.game.claimable_with(mv);

@@ -6,7 +6,7 @@ cli-pgn-move = { $number } { $input }: { $reason }
 cli-pgn-token = { $input }: { $reason }
 cli-pgn-too-large = the PGN text is { $bytes } bytes, more than the { $max } MiB allowed
 cli-pgn-fen = the FEN tag cannot be used: { $reason }
-cli-pgn-variant = the variant "{ $variant }" is not supported, only standard chess
+cli-pgn-variant = the variant "{ $variant }" is not supported, only standard chess and Chess960
 cli-game-over = The game was already over: { $winner ->
     [white] White won by { termination }.
     [black] Black won by { termination }.

@@ -6,7 +6,7 @@ cli-pgn-move = { $number } { $input }: { $reason }
 cli-pgn-token = { $input }: { $reason }
 cli-pgn-too-large = el texto PGN ocupa { $bytes } bytes, más de los { $max } MiB permitidos
 cli-pgn-fen = la etiqueta FEN no sirve: { $reason }
-cli-pgn-variant = la variante «{ $variant }» no está admitida, solo el ajedrez normal
+cli-pgn-variant = la variante «{ $variant }» no está admitida, solo el ajedrez normal y el Chess960
 cli-game-over = La partida ya había terminado: { $winner ->
     [white] ganaron las blancas por { termination }.
     [black] ganaron las negras por { termination }.

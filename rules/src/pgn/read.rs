@@ -6,7 +6,9 @@ use super::split::{RawGame, Splitter};
 use super::{MAX_FILE_BYTES, PgnResult};
 use crate::game::{Game, PlayError};
 use crate::outcome::{DrawClaim, DrawReason, WinReason};
-use crate::{Color, FenError, Lang, Outcome, Position, ReadError, read_move};
+use crate::{
+    CastlingMode, Chess960, Color, FenError, Lang, Outcome, Position, ReadError, read_move,
+};
 
 /// A game read from PGN.
 #[derive(Debug, Clone)]
@@ -172,7 +174,7 @@ pub enum PgnErrorKind {
     },
     /// The FEN tag cannot be used: why (it is not FEN, or not a playable position).
     Fen(FenError),
-    /// The Variant tag names a variant other than standard chess.
+    /// The Variant tag names a variant other than standard chess and Chess960.
     Variant(String),
     /// A move could not be read or is not legal.
     Move(ReadError),
@@ -208,7 +210,7 @@ impl PgnError {
             ),
             PgnErrorKind::Fen(why) => format!("the FEN tag cannot be used: {why}"),
             PgnErrorKind::Variant(v) => format!(
-                "the variant \"{}\" is not supported, only standard chess",
+                "the variant \"{}\" is not supported, only standard chess and Chess960",
                 super::echo(v)
             ),
             PgnErrorKind::Move(e) => match &self.move_number {
@@ -362,6 +364,16 @@ pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The names PGN files give Chess960 (lichess writes "Chess960"; older files
+/// "Fischerandom", ChessBase "Fischer Random"), compared without case.
+fn is_chess960_variant(v: &str) -> bool {
+    let v = v.trim().to_ascii_lowercase();
+    matches!(
+        v.as_str(),
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" | "960"
+    )
+}
+
 /// The variants that are standard chess under another name.
 fn is_standard_variant(v: &str) -> bool {
     let v = v.trim().to_ascii_lowercase();
@@ -387,26 +399,45 @@ fn play_raw(raw: RawGame<'_>, lang: Lang, start: Option<&Position>) -> Result<Pg
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     };
-    if let Some(v) = tag("Variant")
-        && !is_standard_variant(v)
-    {
-        return Err(PgnError {
-            line: raw.line,
-            ply: 0,
-            input: v.to_string(),
-            move_number: None,
-            kind: PgnErrorKind::Variant(v.to_string()),
-        });
-    }
-    let position = match tag("FEN") {
-        Some(fen) => Position::from_fen(fen.trim()).map_err(|e| PgnError {
-            line: raw.line,
-            ply: 0,
-            input: fen.to_string(),
-            move_number: None,
-            kind: PgnErrorKind::Fen(e),
-        })?,
-        None => start.cloned().unwrap_or_default(),
+    let mode = match tag("Variant") {
+        Some(v) if is_chess960_variant(v) => CastlingMode::Chess960,
+        Some(v) if !is_standard_variant(v) => {
+            return Err(PgnError {
+                line: raw.line,
+                ply: 0,
+                input: v.to_string(),
+                move_number: None,
+                kind: PgnErrorKind::Variant(v.to_string()),
+            });
+        }
+        _ => CastlingMode::Standard,
+    };
+    let fen_error = |fen: &str, e| PgnError {
+        line: raw.line,
+        ply: 0,
+        input: fen.to_string(),
+        move_number: None,
+        kind: PgnErrorKind::Fen(e),
+    };
+    let position = match (tag("FEN"), start) {
+        // Shredder-FEN letters say Chess960 even without the Variant tag.
+        (Some(fen), _) => {
+            let mode = if CastlingMode::implied_by_fen(fen).is_chess960() {
+                CastlingMode::Chess960
+            } else {
+                mode
+            };
+            Position::from_fen_with(fen.trim(), mode).map_err(|e| fen_error(fen, e))?
+        }
+        // A Chess960 game without FEN starts from the caller's position read as Chess960,
+        // or from the standard position (Chess960 #518).
+        (None, Some(start)) if mode.is_chess960() && !start.castling_mode().is_chess960() => {
+            let fen = start.fen();
+            Position::from_fen_with(&fen, mode).map_err(|e| fen_error(&fen, e))?
+        }
+        (None, Some(start)) => start.clone(),
+        (None, None) if mode.is_chess960() => Chess960::STANDARD.to_position(),
+        (None, None) => Position::default(),
     };
     let mut game = Game::from_position(position);
     for (ply, &(text, line)) in raw.moves.iter().enumerate() {

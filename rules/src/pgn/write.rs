@@ -8,8 +8,9 @@ use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::{Color, Position, san};
 
 /// The tags the application fills in. The rest of the Seven Tag Roster (Result), the
-/// Termination tag, and FEN/SetUp for games not from the initial position are written
-/// from the game itself.
+/// Termination tag, FEN/SetUp for games not from the initial position, and Variant
+/// "Chess960" with SetUp/FEN (X-FEN, even for #518) for a Chess960 game are written from
+/// the game itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tags {
     /// The event, e.g. "Casual game" (`?` when unknown).
@@ -127,7 +128,12 @@ pub fn write_game(game: &Game, tags: &Tags) -> String {
     tag("Black", &tags.black);
     tag("Result", &result.to_string());
     let start = game.start();
-    let from_initial = start.fen() == Position::new().fen();
+    let chess960 = start.castling_mode().is_chess960();
+    if chess960 {
+        tag("Variant", "Chess960");
+    }
+    // A Chess960 game names its start position even when it is the standard one (#518).
+    let from_initial = !chess960 && start.fen() == Position::new().fen();
     if !from_initial {
         tag("SetUp", "1");
         tag("FEN", &start.fen());

@@ -1,6 +1,6 @@
 //! `/move` and its autocomplete.
 
-use cajitas_rules::{Notation, Position, Suffix, Uci};
+use cajitas_rules::{Notation, Position, Suffix};
 use poise::serenity_prelude as serenity;
 
 use crate::discord::commands::puzzle;
@@ -155,7 +155,7 @@ pub fn choices(pos: &Position, typed: &str, lang: Lang) -> Vec<(String, String)>
             let written = cajitas_rules::san(pos, m);
             let san = written.to_string();
             let es = written.display(Notation::Spanish).to_string();
-            if !(matches(&san) || matches(&Uci::from_move(m).to_string()) || matches(&es)) {
+            if !(matches(&san) || matches(&pos.uci(m).to_string()) || matches(&es)) {
                 return None;
             }
             let rank = match written.suffix {
@@ -168,7 +168,7 @@ pub fn choices(pos: &Position, typed: &str, lang: Lang) -> Vec<(String, String)>
                 Lang::Es => es,
                 _ => san,
             };
-            Some((rank, shown, Uci::from_move(m).to_string()))
+            Some((rank, shown, pos.uci(m).to_string()))
         })
         .collect();
     found.sort();
