@@ -101,6 +101,7 @@ fn add_games(store: &mut SqliteStore, from: u64, to: u64, now: i64, deadline: im
                         seq: 0,
                     };
                     let game = tx.insert_game(&NewGame {
+                        chess960: None,
                         guild: Some(1),
                         channel,
                         white: WHITE,

@@ -77,12 +77,14 @@ str_enum!(
 );
 str_enum!(
     /// A rating pool's speed (migration 0008): live clocks, or correspondence and untimed
-    /// games.
+    /// games; Chess960 games of every clock are a pool of their own (migration 0021).
     Speed {
         /// Games with a live clock.
         Live = "live",
         /// Correspondence and untimed games.
         Correspondence = "correspondence",
+        /// Chess960 games, whatever their clock.
+        Chess960 = "chess960",
     }
 );
 str_enum!(

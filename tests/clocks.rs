@@ -67,6 +67,7 @@ impl World {
             colour: ColourChoice::White,
             time: tc,
             rated,
+            variant: cajitas::game::Variant::Standard,
         };
         let c = self
             .svc
@@ -509,6 +510,7 @@ fn an_old_game_without_a_clock_is_adopted_at_the_upgrade() {
                 )?;
             }
             let game = tx.insert_game(&NewGame {
+                chess960: None,
                 guild: Some(1),
                 channel: 500,
                 white: 11,
@@ -1117,6 +1119,7 @@ fn an_operation_reads_the_time_only_while_it_holds_the_store() {
         colour: ColourChoice::White,
         time: "3+2".parse().unwrap(),
         rated: false,
+        variant: cajitas::game::Variant::Standard,
     };
     svc.challenges()
         .challenge_with(&white, ch, Some(&black), terms)

@@ -1432,3 +1432,140 @@ fn an_engine_move_is_claimed_by_one_player_until_its_claim_lapses() {
         }
     }
 }
+
+// ---- Chess960 ---------------------------------------------------------------------------
+
+/// Chess960 #100, `qbbnrnkr`: White castles short with the king staying on g1 (UCI `g1h1`,
+/// the king onto its own rook), and Black mates on g2.
+const C960_100: &str = "qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1";
+const C960_MATE: [&str; 8] = ["c3", "b6", "Ng3", "Qd5", "O-O", "Bb7", "d4", "Qxg2#"];
+
+fn chess960_terms(n: u32, rated: bool) -> cajitas::game::ChallengeTerms {
+    cajitas::game::ChallengeTerms {
+        rated,
+        variant: cajitas::game::Variant::chess960(n).unwrap(),
+        ..cajitas::game::ChallengeTerms::new(ColourChoice::White)
+    }
+}
+
+#[test]
+fn a_chess960_game_from_its_challenge_to_mate_its_rating_and_its_rematch() {
+    let svc = service("c960-mate");
+    let c = svc
+        .challenges()
+        .challenge_with(&alice(), CH, Some(&bob()), chess960_terms(100, true))
+        .unwrap();
+    assert_eq!(c.variant.chess960_number(), Some(100));
+    // The challenge says so, in both languages.
+    let text = cajitas::i18n::challenges::challenge_text(
+        Lang::En,
+        cajitas::i18n::present::Presentation::Console,
+        &c,
+    );
+    assert!(text.contains("Chess960 #100"), "{text}");
+    let text = cajitas::i18n::challenges::challenge_text(
+        Lang::Es,
+        cajitas::i18n::present::Presentation::Console,
+        &c,
+    );
+    assert!(text.contains("Chess960 n.º 100"), "{text}");
+    let v = svc.challenges().accept(&bob(), CH).unwrap();
+    assert_eq!(v.start.fen(), C960_100);
+    assert!(v.start.castling_mode().is_chess960());
+    assert_eq!(v.variant, cajitas::game::Variant::chess960(100).unwrap());
+    assert_eq!(v.opening, None);
+    let end = play(&svc, &C960_MATE).view;
+    assert_eq!(
+        end.outcome,
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: WinReason::Checkmate
+        })
+    );
+    // Castling is stored as the king taking its own rook, and rebuilt from the database.
+    assert_eq!(
+        svc.queries().moves_uci(v.game_id).unwrap(),
+        [
+            "c2c3", "b7b6", "f1g3", "a8d5", "g1h1", "c8b7", "d2d4", "d5g2"
+        ]
+    );
+    let pgn = svc.queries().replay(v.game_id).unwrap();
+    assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+    assert!(pgn.contains(&format!("[FEN \"{C960_100}\"]")), "{pgn}");
+    assert!(pgn.contains("[Event \"Rated Chess960 game\"]"), "{pgn}");
+    assert!(pgn.contains("3. O-O Bb7 4. d4 Qxg2# 0-1"), "{pgn}");
+    let back = cajitas_rules::pgn::read_game(&pgn, Lang::En).unwrap();
+    assert_eq!(back.game.moves(), end.moves.as_slice());
+    assert!(
+        end.analysis_url()
+            .starts_with("https://lichess.org/analysis/chess960/1b1nrnkr/pbpppppp/"),
+        "{}",
+        end.analysis_url()
+    );
+    // Its ratings are the server's Chess960 pool, whatever the clock.
+    let stats = svc.ratings().stats(CH, &alice()).unwrap();
+    let speeds: Vec<_> = stats.speeds.iter().map(|s| s.speed).collect();
+    assert_eq!(speeds, [cajitas::game::Speed::Chess960]);
+    let board = svc
+        .ratings()
+        .leaderboard(CH, cajitas::game::Speed::Chess960, 0, alice().id, None)
+        .unwrap();
+    assert_eq!(board.speed, cajitas::game::Speed::Chess960);
+    let games = |me| match me {
+        cajitas::game::ratings::MyStanding::Unranked { games, shown, .. } => {
+            (games, shown.is_some())
+        }
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(games(board.me), (1, true));
+    let live = svc
+        .ratings()
+        .leaderboard(CH, cajitas::game::Speed::Live, 0, alice().id, None)
+        .unwrap();
+    assert_eq!(games(live.me), (0, false));
+    // A rematch starts from the same position, colours swapped.
+    let again = svc
+        .challenges()
+        .rematch(&alice(), v.game_id, false)
+        .unwrap();
+    assert_eq!(again.variant, v.variant);
+    let v2 = svc.challenges().accept(&bob(), CH).unwrap();
+    assert_eq!(v2.start.fen(), C960_100);
+    assert_eq!(v2.white, bob());
+}
+
+#[test]
+fn a_chess960_game_survives_a_reopen_and_takes_back_a_castling() {
+    let path = temp_db("c960-reopen");
+    let id = {
+        let svc = path.open(ServiceOptions::default());
+        svc.challenges()
+            .challenge_with(&alice(), CH, Some(&bob()), chess960_terms(100, false))
+            .unwrap();
+        let id = svc.challenges().accept(&bob(), CH).unwrap().game_id;
+        play(&svc, &C960_MATE[..5]);
+        id
+    };
+    let svc = path.open(ServiceOptions::default());
+    let v = svc.queries().board(CH).unwrap();
+    assert_eq!(v.game_id, id);
+    assert_eq!(
+        v.position.fen(),
+        "1bbnrnkr/p1pppppp/1p6/3q4/8/2P3N1/PP1PPPPP/QBBNRRK1 b kq - 3 3"
+    );
+    // Black takes nothing back; White takes back the castling, and castles again.
+    svc.play().takeback_request(&alice(), CH, None).unwrap();
+    let back = svc.play().takeback_accept(&bob(), CH, None).unwrap();
+    assert_eq!(back.game.ply, 4);
+    assert!(back.game.position.castling_mode().is_chess960());
+    let v = play(&svc, &["O-O"]).view;
+    assert_eq!(v.ply, 5);
+    assert_eq!(svc.queries().moves_uci(id).unwrap()[4], "g1h1");
+    // A refused castling (Black's king on g8 with a knight on f8) changes nothing.
+    let err = svc
+        .play()
+        .play_move(&bob(), CH, "O-O", Lang::En, false)
+        .unwrap_err();
+    assert!(matches!(err, GameError::Move(_)), "{err}");
+    assert_eq!(svc.queries().board(CH).unwrap().ply, 5);
+}

@@ -152,6 +152,7 @@ fn source(dir: &Path) -> std::path::PathBuf {
                     tx.upsert_user(&u, 5)?;
                 }
                 let id = tx.insert_game(&NewGame {
+                    chess960: None,
                     guild: Some(7),
                     channel: 10_000 + g,
                     white: w,

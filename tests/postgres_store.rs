@@ -390,6 +390,7 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
                 1,
             )?;
             tx.insert_game(&NewGame {
+                chess960: None,
                 guild: Some(u64::MAX),
                 channel: u64::MAX - 5,
                 white: u64::MAX - 1,
@@ -513,6 +514,7 @@ fn store_rows_round_trip_and_failures_leave_nothing() {
     // Foreign keys hold.
     let r = s.immediate(|tx| {
         tx.insert_game(&NewGame {
+            chess960: None,
             guild: None,
             channel: 1,
             white: 100,
@@ -1265,6 +1267,7 @@ fn a_scheduler_round_takes_the_ratings_of_its_games_in_one_order_with_everyone_e
             colour: ColourChoice::White,
             time: "3+2".parse::<TimeControl>().unwrap(),
             rated: true,
+            variant: cajitas::game::Variant::Standard,
         };
         svc.challenges()
             .challenge_with(&w, ch, Some(&k), terms)

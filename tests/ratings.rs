@@ -716,6 +716,7 @@ fn a_game_against_the_engine_changes_nothing_even_if_stored_as_rated() {
                 tx.upsert_user(&row, 0)?;
             }
             tx.insert_game(&NewGame {
+                chess960: None,
                 guild: c.guild,
                 channel: c.channel,
                 white: a.id,

@@ -439,8 +439,13 @@ impl Command {
                     None => None,
                     Some("live") | Some("vivo") => Some(Speed::Live),
                     Some("correspondence") | Some("correspondencia") => Some(Speed::Correspondence),
+                    Some("chess960") => Some(Speed::Chess960),
                     Some(a) if spanish(lang, a, "cmd-leaderboard.speed-live") => Some(Speed::Live),
-                    _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
+                    _ => {
+                        return Err(CommandError::Usage(
+                            "leaderboard [live|correspondence|chess960]",
+                        ));
+                    }
                 })
             }
             "puzzle"

@@ -256,6 +256,10 @@ fn the_rest() {
         ("stats  bob ", Command::Stats(Some("bob".into()))),
         ("leaderboard", Command::Leaderboard(None)),
         ("leaderboard live", Command::Leaderboard(Some(Speed::Live))),
+        (
+            "leaderboard Chess960",
+            Command::Leaderboard(Some(Speed::Chess960)),
+        ),
     ] {
         assert_eq!(p(line), Ok(Some(c)));
     }

@@ -109,6 +109,9 @@ pub(super) fn show_game(out: &mut impl Write, v: &GameView, lang: Lang) -> io::R
     write!(out, "{}", ascii_board(v))?;
     let material = i18n::status::material(lang, Presentation::Console, v);
     writeln!(out, "{}  [{material}]", status_line_in(v, lang))?;
+    if let Some(line) = i18n::challenges::variant_line(lang, v.variant) {
+        writeln!(out, "{line}")?;
+    }
     if let Some(line) = i18n::status::opening_line(lang, v) {
         writeln!(out, "{line}")?;
     }

@@ -230,6 +230,7 @@ impl Session {
                     colour,
                     time,
                     rated,
+                    variant: crate::game::Variant::Standard,
                 };
                 match svc
                     .challenges()

@@ -3,12 +3,16 @@
 //! `https://lichess.org/analysis/pgn/` followed by the moves in English SAN joined by `_`
 //! (lichess reads `_` as a space); when that would be longer than a link button allows,
 //! `https://lichess.org/analysis/standard/` followed by the final FEN with `_` for spaces.
+//! A Chess960 game's link is always its final position on lichess's Chess960 board,
+//! `https://lichess.org/analysis/chess960/` and the X-FEN (lichess's `pgn/` path reads
+//! standard chess only).
 
 /// The longest URL a Discord link button holds.
 pub const LINK_URL_MAX: usize = 512;
 
 const PGN_BASE: &str = "https://lichess.org/analysis/pgn/";
 const FEN_BASE: &str = "https://lichess.org/analysis/standard/";
+const CHESS960_BASE: &str = "https://lichess.org/analysis/chess960/";
 
 /// Escapes what a URL path cannot carry as is: `#` would start the fragment and `+` may be
 /// read as a space, so SAN's check and mate signs become `%2B` and `%23`. Everything else a
@@ -48,9 +52,41 @@ pub fn lichess_analysis_url(sans: &[String], final_fen: &str, max: usize) -> Str
     url
 }
 
+/// The analysis URL of a Chess960 game whose final position is `final_fen` (X-FEN):
+/// lichess's Chess960 analysis board on that position.
+pub fn lichess_chess960_url(final_fen: &str) -> String {
+    let mut url = String::from(CHESS960_BASE);
+    escape(&mut url, final_fen);
+    url
+}
+
+/// The analysis URL of a game of `variant` (see [`lichess_analysis_url`] and
+/// [`lichess_chess960_url`]).
+pub fn lichess_url(variant: super::Variant, sans: &[String], final_fen: &str) -> String {
+    if variant.is_chess960() {
+        lichess_chess960_url(final_fen)
+    } else {
+        lichess_analysis_url(sans, final_fen, LINK_URL_MAX)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chess960_game_links_to_the_chess960_board() {
+        let v = super::super::Variant::chess960(0).unwrap();
+        let fen = "bbqnnrkr/pppppppp/8/8/5P2/8/PPPPP1PP/BBQNNRKR b KQkq - 0 1";
+        assert_eq!(
+            lichess_url(v, &sans(&["f4"]), fen),
+            "https://lichess.org/analysis/chess960/bbqnnrkr/pppppppp/8/8/5P2/8/PPPPP1PP/BBQNNRKR_b_KQkq_-_0_1"
+        );
+        assert_eq!(
+            lichess_url(super::super::Variant::Standard, &sans(&["f4"]), fen),
+            "https://lichess.org/analysis/pgn/f4"
+        );
+    }
 
     fn sans(s: &[&str]) -> Vec<String> {
         s.iter().map(|s| (*s).to_owned()).collect()

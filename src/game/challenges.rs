@@ -3,14 +3,15 @@
 use cajitas_rules::{Lang, Position};
 
 use super::time_control;
+use super::variant::Variant;
 use super::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, Failure, GameError, GameService,
     GameView, PING_LIMIT, PING_WINDOW, Place, TimeControl, UserRef,
 };
 use crate::store::{ChallengeRow, ChallengeStatus, ColourPick, NewChallenge, NewGame, Tx, UserRow};
 
-/// What a challenge offers: the challenger's colour, the time control, and whether the game
-/// counts for the ratings.
+/// What a challenge offers: the challenger's colour, the time control, whether the game
+/// counts for the ratings, and the variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChallengeTerms {
     /// The challenger's colour.
@@ -19,15 +20,18 @@ pub struct ChallengeTerms {
     pub time: TimeControl,
     /// Whether the game counts for the ratings.
     pub rated: bool,
+    /// Standard chess or Chess960 (from which start position).
+    pub variant: Variant,
 }
 
 impl ChallengeTerms {
-    /// `colour`, and the defaults: 3 days per move, rated.
+    /// `colour`, and the defaults: 3 days per move, rated, standard chess.
     pub fn new(colour: ColourChoice) -> ChallengeTerms {
         ChallengeTerms {
             colour,
             time: TimeControl::DEFAULT,
             rated: true,
+            variant: Variant::Standard,
         }
     }
 }
@@ -38,6 +42,7 @@ pub(super) struct Terms {
     pub colour: ColourPick,
     pub time: TimeControl,
     pub rated: bool,
+    pub variant: Variant,
 }
 
 /// Challenges: made, answered (accepted, declined, cancelled), and the rematch of a finished
@@ -111,6 +116,7 @@ impl Challenges<'_> {
             colour,
             time,
             rated,
+            variant,
         } = terms;
         let at = at.into();
         let me = actor.capped();
@@ -131,6 +137,7 @@ impl Challenges<'_> {
                 colour: colour.to_db(),
                 time,
                 rated,
+                variant,
             };
             let row = self.new_challenge(tx, at, &me, them.as_ref(), terms, now)?;
             Ok(ChallengeView::from_row(row))
@@ -151,6 +158,7 @@ impl Challenges<'_> {
             colour,
             time,
             rated,
+            variant,
         } = terms;
         let ch = at.at;
         if let Some(parent) = at.parent
@@ -195,6 +203,7 @@ impl Challenges<'_> {
             expires_at: now.saturating_add(ttl),
             tc: time.to_row(),
             rated,
+            chess960: variant.chess960_number(),
         })?;
         tx.challenge(id)?
             .ok_or_else(|| GameError::from(Failure::Vanished("challenge".into())))
@@ -390,7 +399,8 @@ impl Challenges<'_> {
             } else {
                 (me.id, c.challenger.id)
             };
-            let start = Position::new();
+            let variant = Variant::from_db(c.chess960)?;
+            let start = variant.start();
             let tc = TimeControl::from_row(c.tc);
             let clock = time_control::start(tc, now, 0, start.turn(), self.svc.abandon_ms());
             let game_id = tx.insert_game(&NewGame {
@@ -405,6 +415,7 @@ impl Challenges<'_> {
                 tc: c.tc,
                 clock: clock.to_row(),
                 rated: c.rated,
+                chess960: variant.chess960_number(),
             })?;
             self.svc
                 .schedule(tx, game_id, ch.channel, 0, tc, &clock, 0)?;
@@ -455,6 +466,9 @@ impl Challenges<'_> {
         if w.is_bot || b.is_bot {
             return Err(GameError::BotCannotPlay);
         }
+        let variant = Variant::of_start(start).ok_or_else(|| {
+            Failure::bad_game("a Chess960 game starts from one of the 960 start positions")
+        })?;
         let turn = start.turn();
         let start = start.fen();
         self.svc.write(|tx, now| {
@@ -476,6 +490,7 @@ impl Challenges<'_> {
                 tc: time.to_row(),
                 clock: clock.to_row(),
                 rated: false,
+                chess960: variant.chess960_number(),
             })?;
             self.svc
                 .schedule(tx, game_id, ch.channel, 0, time, &clock, 0)?;

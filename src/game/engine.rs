@@ -312,6 +312,7 @@ impl EngineGames<'_> {
                 rated: false,
                 tc: TimeControl::Untimed.to_row(),
                 clock: clock.to_row(),
+                chess960: None,
             })?;
             let row = tx
                 .game(game_id)?

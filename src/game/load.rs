@@ -204,7 +204,8 @@ impl GameService {
                 cause,
             })
         };
-        let start = Position::from_fen(&row.start_fen)
+        let start = super::Variant::from_db(row.chess960)?
+            .read_fen(&row.start_fen)
             .map_err(|e| bad("start FEN".into(), Some(e.into())))?;
         let moves = tx.moves(row.id)?;
         let mut game = Game::from_position(start);
@@ -258,6 +259,7 @@ impl GameService {
     pub(super) fn view(&self, l: Loaded) -> Result<GameView, GameError> {
         let pos = l.game.position().clone();
         let outcome = stored_outcome(&l.row)?;
+        let variant = super::Variant::from_db(l.row.chess960)?;
         let active = l.row.status == GameStatus::Active;
         let view = Ok(GameView {
             game_id: l.row.id,
@@ -306,6 +308,7 @@ impl GameService {
                 self.now(),
             ),
             rated: l.row.rated,
+            variant,
             rating_changes: Vec::new(),
             opening: crate::openings::of_game(l.game.start(), l.game.moves()),
             position: pos,

@@ -50,6 +50,7 @@ mod rematch;
 mod scheduler;
 mod takeback;
 mod time_control;
+mod variant;
 mod views;
 
 use std::collections::HashMap;
@@ -84,6 +85,7 @@ pub use self::time_control::{
     ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
     TimeControl, UnknownTimeControl,
 };
+pub use self::variant::Variant;
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,
     Place, Status, TakebackView, UserRef,

@@ -52,6 +52,7 @@ mod tests {
             colour: ColourChoice::White,
             time: "5+3".parse::<TimeControl>().unwrap(),
             rated: false,
+            variant: crate::game::Variant::Standard,
         };
         svc.challenges()
             .challenge_with(&white, ch, Some(&black), terms)

@@ -127,11 +127,8 @@ impl Queries<'_> {
             let l = self.current_or_last(tx, ch, actor)?;
             let pgn = pgn_of(&l, self.svc.options().site);
             let sans: Vec<String> = l.moves.iter().map(|m| m.san.clone()).collect();
-            let url = super::analysis::lichess_analysis_url(
-                &sans,
-                &l.game.position().fen(),
-                super::analysis::LINK_URL_MAX,
-            );
+            let variant = super::Variant::from_db(l.row.chess960)?;
+            let url = super::analysis::lichess_url(variant, &sans, &l.game.position().fen());
             self.svc.keep(l);
             Ok((pgn, url))
         })
@@ -209,6 +206,8 @@ fn pgn_event(game: &GameRow) -> &'static str {
         (true, Speed::Correspondence) => "Rated correspondence game",
         (false, Speed::Live) => "Casual live game",
         (false, Speed::Correspondence) => "Casual correspondence game",
+        (true, Speed::Chess960) => "Rated Chess960 game",
+        (false, Speed::Chess960) => "Casual Chess960 game",
     }
 }
 

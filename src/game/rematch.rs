@@ -48,11 +48,13 @@ impl Challenges<'_> {
                 parent: None,
                 threads,
             };
-            // The same settings: the time control of the finished game.
+            // The same settings: the time control of the finished game, and its start
+            // position (a Chess960 rematch keeps its number, as lichess's does).
             let terms = super::challenges::Terms {
                 colour,
                 time: TimeControl::from_row(row.tc),
                 rated: row.rated,
+                variant: super::Variant::from_db(row.chess960)?,
             };
             let c = self.new_challenge(tx, at, &me, Some(&them), terms, now)?;
             let game = self.svc.view(self.svc.load(tx, row)?)?;

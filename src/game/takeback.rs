@@ -198,7 +198,8 @@ pub(super) fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError
             cause,
         })
     };
-    let start = Position::from_fen(&l.row.start_fen)
+    let start = super::Variant::from_db(l.row.chess960)?
+        .read_fen(&l.row.start_fen)
         .map_err(|e| bad("start FEN".into(), Some(e.into())))?;
     let mut game = Game::from_position(start);
     for m in l.moves.iter().take(ply as usize) {

@@ -179,6 +179,8 @@ pub struct ChallengeView {
     pub time: TimeControl,
     /// Whether its game counts for the ratings.
     pub rated: bool,
+    /// Standard chess or Chess960 (from which start position).
+    pub variant: super::Variant,
 }
 
 impl ChallengeView {
@@ -195,6 +197,8 @@ impl ChallengeView {
             message: c.message,
             time: TimeControl::from_row(c.tc),
             rated: c.rated,
+            // The column's CHECK keeps it in 0..960.
+            variant: super::Variant::from_db(c.chess960).unwrap_or_default(),
         }
     }
 }
@@ -274,6 +278,8 @@ pub struct GameView {
     pub clock: ClockView,
     /// Whether the game counts for the ratings (chosen with the challenge).
     pub rated: bool,
+    /// Standard chess or Chess960 (from which start position).
+    pub variant: super::Variant,
     /// The players' rating changes, in the view returned by the operation that ended a
     /// rated game (empty otherwise).
     pub rating_changes: Vec<super::ratings::RatingChange>,
@@ -299,11 +305,7 @@ impl GameView {
     /// The game on lichess's analysis board: its moves, or its position when the moves do
     /// not fit in a link button (see [`super::analysis`]).
     pub fn analysis_url(&self) -> String {
-        super::analysis::lichess_analysis_url(
-            &self.sans,
-            &self.position.fen(),
-            super::analysis::LINK_URL_MAX,
-        )
+        super::analysis::lichess_url(self.variant, &self.sans, &self.position.fen())
     }
 
     /// Where its messages go: its thread, or its channel.

@@ -4,7 +4,7 @@
 use cajitas_rules::Lang;
 
 use super::present::Presentation;
-use crate::game::{ChallengeView, ColourChoice, GameView, TimeControl};
+use crate::game::{ChallengeView, ColourChoice, GameView, TimeControl, Variant};
 use crate::tr;
 
 /// A challenge's text as `p` shows it: who challenges whom (or anyone) with which colour (and,
@@ -58,10 +58,24 @@ pub fn challenge_text(lang: Lang, p: Presentation, c: &ChallengeView) -> String 
         "challenge-rated",
         rated = if c.rated { "yes" } else { "no" }
     );
-    format!(
-        "{who} {rated}\n{}",
-        super::clock::challenge_line(lang, c.time)
-    )
+    let time = super::clock::challenge_line(lang, c.time);
+    match variant(lang, c.variant) {
+        Some(variant) => format!("{who} {rated}\n{variant}\n{time}"),
+        None => format!("{who} {rated}\n{time}"),
+    }
+}
+
+/// The variant of a challenge or game, "Chess960 #123", for both front ends (the challenge,
+/// the game's embed, the console's board); `None` for standard chess, which goes unsaid.
+pub fn variant(lang: Lang, v: Variant) -> Option<String> {
+    let number = v.chess960_number()?;
+    Some(tr!(lang, "variant-chess960", number = number.to_string()))
+}
+
+/// The variant as the console's line under the board ("Variant: Chess960 #123").
+pub fn variant_line(lang: Lang, v: Variant) -> Option<String> {
+    let number = v.chess960_number()?;
+    Some(tr!(lang, "console-variant", number = number.to_string()))
 }
 
 /// The line that announces the game a challenge began: its players and colours (the console

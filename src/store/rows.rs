@@ -117,6 +117,8 @@ pub struct ChallengeRow {
     pub tc: TimeControlRow,
     /// Whether its game counts for the ratings (migration 0008).
     pub rated: bool,
+    /// Its game's Chess960 start position by number (migration 0021); `None`: standard.
+    pub chess960: Option<u32>,
 }
 
 /// A game, with its players.
@@ -164,6 +166,8 @@ pub struct GameRow {
     pub clock: ClockRow,
     /// Whether it counts for the ratings (migration 0008).
     pub rated: bool,
+    /// Its Chess960 start position by number (migration 0021); `None`: standard chess.
+    pub chess960: Option<u32>,
 }
 
 /// One move of a game.
@@ -252,6 +256,8 @@ pub struct NewChallenge {
     pub tc: TimeControlRow,
     /// Whether its game counts for the ratings.
     pub rated: bool,
+    /// Its game's Chess960 start position by number; `None`: standard chess.
+    pub chess960: Option<u32>,
 }
 
 /// A new game.
@@ -279,6 +285,8 @@ pub struct NewGame<'a> {
     pub clock: ClockRow,
     /// Whether it counts for the ratings.
     pub rated: bool,
+    /// Its Chess960 start position by number; `None`: standard chess.
+    pub chess960: Option<u32>,
 }
 
 /// How a game ends, as stored.

@@ -186,6 +186,16 @@ impl<'r> Columns<'r> {
         u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("not a count: {v}")))
     }
 
+    /// A non-negative integer, or NULL.
+    pub fn opt_u32(&mut self) -> Result<Option<u32>, StoreError> {
+        match self.opt_i64()? {
+            Some(v) => u32::try_from(v)
+                .map(Some)
+                .map_err(|_| StoreError::Corrupt(format!("not a count: {v}"))),
+            None => Ok(None),
+        }
+    }
+
     /// A floating-point number.
     pub fn f64(&mut self) -> Result<f64, StoreError> {
         let i = self.at();

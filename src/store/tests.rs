@@ -48,6 +48,7 @@ fn new_game(tx: &dyn Tx, channel: u64) -> i64 {
     tx.upsert_user(&user(u64::MAX - 1, "alice"), 1).unwrap();
     tx.upsert_user(&user(2, "bob"), 1).unwrap();
     tx.insert_game(&NewGame {
+        chess960: None,
         guild: Some(u64::MAX),
         channel,
         white: u64::MAX - 1,
@@ -172,6 +173,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
     s.immediate(|tx| {
         new_game(tx, 5);
         let second = tx.insert_game(&NewGame {
+            chess960: None,
             guild: None,
             channel: 5,
             white: 2,
@@ -194,6 +196,7 @@ fn one_active_game_and_one_pending_challenge_per_channel() {
     let r: Result<(), StoreError> = s.immediate(|tx| {
         tx.upsert_user(&user(1, "a"), 0)?;
         let c = NewChallenge {
+            chess960: None,
             guild: None,
             channel: 9,
             challenger: 1,
@@ -255,6 +258,7 @@ fn foreign_keys_are_enforced() {
     let s = SqliteStore::open_in_memory().unwrap();
     let r: Result<i64, StoreError> = s.immediate(|tx| {
         tx.insert_game(&NewGame {
+            chess960: None,
             guild: None,
             channel: 1,
             white: 100,
@@ -301,6 +305,7 @@ fn the_backend_is_chosen_at_run_time() {
         .immediate(|tx| {
             tx.upsert_user(&user(1, "a"), 0)?;
             let c = |channel| NewChallenge {
+                chess960: None,
                 guild: None,
                 channel,
                 challenger: 1,

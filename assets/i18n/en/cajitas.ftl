@@ -318,3 +318,9 @@ gif-draw = { $result } · { $reason ->
    *[timeout-vs-insufficient-material] Draw on time
 }
 gif-unfinished = * · Game in progress
+
+# Chess960 (issue 31): the variant and its start position's number, in a challenge, the
+# game's embed and the console's board.
+variant-chess960 = Chess960 #{ $number }
+embed-variant = Variant
+console-variant = Variant: Chess960 #{ $number }

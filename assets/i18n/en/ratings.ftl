@@ -13,6 +13,7 @@ challenge-rated = { $rated ->
 
 speed = { $speed ->
     [live] Live
+    [chess960] Chess960
    *[correspondence] Correspondence
 }
 

@@ -352,3 +352,9 @@ gif-draw = { $result } · { $reason ->
    *[timeout-vs-insufficient-material] Tablas por tiempo
 }
 gif-unfinished = * · Partida en curso
+
+# Chess960 (issue 31): la variante y el número de su posición inicial, en un desafío, el
+# embed de la partida y el tablero de la consola.
+variant-chess960 = Chess960 n.º { $number }
+embed-variant = Variante
+console-variant = Variante: Chess960 n.º { $number }

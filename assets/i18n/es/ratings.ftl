@@ -13,6 +13,7 @@ challenge-rated = { $rated ->
 
 speed = { $speed ->
     [live] En vivo
+    [chess960] Chess960
    *[correspondence] Por correspondencia
 }
 

@@ -45,6 +45,7 @@ pub async fn challenge(
         colour,
         time: time.map(Into::into).unwrap_or_default(),
         rated: rated.unwrap_or(true),
+        variant: crate::game::Variant::Standard,
     };
     let lang = call.public_lang().await;
     let view = call

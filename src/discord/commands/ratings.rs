@@ -28,6 +28,9 @@ pub enum SpeedChoice {
     /// Correspondence and untimed games.
     #[name = "correspondence"]
     Correspondence,
+    /// Chess960, every clock.
+    #[name = "chess960"]
+    Chess960,
 }
 
 impl From<SpeedChoice> for Speed {
@@ -35,6 +38,7 @@ impl From<SpeedChoice> for Speed {
         match s {
             SpeedChoice::Live => Speed::Live,
             SpeedChoice::Correspondence => Speed::Correspondence,
+            SpeedChoice::Chess960 => Speed::Chess960,
         }
     }
 }
@@ -48,6 +52,7 @@ pub fn speed_code(s: Speed) -> u8 {
     match s {
         Speed::Live => 0,
         Speed::Correspondence => 1,
+        Speed::Chess960 => 2,
     }
 }
 
@@ -56,6 +61,7 @@ pub fn speed_of_code(c: u8) -> Option<Speed> {
     match c {
         0 => Some(Speed::Live),
         1 => Some(Speed::Correspondence),
+        2 => Some(Speed::Chess960),
         _ => None,
     }
 }

@@ -183,6 +183,9 @@ pub fn embed(view: &GameView, lang: Lang, with_image: bool) -> serenity::CreateE
             status::material(lang, Presentation::Discord, view),
             true,
         );
+    if let Some(variant) = crate::i18n::challenges::variant(lang, view.variant) {
+        e = e.field(tr!(lang, "embed-variant"), variant, false);
+    }
     if let Some(opening) = status::opening(lang, view) {
         e = e.field(tr!(lang, "embed-opening"), opening, false);
     }

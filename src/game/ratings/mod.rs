@@ -30,9 +30,14 @@ use crate::store::{GameRow, GameStatus, RatingChangeRow, RatingRow, Side, Tx, Us
 /// The rating system in use: lichess's parameters.
 pub const PARAMS: Params = Params::LICHESS;
 
-/// The speed of `game`, the one place it is decided: a live clock is [`Speed::Live`];
-/// correspondence and untimed games are [`Speed::Correspondence`].
+/// The speed of `game`, the one place it is decided: a Chess960 game is
+/// [`Speed::Chess960`] whatever its clock (one Chess960 rating, as lichess has); otherwise a
+/// live clock is [`Speed::Live`], correspondence and untimed games are
+/// [`Speed::Correspondence`].
 pub fn speed_of(game: &GameRow) -> Speed {
+    if game.chess960.is_some() {
+        return Speed::Chess960;
+    }
     super::TimeControl::from_row(game.tc).speed()
 }
 

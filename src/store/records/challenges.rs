@@ -8,7 +8,7 @@ macro_rules! select_challenge {
     () => {
         "SELECT c.id, c.guild_id, c.channel_id, u.id, u.name, u.is_bot, o.id, o.name, o.is_bot,
              c.colour, c.status, c.created_at, c.expires_at, c.game_id, c.message_id,
-             c.tc_kind, c.tc_base_ms, c.tc_inc_ms, c.rated
+             c.tc_kind, c.tc_base_ms, c.tc_inc_ms, c.rated, c.chess960
          FROM challenges c JOIN users u ON u.id = c.challenger_id
              LEFT JOIN users o ON o.id = c.opponent_id"
     };
@@ -29,6 +29,7 @@ fn challenge_row(c: &mut Columns<'_>) -> Result<ChallengeRow, StoreError> {
         message: c.opt_id()?,
         tc: c.tc()?,
         rated: c.bool()?,
+        chess960: c.opt_u32()?,
     })
 }
 
@@ -125,8 +126,9 @@ impl<B: Backend + ?Sized> Challenges for B {
     fn insert_challenge(&self, c: &NewChallenge) -> Result<i64, StoreError> {
         self.one(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour,
-                 status, created_at, expires_at, tc_kind, tc_base_ms, tc_inc_ms, rated)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10, ?11)
+                 status, created_at, expires_at, tc_kind, tc_base_ms, tc_inc_ms, rated,
+                 chess960)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10, ?11, ?12)
              RETURNING id",
             &[
                 &c.guild.map(to_db),
@@ -140,6 +142,7 @@ impl<B: Backend + ?Sized> Challenges for B {
                 &c.tc.base_ms,
                 &c.tc.inc_ms,
                 &c.rated,
+                &c.chess960,
             ],
             |c| c.i64(),
         )

@@ -13,7 +13,7 @@ macro_rules! select_game {
              g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
              g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang, g.thread_id,
              g.tc_kind, g.tc_base_ms, g.tc_inc_ms, g.white_ms, g.black_ms, g.clock_at,
-             g.deadline, g.seq, g.rated
+             g.deadline, g.seq, g.rated, g.chess960
          FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
     };
 }
@@ -47,6 +47,7 @@ pub(super) fn game_row(c: &mut Columns<'_>) -> Result<GameRow, StoreError> {
             seq: c.i64()?,
         },
         rated: c.bool()?,
+        chess960: c.opt_u32()?,
     })
 }
 
@@ -342,9 +343,9 @@ impl<B: Backend + ?Sized> Games for B {
         self.one(
             "INSERT INTO games (guild_id, channel_id, white_id, black_id, start_fen, fen, ply,
                  status, result, created_at, updated_at, lang, thread_id, tc_kind, tc_base_ms,
-                 tc_inc_ms, white_ms, black_ms, clock_at, deadline, rated)
+                 tc_inc_ms, white_ms, black_ms, clock_at, deadline, rated, chess960)
              VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 'active', '*', ?6, ?6, ?7, ?8, ?9, ?10, ?11,
-                 ?12, ?13, ?14, ?15, ?16)
+                 ?12, ?13, ?14, ?15, ?16, ?17)
              RETURNING id",
             &[
                 &g.guild.map(to_db),
@@ -363,6 +364,7 @@ impl<B: Backend + ?Sized> Games for B {
                 &g.clock.clock_at,
                 &g.clock.deadline,
                 &g.rated,
+                &g.chess960,
             ],
             |c| c.i64(),
         )
