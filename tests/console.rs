@@ -693,3 +693,58 @@ ayuda
         "{stdout}"
     );
 }
+
+#[test]
+fn a_chess960_game_to_mate_with_a_castling() {
+    // Chess960 #100 (qbbnrnkr): White castles short with the king staying on g1, Black
+    // mates on g2; then the PGN names the variant, and a new challenge draws a position.
+    let dir = temp_dir("chess960");
+    let script = "\
+challenge bob white chess960:100
+as bob
+accept
+as alice
+move c3
+as bob
+move b6
+as alice
+move Ng3
+as bob
+move Qd5
+as alice
+move O-O
+as bob
+move O-O
+move Bb7
+as alice
+move d4
+as bob
+move Qxg2#
+board
+pgn
+challenge alice chess960:960
+challenge alice chess960
+";
+    let out = local(&dir, &["--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    for needle in [
+        "Chess960 #100",
+        "Variant: Chess960 #100",
+        "8  q b b n r n k r", // the start position
+        "alice plays O-O.",
+        "bob plays Qxg2#.",
+        "1  Q B B N R R K .", // the castled king and rook
+        "Black wins by checkmate (bob wins, 0-1).",
+        "[Variant \"Chess960\"]",
+        "[FEN \"qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1\"]",
+        "3. O-O Bb7 4. d4 Qxg2# 0-1",
+        "chess960[:0-959]", // the usage of a position out of range
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in\n{stdout}");
+    }
+    // Black's O-O was refused (a knight on f8), and the random draw names its number.
+    assert!(stdout.matches("Chess960 #").count() >= 4, "{stdout}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -41,8 +41,9 @@ pub enum Command {
     As(String),
     /// `lang [en|es]`: show or set how moves are read.
     Lang(Option<Lang>),
-    /// `challenge [NAME] [white|black|random] [TIME] [rated:true|false]` (TIME: `1d` …
-    /// `14d`, `3+2` … `30+20`, `untimed`; 3 days per move by default; rated by default).
+    /// `challenge [NAME] [white|black|random] [TIME] [rated:true|false] [chess960[:N]]`
+    /// (TIME: `1d` … `14d`, `3+2` … `30+20`, `untimed`; 3 days per move by default; rated
+    /// by default; standard chess by default).
     Challenge {
         /// Whom; `None` for an open challenge.
         opponent: Option<String>,
@@ -52,6 +53,9 @@ pub enum Command {
         time: TimeControl,
         /// Whether the game counts for the ratings (rated by default).
         rated: bool,
+        /// `None`: standard chess; `Some(None)`: Chess960 from a random start position;
+        /// `Some(Some(n))`: from start position `n` (0–959).
+        chess960: Option<Option<u32>>,
     },
     /// `claim-win [draw]`: claims an untimed game whose opponent has not moved for the
     /// abandonment period.
@@ -243,6 +247,24 @@ fn rated_option(lang: Lang, a: &str) -> Result<Option<bool>, CommandError> {
     }
 }
 
+/// `chess960` or `chess960:N` (N in 0–959): `None` for another word, an error for a bad N.
+fn chess960_option(a: &str) -> Result<Option<Option<u32>>, CommandError> {
+    let (word, number) = match a.split_once(':') {
+        Some((w, n)) => (w, Some(n)),
+        None => (a, None),
+    };
+    if !word.eq_ignore_ascii_case("chess960") {
+        return Ok(None);
+    }
+    match number {
+        None => Ok(Some(None)),
+        Some(n) => match n.parse::<u32>() {
+            Ok(n) if n < 960 => Ok(Some(Some(n))),
+            _ => Err(CommandError::Usage(CHALLENGE_USAGE)),
+        },
+    }
+}
+
 /// Whether `a` is written like a time control (`4d`, `4+4`), offered or not.
 fn looks_like_time(a: &str) -> bool {
     let days = a
@@ -255,11 +277,13 @@ fn looks_like_time(a: &str) -> bool {
 /// control, `rated:…`, each at most once.
 fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
     let usage = || CommandError::Usage(CHALLENGE_USAGE);
-    let (mut rated, mut time, mut colour) = (None, None, None);
+    let (mut rated, mut time, mut colour, mut chess960) = (None, None, None, None);
     let mut names = Vec::new();
     for a in args {
         let again = if let Some(r) = rated_option(lang, a)? {
             rated.replace(r).is_some()
+        } else if let Some(n) = chess960_option(a)? {
+            chess960.replace(n).is_some()
         } else if let Ok(t) = a.parse::<TimeControl>() {
             time.replace(t).is_some()
         } else if looks_like_time(a) {
@@ -291,6 +315,7 @@ fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
         colour: colour.unwrap_or(ColourChoice::Random),
         time: time.unwrap_or(TimeControl::DEFAULT),
         rated: rated.unwrap_or(true),
+        chess960,
     })
 }
 
@@ -335,7 +360,7 @@ fn parse_puzzle(args: &[&str]) -> Result<Command, CommandError> {
 const PLAY_USAGE: &str = "play [1-8] [white|black|random]";
 
 /// How `challenge` is written.
-const CHALLENGE_USAGE: &str = "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed] [rated:true|false]";
+const CHALLENGE_USAGE: &str = "challenge [NAME] [white|black|random] [1d|2d|3d|5d|7d|10d|14d|3+2|5+3|10+5|15+10|30+20|untimed] [rated:true|false] [chess960[:0-959]]";
 
 impl Command {
     /// Parses one line with the English command words: `Ok(None)` for a blank line or a `#`

@@ -39,6 +39,7 @@ fn challenge_arguments() {
             colour,
             time: TimeControl::DEFAULT,
             rated: true,
+            chess960: None,
         }))
     };
     assert_eq!(p("challenge"), ch(None, ColourChoice::Random));
@@ -58,6 +59,7 @@ fn challenge_arguments() {
                 increment_secs: 3
             },
             rated: true,
+            chess960: None,
         }))
     );
     assert_eq!(
@@ -67,9 +69,35 @@ fn challenge_arguments() {
             colour: ColourChoice::Random,
             time: TimeControl::Untimed,
             rated: true,
+            chess960: None,
         }))
     );
     assert!(p("challenge bob 4d").is_err());
+    for (line, chess960) in [
+        ("challenge bob chess960", Some(None)),
+        ("challenge Chess960:518 bob", Some(Some(518))),
+        ("challenge bob chess960:0", Some(Some(0))),
+    ] {
+        assert_eq!(
+            p(line),
+            Ok(Some(Command::Challenge {
+                opponent: Some("bob".into()),
+                colour: ColourChoice::Random,
+                time: TimeControl::DEFAULT,
+                rated: true,
+                chess960,
+            })),
+            "{line}"
+        );
+    }
+    for bad in [
+        "challenge bob chess960:960",
+        "challenge bob chess960:x",
+        "challenge bob chess960:",
+        "challenge chess960 chess960:3",
+    ] {
+        assert!(matches!(p(bad), Err(CommandError::Usage(_))), "{bad}");
+    }
     assert_eq!(
         p("claim-win draw"),
         Ok(Some(Command::ClaimWin { draw: true }))
@@ -86,6 +114,7 @@ fn challenge_arguments() {
             colour: ColourChoice::Black,
             time: TimeControl::DEFAULT,
             rated: false,
+            chess960: None,
         }))
     );
     assert_eq!(
@@ -95,6 +124,7 @@ fn challenge_arguments() {
             colour: ColourChoice::Random,
             time: TimeControl::DEFAULT,
             rated: true,
+            chess960: None,
         }))
     );
     assert!(matches!(
@@ -119,6 +149,7 @@ fn challenge_arguments() {
                 colour: ColourChoice::White,
                 time: live,
                 rated: !line.contains("rated:false"),
+                chess960: None,
             })),
             "{line}"
         );
@@ -185,6 +216,7 @@ fn spanish_words_in_a_spanish_console() {
                 colour: ColourChoice::Random,
                 time: TimeControl::Correspondence { days: 1 },
                 rated: false,
+                chess960: None,
             },
         ),
         // The English words work in Spanish too.

@@ -224,13 +224,19 @@ impl Session {
                 colour,
                 time,
                 rated,
+                chess960,
             } => {
                 let opponent = opponent.as_deref().map(local_user);
                 let terms = crate::game::ChallengeTerms {
                     colour,
                     time,
                     rated,
-                    variant: crate::game::Variant::Standard,
+                    variant: match chess960 {
+                        None => crate::game::Variant::Standard,
+                        Some(n) => n
+                            .and_then(crate::game::Variant::chess960)
+                            .unwrap_or_else(crate::game::Variant::random_chess960),
+                    },
                 };
                 match svc
                     .challenges()

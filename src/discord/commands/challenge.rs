@@ -3,7 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::choices::Colour;
+use super::choices::{Colour, VariantChoice, variant_of};
 use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, Responder, channel_message};
@@ -32,6 +32,13 @@ pub async fn challenge(
     #[description = "Whether the game counts for the ratings (rated by default)"] rated: Option<
         bool,
     >,
+    #[description = "Standard chess or Chess960 (standard by default)"] variant: Option<
+        VariantChoice,
+    >,
+    #[description = "The Chess960 start position, 0 to 959 (random by default)"]
+    #[min = 0]
+    #[max = 959]
+    position: Option<u32>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let place = call.where_typed().place;
@@ -45,7 +52,7 @@ pub async fn challenge(
         colour,
         time: time.map(Into::into).unwrap_or_default(),
         rated: rated.unwrap_or(true),
-        variant: crate::game::Variant::Standard,
+        variant: variant_of(variant, position),
     };
     let lang = call.public_lang().await;
     let view = call
