@@ -121,3 +121,42 @@ fn bad_fen_or_file_exits_2() {
     let out = replay(&["/no/such/file/cajitas"], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn chess960_bare_moves_from_a_fen_and_a_pgn_that_says_so() {
+    // Chess960 #100: White castles with the king staying on g1, Black mates on g2.
+    let fen = "qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1";
+    let moves = "c3 b6 Ng3 Qd5 O-O Bb7 d4 Qxg2#";
+    let out = replay(&["--fen", fen, "--chess960"], moves);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v = json(&out);
+    assert_eq!(v["status"], "checkmate", "{v}");
+    assert_eq!(v["winner"], "black");
+    assert_eq!(v["plies"], 8);
+    assert_eq!(v["opening"], serde_json::Value::Null);
+    // The king onto its own rook is castling too.
+    let out = replay(
+        &["--fen", fen, "--chess960"],
+        "c3 b6 Ng3 Qd5 g1h1 Bb7 d4 Qxg2#",
+    );
+    assert_eq!(json(&out)["status"], "checkmate");
+    // Without --chess960, KQkq means standard castling rights: this FEN's are refused, and
+    // the message says what to add.
+    let out = replay(&["--fen", fen], moves);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--chess960"), "{stderr}");
+    // Shredder-FEN letters say Chess960 by themselves.
+    let shredder = "qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w HEhe - 0 1";
+    assert_eq!(
+        json(&replay(&["--fen", shredder], moves))["status"],
+        "checkmate"
+    );
+    // A PGN game with the Variant tag needs no flag.
+    let pgn = format!(
+        "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n1. c3 b6 2. Ng3 Qd5 3. O-O Bb7 4. d4 Qxg2# 0-1\n"
+    );
+    let v = json(&replay(&[], &pgn));
+    assert_eq!(v["status"], "checkmate", "{v}");
+    assert_eq!(v["plies"], 8);
+}

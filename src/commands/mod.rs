@@ -12,16 +12,14 @@ use std::process::ExitCode;
 
 use cajitas_rules::Position;
 
-/// The start position of `perft` and `replay`: the initial position, or `--fen`. A FEN that
-/// cannot be read prints a message naming the field at fault and gives exit code 2.
-fn start_position(fen: Option<&str>) -> Result<Position, ExitCode> {
-    match fen {
-        None => Ok(Position::new()),
-        Some(fen) => Position::from_fen(fen).map_err(|e| {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }),
-    }
+/// The start position of `replay`: the initial position, or `--fen`, in Chess960 mode with
+/// `--chess960` or Shredder-FEN castling letters (as `perft` reads it). A FEN that cannot be
+/// read prints a message naming the field at fault and gives exit code 2.
+fn start_position(fen: Option<&str>, chess960: bool) -> Result<Position, ExitCode> {
+    perft::perft_position(fen, chess960).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
 }
 
 /// Writes `line` and a newline to standard output; see [`stdout_failed`] when that fails.

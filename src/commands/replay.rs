@@ -1,4 +1,4 @@
-//! `cajitas replay [FILE] [--fen FEN] [--lang en|es]`: plays PGN (one game or many) or bare
+//! `cajitas replay [FILE] [--fen FEN] [--chess960] [--lang en|es]`: plays PGN (one game or many) or bare
 //! move text (one game) and prints one JSON line per game describing how it stands (the
 //! FIDE draw statuses and the draws the player to move could claim included), or where and
 //! why a move failed.
@@ -26,6 +26,11 @@ pub struct ReplayArgs {
     /// Start from this FEN instead of the initial position.
     #[arg(long)]
     pub fen: Option<String>,
+    /// Play Chess960: the start position (`--fen`, or the initial one) read in Chess960
+    /// mode, castling by the 960 rule (`O-O`, or the king onto its own rook). Implied by
+    /// Shredder-FEN castling letters; a PGN game's `[Variant "Chess960"]` says it by itself.
+    #[arg(long)]
+    pub chess960: bool,
     /// The language of the error messages, and which piece letters come first in bare move
     /// text (`R` is a rook in English, a king in Spanish). PGN is always read as standard
     /// (English) SAN.
@@ -245,7 +250,7 @@ fn read_input(file: Option<&PathBuf>) -> Result<String, String> {
 /// Runs `cajitas replay`: exit 0 when every game replayed, 1 when a game failed (the other
 /// games are still replayed and printed), 2 when the input or the FEN cannot be read.
 pub fn run(args: &ReplayArgs) -> ExitCode {
-    let start = match super::start_position(args.fen.as_deref()) {
+    let start = match super::start_position(args.fen.as_deref(), args.chess960) {
         Ok(pos) => pos,
         Err(code) => return code,
     };
