@@ -396,3 +396,49 @@ fn an_engine_runs_at_the_lowest_priority_in_a_session_of_its_own() {
     drop(p);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn a_chess960_search_turns_uci_chess960_on_and_off_for_the_same_process() {
+    // The fake reads a Chess960 FEN only with UCI_Chess960 on, as real engines do; without
+    // it, it would answer from the position it had (the initial one: a2a3, illegal here).
+    let _serial = serial::time_window();
+    let pool = pool(&script("c960", &["ok"]), Duration::from_secs(3));
+    let start = cajitas_rules::Chess960::position(100).unwrap();
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    for uci in ["a2a4", "a7a5"] {
+        let m = uci.parse::<cajitas_rules::Uci>().unwrap();
+        let m = m.to_move(&position).unwrap();
+        moves.push(position.uci(m).to_string());
+        position.play(m);
+    }
+    let req = |start_fen: String, moves: Vec<String>, position: Position| SearchRequest {
+        person: 1,
+        requester: 1,
+        start_fen,
+        moves,
+        position,
+        limits: Limits {
+            movetime: Duration::from_millis(50),
+            nodes: None,
+            depth: None,
+            skill: None,
+            fresh: false,
+        },
+        deadline: Instant::now() + Duration::from_secs(30),
+    };
+    let got = pool.search(req(start.fen(), moves.clone(), position.clone()));
+    let got = got.expect("a legal Chess960 answer");
+    assert!(position.legal_moves().contains(&got.best));
+    // The same process, a standard game next: the option goes off again.
+    let standard = pool.search(req(Position::new().fen(), Vec::new(), Position::new()));
+    assert!(standard.is_ok(), "{standard:?}");
+    // And on again for a Chess960 game whose only castling is the king onto its rook.
+    let castle_fen = "qbbnrnkr/pppppppp/8/8/8/8/8/4R1KR w KQkq - 0 1";
+    let castle_pos =
+        Position::from_fen_with(castle_fen, cajitas_rules::CastlingMode::Chess960).unwrap();
+    let got = pool
+        .search(req(castle_fen.into(), Vec::new(), castle_pos.clone()))
+        .expect("a legal answer");
+    assert!(castle_pos.legal_moves().contains(&got.best));
+}

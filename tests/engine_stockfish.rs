@@ -415,3 +415,88 @@ fn the_same_game_gets_the_same_report_every_time() {
     // The mate is on the board: White's last move is a mate, the final position mated.
     assert_eq!(first.evals.last(), Some(&cajitas::engine::Eval::Mate(1)));
 }
+
+#[test]
+fn a_chess960_game_against_level_1_with_a_castling() {
+    // Chess960 #100 (qbbnrnkr): the person castles as soon as they may (the king onto its
+    // own rook, `g1h1` or `g1e1`), moving the f1 knight out of the way first; the engine
+    // gets the start FEN and the moves in Chess960 UCI with UCI_Chess960 on, and each of its
+    // moves must be legal in Chess960.
+    let Some(pool) = engine("a_chess960_game_against_level_1_with_a_castling") else {
+        return;
+    };
+    let _serial = serial::time_window();
+    let player = EnginePlayer::prepare();
+    let service = GameService::open_in_memory(ServiceOptions {
+        engine_turns: Some(player.turns()),
+        ..ServiceOptions::default()
+    })
+    .unwrap();
+    let _player = player.start(service.clone(), pool, Duration::from_secs(60));
+    let human = UserRef::new(5, "Ana", false);
+    let ch = ChannelRef {
+        guild: None,
+        channel: 9,
+    };
+    let variant = cajitas::game::Variant::chess960(100).unwrap();
+    let v = service
+        .engine()
+        .play_engine_with(
+            &human,
+            ch,
+            (1, ColourChoice::White, variant),
+            Lang::En,
+            None,
+        )
+        .unwrap();
+    let id = v.game_id;
+    assert_eq!(v.variant, variant);
+    let mut rng = fastrand::Rng::with_seed(960);
+    let mut castled = false;
+    loop {
+        let v = service.queries().game(id).unwrap();
+        if v.finished || (castled && v.ply >= 16) || v.ply >= 40 {
+            break;
+        }
+        if v.to_move == Color::White {
+            let moves = v.position.legal_moves();
+            let castle = moves.iter().copied().find(|m| m.is_castle());
+            let knight = moves
+                .iter()
+                .copied()
+                .find(|m| m.from() == cajitas_rules::Square::F1);
+            let m = castle.or(knight).unwrap_or(moves[rng.usize(..moves.len())]);
+            castled |= m.is_castle();
+            service
+                .play()
+                .play_move(&human, ch, &v.position.uci(m).to_string(), Lang::En, false)
+                .unwrap();
+        } else {
+            let end = Instant::now() + Duration::from_secs(60);
+            while service.queries().game(id).unwrap().ply == v.ply {
+                assert!(Instant::now() < end, "no engine move at ply {}", v.ply);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+    assert!(castled, "the person never could castle");
+    let history = service.queries().moves_uci(id).unwrap();
+    assert!(
+        history.iter().any(|u| u == "g1h1" || u == "g1e1"),
+        "{history:?}"
+    );
+    let mut pos = variant.start();
+    for uci in &history {
+        let m = uci
+            .parse::<Uci>()
+            .unwrap()
+            .to_move(&pos)
+            .expect("a legal stored move");
+        pos.play(m);
+    }
+    let pgn = service.queries().replay(id).unwrap();
+    assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+    let back = cajitas_rules::pgn::read_game(&pgn, Lang::En).unwrap();
+    assert_eq!(back.game.position().fen(), pos.fen());
+    println!("Chess960 #100 against level 1: {} plies", history.len());
+}

@@ -45,7 +45,8 @@ pub struct SearchRequest {
     pub person: u64,
     /// What asks (a game id, an analysis): one person's requesters are served in turn.
     pub requester: u64,
-    /// The game's start position.
+    /// The game's start position. A Chess960 game is searched with `UCI_Chess960` on (the
+    /// mode of [`SearchRequest::position`] says which).
     pub start_fen: String,
     /// The moves played since, in UCI.
     pub moves: Vec<String>,
@@ -393,7 +394,13 @@ fn attempt_search(
     let p = process.as_mut().ok_or("no process")?;
     let budget = req.limits.patience() + s.config.margin;
     let raw = p
-        .search(&req.start_fen, &req.moves, req.limits, budget)
+        .search(
+            &req.start_fen,
+            &req.moves,
+            req.position.castling_mode().is_chess960(),
+            req.limits,
+            budget,
+        )
         .map_err(|e: ProcessError| e.to_string())?;
     let uci: Uci = raw
         .bestmove

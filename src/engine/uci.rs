@@ -189,6 +189,8 @@ pub struct Process {
     /// The `Threads` it runs with now, and the one it was started with.
     threads: u32,
     base_threads: u32,
+    /// Whether `UCI_Chess960` is on (it starts off, the UCI default).
+    chess960: bool,
     autogroup: Autogroup,
 }
 
@@ -347,6 +349,7 @@ impl Process {
             skill: None,
             threads: 1,
             base_threads: 1,
+            chess960: false,
             autogroup: Autogroup::NotApplicable,
         };
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
@@ -422,15 +425,22 @@ impl Process {
 
     /// Searches the position after `moves` from `start_fen` within `limits`, waiting at
     /// most `budget` for `bestmove` (for a search bounded by nodes only, at most `budget` for
-    /// each line; see [`Limits::patience`]).
+    /// each line; see [`Limits::patience`]). With `chess960`, `UCI_Chess960` is on first (a
+    /// pooled process serves both kinds of game: the option is set whenever it changes), and
+    /// castling in `moves` and in the answer is the king taking its own rook.
     pub fn search(
         &mut self,
         start_fen: &str,
         moves: &[String],
+        chess960: bool,
         limits: Limits,
         budget: Duration,
     ) -> Result<RawSearch, ProcessError> {
         let deadline = Instant::now() + budget;
+        if self.chess960 != chess960 {
+            self.send(&format!("setoption name UCI_Chess960 value {chess960}"))?;
+            self.chess960 = chess960;
+        }
         let skill = limits.skill.unwrap_or(20).min(20);
         if self.skill != Some(skill) {
             self.send(&format!("setoption name Skill Level value {skill}"))?;

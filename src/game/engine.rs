@@ -266,6 +266,22 @@ impl EngineGames<'_> {
         lang: Lang,
         thread: Option<u64>,
     ) -> Result<GameView, GameError> {
+        let terms = (level, colour, super::Variant::Standard);
+        self.play_engine_with(human, at, terms, lang, thread)
+    }
+
+    /// [`Self::play_engine_at`] with the variant said: `terms` is the engine's level, the
+    /// person's colour, and standard chess or Chess960 (from which start position; the
+    /// engine is then searched with `UCI_Chess960` on).
+    pub fn play_engine_with(
+        &self,
+        human: &UserRef,
+        at: impl Into<Place>,
+        terms: (u8, ColourChoice, super::Variant),
+        lang: Lang,
+        thread: Option<u64>,
+    ) -> Result<GameView, GameError> {
+        let (level, colour, variant) = terms;
         let at = at.into();
         let me = human.capped();
         let level = level.clamp(*ENGINE_LEVELS.start(), *ENGINE_LEVELS.end());
@@ -285,7 +301,7 @@ impl EngineGames<'_> {
             Some(parent) => (parent, Some(ch.channel)),
             None => (ch.channel, thread),
         };
-        let start = Position::new().fen();
+        let start = variant.start().fen();
         let limit = self.svc.options().engine_games_per_user;
         let view = self.svc.write(|tx, now| {
             Self::may_play_engine(tx, &me, at, thread, now, limit)?;
@@ -312,7 +328,7 @@ impl EngineGames<'_> {
                 rated: false,
                 tc: TimeControl::Untimed.to_row(),
                 clock: clock.to_row(),
-                chess960: None,
+                chess960: variant.chess960_number(),
             })?;
             let row = tx
                 .game(game_id)?

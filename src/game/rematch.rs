@@ -103,6 +103,8 @@ pub struct EngineRematch {
     /// The finished game's channel, where the new game starts (threads cannot nest: it gets
     /// a thread of its own where games get threads).
     pub home: ChannelRef,
+    /// The finished game's variant: a Chess960 rematch starts from the same position.
+    pub variant: super::Variant,
 }
 
 impl EngineGames<'_> {
@@ -135,6 +137,7 @@ impl EngineGames<'_> {
             Ok(Some(EngineRematch {
                 level,
                 colour,
+                variant: super::Variant::from_db(row.chess960)?,
                 home: ChannelRef {
                     guild: row.guild,
                     channel: row.channel,

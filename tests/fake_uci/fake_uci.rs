@@ -13,6 +13,8 @@
 //! - `illegal`: answers `bestmove a1a1`;
 //! - `garbage`: answers `bestmove ???`;
 //! - `long`: prints a 1 MB line, then behaves like `ok`;
+//! - `setoption name UCI_Chess960 value true|false` is honoured as a real engine does: a
+//!   Chess960 FEN is read (and castling written as the king taking its rook) only with it on;
 //! - `think`: like a real engine without its work: an `info` line per depth spread over the
 //!   `go` command's `movetime` or its `nodes` at 1 M nodes a second, whichever ends first (asleep meanwhile, using no CPU), then the first legal move
 //!   (for `benches/engine_load.rs`, to tell the bot's own engine handling from the
@@ -21,7 +23,7 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
-use cajitas_rules::{Position, Uci};
+use cajitas_rules::{CastlingMode, Position, Uci};
 
 fn next_behaviour(script: &std::path::Path) -> String {
     let lines: Vec<String> = std::fs::read_to_string(script)
@@ -43,7 +45,7 @@ fn next_behaviour(script: &std::path::Path) -> String {
         .unwrap_or_else(|| "ok".into())
 }
 
-fn position_of(cmd: &str) -> Option<Position> {
+fn position_of(cmd: &str, mode: CastlingMode) -> Option<Position> {
     let (head, moves) = match cmd.split_once(" moves ") {
         Some((h, m)) => (h, m),
         None => (cmd, ""),
@@ -52,7 +54,7 @@ fn position_of(cmd: &str) -> Option<Position> {
     let mut pos = if head == "startpos" {
         Position::new()
     } else {
-        Position::from_fen(head.strip_prefix("fen")?.trim()).ok()?
+        Position::from_fen_with(head.strip_prefix("fen")?.trim(), mode).ok()?
     };
     for w in moves.split_whitespace() {
         let m = w.parse::<Uci>().ok()?.to_move(&pos).ok()?;
@@ -76,6 +78,7 @@ fn main() {
     // Set by `hang`: every later command goes unanswered, until the input closes (its bot
     // died or dropped it), when the process ends rather than outliving the bot.
     let mut hanging = false;
+    let mut mode = CastlingMode::Standard;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         if hanging {
@@ -93,14 +96,20 @@ fn main() {
             say(&mut out, "readyok");
         } else if cmd == "quit" {
             return;
+        } else if let Some(value) = cmd.strip_prefix("setoption name UCI_Chess960 value ") {
+            mode = if value.trim() == "true" {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
         } else if cmd.starts_with("position") {
-            if let Some(p) = position_of(cmd) {
+            if let Some(p) = position_of(cmd, mode) {
                 pos = p;
             }
         } else if cmd.starts_with("go") {
             let behaviour = next_behaviour(&script);
             let first = pos.legal_moves().first().copied();
-            let best = first.map_or("(none)".to_owned(), |m| Uci::from_move(m).to_string());
+            let best = first.map_or("(none)".to_owned(), |m| pos.uci(m).to_string());
             match behaviour.as_str() {
                 "crash" => {
                     say(&mut out, "info depth 1 score cp 0");

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
-use super::choices::Colour;
+use super::choices::{Colour, VariantChoice, variant_of};
 use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::reply::Responder;
 use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};
@@ -25,7 +25,7 @@ use crate::discord::present::view::game_reply;
 use crate::discord::present::who::{mention, player_in};
 use crate::discord::{Context, Data, Defer, Error};
 use crate::engine::{Analysis, AnalysisQueue, Budget, EnginePlayer, Pool, analyse, report};
-use crate::game::{ColourChoice, EngineRematch, Lang, Place, UserRef, engine_user_id};
+use crate::game::{ColourChoice, EngineRematch, Lang, Place, UserRef, Variant, engine_user_id};
 use crate::i18n::colour_key;
 use crate::tr;
 
@@ -56,6 +56,13 @@ pub async fn play(
     #[max = 8]
     level: Option<u8>,
     #[description = "Your colour (random by default)"] colour: Option<Colour>,
+    #[description = "Standard chess or Chess960 (standard by default)"] variant: Option<
+        VariantChoice,
+    >,
+    #[description = "The Chess960 start position, 0 to 959 (random by default)"]
+    #[min = 0]
+    #[max = 959]
+    position: Option<u32>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let data = call.data();
@@ -68,6 +75,7 @@ pub async fn play(
         w: call.where_typed(),
         level: level.unwrap_or(1).clamp(1, 8),
         colour: colour.map(Into::into).unwrap_or_default(),
+        variant: variant_of(variant, position),
         lang: call.public_lang().await,
         via: Via::Answer,
         here: call.place.channel,
@@ -99,6 +107,7 @@ pub async fn rematch(c: &Click<'_>, again: EngineRematch, lang: Lang) -> Result<
         w,
         level: again.level,
         colour: again.colour,
+        variant: again.variant,
         lang,
         via: Via::Post,
         here: c.place.channel,
@@ -123,6 +132,8 @@ struct EngineStart {
     w: Where,
     level: u8,
     colour: ColourChoice,
+    /// Standard chess or Chess960 (the engine then searches with `UCI_Chess960` on).
+    variant: Variant,
     lang: Lang,
     via: Via,
     /// The channel or thread of the interaction.
@@ -143,6 +154,7 @@ async fn start_engine(
         w,
         level,
         colour,
+        variant,
         lang,
         via,
         here,
@@ -232,9 +244,13 @@ async fn start_engine(
     }
     let started = data
         .blocking(r, defer, move |g| {
-            let view = g
-                .engine()
-                .play_engine_at(&actor, place, level, colour, lang, thread)?;
+            let view = g.engine().play_engine_with(
+                &actor,
+                place,
+                (level, colour, variant),
+                lang,
+                thread,
+            )?;
             Ok(g.show(view)?)
         })
         .await;
