@@ -394,3 +394,99 @@ async fn a_takeback_accepted_and_one_refused_as_stale() {
     assert!(text.contains("1. e4 e5 2. Nc3 Nc6"), "{text}");
     assert!(w.fake.unknown_requests().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chess960_game_to_mate_with_a_castling_and_its_pgn_replayed() {
+    let w = World::start("chess960", vec![]).await;
+    let fake = &w.fake;
+    let payload = w.channel().command(
+        fake,
+        &alice(),
+        "en-US",
+        "challenge",
+        &[
+            ("opponent", json!(bob().id.to_string())),
+            ("colour", json!(WHITE)),
+            ("variant", json!(1)),
+            ("position", json!(100)),
+        ],
+        &[&bob()],
+    );
+    let challenge = fake.interact(&payload).await;
+    assert!(
+        challenge.text().contains("Chess960 #100"),
+        "{}",
+        challenge.text()
+    );
+    let ids = challenge.custom_ids();
+    let accepted = w.click(&bob(), &challenge, &ids[0]).await;
+    assert_eq!(accepted.callback_type(), Some(7), "{:?}", accepted.json);
+    let thread = challenge.message_id.unwrap();
+    w.play_in(support::fake_discord::Channel::thread(
+        thread,
+        w.parent().id,
+    ));
+    // Chess960 #100 (qbbnrnkr): White castles short with the king staying on g1, typed as
+    // the king onto its own rook; Black's O-O is refused (a knight on f8); Black mates.
+    let moves = [
+        (alice(), "c3", "c3"),
+        (bob(), "b6", "b6"),
+        (alice(), "Ng3", "Ng3"),
+        (bob(), "Qd5", "Qd5"),
+        (alice(), "g1h1", "O-O"),
+        (bob(), "Bb7", "Bb7"),
+        (alice(), "d4", "d4"),
+        (bob(), "Qxg2#", "Qxg2#"),
+    ];
+    let mut last = None;
+    for (i, (user, text, san)) in moves.iter().enumerate() {
+        if i == 5 {
+            let refused = w.mv(&bob(), "en-US", "O-O").await;
+            assert!(refused.is_ephemeral(), "{}", refused.text());
+        }
+        let r = w.mv(user, "en-US", text).await;
+        assert_eq!(r.callback_type(), Some(4), "move {i} {text}: {}", r.text());
+        assert_public_board(&r);
+        assert!(r.text().contains(san), "{text} shows {san}: {}", r.text());
+        assert!(r.text().contains("Chess960 #100"), "{}", r.text());
+        assert!(!r.text().contains("Opening"), "no opening: {}", r.text());
+        last = Some(r);
+    }
+    let last = last.unwrap();
+    assert!(last.text().contains("Checkmate"), "{}", last.text());
+    let analysis = "https://lichess.org/analysis/chess960/1b1nrnkr/pbpppppp/1p6/8/3P4/2P3N1/PP2PPqP/QBBNRRK1_w_kq_-_0_5";
+    assert_eq!(last.link_urls(), [analysis], "{:?}", last.json);
+    // /board in Spanish names the variant too.
+    let board = w.cmd(&carol(), "es-ES", "board", &[]).await;
+    assert!(
+        board.text().contains("Chess960 n.º 100"),
+        "{}",
+        board.text()
+    );
+
+    // /pgn: the Variant, SetUp and FEN tags, and `cajitas replay` reads it back to the mate.
+    let pgn = w.cmd(&carol(), "en-US", "pgn", &[]).await;
+    let file = pgn.file("game.pgn").expect("game.pgn attached");
+    let text = String::from_utf8(file.data.clone()).unwrap();
+    assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
+    assert!(
+        text.contains("[FEN \"qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1\"]"),
+        "{text}"
+    );
+    let out = support::replay::replay(&[], text.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = support::replay::lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["status"], "checkmate", "{}", lines[0]);
+    assert_eq!(lines[0]["winner"], "black");
+    assert_eq!(lines[0]["plies"], 8);
+    assert_eq!(
+        lines[0]["fen"],
+        "1b1nrnkr/pbpppppp/1p6/8/3P4/2P3N1/PP2PPqP/QBBNRRK1 w kq - 0 5"
+    );
+    assert!(
+        fake.unknown_requests().is_empty(),
+        "{:?}",
+        fake.unknown_requests()
+    );
+}

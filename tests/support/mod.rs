@@ -5,6 +5,7 @@ pub mod bot;
 pub mod db;
 pub mod fake_discord;
 pub mod postgres;
+pub mod replay;
 pub mod serial;
 pub mod skip;
 pub mod world;
