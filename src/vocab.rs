@@ -77,7 +77,7 @@ str_enum!(
 );
 str_enum!(
     /// A rating pool's speed (migration 0008): live clocks, or correspondence and untimed
-    /// games; Chess960 games of every clock are a pool of their own (migration 0021).
+    /// games; Chess960 games of every clock are a pool of their own (migration 0022).
     Speed {
         /// Games with a live clock.
         Live = "live",

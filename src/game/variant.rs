@@ -1,6 +1,6 @@
 //! A game's variant: standard chess, or Chess960 from one of its 960 numbered start
 //! positions (issue 31). Chosen with the challenge, stored with it and its game (migration
-//! 0021, the position's number, NULL for standard chess), kept by a rematch.
+//! 0022, the position's number, NULL for standard chess), kept by a rematch.
 
 use cajitas_rules::{CastlingMode, Chess960, FenError, Position};
 

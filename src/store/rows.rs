@@ -117,7 +117,7 @@ pub struct ChallengeRow {
     pub tc: TimeControlRow,
     /// Whether its game counts for the ratings (migration 0008).
     pub rated: bool,
-    /// Its game's Chess960 start position by number (migration 0021); `None`: standard.
+    /// Its game's Chess960 start position by number (migration 0022); `None`: standard.
     pub chess960: Option<u32>,
 }
 
@@ -166,7 +166,7 @@ pub struct GameRow {
     pub clock: ClockRow,
     /// Whether it counts for the ratings (migration 0008).
     pub rated: bool,
-    /// Its Chess960 start position by number (migration 0021); `None`: standard chess.
+    /// Its Chess960 start position by number (migration 0022); `None`: standard chess.
     pub chess960: Option<u32>,
 }
 

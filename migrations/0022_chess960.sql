@@ -1,4 +1,4 @@
--- 0021: Chess960 (issue 31). A challenge and its game name their start position by
+-- 0022: Chess960 (issue 31). A challenge and its game name their start position by
 -- Scharnagl's number (0-959, 518 being the standard position): NULL is standard chess. A
 -- Chess960 game reads its `start_fen` in Chess960 mode (castling by the 960 rule, UCI
 -- castling stored as the king taking its own rook), and its ratings go to the pool's
@@ -10,7 +10,7 @@ ALTER TABLE games ADD COLUMN chess960 INTEGER CHECK (chess960 BETWEEN 0 AND 959)
 -- rebuilt with the wider one (the documented way: a new table, the rows copied, the old one
 -- dropped, the new one renamed), then their indexes and the triggers of 0018 made again.
 -- `leaderboard_cells` is left as it is: the copied rows are the same ratings.
-CREATE TABLE ratings_0021 (
+CREATE TABLE ratings_0022 (
     pool        INTEGER NOT NULL,
     speed       TEXT    NOT NULL CHECK (speed IN ('live', 'correspondence', 'chess960')),
     user_id     INTEGER NOT NULL REFERENCES users (id),
@@ -22,12 +22,12 @@ CREATE TABLE ratings_0021 (
     steady_until INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (pool, speed, user_id)
 ) WITHOUT ROWID;
-INSERT INTO ratings_0021 (pool, speed, user_id, rating, deviation, volatility, games, rated_at,
+INSERT INTO ratings_0022 (pool, speed, user_id, rating, deviation, volatility, games, rated_at,
     steady_until)
 SELECT pool, speed, user_id, rating, deviation, volatility, games, rated_at, steady_until
 FROM ratings;
 DROP TABLE ratings;
-ALTER TABLE ratings_0021 RENAME TO ratings;
+ALTER TABLE ratings_0022 RENAME TO ratings;
 CREATE INDEX ratings_leaderboard
     ON ratings (pool, speed, rating DESC, user_id, games, deviation, steady_until)
     WHERE games >= 5 AND deviation < 110;
@@ -74,7 +74,7 @@ BEGIN
     ON CONFLICT (pool, speed, epoch, band) DO UPDATE SET n = n + 1;
 END;
 
-CREATE TABLE rating_history_0021 (
+CREATE TABLE rating_history_0022 (
     id                INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id           INTEGER NOT NULL REFERENCES games (id),
     pool              INTEGER NOT NULL,
@@ -90,12 +90,12 @@ CREATE TABLE rating_history_0021 (
     at                INTEGER NOT NULL,
     UNIQUE (game_id, user_id)
 );
-INSERT INTO rating_history_0021 (id, game_id, pool, speed, user_id, colour, score,
+INSERT INTO rating_history_0022 (id, game_id, pool, speed, user_id, colour, score,
     rating_before, deviation_before, rating_after, deviation_after, volatility_after, at)
 SELECT id, game_id, pool, speed, user_id, colour, score, rating_before, deviation_before,
     rating_after, deviation_after, volatility_after, at
 FROM rating_history;
 DROP TABLE rating_history;
-ALTER TABLE rating_history_0021 RENAME TO rating_history;
+ALTER TABLE rating_history_0022 RENAME TO rating_history;
 CREATE INDEX rating_history_by_player ON rating_history (pool, user_id, speed, at);
 CREATE INDEX rating_history_by_pool ON rating_history (pool, speed);

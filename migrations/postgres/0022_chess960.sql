@@ -1,4 +1,4 @@
--- 0021 (PostgreSQL): Chess960 (issue 31); see the SQLite migration for the columns' meaning.
+-- 0022 (PostgreSQL): Chess960 (issue 31); see the SQLite migration for the columns' meaning.
 ALTER TABLE challenges ADD COLUMN chess960 INTEGER CHECK (chess960 BETWEEN 0 AND 959);
 ALTER TABLE games ADD COLUMN chess960 INTEGER CHECK (chess960 BETWEEN 0 AND 959);
 
