@@ -153,4 +153,23 @@ async fn a_puzzle_streak_without_a_hint_ends_at_the_first_mistake() {
         "{}",
         p.content()
     );
+    // The puzzle leaderboards: nobody is on them yet.
+    let lb = w
+        .cmd(&alice(), "en-US", "leaderboard", &[("speed", json!(3))])
+        .await;
+    let text = lb.text();
+    assert!(text.contains("Leaderboard · Puzzle Streak"), "{text}");
+    assert!(
+        text.contains("You have no Puzzle Streak record here yet."),
+        "{text}"
+    );
+    let lb = w
+        .cmd(&alice(), "es-ES", "leaderboard", &[("speed", json!(2))])
+        .await;
+    let text = lb.text();
+    assert!(text.contains("Clasificación · Problemas"), "{text}");
+    assert!(
+        text.contains("Aún no apareces: 0 intentos puntuados de los 5 necesarios"),
+        "{text}"
+    );
 }

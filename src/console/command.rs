@@ -3,7 +3,7 @@
 use cajitas_rules::Lang;
 
 use crate::game::ratings::Speed;
-use crate::game::{ColourChoice, PuzzleRequest, TimeControl};
+use crate::game::{ColourChoice, PuzzleBoard, PuzzleRequest, TimeControl};
 use crate::{i18n, tr};
 
 /// What to do about a draw.
@@ -102,6 +102,8 @@ pub enum Command {
     Puzzle(PuzzleRequest),
     /// `puzzle streak` (in Spanish also `problema racha`): a Puzzle Streak.
     PuzzleStreak,
+    /// `leaderboard puzzles|streak`: a puzzle leaderboard.
+    PuzzleLeaderboard(PuzzleBoard),
     /// `hint`: the piece to move in one's puzzle.
     Hint,
     /// `solution`: give up one's puzzle and see its solution.
@@ -434,13 +436,29 @@ impl Command {
             "pgn" => Command::Pgn,
             "history" => Command::History,
             "stats" => Command::Stats((!rest.is_empty()).then(|| rest.to_owned())),
+            "leaderboard"
+                if args.len() == 1
+                    && word_is(lang, args[0], "puzzles", "cmd-leaderboard.speed-puzzles") =>
+            {
+                Command::PuzzleLeaderboard(PuzzleBoard::Ratings)
+            }
+            "leaderboard"
+                if args.len() == 1
+                    && word_is(lang, args[0], "streak", "cmd-leaderboard.speed-streak") =>
+            {
+                Command::PuzzleLeaderboard(PuzzleBoard::Streaks)
+            }
             "leaderboard" => {
                 Command::Leaderboard(match args.first().map(|a| a.to_lowercase()).as_deref() {
                     None => None,
                     Some("live") | Some("vivo") => Some(Speed::Live),
                     Some("correspondence") | Some("correspondencia") => Some(Speed::Correspondence),
                     Some(a) if spanish(lang, a, "cmd-leaderboard.speed-live") => Some(Speed::Live),
-                    _ => return Err(CommandError::Usage("leaderboard [live|correspondence]")),
+                    _ => {
+                        return Err(CommandError::Usage(
+                            "leaderboard [live|correspondence|puzzles|streak]",
+                        ));
+                    }
                 })
             }
             "puzzle"

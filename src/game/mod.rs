@@ -73,8 +73,8 @@ pub use self::notify::{
 pub use self::observe::EventObserver;
 pub use self::play::{Play, Seen};
 pub use self::puzzles::{
-    MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleChange, PuzzleRequest, PuzzleView, Puzzles,
-    StreakView,
+    MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleBoard, PuzzleBoardView, PuzzleChange, PuzzleLeader,
+    PuzzleRequest, PuzzleScore, PuzzleView, Puzzles, StreakView,
 };
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;

@@ -25,7 +25,9 @@ use std::collections::HashSet;
 
 use cajitas_rules::{Color, Move, Position, SanPlus};
 
-use super::ratings::{Glicko, PARAMS, Shown, as_of, pool_of};
+use super::ratings::{
+    Glicko, LEADERBOARD_PAGE, PARAMS, RANKED_MAX_DEVIATION, RANKED_MIN_GAMES, Shown, as_of, pool_of,
+};
 use super::{ChannelRef, Failure, GameError, GameService, Lang, UserRef};
 use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
 use crate::store::{
@@ -132,6 +134,59 @@ impl PuzzleView {
     pub fn to_move(&self) -> Color {
         self.position.turn()
     }
+}
+
+/// A server's puzzle leaderboards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PuzzleBoard {
+    /// Puzzle ratings: solvers with at least [`RANKED_MIN_GAMES`] rated attempts and a steady
+    /// rating (RD as of now under [`RANKED_MAX_DEVIATION`]), as the game leaderboards list
+    /// players.
+    Ratings,
+    /// Puzzle Streak records: each solver's best run (at least one puzzle solved).
+    Streaks,
+}
+
+/// A solver's score on a puzzle leaderboard.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PuzzleScore {
+    /// A puzzle rating as of now, and its rated attempts.
+    Rating {
+        /// The rating, its RD widened by inactivity.
+        shown: Shown,
+        /// Rated attempts.
+        attempts: u32,
+    },
+    /// A best Puzzle Streak (puzzles solved).
+    Streak(u32),
+}
+
+/// One line of a puzzle leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleLeader {
+    /// 1 for the best.
+    pub rank: u64,
+    /// The solver.
+    pub user: UserRef,
+    /// Their score.
+    pub score: PuzzleScore,
+}
+
+/// A page of a puzzle leaderboard, with where its viewer stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleBoardView {
+    /// Which one.
+    pub board: PuzzleBoard,
+    /// The page shown, from 0.
+    pub page: u32,
+    /// How many pages (at least 1).
+    pub pages: u32,
+    /// The page's lines.
+    pub entries: Vec<PuzzleLeader>,
+    /// The viewer's line, when they are listed.
+    pub me: Option<PuzzleLeader>,
+    /// The viewer's score when they are not listed, if they have one.
+    pub mine: Option<PuzzleScore>,
 }
 
 /// Puzzles: start, answer, hint, solution, the person's puzzle rating.
@@ -415,6 +470,75 @@ impl Puzzles<'_> {
                 .puzzle_run(run_id)?
                 .ok_or_else(|| Failure::Vanished(format!("puzzle run {run_id}")))?;
             start_in_run(tx, &run, 0, now)
+        })
+    }
+
+    /// Page `page` (from 0; past the end, the last page) of the puzzle leaderboard `board` of
+    /// the server of `place`, with where `viewer` stands.
+    pub fn leaderboard(
+        &self,
+        place: ChannelRef,
+        board: PuzzleBoard,
+        page: u32,
+        viewer: u64,
+    ) -> Result<PuzzleBoardView, GameError> {
+        let pool = pool_of(place.guild, place.channel);
+        let now = self.svc.now();
+        self.svc.read(|tx| {
+            let mut mine = None;
+            let listed: Vec<(UserRef, PuzzleScore)> = match board {
+                PuzzleBoard::Ratings => tx
+                    .puzzle_ratings_of(pool)?
+                    .into_iter()
+                    .filter_map(|(r, u)| {
+                        let score = PuzzleScore::Rating {
+                            shown: glicko_at(&r, now).into(),
+                            attempts: r.attempts,
+                        };
+                        let steady = glicko_at(&r, now).deviation < RANKED_MAX_DEVIATION;
+                        if r.attempts >= RANKED_MIN_GAMES && steady {
+                            Some((u.into(), score))
+                        } else {
+                            if u.id == viewer {
+                                mine = Some(score);
+                            }
+                            None
+                        }
+                    })
+                    .collect(),
+                PuzzleBoard::Streaks => tx
+                    .best_puzzle_runs_of(pool)?
+                    .into_iter()
+                    .map(|(best, u)| (u.into(), PuzzleScore::Streak(best)))
+                    .collect(),
+            };
+            let per = LEADERBOARD_PAGE as usize;
+            let pages = listed.len().div_ceil(per).max(1);
+            let page = (page as usize).min(pages - 1);
+            let leader = |(i, (user, score)): (usize, &(UserRef, PuzzleScore))| PuzzleLeader {
+                rank: i as u64 + 1,
+                user: user.clone(),
+                score: *score,
+            };
+            let me = listed
+                .iter()
+                .enumerate()
+                .find(|(_, (u, _))| u.id == viewer)
+                .map(leader);
+            Ok(PuzzleBoardView {
+                board,
+                page: page as u32,
+                pages: pages as u32,
+                entries: listed
+                    .iter()
+                    .enumerate()
+                    .skip(page * per)
+                    .take(per)
+                    .map(leader)
+                    .collect(),
+                me,
+                mine,
+            })
         })
     }
 

@@ -90,3 +90,22 @@ puzzle-streak-start = Puzzle Streak: puzzles of rising difficulty, one after ano
 puzzle-streak-count = Streak: { $solved }
 puzzle-streak-over = Streak over: { $solved } solved · your best streak: { $best }
 puzzle-streak-top = You climbed the whole ladder: { $solved } solved!
+
+# Puzzle leaderboards (issue 30): `/leaderboard speed:puzzles` and `speed:streak`.
+puzzle-leaderboard-line = **{ $rank }.** { $name } · { $rating } · { $attempts ->
+    [one] { $attempts } rated attempt
+   *[other] { $attempts } rated attempts
+}
+console-puzzle-leaderboard-line = { $rank }. { $name }  { $rating }  ({ $attempts })
+streak-leaderboard-line = **{ $rank }.** { $name } · { $best ->
+    [one] { $best } puzzle
+   *[other] { $best } puzzles
+}
+console-streak-leaderboard-line = { $rank }. { $name }  { $best }
+puzzle-leaderboard-empty = Nobody is on this leaderboard yet: it lists solvers with at least { $min } rated attempts and a steady puzzle rating.
+streak-leaderboard-empty = Nobody has solved a Puzzle Streak's puzzle here yet.
+puzzle-leaderboard-you-unranked = You are not listed yet: { $attempts ->
+    [one] { $attempts } rated attempt
+   *[other] { $attempts } rated attempts
+} of the { $min } needed, and a steady puzzle rating (RD under 110).
+streak-leaderboard-you-none = You have no Puzzle Streak record here yet.

@@ -12,6 +12,8 @@ challenge-rated = { $rated ->
 }
 
 speed = { $speed ->
+    [puzzles] Puzzles
+    [streak] Puzzle Streak
     [live] Live
    *[correspondence] Correspondence
 }

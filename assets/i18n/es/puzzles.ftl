@@ -90,3 +90,22 @@ puzzle-streak-start = Racha de problemas: problemas cada vez más difíciles, un
 puzzle-streak-count = Racha: { $solved }
 puzzle-streak-over = Fin de la racha: { $solved } resueltos · tu mejor racha: { $best }
 puzzle-streak-top = Subiste toda la escalera: ¡{ $solved } resueltos!
+
+# Clasificaciones de problemas (issue 30): `/clasificacion ritmo:problemas` y `ritmo:racha`.
+puzzle-leaderboard-line = **{ $rank }.** { $name } · { $rating } · { $attempts ->
+    [one] { $attempts } intento puntuado
+   *[other] { $attempts } intentos puntuados
+}
+console-puzzle-leaderboard-line = { $rank }. { $name }  { $rating }  ({ $attempts })
+streak-leaderboard-line = **{ $rank }.** { $name } · { $best ->
+    [one] { $best } problema
+   *[other] { $best } problemas
+}
+console-streak-leaderboard-line = { $rank }. { $name }  { $best }
+puzzle-leaderboard-empty = Aún no hay nadie en esta clasificación: incluye a quienes tienen al menos { $min } intentos puntuados y una puntuación de problemas estable.
+streak-leaderboard-empty = Aún nadie ha resuelto aquí un problema de una racha.
+puzzle-leaderboard-you-unranked = Aún no apareces: { $attempts ->
+    [one] { $attempts } intento puntuado
+   *[other] { $attempts } intentos puntuados
+} de los { $min } necesarios, y una puntuación de problemas estable (RD menor que 110).
+streak-leaderboard-you-none = Aún no tienes aquí un récord de racha de problemas.

@@ -12,6 +12,8 @@ challenge-rated = { $rated ->
 }
 
 speed = { $speed ->
+    [puzzles] Problemas
+    [streak] Racha de problemas
     [live] En vivo
    *[correspondence] Por correspondencia
 }
