@@ -126,6 +126,17 @@ fn three_rated_attempts_match_a_glicko2_computed_by_hand() {
     let stats = g.ratings().stats(ch(12), &alice()).unwrap();
     let (shown, n) = stats.puzzles.unwrap();
     assert_eq!((shown.rounded(), n), (1116, 3));
+    // Its chart: a puzzle line of the three ratings after each attempt, beside no game line.
+    let after: Vec<i64> = stats
+        .puzzle_history
+        .iter()
+        .map(|p| p.rating.round() as i64)
+        .collect();
+    assert_eq!(after, [1511, 811, 1116]);
+    let chart = cajitas::render::chart::Chart::of_stats(&stats, Lang::Es);
+    assert_eq!(chart.series.len(), 1);
+    assert_eq!(chart.series[0].label, "Problemas");
+    assert_eq!(chart.series[0].points.len(), 3);
     use cajitas::i18n::{Presentation, ratings::puzzles_line};
     assert_eq!(
         puzzles_line(Lang::En, Presentation::Console, shown, n),
@@ -373,6 +384,18 @@ fn a_puzzle_streak_climbs_unrated_without_hints_until_the_first_mistake() {
     let next = *solve(&g, &next).next.unwrap();
     solve(&g, &next);
     assert_eq!(p.best_streak(me.id, ch(10)).unwrap(), 3);
+    // The stats show the best streak, worded once for both fronts.
+    let stats = g.ratings().stats(ch(12), &me).unwrap();
+    assert_eq!(stats.puzzle_streak, 3);
+    use cajitas::i18n::{Presentation, ratings::puzzle_stats_lines};
+    assert_eq!(
+        puzzle_stats_lines(Lang::En, Presentation::Console, &stats),
+        ["Best Puzzle Streak: 3"]
+    );
+    assert_eq!(
+        puzzle_stats_lines(Lang::Es, Presentation::Discord, &stats),
+        ["Mejor racha de problemas: 3"]
+    );
     p.start(&me, ch(10), &by_id("000rZ")).unwrap();
     assert!(p.open(&me, ch(10)).unwrap().unwrap().streak.is_none());
     assert!(matches!(

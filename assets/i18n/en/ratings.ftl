@@ -78,6 +78,7 @@ stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
     [one] { $attempts } rated attempt
    *[other] { $attempts } rated attempts
 }
+stats-puzzle-streak = Best Puzzle Streak: { $best }
 # The opening families a player played most with one colour (names in English, as lichess shows them).
 stats-openings = { $colour ->
     [white] Openings with white

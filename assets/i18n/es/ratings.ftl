@@ -78,6 +78,7 @@ stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
     [one] { $attempts } intento puntuado
    *[other] { $attempts } intentos puntuados
 }
+stats-puzzle-streak = Mejor racha de problemas: { $best }
 # Las familias de aperturas que más jugó alguien con un color (los nombres en inglés, como en lichess).
 stats-openings = { $colour ->
     [white] Aperturas con blancas

@@ -282,12 +282,9 @@ fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
             false,
         );
     }
-    if let Some((shown, attempts)) = s.puzzles {
-        e = e.field(
-            tr!(lang, "stats-puzzles-title"),
-            ratings::puzzles_line(lang, Presentation::Discord, shown, attempts),
-            false,
-        );
+    let puzzles = ratings::puzzle_stats_lines(lang, Presentation::Discord, s);
+    if !puzzles.is_empty() {
+        e = e.field(tr!(lang, "stats-puzzles-title"), puzzles.join("\n"), false);
     }
     for (heading, lines) in ratings::opening_sections(lang, &s.openings) {
         e = e.field(heading, cap_chars(&lines.join("\n"), 1024), true);

@@ -191,6 +191,10 @@ pub struct StatsView {
     pub recent: Vec<RecentGame>,
     /// The puzzle rating as shown now and its rated attempts, for someone who has one here.
     pub puzzles: Option<(Shown, u32)>,
+    /// The puzzle rating after each rated attempt, oldest first (the chart's puzzle line).
+    pub puzzle_history: Vec<ChartPoint>,
+    /// The best Puzzle Streak here (puzzles solved; 0 without one).
+    pub puzzle_streak: u32,
     /// The opening families played most with white, then with black ([`TOP_OPENINGS`]
     /// each, most played first), over every finished game here, rated or not.
     pub openings: [Vec<OpeningStats>; 2],
@@ -421,11 +425,23 @@ impl Ratings<'_> {
                 let shown = as_of(r.rating, r.deviation, r.volatility, r.rated_at, now);
                 (shown.into(), r.attempts)
             });
+            let puzzle_history = tx
+                .puzzle_rating_history(pool, user.id)?
+                .into_iter()
+                .map(|(at, rating, deviation)| ChartPoint {
+                    at,
+                    rating,
+                    deviation,
+                })
+                .collect();
+            let puzzle_streak = tx.best_puzzle_run(pool, user.id)?.unwrap_or(0);
             Ok(StatsView {
                 user: shown_user,
                 speeds,
                 recent,
                 puzzles,
+                puzzle_history,
+                puzzle_streak,
                 openings: top_openings(&moves, user.id),
             })
         })

@@ -161,6 +161,14 @@ pub trait Puzzles {
         rating: &PuzzleRatingRow,
     ) -> Result<(), StoreError>;
 
+    /// `user`'s puzzle rating after each rated attempt in `pool`, oldest first: when it ended
+    /// (Unix ms), the rating and the deviation after it.
+    fn puzzle_rating_history(
+        &self,
+        pool: i64,
+        user: u64,
+    ) -> Result<Vec<(i64, f64, f64)>, StoreError>;
+
     /// Every puzzle rating of `pool`, with its person, best first.
     fn puzzle_ratings_of(&self, pool: i64) -> Result<Vec<(PuzzleRatingRow, UserRow)>, StoreError>;
 
@@ -360,6 +368,20 @@ impl<B: Backend + ?Sized> Puzzles for B {
             ],
         )?;
         Ok(())
+    }
+
+    fn puzzle_rating_history(
+        &self,
+        pool: i64,
+        user: u64,
+    ) -> Result<Vec<(i64, f64, f64)>, StoreError> {
+        self.rows(
+            "SELECT finished_at, rating_after, deviation_after FROM puzzle_attempts
+             WHERE pool = ?1 AND user_id = ?2 AND rating_after IS NOT NULL
+             ORDER BY finished_at, id",
+            &[&pool, &to_db(user)],
+            |c| Ok((c.i64()?, c.f64()?, c.f64()?)),
+        )
     }
 
     fn puzzle_ratings_of(&self, pool: i64) -> Result<Vec<(PuzzleRatingRow, UserRow)>, StoreError> {
