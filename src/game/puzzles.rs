@@ -114,6 +114,8 @@ pub struct PuzzleView {
     pub streak: Option<StreakView>,
     /// After a streak's puzzle was solved: the run's next puzzle, started.
     pub next: Option<Box<PuzzleView>>,
+    /// The daily puzzle the attempt is at, its live count as it stands after the operation.
+    pub daily: Option<super::DailyView>,
 }
 
 /// A Puzzle Streak run as the front ends show it.
@@ -281,7 +283,12 @@ fn choose_unseen(
 
 /// Ends the Puzzle Streak run of `user`'s attempt open in `channel`, if it belongs to one
 /// (another puzzle is starting in its place).
-fn end_open_run(tx: &dyn Tx, channel: u64, user: u64, now: i64) -> Result<(), GameError> {
+pub(super) fn end_open_run(
+    tx: &dyn Tx,
+    channel: u64,
+    user: u64,
+    now: i64,
+) -> Result<(), GameError> {
     if let Some(row) = tx.open_puzzle_attempt(channel, user)?
         && let Some(run) = row.run_id
         && let Some(r) = tx.puzzle_run(run)?
@@ -329,6 +336,24 @@ fn advance_run(
     Ok(())
 }
 
+/// The daily puzzle attempt `row` is at, if any, its count moved on when `status` ends the
+/// person's first finished attempt at it.
+fn daily_after(
+    tx: &dyn Tx,
+    row: &PuzzleAttemptRow,
+    status: PuzzleStatus,
+) -> Result<Option<super::DailyView>, GameError> {
+    let Some(day) = row.daily_day else {
+        return Ok(None);
+    };
+    let guild = row.pool as u64;
+    let ended = matches!(status, PuzzleStatus::Solved | PuzzleStatus::Failed);
+    if ended && !tx.finished_daily_before(row.pool, row.user_id, day, row.id)? {
+        tx.count_daily_attempt(guild, day, status == PuzzleStatus::Solved)?;
+    }
+    tx.daily(guild, day)?.map(super::daily::view_of).transpose()
+}
+
 /// Ends `run` at the puzzles it has solved.
 fn end_run(tx: &dyn Tx, run: &mut PuzzleRunRow, now: i64) -> Result<(), GameError> {
     let solved = run.solved;
@@ -357,6 +382,7 @@ fn start_in_run(
             ply: attempt.played() as i64,
             rated: false,
             run_id: Some(run.id),
+            daily_day: None,
         },
         now,
     )?;
@@ -445,6 +471,7 @@ impl Puzzles<'_> {
                     ply: attempt.played() as i64,
                     rated,
                     run_id: None,
+                    daily_day: None,
                 },
                 now,
             )?;
@@ -560,6 +587,7 @@ impl Puzzles<'_> {
             if let Some(run) = run_of(tx, &row)? {
                 v.streak = Some(streak_view(tx, &run)?);
             }
+            v.daily = daily_after(tx, &row, PuzzleStatus::Playing)?;
             Ok(Some(v))
         })
     }
@@ -622,6 +650,7 @@ impl Puzzles<'_> {
                     v.solution = san_line(before, attempt.solution());
                 }
             }
+            v.daily = daily_after(tx, &row, status)?;
             if let Some(mut run) = run_of(tx, &row)? {
                 match status {
                     PuzzleStatus::Solved => {
@@ -679,6 +708,7 @@ impl Puzzles<'_> {
             let mut v = view(row.id, &attempt, PuzzleStatus::Failed, row.rated);
             v.solution = san_line(attempt.position().clone(), line);
             v.change = change.as_ref().map(PuzzleChange::from_row);
+            v.daily = daily_after(tx, &row, PuzzleStatus::Failed)?;
             if let Some(mut run) = run_of(tx, &row)? {
                 end_run(tx, &mut run, now)?;
                 v.streak = Some(streak_view(tx, &run)?);
@@ -802,7 +832,7 @@ fn finish(
     }))
 }
 
-fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> PuzzleView {
+pub(super) fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> PuzzleView {
     PuzzleView {
         attempt_id: id,
         puzzle: a.puzzle(),
@@ -819,5 +849,6 @@ fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> Puz
         change: None,
         streak: None,
         next: None,
+        daily: None,
     }
 }

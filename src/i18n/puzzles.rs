@@ -238,6 +238,7 @@ mod tests {
             }),
             streak: None,
             next: None,
+            daily: None,
         }
     }
 

@@ -154,8 +154,8 @@ pub fn puzzles_line(lang: Lang, p: Presentation, shown: Shown, attempts: u32) ->
     p.bold(line)
 }
 
-/// The puzzle section of a player's stats: their puzzle rating line, and their best Puzzle
-/// Streak when they have one; empty for someone with neither.
+/// The puzzle section of a player's stats: their puzzle rating line, their best Puzzle Streak
+/// and their daily puzzle streak when they have them; empty for someone with none.
 pub fn puzzle_stats_lines(lang: Lang, p: Presentation, s: &StatsView) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some((shown, attempts)) = s.puzzles {
@@ -166,6 +166,13 @@ pub fn puzzle_stats_lines(lang: Lang, p: Presentation, s: &StatsView) -> Vec<Str
             lang,
             "stats-puzzle-streak",
             best = super::num(s.puzzle_streak)
+        ));
+    }
+    if s.daily_streak > 0 {
+        lines.push(tr!(
+            lang,
+            "stats-daily-streak",
+            days = super::num(s.daily_streak)
         ));
     }
     lines

@@ -109,3 +109,7 @@ puzzle-leaderboard-you-unranked = You are not listed yet: { $attempts ->
    *[other] { $attempts } rated attempts
 } of the { $min } needed, and a steady puzzle rating (RD under 110).
 streak-leaderboard-you-none = You have no Puzzle Streak record here yet.
+
+# The daily puzzle (issue 30).
+error-no-daily-puzzle = There is no daily puzzle here today.
+error-daily-hour-range = The daily puzzle's hour must be between 0 and 23 (UTC).

@@ -79,6 +79,10 @@ stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
    *[other] { $attempts } rated attempts
 }
 stats-puzzle-streak = Best Puzzle Streak: { $best }
+stats-daily-streak = Daily puzzle streak: { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+}
 # The opening families a player played most with one colour (names in English, as lichess shows them).
 stats-openings = { $colour ->
     [white] Openings with white

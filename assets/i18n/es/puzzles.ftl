@@ -109,3 +109,7 @@ puzzle-leaderboard-you-unranked = Aún no apareces: { $attempts ->
    *[other] { $attempts } intentos puntuados
 } de los { $min } necesarios, y una puntuación de problemas estable (RD menor que 110).
 streak-leaderboard-you-none = Aún no tienes aquí un récord de racha de problemas.
+
+# El problema del día (issue 30).
+error-no-daily-puzzle = Hoy no hay problema del día aquí.
+error-daily-hour-range = La hora del problema del día debe estar entre 0 y 23 (UTC).

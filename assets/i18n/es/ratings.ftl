@@ -79,6 +79,10 @@ stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
    *[other] { $attempts } intentos puntuados
 }
 stats-puzzle-streak = Mejor racha de problemas: { $best }
+stats-daily-streak = Racha del problema del día: { $days ->
+    [one] { $days } día
+   *[other] { $days } días
+}
 # Las familias de aperturas que más jugó alguien con un color (los nombres en inglés, como en lichess).
 stats-openings = { $colour ->
     [white] Aperturas con blancas

@@ -195,6 +195,8 @@ pub struct StatsView {
     pub puzzle_history: Vec<ChartPoint>,
     /// The best Puzzle Streak here (puzzles solved; 0 without one).
     pub puzzle_streak: u32,
+    /// The daily puzzle streak: consecutive days up to today or yesterday solved here.
+    pub daily_streak: u32,
     /// The opening families played most with white, then with black ([`TOP_OPENINGS`]
     /// each, most played first), over every finished game here, rated or not.
     pub openings: [Vec<OpeningStats>; 2],
@@ -435,6 +437,10 @@ impl Ratings<'_> {
                 })
                 .collect();
             let puzzle_streak = tx.best_puzzle_run(pool, user.id)?.unwrap_or(0);
+            let daily_streak = crate::game::daily::consecutive(
+                &tx.daily_days_solved(pool, user.id)?,
+                crate::game::day_of(now).0,
+            );
             Ok(StatsView {
                 user: shown_user,
                 speeds,
@@ -442,6 +448,7 @@ impl Ratings<'_> {
                 puzzles,
                 puzzle_history,
                 puzzle_streak,
+                daily_streak,
                 openings: top_openings(&moves, user.id),
             })
         })

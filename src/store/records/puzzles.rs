@@ -16,7 +16,8 @@ use crate::store::{
 macro_rules! select_attempt {
     () => {
         "SELECT id, pool, channel_id, user_id, puzzle_id, ply, hinted, rated, status, started_at,
-             finished_at, rating_before, deviation_before, rating_after, deviation_after, run_id
+             finished_at, rating_before, deviation_before, rating_after, deviation_after, run_id,
+             daily_day
          FROM puzzle_attempts"
     };
 }
@@ -49,6 +50,7 @@ fn attempt_row(c: &mut Columns<'_>) -> Result<PuzzleAttemptRow, StoreError> {
             _ => None,
         },
         run_id: c.opt_i64()?,
+        daily_day: c.opt_i64()?,
     })
 }
 
@@ -91,6 +93,8 @@ pub struct NewAttempt<'a> {
     pub rated: bool,
     /// The Puzzle Streak run it belongs to.
     pub run_id: Option<i64>,
+    /// The day of the daily puzzle it attempts.
+    pub daily_day: Option<i64>,
 }
 
 /// How an answer leaves an attempt.
@@ -259,8 +263,8 @@ impl<B: Backend + ?Sized> Puzzles for B {
         self.one(
             "INSERT INTO puzzle_attempts
                  (pool, channel_id, user_id, puzzle_id, ply, hinted, rated, status, started_at,
-                  run_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, FALSE, ?6, 'playing', ?7, ?8)
+                  run_id, daily_day)
+             VALUES (?1, ?2, ?3, ?4, ?5, FALSE, ?6, 'playing', ?7, ?8, ?9)
              RETURNING id",
             &[
                 &new.pool,
@@ -271,6 +275,7 @@ impl<B: Backend + ?Sized> Puzzles for B {
                 &new.rated,
                 &now,
                 &new.run_id,
+                &new.daily_day,
             ],
             |c| c.i64(),
         )
