@@ -83,3 +83,9 @@ puzzle-theme = { $theme ->
     [zugzwang] Zugzwang
    *[other] { $theme }
 }
+
+# cajitas puzzles generate (the command line): a game of the PGN file that cannot be read is
+# skipped; the bar's count; the last line, on standard error.
+puzzles-generate-bad-game = { $file }: partida { $number } omitida: { $error }
+puzzles-generate-found = { $puzzles } problemas
+puzzles-generate-done = { $games } partidas examinadas, { $puzzles } problemas encontrados en { $seconds } s
