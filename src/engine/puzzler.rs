@@ -408,10 +408,8 @@ impl<'a> Finder<'a> {
                 return Ok(None);
             }
             if solvers_turn {
-                let only = only_move(&lines, || {
-                    self.best_non_mate(start, &played, &pos).ok().flatten()
-                });
-                if !only {
+                let non_mate = self.non_mate_if_needed(&lines, start, &played, &pos)?;
+                if !only_move(&lines, || non_mate) {
                     if mate {
                         return Ok(None);
                     }
@@ -453,8 +451,27 @@ impl<'a> Finder<'a> {
     /// `None` when it has two good moves or none.
     pub fn only_move_in(&self, pos: &Position) -> Result<Option<Move>, EngineError> {
         let lines = self.lines(pos, &[], pos, 2)?;
-        let only = only_move(&lines, || self.best_non_mate(pos, &[], pos).ok().flatten());
+        let non_mate = self.non_mate_if_needed(&lines, pos, &[], pos)?;
+        let only = only_move(&lines, || non_mate);
         Ok(lines.first().filter(|_| only).map(|l| l.first))
+    }
+
+    /// [`Finder::best_non_mate`] when [`only_move`] needs it (two mates in one among
+    /// `lines`), asked before the check so that an engine failure is an error, never a
+    /// verdict.
+    fn non_mate_if_needed(
+        &self,
+        lines: &[PvLine],
+        start: &Position,
+        played: &[Move],
+        pos: &Position,
+    ) -> Result<Option<Score>, EngineError> {
+        let two_mates = lines.len() > 1 && lines.iter().take(2).all(|l| l.score == Score::Mate(1));
+        if two_mates {
+            self.best_non_mate(start, played, pos)
+        } else {
+            Ok(None)
+        }
     }
 
     /// A MultiPV search of `pos`, reached from `start` by `played`.
