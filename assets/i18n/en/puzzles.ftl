@@ -58,6 +58,7 @@ puzzle-theme = { $theme ->
     [mateIn2] Mate in 2
     [mateIn3] Mate in 3
     [mateIn4] Mate in 4
+    [mateIn5] Mate in 5 or more
     [middlegame] Middlegame
     [morphysMate] Morphy's mate
     [oneMove] One-move puzzle
@@ -113,3 +114,9 @@ streak-leaderboard-you-none = You have no Puzzle Streak record here yet.
 # The daily puzzle (issue 30).
 error-no-daily-puzzle = There is no daily puzzle here today.
 error-daily-hour-range = The daily puzzle's hour must be between 0 and 23 (UTC).
+
+# cajitas puzzles generate (the command line): a game of the PGN file that cannot be read is
+# skipped; the bar's count; the last line, on standard error.
+puzzles-generate-bad-game = { $file }: game { $number } skipped: { $error }
+puzzles-generate-found = { $puzzles } puzzles
+puzzles-generate-done = { $games } games searched, { $puzzles } puzzles found in { $seconds } s

@@ -58,6 +58,7 @@ puzzle-theme = { $theme ->
     [mateIn2] Mate en 2
     [mateIn3] Mate en 3
     [mateIn4] Mate en 4
+    [mateIn5] Mate en 5 o más
     [middlegame] Medio juego
     [morphysMate] Mate de Morphy
     [oneMove] Problema de una jugada
@@ -113,3 +114,9 @@ streak-leaderboard-you-none = Aún no tienes aquí un récord de racha de proble
 # El problema del día (issue 30).
 error-no-daily-puzzle = Hoy no hay problema del día aquí.
 error-daily-hour-range = La hora del problema del día debe estar entre 0 y 23 (UTC).
+
+# cajitas puzzles generate (the command line): a game of the PGN file that cannot be read is
+# skipped; the bar's count; the last line, on standard error.
+puzzles-generate-bad-game = { $file }: partida { $number } omitida: { $error }
+puzzles-generate-found = { $puzzles } problemas
+puzzles-generate-done = { $games } partidas examinadas, { $puzzles } problemas encontrados en { $seconds } s
