@@ -36,6 +36,8 @@ pub enum Command {
     Ratings(crate::commands::ratings::RatingsArgs),
     /// Analyse a game (PGN) with the chess engine: mistakes, best moves, a chart as PNG.
     Analyse(crate::commands::analyse::AnalyseArgs),
+    /// Puzzles: `cajitas puzzles generate FILE.pgn` finds them in games with the engine.
+    Puzzles(crate::commands::puzzles::PuzzlesArgs),
 }
 
 /// Flags of `cajitas run`. Each also reads its environment variable; the flag wins. The
@@ -62,6 +64,7 @@ pub fn run(cli: Cli, settings: Settings) -> ExitCode {
         Some(Command::Migrate(args)) => crate::commands::migrate::run(&args),
         Some(Command::Ratings(args)) => crate::commands::ratings::run(&args),
         Some(Command::Analyse(args)) => crate::commands::analyse::run(&args, &settings),
+        Some(Command::Puzzles(args)) => crate::commands::puzzles::run(&args, &settings),
         None => {
             // `cajitas` alone is `cajitas run`, reading its flags from the environment.
             match <Cli as Parser>::try_parse_from(["cajitas", "run"]) {

@@ -123,3 +123,53 @@ async fn a_puzzle_in_spanish_and_refusals() {
     let r = puzzle(&w, &alice(), "es-ES", "zzzzz").await;
     assert_refused(&r, "zzzzz");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_streak_without_a_hint_ends_at_the_first_mistake() {
+    let w = World::start("puzzle-streak", vec![]).await;
+    let p = w
+        .cmd(&alice(), "en-US", "puzzle", &[("mode", json!(0))])
+        .await;
+    assert_puzzle_board(&p);
+    let text = p.content();
+    assert!(text.starts_with("Puzzle Streak: "), "{text}");
+    assert!(text.contains("\nPuzzle "), "{text}");
+    // Solution and Next only: a streak gives no hints.
+    let ids = p.custom_ids();
+    assert_eq!(ids.len(), 2, "Solution, Next: {ids:?}");
+    let given_up = w.click(&alice(), &p, &ids[0]).await;
+    let text = given_up.text();
+    assert!(text.contains("Failed"), "{text}");
+    assert!(
+        text.contains("Streak over: 0 solved · your best streak: 0"),
+        "{text}"
+    );
+    // In Spanish, `/problema modo:racha`.
+    let p = w
+        .cmd(&bob(), "es-ES", "puzzle", &[("mode", json!(0))])
+        .await;
+    assert!(
+        p.content().starts_with("Racha de problemas: "),
+        "{}",
+        p.content()
+    );
+    // The puzzle leaderboards: nobody is on them yet.
+    let lb = w
+        .cmd(&alice(), "en-US", "leaderboard", &[("speed", json!(3))])
+        .await;
+    let text = lb.text();
+    assert!(text.contains("Leaderboard · Puzzle Streak"), "{text}");
+    assert!(
+        text.contains("You have no Puzzle Streak record here yet."),
+        "{text}"
+    );
+    let lb = w
+        .cmd(&alice(), "es-ES", "leaderboard", &[("speed", json!(2))])
+        .await;
+    let text = lb.text();
+    assert!(text.contains("Clasificación · Problemas"), "{text}");
+    assert!(
+        text.contains("Aún no apareces: 0 intentos puntuados de los 5 necesarios"),
+        "{text}"
+    );
+}

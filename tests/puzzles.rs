@@ -126,6 +126,17 @@ fn three_rated_attempts_match_a_glicko2_computed_by_hand() {
     let stats = g.ratings().stats(ch(12), &alice()).unwrap();
     let (shown, n) = stats.puzzles.unwrap();
     assert_eq!((shown.rounded(), n), (1116, 3));
+    // Its chart: a puzzle line of the three ratings after each attempt, beside no game line.
+    let after: Vec<i64> = stats
+        .puzzle_history
+        .iter()
+        .map(|p| p.rating.round() as i64)
+        .collect();
+    assert_eq!(after, [1511, 811, 1116]);
+    let chart = cajitas::render::chart::Chart::of_stats(&stats, Lang::Es);
+    assert_eq!(chart.series.len(), 1);
+    assert_eq!(chart.series[0].label, "Problemas");
+    assert_eq!(chart.series[0].points.len(), 3);
     use cajitas::i18n::{Presentation, ratings::puzzles_line};
     assert_eq!(
         puzzles_line(Lang::En, Presentation::Console, shown, n),
@@ -373,6 +384,18 @@ fn a_puzzle_streak_climbs_unrated_without_hints_until_the_first_mistake() {
     let next = *solve(&g, &next).next.unwrap();
     solve(&g, &next);
     assert_eq!(p.best_streak(me.id, ch(10)).unwrap(), 3);
+    // The stats show the best streak, worded once for both fronts.
+    let stats = g.ratings().stats(ch(12), &me).unwrap();
+    assert_eq!(stats.puzzle_streak, 3);
+    use cajitas::i18n::{Presentation, ratings::puzzle_stats_lines};
+    assert_eq!(
+        puzzle_stats_lines(Lang::En, Presentation::Console, &stats),
+        ["Best Puzzle Streak: 3"]
+    );
+    assert_eq!(
+        puzzle_stats_lines(Lang::Es, Presentation::Discord, &stats),
+        ["Mejor racha de problemas: 3"]
+    );
     p.start(&me, ch(10), &by_id("000rZ")).unwrap();
     assert!(p.open(&me, ch(10)).unwrap().unwrap().streak.is_none());
     assert!(matches!(
@@ -386,4 +409,113 @@ fn a_puzzle_streak_climbs_unrated_without_hints_until_the_first_mistake() {
         channel: 10,
     };
     assert_eq!(p.best_streak(me.id, elsewhere).unwrap(), 0);
+}
+
+#[test]
+fn the_puzzle_leaderboards_list_steady_ratings_and_streak_records() {
+    use cajitas::game::{PuzzleBoard, PuzzleScore};
+    use cajitas::i18n::{Presentation, puzzles::board_text};
+    use cajitas::store::PuzzleRatingRow;
+    let (g, clock) = svc();
+    let p = g.puzzles();
+    let (a, b, c) = (
+        alice(),
+        UserRef::new(2, "bob", false),
+        UserRef::new(3, "carol", false),
+    );
+    // Streaks: alice 2, bob 1, carol none solved (not listed).
+    let v = p.start_streak(&a, ch(10)).unwrap();
+    let next = *solve(&g, &v).next.unwrap();
+    solve(&g, &next);
+    let v = p.start_streak(&b, ch(10)).unwrap();
+    for m in v.puzzle.moves[1..].iter().step_by(2) {
+        let text = cajitas_rules::Uci::from_move(*m).to_string();
+        p.answer(&b, ch(10), &text, Lang::En).unwrap();
+    }
+    p.start_streak(&c, ch(10)).unwrap();
+    p.solution(&c, ch(10)).unwrap();
+    let board = p
+        .leaderboard(ch(11), PuzzleBoard::Streaks, 0, c.id)
+        .unwrap();
+    let lines: Vec<(u64, &str, PuzzleScore)> = board
+        .entries
+        .iter()
+        .map(|e| (e.rank, e.user.name.as_str(), e.score))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (1, "alice", PuzzleScore::Streak(2)),
+            (2, "bob", PuzzleScore::Streak(1))
+        ]
+    );
+    assert_eq!(board.me, None);
+    let text = board_text(Lang::En, Presentation::Console, &board);
+    assert_eq!(text.title, "Leaderboard · Puzzle Streak");
+    assert_eq!(text.lines, ["1. alice  2", "2. bob  1"]);
+    assert_eq!(text.standing, "You have no Puzzle Streak record here yet.");
+    let mine = p
+        .leaderboard(ch(11), PuzzleBoard::Streaks, 0, b.id)
+        .unwrap();
+    assert_eq!(mine.me.unwrap().rank, 2);
+
+    // Ratings: listed with 5 rated attempts and an RD under 110 as of now.
+    let store = g.shared_store();
+    let now = 1_800_000_000_000;
+    store
+        .lock()
+        .unwrap()
+        .immediate(|tx| -> Result<(), cajitas::store::StoreError> {
+            for (user, rating, deviation, attempts) in [
+                (&a, 1700.0, 80.0, 5),
+                (&b, 1900.0, 80.0, 4),
+                (&c, 1600.0, 100.0, 9),
+            ] {
+                tx.upsert_user(
+                    &cajitas::store::UserRow {
+                        id: user.id,
+                        name: user.name.clone(),
+                        is_bot: false,
+                    },
+                    now,
+                )?;
+                let row = PuzzleRatingRow {
+                    rating,
+                    deviation,
+                    volatility: 0.09,
+                    attempts,
+                    rated_at: now,
+                };
+                tx.puzzle_rating_for_update(GUILD as i64, user.id, &row)?;
+                tx.put_puzzle_rating(GUILD as i64, user.id, &row)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    let board = p
+        .leaderboard(ch(11), PuzzleBoard::Ratings, 0, b.id)
+        .unwrap();
+    let names: Vec<&str> = board.entries.iter().map(|e| e.user.name.as_str()).collect();
+    assert_eq!(names, ["alice", "carol"], "bob has 4 rated attempts");
+    assert!(matches!(
+        board.mine,
+        Some(PuzzleScore::Rating { attempts: 4, .. })
+    ));
+    let es = board_text(Lang::Es, Presentation::Discord, &board);
+    assert_eq!(es.title, "Clasificación · Problemas");
+    assert_eq!(es.lines[0], "**1.** <@1> · 1700 · 5 intentos puntuados");
+    assert_eq!(
+        es.standing,
+        "Aún no apareces: 4 intentos puntuados de los 5 necesarios, y una puntuación de \
+         problemas estable (RD menor que 110)."
+    );
+    // Sixty days without attempts widen carol's RD past 110 (100 → 115, by the volatility
+    // 0.09 over 12.9 rating periods), not alice's (80 → 98): carol leaves the list.
+    clock.advance(60 * DAY);
+    let board = p
+        .leaderboard(ch(11), PuzzleBoard::Ratings, 0, a.id)
+        .unwrap();
+    let names: Vec<&str> = board.entries.iter().map(|e| e.user.name.as_str()).collect();
+    assert_eq!(names, ["alice"]);
+    assert_eq!(board.me.unwrap().rank, 1);
 }

@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod migrate;
 pub mod perft;
+pub mod puzzles;
 pub mod ratings;
 pub mod render;
 pub mod replay;

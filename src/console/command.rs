@@ -3,7 +3,7 @@
 use cajitas_rules::Lang;
 
 use crate::game::ratings::Speed;
-use crate::game::{ColourChoice, PuzzleRequest, TimeControl};
+use crate::game::{ColourChoice, PuzzleBoard, PuzzleRequest, TimeControl};
 use crate::{i18n, tr};
 
 /// What to do about a draw.
@@ -106,6 +106,8 @@ pub enum Command {
     Puzzle(PuzzleRequest),
     /// `puzzle streak` (in Spanish also `problema racha`): a Puzzle Streak.
     PuzzleStreak,
+    /// `leaderboard puzzles|streak`: a puzzle leaderboard.
+    PuzzleLeaderboard(PuzzleBoard),
     /// `hint`: the piece to move in one's puzzle.
     Hint,
     /// `solution`: give up one's puzzle and see its solution.
@@ -459,6 +461,18 @@ impl Command {
             "pgn" => Command::Pgn,
             "history" => Command::History,
             "stats" => Command::Stats((!rest.is_empty()).then(|| rest.to_owned())),
+            "leaderboard"
+                if args.len() == 1
+                    && word_is(lang, args[0], "puzzles", "cmd-leaderboard.speed-puzzles") =>
+            {
+                Command::PuzzleLeaderboard(PuzzleBoard::Ratings)
+            }
+            "leaderboard"
+                if args.len() == 1
+                    && word_is(lang, args[0], "streak", "cmd-leaderboard.speed-streak") =>
+            {
+                Command::PuzzleLeaderboard(PuzzleBoard::Streaks)
+            }
             "leaderboard" => {
                 Command::Leaderboard(match args.first().map(|a| a.to_lowercase()).as_deref() {
                     None => None,
@@ -468,7 +482,7 @@ impl Command {
                     Some(a) if spanish(lang, a, "cmd-leaderboard.speed-live") => Some(Speed::Live),
                     _ => {
                         return Err(CommandError::Usage(
-                            "leaderboard [live|correspondence|chess960]",
+                            "leaderboard [live|correspondence|chess960|puzzles|streak]",
                         ));
                     }
                 })

@@ -44,9 +44,12 @@ pub fn print_stats(
             writeln!(out, "  {line}")?;
         }
     }
-    if let Some((shown, attempts)) = s.puzzles {
-        let line = ratings::puzzles_line(lang, Presentation::Console, shown, attempts);
-        writeln!(out, "{}\n  {line}", tr!(lang, "stats-puzzles-title"))?;
+    let puzzles = ratings::puzzle_stats_lines(lang, Presentation::Console, s);
+    if !puzzles.is_empty() {
+        writeln!(out, "{}", tr!(lang, "stats-puzzles-title"))?;
+        for line in puzzles {
+            writeln!(out, "  {line}")?;
+        }
     }
     for (heading, lines) in ratings::opening_sections(lang, &s.openings) {
         writeln!(out, "{heading}")?;

@@ -471,6 +471,18 @@ impl Session {
                 Ok(v) => self.show_puzzle(out, &v, lang)?,
                 Err(e) => refusal(out, &e, lang)?,
             },
+            Command::PuzzleLeaderboard(board) => {
+                match svc.puzzles().leaderboard(ch, board, 0, me.id) {
+                    Ok(v) => {
+                        let text = i18n::puzzles::board_text(lang, Presentation::Console, &v);
+                        writeln!(out, "{}", text.title)?;
+                        for line in text.lines.iter().chain([&text.standing]) {
+                            writeln!(out, "{line}")?;
+                        }
+                    }
+                    Err(e) => refusal(out, &e, lang)?,
+                }
+            }
             Command::Leaderboard(speed) => {
                 let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
                 match svc.ratings().leaderboard(ch, speed, 0, me.id, None) {

@@ -21,6 +21,17 @@ use cajitas_rules::{Move, Position, Uci};
 
 use super::uci::{EngineCommand, Limits, Process, ProcessError, Score};
 
+/// One line of a multi-PV search, its first move checked by the rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PvLine {
+    /// The line's first move, legal in the request's position.
+    pub first: Move,
+    /// Its score, from the side to move's point of view.
+    pub score: Score,
+    /// Its depth.
+    pub depth: u32,
+}
+
 /// How the pool runs its engines.
 #[derive(Debug, Clone)]
 pub struct PoolConfig {
@@ -70,6 +81,10 @@ pub struct SearchResult {
     pub score: Option<Score>,
     /// The depth of the score.
     pub depth: u32,
+    /// Each line the search was asked for ([`Pool::search_lines`]), best first, as last
+    /// reported: one for an ordinary search (none if the engine gave no score), fewer than
+    /// asked when the position has fewer moves.
+    pub lines: Vec<PvLine>,
 }
 
 /// Why a request got no move.
@@ -93,6 +108,8 @@ type Reply = Box<dyn FnOnce(Result<SearchResult, EngineError>) + Send>;
 
 struct Job {
     req: SearchRequest,
+    /// How many lines (`MultiPV`).
+    multipv: u32,
     reply: Reply,
 }
 
@@ -281,6 +298,17 @@ impl Pool {
         req: SearchRequest,
         reply: impl FnOnce(Result<SearchResult, EngineError>) + Send + 'static,
     ) {
+        self.submit_lines(req, 1, reply);
+    }
+
+    /// [`Pool::submit`] for a search of `multipv` lines (`MultiPV`, 1 to
+    /// [`MAX_MULTIPV`](super::uci::MAX_MULTIPV)): the answer's [`SearchResult::lines`].
+    pub fn submit_lines(
+        &self,
+        req: SearchRequest,
+        multipv: u32,
+        reply: impl FnOnce(Result<SearchResult, EngineError>) + Send + 'static,
+    ) {
         let reply: Reply = Box::new(reply);
         if req.position.legal_moves().is_empty() {
             return reply(Err(EngineError::NoMove));
@@ -291,15 +319,28 @@ impl Pool {
                 drop(q);
                 return reply(Err(EngineError::Closed));
             }
-            q.push(Job { req, reply });
+            q.push(Job {
+                req,
+                multipv,
+                reply,
+            });
         }
         self.shared.ready.notify_all();
     }
 
     /// Queues `req` and waits for its answer (blocking: never on an async runtime worker).
     pub fn search(&self, req: SearchRequest) -> Result<SearchResult, EngineError> {
+        self.search_lines(req, 1)
+    }
+
+    /// [`Pool::search`] of `multipv` lines (see [`Pool::submit_lines`]).
+    pub fn search_lines(
+        &self,
+        req: SearchRequest,
+        multipv: u32,
+    ) -> Result<SearchResult, EngineError> {
         let (tx, rx) = std::sync::mpsc::channel();
-        self.submit(req, move |r| {
+        self.submit_lines(req, multipv, move |r| {
             let _ = tx.send(r);
         });
         rx.recv().unwrap_or(Err(EngineError::Closed))
@@ -356,7 +397,7 @@ fn worker(s: &Shared) {
         }
         let mut result = Err(EngineError::Failed(String::new()));
         for attempt in 1..=2 {
-            match attempt_search(s, &mut process, &job.req) {
+            match attempt_search(s, &mut process, &job.req, job.multipv) {
                 Ok(found) => {
                     s.stats.answered.fetch_add(1, Ordering::Relaxed);
                     result = Ok(found);
@@ -380,6 +421,7 @@ fn attempt_search(
     s: &Shared,
     process: &mut Option<Process>,
     req: &SearchRequest,
+    multipv: u32,
 ) -> Result<SearchResult, String> {
     if process.is_none() {
         let options = [
@@ -394,11 +436,12 @@ fn attempt_search(
     let p = process.as_mut().ok_or("no process")?;
     let budget = req.limits.patience() + s.config.margin;
     let raw = p
-        .search(
+        .search_lines(
             &req.start_fen,
             &req.moves,
             req.position.castling_mode().is_chess960(),
             req.limits,
+            multipv,
             budget,
         )
         .map_err(|e: ProcessError| e.to_string())?;
@@ -409,11 +452,38 @@ fn attempt_search(
     let best = uci
         .to_move(&req.position)
         .map_err(|_| format!("illegal move {uci}"))?;
+    // The first line is the best move's (its score the search's); the others' first moves
+    // are checked as the best move is.
+    let first = raw.score.map(|score| PvLine {
+        first: best,
+        score,
+        depth: raw.depth,
+    });
+    let others = raw
+        .lines
+        .iter()
+        .skip(1)
+        .map(|l| {
+            let first = l
+                .first
+                .parse::<Uci>()
+                .ok()
+                .and_then(|u| u.to_move(&req.position).ok())
+                .ok_or_else(|| format!("illegal line {:?}", cap(&l.first)))?;
+            Ok(PvLine {
+                first,
+                score: l.score,
+                depth: l.depth,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let lines = first.into_iter().chain(others).collect();
     Ok(SearchResult {
         best,
         uci,
         score: raw.score,
         depth: raw.depth,
+        lines,
     })
 }
 
@@ -443,6 +513,7 @@ mod tests {
                 },
                 deadline,
             },
+            multipv: 1,
             reply: Box::new(|_| {}),
         }
     }

@@ -76,7 +76,25 @@ pub struct RawSearch {
     pub score: Option<Score>,
     /// The depth of that score.
     pub depth: u32,
+    /// The last report of each line of a multi-PV search (`MultiPV`), best first: one line
+    /// for an ordinary search, fewer than asked when the position has fewer moves.
+    pub lines: Vec<RawLine>,
 }
+
+/// One line of a (multi-PV) search as last reported: its score, depth and first move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawLine {
+    /// The score from the side to move's point of view.
+    pub score: Score,
+    /// Its depth.
+    pub depth: u32,
+    /// The line's first move, as the engine wrote it (unchecked).
+    pub first: String,
+}
+
+/// The most lines a multi-PV search may ask for (`MultiPV`): more than any position has moves
+/// would be pointless, and a line is a few hundred bytes an engine sends at every depth.
+pub const MAX_MULTIPV: u32 = 64;
 
 /// How a process failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -186,6 +204,8 @@ pub struct Process {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     skill: Option<u8>,
+    /// The `MultiPV` it runs with now (1, the engine's default, until a search asks more).
+    multipv: u32,
     /// The `Threads` it runs with now, and the one it was started with.
     threads: u32,
     base_threads: u32,
@@ -347,6 +367,7 @@ impl Process {
             stdin,
             lines: rx,
             skill: None,
+            multipv: 1,
             threads: 1,
             base_threads: 1,
             chess960: false,
@@ -436,6 +457,20 @@ impl Process {
         limits: Limits,
         budget: Duration,
     ) -> Result<RawSearch, ProcessError> {
+        self.search_lines(start_fen, moves, chess960, limits, 1, budget)
+    }
+
+    /// [`Process::search`] with `multipv` lines (`MultiPV`, at most [`MAX_MULTIPV`]): the
+    /// answer's [`RawSearch::lines`] holds the last report of each, best first.
+    pub fn search_lines(
+        &mut self,
+        start_fen: &str,
+        moves: &[String],
+        chess960: bool,
+        limits: Limits,
+        multipv: u32,
+        budget: Duration,
+    ) -> Result<RawSearch, ProcessError> {
         let deadline = Instant::now() + budget;
         if self.chess960 != chess960 {
             self.send(&format!("setoption name UCI_Chess960 value {chess960}"))?;
@@ -445,6 +480,11 @@ impl Process {
         if self.skill != Some(skill) {
             self.send(&format!("setoption name Skill Level value {skill}"))?;
             self.skill = Some(skill);
+        }
+        let multipv = multipv.clamp(1, MAX_MULTIPV);
+        if self.multipv != multipv {
+            self.send(&format!("setoption name MultiPV value {multipv}"))?;
+            self.multipv = multipv;
         }
         let threads = if limits.fresh { 1 } else { self.base_threads };
         if self.threads != threads {
@@ -469,6 +509,7 @@ impl Process {
         self.send(&limits.go())?;
         let mut score = None;
         let mut depth = 0;
+        let mut lines: Vec<Option<RawLine>> = vec![None; multipv as usize];
         // A search bounded by nodes only may take long on a busy machine: the engine counts as
         // hung when it is silent for `budget`, and the search may last at most
         // UNBOUNDED_SEARCH_CAP times that in all.
@@ -488,12 +529,25 @@ impl Process {
                         bestmove: best,
                         score,
                         depth,
+                        // The lines in order, up to the first never reported.
+                        lines: lines.into_iter().map_while(|l| l).collect(),
                     });
                 }
                 Some("info") => {
-                    if let Some((s, d)) = parse_info(&line) {
-                        score = Some(s);
-                        depth = d;
+                    if let Some(info) = parse_line(&line) {
+                        if info.index == 1 {
+                            score = Some(info.score);
+                            depth = info.depth;
+                        }
+                        if let (Some(slot), Some(first)) =
+                            (lines.get_mut(info.index as usize - 1), info.first)
+                        {
+                            *slot = Some(RawLine {
+                                score: info.score,
+                                depth: info.depth,
+                                first: first.to_owned(),
+                            });
+                        }
                     }
                 }
                 _ => {}
@@ -562,13 +616,39 @@ fn an_autogroup_of_its_own(theirs: &str, mine: &str) -> bool {
 /// The score and depth of an `info` line, when it has a main-line score (bounds and
 /// multi-PV lines other than the first are ignored).
 pub fn parse_info(line: &str) -> Option<(Score, u32)> {
+    parse_line(line)
+        .filter(|info| info.index == 1)
+        .map(|info| (info.score, info.depth))
+}
+
+/// What an `info` line with a score says of one line of the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineInfo<'a> {
+    /// Which line (`multipv`, 1 when not given), 1 to [`MAX_MULTIPV`].
+    pub index: u32,
+    /// Its score, from the side to move's point of view.
+    pub score: Score,
+    /// Its depth (0 when not given).
+    pub depth: u32,
+    /// The first move of its `pv`, if it has one.
+    pub first: Option<&'a str>,
+}
+
+/// The line an `info` line reports, when it has an exact score (bounds are ignored, and so is
+/// a `multipv` outside 1 to [`MAX_MULTIPV`]).
+pub fn parse_line(line: &str) -> Option<LineInfo<'_>> {
     let mut words = line.split_ascii_whitespace();
     let mut depth = None;
     let mut score = None;
+    let mut index = 1;
+    let mut first = None;
     while let Some(w) = words.next() {
         match w {
             "depth" => depth = words.next().and_then(|d| d.parse::<u32>().ok()),
-            "multipv" if words.next() != Some("1") => return None,
+            "multipv" => match words.next().and_then(|n| n.parse::<u32>().ok()) {
+                Some(n @ 1..=MAX_MULTIPV) => index = n,
+                _ => return None,
+            },
             "lowerbound" | "upperbound" => return None,
             "score" => {
                 score = match (
@@ -580,12 +660,21 @@ pub fn parse_info(line: &str) -> Option<(Score, u32)> {
                     _ => return None,
                 }
             }
-            // Everything after `pv` (or `string`) is moves or free text.
-            "pv" | "string" => break,
+            // Everything after `pv` is moves, and after `string` free text.
+            "pv" => {
+                first = words.next();
+                break;
+            }
+            "string" => break,
             _ => {}
         }
     }
-    Some((score?, depth.unwrap_or(0)))
+    Some(LineInfo {
+        index,
+        score: score?,
+        depth: depth.unwrap_or(0),
+        first,
+    })
 }
 
 #[cfg(test)]
@@ -655,5 +744,31 @@ mod tests {
         assert_eq!(parse_info("info depth 9 score cp 99999999999999"), None);
         assert_eq!(parse_info("info string score cp 5"), None);
         assert_eq!(parse_info("info depth 3 multipv 2 score cp 5"), None);
+    }
+
+    #[test]
+    fn every_line_of_a_multi_pv_search_is_read_with_its_first_move() {
+        let line = |l| parse_line(l).map(|i| (i.index, i.score, i.depth, i.first));
+        assert_eq!(
+            line("info depth 14 seldepth 20 multipv 2 score cp -41 nodes 9 pv d2d4 d7d5 c2c4"),
+            Some((2, Score::Cp(-41), 14, Some("d2d4")))
+        );
+        assert_eq!(
+            line("info depth 5 score mate 2 pv h5f7"),
+            Some((1, Score::Mate(2), 5, Some("h5f7")))
+        );
+        assert_eq!(
+            line("info depth 5 score cp 3"),
+            Some((1, Score::Cp(3), 5, None))
+        );
+        // A line number out of range, a bound, or no score: nothing.
+        assert_eq!(line("info depth 5 multipv 0 score cp 3 pv e2e4"), None);
+        assert_eq!(line("info depth 5 multipv 65 score cp 3 pv e2e4"), None);
+        assert_eq!(line("info depth 5 multipv x score cp 3 pv e2e4"), None);
+        assert_eq!(
+            line("info depth 5 multipv 2 score cp 3 upperbound pv e2e4"),
+            None
+        );
+        assert_eq!(line("info depth 5 multipv 2 pv e2e4"), None);
     }
 }

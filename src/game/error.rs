@@ -151,6 +151,10 @@ pub enum GameError {
     NoPuzzleLeft,
     /// A Puzzle Streak gives no hints.
     NoHintInStreak,
+    /// The server has no daily puzzle today (none set, not posted yet, or a past day's).
+    NoDailyPuzzle,
+    /// A daily puzzle's hour must be 0 to 23 (UTC).
+    DailyHourRange,
     /// A puzzle rating asked for is outside the range puzzles have.
     PuzzleRatingRange {
         /// The lowest accepted.

@@ -37,6 +37,7 @@ pub mod analysis;
 pub mod calendar;
 mod challenges;
 mod clock;
+pub(crate) mod daily;
 mod engine;
 mod error;
 mod load;
@@ -62,6 +63,7 @@ pub use cajitas_rules::Lang;
 
 pub use self::challenges::{ChallengeTerms, Challenges};
 pub use self::clock::{Clock, ManualClock, SystemClock};
+pub use self::daily::{DAILY_LEASE, Daily, DailyPost, DailyView, daily_nonce, day_of};
 pub use self::engine::{
     ENGINE_LEVELS, ENGINE_NAME, EngineGames, EngineTurn, EngineTurns, FinishedGame,
     engine_level_of, engine_user_id,
@@ -74,8 +76,8 @@ pub use self::notify::{
 pub use self::observe::EventObserver;
 pub use self::play::{Play, Seen};
 pub use self::puzzles::{
-    MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleChange, PuzzleRequest, PuzzleView, Puzzles,
-    StreakView,
+    MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleBoard, PuzzleBoardView, PuzzleChange, PuzzleLeader,
+    PuzzleRequest, PuzzleScore, PuzzleView, Puzzles, StreakView,
 };
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;
@@ -333,6 +335,12 @@ impl GameService {
     /// `puzzles.rs`).
     pub fn puzzles(&self) -> Puzzles<'_> {
         Puzzles { svc: self }
+    }
+
+    /// The daily puzzle: its setting, its posts, attempts at it, the daily streak ([`Daily`],
+    /// in `daily.rs`).
+    pub fn daily(&self) -> Daily<'_> {
+        Daily { svc: self }
     }
 
     /// Reading games: boards, PGN, history, legal moves ([`Queries`], in `queries.rs`).

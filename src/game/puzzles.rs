@@ -25,7 +25,9 @@ use std::collections::HashSet;
 
 use cajitas_rules::{Color, Move, Position, SanPlus};
 
-use super::ratings::{Glicko, PARAMS, Shown, as_of, pool_of};
+use super::ratings::{
+    Glicko, LEADERBOARD_PAGE, PARAMS, RANKED_MAX_DEVIATION, RANKED_MIN_GAMES, Shown, as_of, pool_of,
+};
 use super::{ChannelRef, Failure, GameError, GameService, Lang, UserRef};
 use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
 use crate::store::{
@@ -112,6 +114,8 @@ pub struct PuzzleView {
     pub streak: Option<StreakView>,
     /// After a streak's puzzle was solved: the run's next puzzle, started.
     pub next: Option<Box<PuzzleView>>,
+    /// The daily puzzle the attempt is at, its live count as it stands after the operation.
+    pub daily: Option<super::DailyView>,
 }
 
 /// A Puzzle Streak run as the front ends show it.
@@ -132,6 +136,59 @@ impl PuzzleView {
     pub fn to_move(&self) -> Color {
         self.position.turn()
     }
+}
+
+/// A server's puzzle leaderboards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PuzzleBoard {
+    /// Puzzle ratings: solvers with at least [`RANKED_MIN_GAMES`] rated attempts and a steady
+    /// rating (RD as of now under [`RANKED_MAX_DEVIATION`]), as the game leaderboards list
+    /// players.
+    Ratings,
+    /// Puzzle Streak records: each solver's best run (at least one puzzle solved).
+    Streaks,
+}
+
+/// A solver's score on a puzzle leaderboard.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PuzzleScore {
+    /// A puzzle rating as of now, and its rated attempts.
+    Rating {
+        /// The rating, its RD widened by inactivity.
+        shown: Shown,
+        /// Rated attempts.
+        attempts: u32,
+    },
+    /// A best Puzzle Streak (puzzles solved).
+    Streak(u32),
+}
+
+/// One line of a puzzle leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleLeader {
+    /// 1 for the best.
+    pub rank: u64,
+    /// The solver.
+    pub user: UserRef,
+    /// Their score.
+    pub score: PuzzleScore,
+}
+
+/// A page of a puzzle leaderboard, with where its viewer stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleBoardView {
+    /// Which one.
+    pub board: PuzzleBoard,
+    /// The page shown, from 0.
+    pub page: u32,
+    /// How many pages (at least 1).
+    pub pages: u32,
+    /// The page's lines.
+    pub entries: Vec<PuzzleLeader>,
+    /// The viewer's line, when they are listed.
+    pub me: Option<PuzzleLeader>,
+    /// The viewer's score when they are not listed, if they have one.
+    pub mine: Option<PuzzleScore>,
 }
 
 /// Puzzles: start, answer, hint, solution, the person's puzzle rating.
@@ -226,7 +283,12 @@ fn choose_unseen(
 
 /// Ends the Puzzle Streak run of `user`'s attempt open in `channel`, if it belongs to one
 /// (another puzzle is starting in its place).
-fn end_open_run(tx: &dyn Tx, channel: u64, user: u64, now: i64) -> Result<(), GameError> {
+pub(super) fn end_open_run(
+    tx: &dyn Tx,
+    channel: u64,
+    user: u64,
+    now: i64,
+) -> Result<(), GameError> {
     if let Some(row) = tx.open_puzzle_attempt(channel, user)?
         && let Some(run) = row.run_id
         && let Some(r) = tx.puzzle_run(run)?
@@ -274,6 +336,24 @@ fn advance_run(
     Ok(())
 }
 
+/// The daily puzzle attempt `row` is at, if any, its count moved on when `status` ends the
+/// person's first finished attempt at it.
+fn daily_after(
+    tx: &dyn Tx,
+    row: &PuzzleAttemptRow,
+    status: PuzzleStatus,
+) -> Result<Option<super::DailyView>, GameError> {
+    let Some(day) = row.daily_day else {
+        return Ok(None);
+    };
+    let guild = row.pool as u64;
+    let ended = matches!(status, PuzzleStatus::Solved | PuzzleStatus::Failed);
+    if ended && !tx.finished_daily_before(row.pool, row.user_id, day, row.id)? {
+        tx.count_daily_attempt(guild, day, status == PuzzleStatus::Solved)?;
+    }
+    tx.daily(guild, day)?.map(super::daily::view_of).transpose()
+}
+
 /// Ends `run` at the puzzles it has solved.
 fn end_run(tx: &dyn Tx, run: &mut PuzzleRunRow, now: i64) -> Result<(), GameError> {
     let solved = run.solved;
@@ -302,6 +382,7 @@ fn start_in_run(
             ply: attempt.played() as i64,
             rated: false,
             run_id: Some(run.id),
+            daily_day: None,
         },
         now,
     )?;
@@ -390,6 +471,7 @@ impl Puzzles<'_> {
                     ply: attempt.played() as i64,
                     rated,
                     run_id: None,
+                    daily_day: None,
                 },
                 now,
             )?;
@@ -418,6 +500,75 @@ impl Puzzles<'_> {
         })
     }
 
+    /// Page `page` (from 0; past the end, the last page) of the puzzle leaderboard `board` of
+    /// the server of `place`, with where `viewer` stands.
+    pub fn leaderboard(
+        &self,
+        place: ChannelRef,
+        board: PuzzleBoard,
+        page: u32,
+        viewer: u64,
+    ) -> Result<PuzzleBoardView, GameError> {
+        let pool = pool_of(place.guild, place.channel);
+        let now = self.svc.now();
+        self.svc.read(|tx| {
+            let mut mine = None;
+            let listed: Vec<(UserRef, PuzzleScore)> = match board {
+                PuzzleBoard::Ratings => tx
+                    .puzzle_ratings_of(pool)?
+                    .into_iter()
+                    .filter_map(|(r, u)| {
+                        let score = PuzzleScore::Rating {
+                            shown: glicko_at(&r, now).into(),
+                            attempts: r.attempts,
+                        };
+                        let steady = glicko_at(&r, now).deviation < RANKED_MAX_DEVIATION;
+                        if r.attempts >= RANKED_MIN_GAMES && steady {
+                            Some((u.into(), score))
+                        } else {
+                            if u.id == viewer {
+                                mine = Some(score);
+                            }
+                            None
+                        }
+                    })
+                    .collect(),
+                PuzzleBoard::Streaks => tx
+                    .best_puzzle_runs_of(pool)?
+                    .into_iter()
+                    .map(|(best, u)| (u.into(), PuzzleScore::Streak(best)))
+                    .collect(),
+            };
+            let per = LEADERBOARD_PAGE as usize;
+            let pages = listed.len().div_ceil(per).max(1);
+            let page = (page as usize).min(pages - 1);
+            let leader = |(i, (user, score)): (usize, &(UserRef, PuzzleScore))| PuzzleLeader {
+                rank: i as u64 + 1,
+                user: user.clone(),
+                score: *score,
+            };
+            let me = listed
+                .iter()
+                .enumerate()
+                .find(|(_, (u, _))| u.id == viewer)
+                .map(leader);
+            Ok(PuzzleBoardView {
+                board,
+                page: page as u32,
+                pages: pages as u32,
+                entries: listed
+                    .iter()
+                    .enumerate()
+                    .skip(page * per)
+                    .take(per)
+                    .map(leader)
+                    .collect(),
+                me,
+                mine,
+            })
+        })
+    }
+
     /// `user`'s best Puzzle Streak in the pool of `ch` (puzzles solved; 0 without a run).
     pub fn best_streak(&self, user: u64, ch: ChannelRef) -> Result<u32, GameError> {
         let pool = pool_of(ch.guild, ch.channel);
@@ -436,6 +587,7 @@ impl Puzzles<'_> {
             if let Some(run) = run_of(tx, &row)? {
                 v.streak = Some(streak_view(tx, &run)?);
             }
+            v.daily = daily_after(tx, &row, PuzzleStatus::Playing)?;
             Ok(Some(v))
         })
     }
@@ -498,6 +650,7 @@ impl Puzzles<'_> {
                     v.solution = san_line(before, attempt.solution());
                 }
             }
+            v.daily = daily_after(tx, &row, status)?;
             if let Some(mut run) = run_of(tx, &row)? {
                 match status {
                     PuzzleStatus::Solved => {
@@ -555,6 +708,7 @@ impl Puzzles<'_> {
             let mut v = view(row.id, &attempt, PuzzleStatus::Failed, row.rated);
             v.solution = san_line(attempt.position().clone(), line);
             v.change = change.as_ref().map(PuzzleChange::from_row);
+            v.daily = daily_after(tx, &row, PuzzleStatus::Failed)?;
             if let Some(mut run) = run_of(tx, &row)? {
                 end_run(tx, &mut run, now)?;
                 v.streak = Some(streak_view(tx, &run)?);
@@ -678,7 +832,7 @@ fn finish(
     }))
 }
 
-fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> PuzzleView {
+pub(super) fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> PuzzleView {
     PuzzleView {
         attempt_id: id,
         puzzle: a.puzzle(),
@@ -695,5 +849,6 @@ fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> Puz
         change: None,
         streak: None,
         next: None,
+        daily: None,
     }
 }

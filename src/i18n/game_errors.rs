@@ -23,6 +23,8 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
         }
         GameError::NoPuzzleLeft => tr!(lang, "error-no-puzzle-left"),
         GameError::NoHintInStreak => tr!(lang, "error-no-hint-in-streak"),
+        GameError::NoDailyPuzzle => tr!(lang, "error-no-daily-puzzle"),
+        GameError::DailyHourRange => tr!(lang, "error-daily-hour-range"),
         GameError::PuzzleRatingRange { min, max } => tr!(
             lang,
             "error-puzzle-rating-range",

@@ -454,6 +454,8 @@ pub(crate) mod variant_tests {
             GameError::UnknownTheme("nothing".into()),
             GameError::NoPuzzleLeft,
             GameError::NoHintInStreak,
+            GameError::NoDailyPuzzle,
+            GameError::DailyHourRange,
             GameError::PuzzleRatingRange {
                 min: 400,
                 max: 3200,

@@ -6,7 +6,11 @@ use cajitas_rules::Lang;
 
 use super::present::Presentation;
 use super::words::{colour_key, role_key, san_in};
-use crate::game::{PuzzleRequest, PuzzleStatus, PuzzleView, UserRef};
+use crate::game::ratings::RANKED_MIN_GAMES;
+use crate::game::{
+    PuzzleBoard, PuzzleBoardView, PuzzleLeader, PuzzleRequest, PuzzleScore, PuzzleStatus,
+    PuzzleView, UserRef,
+};
 use crate::tr;
 
 /// The first line of a puzzle: its id, its rating and the solver's side (to move at the
@@ -105,6 +109,95 @@ pub fn answer_lines(lang: Lang, p: Presentation, solver: &UserRef, v: &PuzzleVie
     lines
 }
 
+/// A puzzle leaderboard in words, for both fronts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardText {
+    /// "Leaderboard · Puzzles".
+    pub title: String,
+    /// Its lines, or the one line saying why it is empty.
+    pub lines: Vec<String>,
+    /// The viewer's rank, or why they are not listed.
+    pub standing: String,
+}
+
+/// The speed word of a puzzle leaderboard (a variant of Fluent's `speed`).
+fn board_word(b: PuzzleBoard) -> &'static str {
+    match b {
+        PuzzleBoard::Ratings => "puzzles",
+        PuzzleBoard::Streaks => "streak",
+    }
+}
+
+fn leader_line(lang: Lang, p: Presentation, e: &PuzzleLeader) -> String {
+    let console = p == Presentation::Console;
+    match e.score {
+        PuzzleScore::Rating { shown, attempts } => tr!(
+            lang,
+            if console {
+                "console-puzzle-leaderboard-line"
+            } else {
+                "puzzle-leaderboard-line"
+            },
+            rank = e.rank.to_string(),
+            name = p.player(&e.user),
+            rating = shown.text(),
+            attempts = super::num(attempts)
+        ),
+        PuzzleScore::Streak(best) => tr!(
+            lang,
+            if console {
+                "console-streak-leaderboard-line"
+            } else {
+                "streak-leaderboard-line"
+            },
+            rank = e.rank.to_string(),
+            name = p.player(&e.user),
+            best = super::num(best)
+        ),
+    }
+}
+
+/// `v` in words: the title, the page's lines, and where the viewer stands.
+pub fn board_text(lang: Lang, p: Presentation, v: &PuzzleBoardView) -> BoardText {
+    let min = super::num(RANKED_MIN_GAMES);
+    let mut lines: Vec<String> = v.entries.iter().map(|e| leader_line(lang, p, e)).collect();
+    if lines.is_empty() {
+        lines.push(match v.board {
+            PuzzleBoard::Ratings => tr!(lang, "puzzle-leaderboard-empty", min = min.clone()),
+            PuzzleBoard::Streaks => tr!(lang, "streak-leaderboard-empty"),
+        });
+    }
+    let standing = match (&v.me, v.mine, v.board) {
+        (Some(me), _, _) => tr!(
+            lang,
+            "leaderboard-you",
+            rank = me.rank.to_string(),
+            rating = match me.score {
+                PuzzleScore::Rating { shown, .. } => shown.text(),
+                PuzzleScore::Streak(best) => best.to_string(),
+            }
+        ),
+        (None, mine, PuzzleBoard::Ratings) => {
+            let attempts = match mine {
+                Some(PuzzleScore::Rating { attempts, .. }) => attempts,
+                _ => 0,
+            };
+            tr!(
+                lang,
+                "puzzle-leaderboard-you-unranked",
+                attempts = super::num(attempts),
+                min = min
+            )
+        }
+        (None, _, PuzzleBoard::Streaks) => tr!(lang, "streak-leaderboard-you-none"),
+    };
+    BoardText {
+        title: tr!(lang, "leaderboard-title", speed = board_word(v.board)),
+        lines,
+        standing,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use cajitas_rules::{Color, Role, Square};
@@ -145,6 +238,7 @@ mod tests {
             }),
             streak: None,
             next: None,
+            daily: None,
         }
     }
 

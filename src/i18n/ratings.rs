@@ -7,10 +7,10 @@ use cajitas_rules::{Color, Lang};
 
 use super::present::Presentation;
 use crate::game::ratings::RANKED_MIN_GAMES;
-use crate::game::ratings::signed;
 use crate::game::ratings::{
     LeaderEntry, Missing, MyStanding, OpeningStats, RatingChange, RecentGame, Shown, SpeedStats,
 };
+use crate::game::ratings::{StatsView, signed};
 use crate::game::{ChannelRef, UserRef};
 use crate::tr;
 
@@ -152,6 +152,30 @@ pub fn puzzles_line(lang: Lang, p: Presentation, shown: Shown, attempts: u32) ->
         attempts = super::num(attempts)
     );
     p.bold(line)
+}
+
+/// The puzzle section of a player's stats: their puzzle rating line, their best Puzzle Streak
+/// and their daily puzzle streak when they have them; empty for someone with none.
+pub fn puzzle_stats_lines(lang: Lang, p: Presentation, s: &StatsView) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some((shown, attempts)) = s.puzzles {
+        lines.push(puzzles_line(lang, p, shown, attempts));
+    }
+    if s.puzzle_streak > 0 {
+        lines.push(tr!(
+            lang,
+            "stats-puzzle-streak",
+            best = super::num(s.puzzle_streak)
+        ));
+    }
+    if s.daily_streak > 0 {
+        lines.push(tr!(
+            lang,
+            "stats-daily-streak",
+            days = super::num(s.daily_streak)
+        ));
+    }
+    lines
 }
 
 /// A player's most played openings, a section per colour that has some: its heading

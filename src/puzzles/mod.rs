@@ -242,10 +242,8 @@ impl PuzzleSet {
                 let walk = near[start..].iter().chain(&near[..start]);
                 for &i in walk {
                     let p = &self.list[i as usize];
-                    if theme.is_none_or(|t| p.has_theme(t)) {
-                        if !seen(&p.id) {
-                            return Some(p);
-                        }
+                    if theme.is_none_or(|t| p.has_theme(t)) && !seen(&p.id) {
+                        return Some(p);
                     }
                 }
             }
@@ -290,6 +288,36 @@ impl PuzzleSet {
             ladder.extend(bucket);
         }
         ladder
+    }
+}
+
+/// A daily puzzle's least popularity (lichess's -100..100 scale).
+pub const DAILY_MIN_POPULARITY: i32 = 90;
+/// Its rating band, when the set has an unused puzzle in it.
+pub const DAILY_RATINGS: std::ops::RangeInclusive<i32> = 1500..=2200;
+
+impl PuzzleSet {
+    /// The next daily puzzle of a server that already had those `used` holds: among the
+    /// puzzles with a popularity of at least [`DAILY_MIN_POPULARITY`], rated within
+    /// [`DAILY_RATINGS`] and of more than one move (lichess's daily leaves out `oneMove`), the
+    /// one with the most plays × popularity (lichess's "day score", plays × vote); without
+    /// one left in the band, the same among all ratings; then any puzzle not used. `None`
+    /// when every puzzle was used.
+    pub fn daily_candidate(&self, used: &dyn Fn(&str) -> bool) -> Option<&Puzzle> {
+        let score = |p: &&Puzzle| {
+            (
+                p.plays * i64::from(p.popularity.max(0)),
+                std::cmp::Reverse(p.id.clone()),
+            )
+        };
+        let fresh = || self.list.iter().filter(|p| !used(&p.id));
+        let good = |p: &&Puzzle| p.popularity >= DAILY_MIN_POPULARITY && !p.has_theme("oneMove");
+        fresh()
+            .filter(good)
+            .filter(|p| DAILY_RATINGS.contains(&p.rating))
+            .max_by_key(score)
+            .or_else(|| fresh().filter(good).max_by_key(score))
+            .or_else(|| fresh().max_by_key(score))
     }
 }
 
@@ -523,6 +551,47 @@ mod tests {
         // Another seed, another ladder; the same seed, the same one.
         assert_ne!(set.streak_ladder(43), ladder);
         assert_eq!(set.streak_ladder(42), ladder);
+    }
+
+    #[test]
+    fn a_daily_puzzle_is_popular_played_in_the_band_and_never_twice() {
+        let set = shared();
+        let mut used: Vec<String> = Vec::new();
+        let mut last_score = i64::MAX;
+        for _ in 0..5 {
+            let p = set
+                .daily_candidate(&|id| used.iter().any(|u| u == id))
+                .unwrap();
+            assert!(p.popularity >= DAILY_MIN_POPULARITY, "{}", p.id);
+            assert!(DAILY_RATINGS.contains(&p.rating), "{} {}", p.id, p.rating);
+            assert!(!p.has_theme("oneMove"));
+            // The best day score first, then the next best.
+            let score = p.plays * i64::from(p.popularity);
+            assert!(score <= last_score);
+            last_score = score;
+            let best = set
+                .all()
+                .iter()
+                .filter(|q| {
+                    q.popularity >= DAILY_MIN_POPULARITY
+                        && DAILY_RATINGS.contains(&q.rating)
+                        && !q.has_theme("oneMove")
+                        && !used.contains(&q.id)
+                })
+                .map(|q| q.plays * i64::from(q.popularity))
+                .max()
+                .unwrap();
+            assert_eq!(score, best);
+            used.push(p.id.clone());
+        }
+        // With the band used up, another rating; with everything used, none.
+        let in_band = |id: &str| {
+            set.get(id)
+                .is_some_and(|p| DAILY_RATINGS.contains(&p.rating))
+        };
+        let p = set.daily_candidate(&in_band).unwrap();
+        assert!(!DAILY_RATINGS.contains(&p.rating));
+        assert!(set.daily_candidate(&|_| true).is_none());
     }
 
     #[test]

@@ -55,7 +55,8 @@ pub struct Chart {
 }
 
 impl Chart {
-    /// The chart of a player's stats, its texts in `lang`: one series per speed.
+    /// The chart of a player's stats, its texts in `lang`: one series per speed, then the
+    /// puzzle rating's.
     pub fn of_stats(stats: &crate::game::ratings::StatsView, lang: cajitas_rules::Lang) -> Chart {
         Chart {
             title: stats.user.name.clone(),
@@ -76,13 +77,28 @@ impl Chart {
                         })
                         .collect(),
                 })
+                .chain((!stats.puzzle_history.is_empty()).then(|| {
+                    ChartSeries {
+                        label: crate::tr!(lang, "speed", speed = "puzzles"),
+                        points: stats
+                            .puzzle_history
+                            .iter()
+                            .map(|p| ChartPoint {
+                                at_ms: p.at,
+                                rating: p.rating,
+                                deviation: p.deviation,
+                            })
+                            .collect(),
+                    }
+                }))
                 .collect(),
         }
     }
 }
 
-/// Line colours, one per series (lichess-like blue and orange).
-pub const PALETTE: [[u8; 3]; 2] = [[0x1f, 0x6f, 0xc5], [0xd8, 0x6a, 0x0e]];
+/// Line colours, one per series (lichess-like blue and orange for the game speeds, green for
+/// the puzzle rating).
+pub const PALETTE: [[u8; 3]; 3] = [[0x1f, 0x6f, 0xc5], [0xd8, 0x6a, 0x0e], [0x2e, 0x8b, 0x57]];
 
 const BG: [u8; 3] = [0xff, 0xff, 0xff];
 const GRID: [u8; 3] = [0xe2, 0xe2, 0xe2];

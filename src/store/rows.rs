@@ -357,6 +357,8 @@ pub struct PuzzleAttemptRow {
     pub change: Option<PuzzleChangeRow>,
     /// The Puzzle Streak run it belongs to (migration 0020).
     pub run_id: Option<i64>,
+    /// The day of the daily puzzle it attempts (migration 0021).
+    pub daily_day: Option<i64>,
 }
 
 /// A Puzzle Streak run (migration 0020).

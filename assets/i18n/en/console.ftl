@@ -81,7 +81,7 @@ console-help =
       resign | abort                resign, or abort before both players have moved (any time against the computer)
       claim-win [draw]              win (or draw) an untimed game whose opponent stopped moving
       board | pgn | history         show the game, its PGN, the last finished games
-      stats [NAME] | leaderboard [live|correspondence|chess960]
+      stats [NAME] | leaderboard [live|correspondence|chess960|puzzles|streak]
                                     ratings and results (with a chart PNG), the best players
       puzzle [THEME] [RATING] | puzzle id:ID
                                     a puzzle you have not seen (of THEME: fork, mate in 2, mateIn2 ...; around RATING,

@@ -58,6 +58,7 @@ puzzle-theme = { $theme ->
     [mateIn2] Mate in 2
     [mateIn3] Mate in 3
     [mateIn4] Mate in 4
+    [mateIn5] Mate in 5 or more
     [middlegame] Middlegame
     [morphysMate] Morphy's mate
     [oneMove] One-move puzzle
@@ -90,3 +91,32 @@ puzzle-streak-start = Puzzle Streak: puzzles of rising difficulty, one after ano
 puzzle-streak-count = Streak: { $solved }
 puzzle-streak-over = Streak over: { $solved } solved · your best streak: { $best }
 puzzle-streak-top = You climbed the whole ladder: { $solved } solved!
+
+# Puzzle leaderboards (issue 30): `/leaderboard speed:puzzles` and `speed:streak`.
+puzzle-leaderboard-line = **{ $rank }.** { $name } · { $rating } · { $attempts ->
+    [one] { $attempts } rated attempt
+   *[other] { $attempts } rated attempts
+}
+console-puzzle-leaderboard-line = { $rank }. { $name }  { $rating }  ({ $attempts })
+streak-leaderboard-line = **{ $rank }.** { $name } · { $best ->
+    [one] { $best } puzzle
+   *[other] { $best } puzzles
+}
+console-streak-leaderboard-line = { $rank }. { $name }  { $best }
+puzzle-leaderboard-empty = Nobody is on this leaderboard yet: it lists solvers with at least { $min } rated attempts and a steady puzzle rating.
+streak-leaderboard-empty = Nobody has solved a Puzzle Streak's puzzle here yet.
+puzzle-leaderboard-you-unranked = You are not listed yet: { $attempts ->
+    [one] { $attempts } rated attempt
+   *[other] { $attempts } rated attempts
+} of the { $min } needed, and a steady puzzle rating (RD under 110).
+streak-leaderboard-you-none = You have no Puzzle Streak record here yet.
+
+# The daily puzzle (issue 30).
+error-no-daily-puzzle = There is no daily puzzle here today.
+error-daily-hour-range = The daily puzzle's hour must be between 0 and 23 (UTC).
+
+# cajitas puzzles generate (the command line): a game of the PGN file that cannot be read is
+# skipped; the bar's count; the last line, on standard error.
+puzzles-generate-bad-game = { $file }: game { $number } skipped: { $error }
+puzzles-generate-found = { $puzzles } puzzles
+puzzles-generate-done = { $games } games searched, { $puzzles } puzzles found in { $seconds } s

@@ -12,6 +12,8 @@ challenge-rated = { $rated ->
 }
 
 speed = { $speed ->
+    [puzzles] Puzzles
+    [streak] Puzzle Streak
     [live] Live
     [chess960] Chess960
    *[correspondence] Correspondence
@@ -76,6 +78,11 @@ stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
 } · { $attempts ->
     [one] { $attempts } rated attempt
    *[other] { $attempts } rated attempts
+}
+stats-puzzle-streak = Best Puzzle Streak: { $best }
+stats-daily-streak = Daily puzzle streak: { $days ->
+    [one] { $days } day
+   *[other] { $days } days
 }
 # The opening families a player played most with one colour (names in English, as lichess shows them).
 stats-openings = { $colour ->

@@ -82,7 +82,7 @@ console-help =
       { cmd-claim-win.name } [{ cmd-claim-win.draw-name }]
                                     gana (o tablas) una partida sin reloj cuyo rival dejó de jugar
       { cmd-board.name } | { cmd-pgn.name } | { cmd-history.name }     muestra el tablero, la partida en PGN, las últimas partidas terminadas
-      { cmd-stats.name } [NOMBRE] | { cmd-leaderboard.name } [{ cmd-leaderboard.speed-live }|{ cmd-leaderboard.speed-correspondence }|chess960]
+      { cmd-stats.name } [NOMBRE] | { cmd-leaderboard.name } [{ cmd-leaderboard.speed-live }|{ cmd-leaderboard.speed-correspondence }|chess960|{ cmd-leaderboard.speed-puzzles }|{ cmd-leaderboard.speed-streak }]
                                     puntuaciones y resultados (con un gráfico PNG), los mejores jugadores
       puzzle [TEMA] [PUNTUACIÓN] | puzzle id:ID
                                     un problema que no has visto (del TEMA: ataque doble, mate en 2, fork ...; cerca de PUNTUACIÓN,

@@ -58,6 +58,7 @@ puzzle-theme = { $theme ->
     [mateIn2] Mate en 2
     [mateIn3] Mate en 3
     [mateIn4] Mate en 4
+    [mateIn5] Mate en 5 o más
     [middlegame] Medio juego
     [morphysMate] Mate de Morphy
     [oneMove] Problema de una jugada
@@ -90,3 +91,32 @@ puzzle-streak-start = Racha de problemas: problemas cada vez más difíciles, un
 puzzle-streak-count = Racha: { $solved }
 puzzle-streak-over = Fin de la racha: { $solved } resueltos · tu mejor racha: { $best }
 puzzle-streak-top = Subiste toda la escalera: ¡{ $solved } resueltos!
+
+# Clasificaciones de problemas (issue 30): `/clasificacion ritmo:problemas` y `ritmo:racha`.
+puzzle-leaderboard-line = **{ $rank }.** { $name } · { $rating } · { $attempts ->
+    [one] { $attempts } intento puntuado
+   *[other] { $attempts } intentos puntuados
+}
+console-puzzle-leaderboard-line = { $rank }. { $name }  { $rating }  ({ $attempts })
+streak-leaderboard-line = **{ $rank }.** { $name } · { $best ->
+    [one] { $best } problema
+   *[other] { $best } problemas
+}
+console-streak-leaderboard-line = { $rank }. { $name }  { $best }
+puzzle-leaderboard-empty = Aún no hay nadie en esta clasificación: incluye a quienes tienen al menos { $min } intentos puntuados y una puntuación de problemas estable.
+streak-leaderboard-empty = Aún nadie ha resuelto aquí un problema de una racha.
+puzzle-leaderboard-you-unranked = Aún no apareces: { $attempts ->
+    [one] { $attempts } intento puntuado
+   *[other] { $attempts } intentos puntuados
+} de los { $min } necesarios, y una puntuación de problemas estable (RD menor que 110).
+streak-leaderboard-you-none = Aún no tienes aquí un récord de racha de problemas.
+
+# El problema del día (issue 30).
+error-no-daily-puzzle = Hoy no hay problema del día aquí.
+error-daily-hour-range = La hora del problema del día debe estar entre 0 y 23 (UTC).
+
+# cajitas puzzles generate (the command line): a game of the PGN file that cannot be read is
+# skipped; the bar's count; the last line, on standard error.
+puzzles-generate-bad-game = { $file }: partida { $number } omitida: { $error }
+puzzles-generate-found = { $puzzles } problemas
+puzzles-generate-done = { $games } partidas examinadas, { $puzzles } problemas encontrados en { $seconds } s

@@ -12,6 +12,8 @@ challenge-rated = { $rated ->
 }
 
 speed = { $speed ->
+    [puzzles] Problemas
+    [streak] Racha de problemas
     [live] En vivo
     [chess960] Chess960
    *[correspondence] Por correspondencia
@@ -76,6 +78,11 @@ stats-puzzles = **{ $rating }** (RD { $rd }){ $provisional ->
 } · { $attempts ->
     [one] { $attempts } intento puntuado
    *[other] { $attempts } intentos puntuados
+}
+stats-puzzle-streak = Mejor racha de problemas: { $best }
+stats-daily-streak = Racha del problema del día: { $days ->
+    [one] { $days } día
+   *[other] { $days } días
 }
 # Las familias de aperturas que más jugó alguien con un color (los nombres en inglés, como en lichess).
 stats-openings = { $colour ->

@@ -11,7 +11,7 @@ use crate::discord::interaction::reply::{Reply, cap_chars};
 use crate::discord::present::who::user_ref;
 use crate::discord::{Context, Defer, Error};
 use crate::game::ratings::{LeaderboardView, RANKED_MIN_GAMES, Speed, StatsView};
-use crate::game::{GameError, Lang};
+use crate::game::{GameError, Lang, PuzzleBoard, PuzzleBoardView};
 use crate::i18n::{Presentation, ratings};
 use crate::render::chart::{Chart, rating_chart};
 use crate::tr;
@@ -28,18 +28,50 @@ pub enum SpeedChoice {
     /// Correspondence and untimed games.
     #[name = "correspondence"]
     Correspondence,
+    /// Puzzle ratings.
+    #[name = "puzzles"]
+    Puzzles,
+    /// Puzzle Streak records.
+    #[name = "streak"]
+    Streak,
     /// Chess960, every clock.
     #[name = "chess960"]
     Chess960,
 }
 
-impl From<SpeedChoice> for Speed {
-    fn from(s: SpeedChoice) -> Speed {
+/// What a leaderboard ranks: a game speed's ratings, or a puzzle leaderboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Board {
+    Games(Speed),
+    Puzzles(PuzzleBoard),
+}
+
+impl From<SpeedChoice> for Board {
+    fn from(s: SpeedChoice) -> Board {
         match s {
-            SpeedChoice::Live => Speed::Live,
-            SpeedChoice::Correspondence => Speed::Correspondence,
-            SpeedChoice::Chess960 => Speed::Chess960,
+            SpeedChoice::Live => Board::Games(Speed::Live),
+            SpeedChoice::Correspondence => Board::Games(Speed::Correspondence),
+            SpeedChoice::Puzzles => Board::Puzzles(PuzzleBoard::Ratings),
+            SpeedChoice::Streak => Board::Puzzles(PuzzleBoard::Streaks),
+            SpeedChoice::Chess960 => Board::Games(Speed::Chess960),
         }
+    }
+}
+
+/// A puzzle leaderboard in a button's custom id (after the speeds' codes).
+fn board_code(b: PuzzleBoard) -> u8 {
+    match b {
+        PuzzleBoard::Ratings => 2,
+        PuzzleBoard::Streaks => 3,
+    }
+}
+
+/// The board of a custom id's code.
+fn board_of_code(c: u8) -> Option<Board> {
+    match c {
+        2 => Some(Board::Puzzles(PuzzleBoard::Ratings)),
+        3 => Some(Board::Puzzles(PuzzleBoard::Streaks)),
+        c => speed_of_code(c).map(Board::Games),
     }
 }
 
@@ -47,12 +79,12 @@ impl From<SpeedChoice> for Speed {
 /// challenge (3 days per move) and of untimed games.
 const DEFAULT_SPEED: Speed = Speed::Correspondence;
 
-/// A speed in a button's custom id.
+/// A speed in a button's custom id (2 and 3 are the puzzle boards', [`board_code`]).
 pub fn speed_code(s: Speed) -> u8 {
     match s {
         Speed::Live => 0,
         Speed::Correspondence => 1,
-        Speed::Chess960 => 2,
+        Speed::Chess960 => 4,
     }
 }
 
@@ -61,8 +93,69 @@ pub fn speed_of_code(c: u8) -> Option<Speed> {
     match c {
         0 => Some(Speed::Live),
         1 => Some(Speed::Correspondence),
-        2 => Some(Speed::Chess960),
+        4 => Some(Speed::Chess960),
         _ => None,
+    }
+}
+
+/// Previous and Next for page `page` of `pages`, made by `button`.
+fn page_buttons(
+    lang: Lang,
+    page: u32,
+    pages: u32,
+    button: impl Fn(u32) -> ButtonId,
+) -> Vec<serenity::CreateActionRow> {
+    if pages <= 1 {
+        return Vec::new();
+    }
+    vec![serenity::CreateActionRow::Buttons(vec![
+        button(page.saturating_sub(1))
+            .button(
+                &tr!(lang, "button-previous"),
+                serenity::ButtonStyle::Secondary,
+            )
+            .disabled(page == 0),
+        button(page + 1)
+            .button(&tr!(lang, "button-next"), serenity::ButtonStyle::Secondary)
+            .disabled(page + 1 >= pages),
+    ])]
+}
+
+/// The embed of a leaderboard page.
+fn board_embed(
+    lang: Lang,
+    title: String,
+    lines: &[String],
+    page: u32,
+    pages: u32,
+) -> serenity::CreateEmbed {
+    serenity::CreateEmbed::new()
+        .title(title)
+        .description(cap_chars(&lines.join("\n"), 4000))
+        .footer(serenity::CreateEmbedFooter::new(tr!(
+            lang,
+            "leaderboard-page",
+            page = crate::i18n::num(page + 1),
+            pages = crate::i18n::num(pages)
+        )))
+        .colour(0x5865F2)
+}
+
+/// A puzzle leaderboard's message for `viewer`, with its page buttons.
+fn puzzle_board_reply(v: &PuzzleBoardView, viewer: u64, lang: Lang) -> Reply {
+    let text = crate::i18n::puzzles::board_text(lang, Presentation::Discord, v);
+    let mut lines = text.lines;
+    lines.push(String::new());
+    lines.push(text.standing);
+    Reply {
+        embeds: vec![board_embed(lang, text.title, &lines, v.page, v.pages)],
+        components: page_buttons(lang, v.page, v.pages, |page| ButtonId::LeaderboardPage {
+            speed: board_code(v.board),
+            page,
+            version: 0,
+            user: viewer,
+        }),
+        ..Reply::default()
     }
 }
 
@@ -83,40 +176,15 @@ fn leaderboard_reply(v: &LeaderboardView, viewer: u64, lang: Lang) -> Reply {
     }
     lines.push(String::new());
     lines.push(ratings::standing_line(lang, &v.me));
-    let embed = serenity::CreateEmbed::new()
-        .title(tr!(lang, "leaderboard-title", speed = speed))
-        .description(cap_chars(&lines.join("\n"), 4000))
-        .footer(serenity::CreateEmbedFooter::new(tr!(
-            lang,
-            "leaderboard-page",
-            page = crate::i18n::num(v.page + 1),
-            pages = crate::i18n::num(v.pages)
-        )))
-        .colour(0x5865F2);
-    let button = |page: u32| ButtonId::LeaderboardPage {
-        speed: speed_code(v.speed),
-        page,
-        version: v.version,
-        user: viewer,
-    };
-    let components = if v.pages > 1 {
-        vec![serenity::CreateActionRow::Buttons(vec![
-            button(v.page.saturating_sub(1))
-                .button(
-                    &tr!(lang, "button-previous"),
-                    serenity::ButtonStyle::Secondary,
-                )
-                .disabled(v.page == 0),
-            button(v.page + 1)
-                .button(&tr!(lang, "button-next"), serenity::ButtonStyle::Secondary)
-                .disabled(v.page + 1 >= v.pages),
-        ])]
-    } else {
-        Vec::new()
-    };
+    let title = tr!(lang, "leaderboard-title", speed = speed);
     Reply {
-        embeds: vec![embed],
-        components,
+        embeds: vec![board_embed(lang, title, &lines, v.page, v.pages)],
+        components: page_buttons(lang, v.page, v.pages, |page| ButtonId::LeaderboardPage {
+            speed: speed_code(v.speed),
+            page,
+            version: v.version,
+            user: viewer,
+        }),
         ..Reply::default()
     }
 }
@@ -125,20 +193,28 @@ fn leaderboard_reply(v: &LeaderboardView, viewer: u64, lang: Lang) -> Reply {
 #[poise::command(slash_command)]
 pub async fn leaderboard(
     ctx: Context<'_>,
-    #[description = "Live or correspondence (correspondence by default)"] speed: Option<
-        SpeedChoice,
-    >,
+    #[description = "Live, correspondence, puzzle ratings or Puzzle Streak (correspondence by default)"]
+    speed: Option<SpeedChoice>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let viewer = call.actor.id;
-    let speed = speed.map(Speed::from).unwrap_or(DEFAULT_SPEED);
+    let board = speed.map_or(Board::Games(DEFAULT_SPEED), Board::from);
     let lang = call.public_lang().await;
-    let view = call
+    let reply = call
         .blocking(Defer::Message, move |g, _, ch| {
-            Ok(g.ratings().leaderboard(ch, speed, 0, viewer, None)?)
+            Ok(match board {
+                Board::Games(speed) => leaderboard_reply(
+                    &g.ratings().leaderboard(ch, speed, 0, viewer, None)?,
+                    viewer,
+                    lang,
+                ),
+                Board::Puzzles(b) => {
+                    puzzle_board_reply(&g.puzzles().leaderboard(ch, b, 0, viewer)?, viewer, lang)
+                }
+            })
         })
         .await?;
-    call.send(leaderboard_reply(&view, viewer, lang)).await
+    call.send(reply).await
 }
 
 /// Previous/Next: only for the one who ran `/leaderboard`, and only while the pool is as it
@@ -156,19 +232,26 @@ pub async fn page_button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
     if c.click.user.id.get() != user {
         return Err(Refusal::LeaderboardNotYours.into());
     }
-    let speed = speed_of_code(speed).ok_or(Refusal::UnknownButton)?;
+    let board = board_of_code(speed).ok_or(Refusal::UnknownButton)?;
     let lang = c.public_lang().await;
-    let view = c
-        .blocking(Defer::Update, move |g, _, ch| {
-            g.ratings()
+    let reply = c
+        .blocking(Defer::Update, move |g, _, ch| match board {
+            Board::Games(speed) => g
+                .ratings()
                 .leaderboard(ch, speed, page, user, Some(version))
+                .map(|v| leaderboard_reply(&v, user, lang))
                 .map_err(|e| match e {
                     GameError::PositionChanged => Error::Refused(Refusal::LeaderboardChanged),
                     other => other.into(),
-                })
+                }),
+            Board::Puzzles(b) => Ok(puzzle_board_reply(
+                &g.puzzles().leaderboard(ch, b, page, user)?,
+                user,
+                lang,
+            )),
         })
         .await?;
-    c.update(leaderboard_reply(&view, user, lang)).await
+    c.update(reply).await
 }
 
 /// The stats embed, in `lang`.
@@ -205,12 +288,9 @@ fn stats_embed(s: &StatsView, lang: Lang) -> serenity::CreateEmbed {
             false,
         );
     }
-    if let Some((shown, attempts)) = s.puzzles {
-        e = e.field(
-            tr!(lang, "stats-puzzles-title"),
-            ratings::puzzles_line(lang, Presentation::Discord, shown, attempts),
-            false,
-        );
+    let puzzles = ratings::puzzle_stats_lines(lang, Presentation::Discord, s);
+    if !puzzles.is_empty() {
+        e = e.field(tr!(lang, "stats-puzzles-title"), puzzles.join("\n"), false);
     }
     for (heading, lines) in ratings::opening_sections(lang, &s.openings) {
         e = e.field(heading, cap_chars(&lines.join("\n"), 1024), true);

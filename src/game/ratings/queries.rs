@@ -191,6 +191,12 @@ pub struct StatsView {
     pub recent: Vec<RecentGame>,
     /// The puzzle rating as shown now and its rated attempts, for someone who has one here.
     pub puzzles: Option<(Shown, u32)>,
+    /// The puzzle rating after each rated attempt, oldest first (the chart's puzzle line).
+    pub puzzle_history: Vec<ChartPoint>,
+    /// The best Puzzle Streak here (puzzles solved; 0 without one).
+    pub puzzle_streak: u32,
+    /// The daily puzzle streak: consecutive days up to today or yesterday solved here.
+    pub daily_streak: u32,
     /// The opening families played most with white, then with black ([`TOP_OPENINGS`]
     /// each, most played first), over every finished game here, rated or not.
     pub openings: [Vec<OpeningStats>; 2],
@@ -421,11 +427,28 @@ impl Ratings<'_> {
                 let shown = as_of(r.rating, r.deviation, r.volatility, r.rated_at, now);
                 (shown.into(), r.attempts)
             });
+            let puzzle_history = tx
+                .puzzle_rating_history(pool, user.id)?
+                .into_iter()
+                .map(|(at, rating, deviation)| ChartPoint {
+                    at,
+                    rating,
+                    deviation,
+                })
+                .collect();
+            let puzzle_streak = tx.best_puzzle_run(pool, user.id)?.unwrap_or(0);
+            let daily_streak = crate::game::daily::consecutive(
+                &tx.daily_days_solved(pool, user.id)?,
+                crate::game::day_of(now).0,
+            );
             Ok(StatsView {
                 user: shown_user,
                 speeds,
                 recent,
                 puzzles,
+                puzzle_history,
+                puzzle_streak,
+                daily_streak,
                 openings: top_openings(&moves, user.id),
             })
         })

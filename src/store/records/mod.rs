@@ -5,6 +5,7 @@
 
 mod bookkeeping;
 mod challenges;
+mod daily;
 mod engines;
 mod events;
 mod games;
@@ -16,6 +17,7 @@ mod users;
 
 pub use self::bookkeeping::{Interactions, Pings, Settings};
 pub use self::challenges::Challenges;
+pub use self::daily::{Daily, DailyRow, DailySettingRow};
 pub use self::engines::Engines;
 pub use self::events::ClockEvents;
 pub use self::games::Games;
@@ -39,6 +41,7 @@ pub trait Tx:
     + Ratings
     + Engines
     + Puzzles
+    + Daily
 {
 }
 
@@ -54,7 +57,8 @@ impl<
         + ClockEvents
         + Ratings
         + Engines
-        + Puzzles,
+        + Puzzles
+        + Daily,
 > Tx for T
 {
 }

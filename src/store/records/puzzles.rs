@@ -16,7 +16,8 @@ use crate::store::{
 macro_rules! select_attempt {
     () => {
         "SELECT id, pool, channel_id, user_id, puzzle_id, ply, hinted, rated, status, started_at,
-             finished_at, rating_before, deviation_before, rating_after, deviation_after, run_id
+             finished_at, rating_before, deviation_before, rating_after, deviation_after, run_id,
+             daily_day
          FROM puzzle_attempts"
     };
 }
@@ -49,6 +50,7 @@ fn attempt_row(c: &mut Columns<'_>) -> Result<PuzzleAttemptRow, StoreError> {
             _ => None,
         },
         run_id: c.opt_i64()?,
+        daily_day: c.opt_i64()?,
     })
 }
 
@@ -91,6 +93,8 @@ pub struct NewAttempt<'a> {
     pub rated: bool,
     /// The Puzzle Streak run it belongs to.
     pub run_id: Option<i64>,
+    /// The day of the daily puzzle it attempts.
+    pub daily_day: Option<i64>,
 }
 
 /// How an answer leaves an attempt.
@@ -160,6 +164,14 @@ pub trait Puzzles {
         user: u64,
         rating: &PuzzleRatingRow,
     ) -> Result<(), StoreError>;
+
+    /// `user`'s puzzle rating after each rated attempt in `pool`, oldest first: when it ended
+    /// (Unix ms), the rating and the deviation after it.
+    fn puzzle_rating_history(
+        &self,
+        pool: i64,
+        user: u64,
+    ) -> Result<Vec<(i64, f64, f64)>, StoreError>;
 
     /// Every puzzle rating of `pool`, with its person, best first.
     fn puzzle_ratings_of(&self, pool: i64) -> Result<Vec<(PuzzleRatingRow, UserRow)>, StoreError>;
@@ -251,8 +263,8 @@ impl<B: Backend + ?Sized> Puzzles for B {
         self.one(
             "INSERT INTO puzzle_attempts
                  (pool, channel_id, user_id, puzzle_id, ply, hinted, rated, status, started_at,
-                  run_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, FALSE, ?6, 'playing', ?7, ?8)
+                  run_id, daily_day)
+             VALUES (?1, ?2, ?3, ?4, ?5, FALSE, ?6, 'playing', ?7, ?8, ?9)
              RETURNING id",
             &[
                 &new.pool,
@@ -263,6 +275,7 @@ impl<B: Backend + ?Sized> Puzzles for B {
                 &new.rated,
                 &now,
                 &new.run_id,
+                &new.daily_day,
             ],
             |c| c.i64(),
         )
@@ -360,6 +373,20 @@ impl<B: Backend + ?Sized> Puzzles for B {
             ],
         )?;
         Ok(())
+    }
+
+    fn puzzle_rating_history(
+        &self,
+        pool: i64,
+        user: u64,
+    ) -> Result<Vec<(i64, f64, f64)>, StoreError> {
+        self.rows(
+            "SELECT finished_at, rating_after, deviation_after FROM puzzle_attempts
+             WHERE pool = ?1 AND user_id = ?2 AND rating_after IS NOT NULL
+             ORDER BY finished_at, id",
+            &[&pool, &to_db(user)],
+            |c| Ok((c.i64()?, c.f64()?, c.f64()?)),
+        )
     }
 
     fn puzzle_ratings_of(&self, pool: i64) -> Result<Vec<(PuzzleRatingRow, UserRow)>, StoreError> {
