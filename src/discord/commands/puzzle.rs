@@ -312,7 +312,7 @@ pub async fn daily_button(c: &Click<'_>, guild: u64, day: i64) -> Result<(), Err
     let lang = c.r.lang();
     let shown = c
         .blocking(Defer::Private, move |g, actor, _| {
-            let v = g.daily().start(actor, guild, day)?;
+            let v = g.puzzles().start_daily(actor, guild, day)?;
             Ok(show(g, v)?)
         })
         .await?;
