@@ -65,8 +65,8 @@ fn the_daily_post_goes_out_once_across_a_restart_and_two_processes() {
     clock.advance(8 * HOUR);
     assert!(a.daily().claim_due().unwrap().is_empty());
     assert!(matches!(
-        a.daily()
-            .start(&user(1, "alice"), GUILD, day_of(clock.now_ms()).0),
+        a.puzzles()
+            .start_daily(&user(1, "alice"), GUILD, day_of(clock.now_ms()).0),
         Err(GameError::NoDailyPuzzle)
     ));
     // At 09:00 one process claims it, the other finds nothing; the nonce names the day.
@@ -131,18 +131,18 @@ fn each_first_attempt_is_counted_live_and_solved_days_make_a_streak() {
         g.daily().posted(&posts[0], 100 + day).unwrap();
         let today = posts[0].day;
         // alice solves every day; bob fails on day 1, then solves a replay (not counted).
-        let v = g.daily().start(&alice, GUILD, today).unwrap();
+        let v = g.puzzles().start_daily(&alice, GUILD, today).unwrap();
         assert!(v.rated, "a first attempt at the puzzle is rated");
         let done = solve(&g, &alice, &v);
         assert_eq!(done.status, PuzzleStatus::Solved);
         let count = done.daily.as_ref().unwrap();
         assert_eq!((count.solved, count.failed), (1, 0));
         if day == 1 {
-            g.daily().start(&bob, GUILD, today).unwrap();
+            g.puzzles().start_daily(&bob, GUILD, today).unwrap();
             let failed = g.puzzles().solution(&bob, ch).unwrap();
             let count = failed.daily.as_ref().unwrap();
             assert_eq!((count.solved, count.failed), (1, 1));
-            let v = g.daily().start(&bob, GUILD, today).unwrap();
+            let v = g.puzzles().start_daily(&bob, GUILD, today).unwrap();
             assert!(!v.rated);
             let again = solve(&g, &bob, &v);
             assert_eq!(again.status, PuzzleStatus::Solved);
@@ -170,7 +170,8 @@ fn each_first_attempt_is_counted_live_and_solved_days_make_a_streak() {
     assert_eq!(g.daily().streak(alice.id, ch).unwrap(), 0);
     // A past day's puzzle cannot be started.
     assert!(matches!(
-        g.daily().start(&carol, GUILD, day_of(clock.now_ms()).0 - 2),
+        g.puzzles()
+            .start_daily(&carol, GUILD, day_of(clock.now_ms()).0 - 2),
         Err(GameError::NoDailyPuzzle)
     ));
 }

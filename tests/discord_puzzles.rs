@@ -173,3 +173,70 @@ async fn a_puzzle_streak_without_a_hint_ends_at_the_first_mistake() {
         "{text}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_puzzle_is_posted_once_and_solved_privately_with_a_live_count() {
+    use cajitas::game::{GameService, ServiceOptions};
+    use cajitas::store::Database;
+    use std::time::Duration;
+
+    let mut w = World::start("daily-puzzle", vec![]).await;
+    let ch = w.channel();
+    // The server's daily puzzle at 00:00 UTC in this channel (due at once, every day); the
+    // bot restarted on it posts it at start.
+    w.bot().signal("TERM");
+    w.bot_mut().wait_exit(Duration::from_secs(15));
+    w.bot = None;
+    {
+        let g = GameService::open_db(&Database::Sqlite(w.db()), ServiceOptions::default()).unwrap();
+        g.daily().configure(ch.guild.unwrap(), ch.id, 0).unwrap();
+    }
+    let from = w.fake.requests().len();
+    w.restart().await;
+    let post = w.fake.post_to(ch.id, from).await;
+    let text = post.content();
+    assert!(text.starts_with("Daily puzzle · "), "{text}");
+    assert!(text.contains("0 solved · 0 failed"), "{text}");
+    assert!(post.file("board.png").is_some());
+    let ids = post.custom_ids();
+    assert_eq!(ids.len(), 1, "Solve: {ids:?}");
+
+    // bob's attempt is his own and private; giving up fails it and the post's count moves.
+    let solve = w.click(&bob(), &post, &ids[0]).await;
+    assert!(solve.is_ephemeral(), "{}", solve.text());
+    assert!(solve.text().contains("[puzzle] "), "{}", solve.text());
+    let buttons = solve.custom_ids();
+    assert_eq!(buttons.len(), 3, "Hint, Solution, Next: {buttons:?}");
+    let from = w.fake.requests().len();
+    let failed = w.click(&bob(), &solve, &buttons[1]).await;
+    assert!(failed.is_ephemeral());
+    assert!(failed.text().contains("Failed"), "{}", failed.text());
+    let edit = w
+        .fake
+        .wait_request("the daily post's count", from, |r| {
+            r.method == "PATCH"
+                && r.path
+                    .starts_with(&format!("/channels/{}/messages/", ch.id))
+        })
+        .await;
+    let body = edit.json.clone().unwrap_or_default().to_string();
+    assert!(body.contains("0 solved · 1 failed"), "{body}");
+
+    // Restarted the same day: no second post.
+    w.bot().signal("TERM");
+    w.bot_mut().wait_exit(Duration::from_secs(15));
+    w.bot = None;
+    w.restart().await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let dailies = w
+        .fake
+        .created_messages(ch.id)
+        .into_iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("Daily puzzle"))
+        })
+        .count();
+    assert_eq!(dailies, 1);
+}

@@ -59,7 +59,12 @@ pub struct Data {
     pub bookkeeping: Arc<Bookkeeping>,
     /// The chess engine, when there is one (`/play`, `/analysis`).
     pub engine: Option<engine::Engine>,
+    /// Wakes the daily puzzle's poster (a server just set its hour).
+    pub daily_bell: Arc<tokio::sync::Notify>,
 }
+
+/// How often the daily puzzle's poster looks for posts due (and for posts whose claim lapsed).
+const DAILY_EVERY: Duration = Duration::from_secs(60);
 
 /// What to send when an operation is slow enough to need a defer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +73,8 @@ pub enum Defer {
     Message,
     /// No visible change (buttons): the answer then edits the clicked message.
     Update,
+    /// A loading message only its caller sees: the answer is private (a daily puzzle's).
+    Private,
 }
 
 /// After this long without a result, the interaction is deferred so Discord's 3 s window
@@ -118,6 +125,7 @@ impl Data {
                 let deferred = match defer {
                     Defer::Message => responder.defer(false).await,
                     Defer::Update => responder.defer_update().await,
+                    Defer::Private => responder.defer(true).await,
                 };
                 if let Err(e) = deferred {
                     tracing::warn!(interaction = %responder.id(), error = %reply::scrubbed(&e), "could not defer");
@@ -335,6 +343,28 @@ async fn run_async(
         }
     }
 
+    // The daily puzzles: claimed and posted every minute, and at once when a server sets its
+    // hour (see `game::Daily`: each day's post goes out once across processes).
+    let daily_bell = Arc::new(tokio::sync::Notify::new());
+    {
+        let (game, books, bell) = (
+            game.clone(),
+            Arc::clone(&bookkeeping),
+            Arc::clone(&daily_bell),
+        );
+        let http = Arc::new(http_client(&config));
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(DAILY_EVERY);
+            loop {
+                tokio::select! {
+                    _ = every.tick() => {}
+                    () = bell.notified() => {}
+                }
+                commands::puzzle::post_dailies(&game, &books, renderer, &http).await;
+            }
+        });
+    }
+
     let message_moves = config.message_moves;
     let config_shards = config.shards;
     // Several processes share a PostgreSQL database: their IDENTIFYs take turns.
@@ -360,6 +390,7 @@ async fn run_async(
                 renderer,
                 bookkeeping,
                 engine,
+                daily_bell,
             };
             // Never fails: a failed setup would leave poise waiting forever for its data.
             setup::on_ready(ctx, ready, framework, &data).await;

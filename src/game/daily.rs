@@ -9,7 +9,7 @@
 //!   [`Daily::claim_due`] next, and posted with the same nonce.
 //! - **Caught up**: a day's post is due from its hour to the day's end; a bot down at the hour
 //!   posts it when it is back, the same day. A day missed whole is not posted.
-//! - **Solving**: anyone may attempt it; each person's attempt is their own (the front ends
+//! - **Solving** (`Puzzles::start_daily`): anyone may attempt it; each person's attempt is their own (the front ends
 //!   show it privately), played by the rules of every puzzle, rated when it is their first
 //!   attempt at that puzzle here. Each person's first finished attempt counts in the post's
 //!   live count (solved, failed).
@@ -19,9 +19,9 @@
 use std::time::Duration;
 
 use super::ratings::pool_of;
-use super::{ChannelRef, Failure, GameError, GameService, PuzzleView, UserRef};
-use crate::puzzles::{self, Attempt};
-use crate::store::{DailyRow, DailySettingRow, NewAttempt, PuzzleStatus};
+use super::{ChannelRef, Failure, GameError, GameService};
+use crate::puzzles;
+use crate::store::{DailyRow, DailySettingRow};
 
 /// How long a claim on a day's post holds: the claimant posts and marks it within it.
 pub const DAILY_LEASE: Duration = Duration::from_secs(60);
@@ -193,45 +193,6 @@ impl Daily<'_> {
         let (day, _) = day_of(self.svc.now());
         self.svc
             .read(|tx| tx.daily(guild, day)?.map(view_of).transpose())
-    }
-
-    /// `actor` starts an attempt at `guild`'s daily puzzle of `day` (today's, from its post's
-    /// button), played where it was posted; an attempt they were playing there is abandoned.
-    /// Rated when it is their first attempt at that puzzle in the server.
-    pub fn start(&self, actor: &UserRef, guild: u64, day: i64) -> Result<PuzzleView, GameError> {
-        self.svc.write(|tx, now| {
-            let row = tx.daily(guild, day)?.ok_or(GameError::NoDailyPuzzle)?;
-            if day_of(now).0 != day {
-                return Err(GameError::NoDailyPuzzle);
-            }
-            let v = view_of(row)?;
-            let ch = ChannelRef {
-                guild: Some(guild),
-                channel: v.channel,
-            };
-            let pool = pool_of(ch.guild, ch.channel);
-            tx.upsert_user(&actor.capped(), now)?;
-            super::puzzles::end_open_run(tx, ch.channel, actor.id, now)?;
-            tx.abandon_puzzle_attempt(ch.channel, actor.id, now)?;
-            let rated = !tx.has_seen_puzzle(pool, actor.id, &v.puzzle.id)?;
-            let attempt = Attempt::start(v.puzzle);
-            let id = tx.insert_puzzle_attempt(
-                &NewAttempt {
-                    pool,
-                    channel: ch.channel,
-                    user_id: actor.id,
-                    puzzle_id: &v.puzzle.id,
-                    ply: attempt.played() as i64,
-                    rated,
-                    run_id: None,
-                    daily_day: Some(day),
-                },
-                now,
-            )?;
-            let mut pv = super::puzzles::view(id, &attempt, PuzzleStatus::Playing, rated);
-            pv.daily = Some(v);
-            Ok(pv)
-        })
     }
 
     /// `user`'s daily streak in the pool of `ch`: the consecutive days up to today (or up to

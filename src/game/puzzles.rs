@@ -569,6 +569,50 @@ impl Puzzles<'_> {
         })
     }
 
+    /// `actor` starts an attempt at `guild`'s daily puzzle of `day` (today's, from its post's
+    /// button), played where it was posted; an attempt they were playing there is abandoned.
+    /// Rated when it is their first attempt at that puzzle in the server.
+    pub fn start_daily(
+        &self,
+        actor: &UserRef,
+        guild: u64,
+        day: i64,
+    ) -> Result<PuzzleView, GameError> {
+        self.svc.write(|tx, now| {
+            let row = tx.daily(guild, day)?.ok_or(GameError::NoDailyPuzzle)?;
+            if super::day_of(now).0 != day {
+                return Err(GameError::NoDailyPuzzle);
+            }
+            let v = super::daily::view_of(row)?;
+            let ch = ChannelRef {
+                guild: Some(guild),
+                channel: v.channel,
+            };
+            let pool = pool_of(ch.guild, ch.channel);
+            tx.upsert_user(&actor.capped(), now)?;
+            end_open_run(tx, ch.channel, actor.id, now)?;
+            tx.abandon_puzzle_attempt(ch.channel, actor.id, now)?;
+            let rated = !tx.has_seen_puzzle(pool, actor.id, &v.puzzle.id)?;
+            let attempt = Attempt::start(v.puzzle);
+            let id = tx.insert_puzzle_attempt(
+                &NewAttempt {
+                    pool,
+                    channel: ch.channel,
+                    user_id: actor.id,
+                    puzzle_id: &v.puzzle.id,
+                    ply: attempt.played() as i64,
+                    rated,
+                    run_id: None,
+                    daily_day: Some(day),
+                },
+                now,
+            )?;
+            let mut pv = view(id, &attempt, PuzzleStatus::Playing, rated);
+            pv.daily = Some(v);
+            Ok(pv)
+        })
+    }
+
     /// `user`'s best Puzzle Streak in the pool of `ch` (puzzles solved; 0 without a run).
     pub fn best_streak(&self, user: u64, ch: ChannelRef) -> Result<u32, GameError> {
         let pool = pool_of(ch.guild, ch.channel);

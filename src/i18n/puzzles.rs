@@ -109,6 +109,39 @@ pub fn answer_lines(lang: Lang, p: Presentation, solver: &UserRef, v: &PuzzleVie
     lines
 }
 
+/// The daily puzzle's post: its title with the day's date, the puzzle's heading and the
+/// opponent's first move, and the live count.
+pub fn daily_lines(lang: Lang, v: &crate::game::DailyView) -> Vec<String> {
+    let p = v.puzzle;
+    let first = cajitas_rules::SanPlus::from_move(&p.start, p.moves[0]);
+    vec![
+        tr!(
+            lang,
+            "daily-heading",
+            date = crate::game::calendar::CivilDate::of_days(v.day).to_string()
+        ),
+        tr!(
+            lang,
+            "puzzle-heading",
+            id = p.id.clone(),
+            rating = p.rating.to_string(),
+            colour = colour_key(p.solver())
+        ),
+        bot_move(lang, &first.to_string()),
+        daily_count(lang, v),
+    ]
+}
+
+/// The daily puzzle's live count: "12 solved · 3 failed".
+pub fn daily_count(lang: Lang, v: &crate::game::DailyView) -> String {
+    tr!(
+        lang,
+        "daily-count",
+        solved = super::num(v.solved),
+        failed = super::num(v.failed)
+    )
+}
+
 /// A puzzle leaderboard in words, for both fronts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoardText {

@@ -1267,6 +1267,19 @@ fn route(
             let (ch, m): (u64, u64) = (ch.parse().unwrap_or(0), m.parse().unwrap_or(0));
             return open_thread(inner, ch, m, body);
         }
+        ("PATCH", ["channels", ch, "messages", m]) => {
+            // An edit of a message the bot posted: its new state.
+            let (ch, m): (u64, u64) = (ch.parse().unwrap_or(0), m.parse().unwrap_or(0));
+            if inner.messages.lock().unwrap().get(&m) != Some(&ch) {
+                return (
+                    404,
+                    Some(json!({"message": "Unknown Message", "code": 10008})),
+                    None,
+                    None,
+                );
+            }
+            return (200, Some(message_with(m, ch, body)), Some(ch), Some(m));
+        }
         ("PATCH", ["channels", t]) => {
             let t: u64 = t.parse().unwrap_or(0);
             let mut threads = inner.threads.lock().unwrap();

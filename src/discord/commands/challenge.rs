@@ -216,6 +216,7 @@ async fn in_time(
             let deferred = match defer {
                 Defer::Message => r.defer(false).await,
                 Defer::Update => r.defer_update().await,
+                Defer::Private => r.defer(true).await,
             };
             if let Err(e) = deferred {
                 tracing::warn!(interaction = %r.id(), error = %crate::discord::interaction::reply::scrubbed(&e), "could not defer");

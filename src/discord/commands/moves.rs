@@ -52,10 +52,20 @@ pub async fn move_(
         Moved::Game(game) => *game,
         Moved::Puzzle(puzzle) => {
             let (shown, solver) = *puzzle;
-            let lines = puzzle::answer_lines(public, &solver, &shown.view, Some(who));
-            return call
-                .send(puzzle::puzzle_reply(lines, shown, public, solver.id))
-                .await;
+            let daily = shown.view.daily.clone();
+            let ended = shown.view.status != crate::game::PuzzleStatus::Playing;
+            // A daily puzzle's attempt is private, in the solver's own language; its end
+            // moves the post's live count.
+            let lang = if daily.is_some() { lang } else { public };
+            let lines = puzzle::answer_lines(lang, &solver, &shown.view, Some(who));
+            let mut reply = puzzle::puzzle_reply(lines, shown, lang, solver.id);
+            if let Some(d) = &daily {
+                reply.ephemeral = true;
+                if ended {
+                    puzzle::update_daily_count(call.data(), call.http(), d).await;
+                }
+            }
+            return call.send(reply).await;
         }
     };
     let san = san_in(public, &result.san);

@@ -12,7 +12,10 @@ use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, cap_chars};
 use crate::discord::present::view::{self, BOARD_FILE, Ops};
 use crate::discord::{Context, Defer, Error};
-use crate::game::{ChannelRef, Lang, PuzzleRequest, PuzzleStatus, PuzzleView, UserRef};
+use crate::game::{
+    ChannelRef, DailyPost, DailyView, GameService, Lang, PuzzleRequest, PuzzleStatus, PuzzleView,
+    UserRef,
+};
 use crate::i18n::{self, Presentation};
 use crate::tr;
 
@@ -165,6 +168,161 @@ pub fn answer_lines(
     lines
 }
 
+/// The daily puzzle's post: its lines (title, heading, the opponent's move, the live count),
+/// the board from the solver's side, and the Solve button anyone may press.
+pub fn daily_reply(lang: Lang, v: &DailyView, png: Vec<u8>) -> Reply {
+    let p = v.puzzle;
+    let mut board = p.start.clone();
+    board.play(p.moves[0]);
+    Reply {
+        content: cap_chars(&i18n::puzzles::daily_lines(lang, v).join("\n"), 2000),
+        components: vec![serenity::CreateActionRow::Buttons(vec![
+            ButtonId::DailySolve {
+                guild: v.guild,
+                day: v.day,
+            }
+            .button(&tr!(lang, "button-solve"), serenity::ButtonStyle::Primary),
+        ])],
+        attachments: vec![
+            serenity::CreateAttachment::bytes(png, BOARD_FILE).description(view::alt(&board, lang)),
+        ],
+        ..Reply::default()
+    }
+}
+
+/// The daily puzzle's board: after the opponent's move, from the solver's side.
+pub fn daily_board(renderer: &crate::render::Renderer, v: &DailyView) -> anyhow::Result<Vec<u8>> {
+    let p = v.puzzle;
+    let mut board = p.start.clone();
+    board.play(p.moves[0]);
+    view::board_png(renderer, &board, Some(p.moves[0]), p.solver())
+}
+
+/// Posts every daily puzzle due (blocking work on the blocking pool): each claimed post is
+/// sent with its nonce, then marked posted; a failed one is claimed again once its lease
+/// lapses. Returns how many went out.
+pub async fn post_dailies(
+    game: &GameService,
+    books: &std::sync::Arc<crate::discord::gateway::bookkeeping::Bookkeeping>,
+    renderer: &'static crate::render::Renderer,
+    http: &serenity::Http,
+) -> usize {
+    let g = game.clone();
+    let due = match tokio::task::spawn_blocking(move || g.daily().claim_due()).await {
+        Ok(Ok(due)) => due,
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "could not claim the daily puzzles due");
+            return 0;
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "the daily puzzles' claim failed");
+            return 0;
+        }
+    };
+    let mut posted = 0;
+    for post in due {
+        if post_daily(game, books, renderer, http, &post).await {
+            posted += 1;
+        }
+    }
+    posted
+}
+
+async fn post_daily(
+    game: &GameService,
+    books: &std::sync::Arc<crate::discord::gateway::bookkeeping::Bookkeeping>,
+    renderer: &'static crate::render::Renderer,
+    http: &serenity::Http,
+    post: &DailyPost,
+) -> bool {
+    let (g, b, guild) = (game.clone(), std::sync::Arc::clone(books), post.guild);
+    let drawn = tokio::task::spawn_blocking(move || {
+        let lang = daily_lang(&b, guild);
+        let v = g
+            .daily()
+            .today(guild)?
+            .ok_or(crate::game::GameError::NoDailyPuzzle)?;
+        let png = daily_board(renderer, &v)?;
+        Ok::<_, anyhow::Error>(daily_reply(lang, &v, png))
+    })
+    .await;
+    let reply = match drawn {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => {
+            tracing::warn!(guild, error = %e, "could not draw the daily puzzle");
+            return false;
+        }
+        Err(e) => {
+            tracing::warn!(guild, error = %e, "drawing the daily puzzle failed");
+            return false;
+        }
+    };
+    let message = crate::discord::interaction::reply::channel_message(reply)
+        .nonce(serenity::Nonce::String(post.nonce.clone()))
+        .enforce_nonce(true);
+    match crate::discord::present::threads::post_in(http, post.channel, message).await {
+        Ok(m) => {
+            let (g, p) = (game.clone(), post.clone());
+            let marked =
+                tokio::task::spawn_blocking(move || g.daily().posted(&p, m.id.get())).await;
+            if !matches!(marked, Ok(Ok(()))) {
+                tracing::warn!(guild, "could not mark the daily puzzle posted");
+            }
+            true
+        }
+        Err(e) => {
+            crate::discord::gateway::telemetry::rest_error("post", &e);
+            tracing::warn!(guild, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the daily puzzle; it is tried again in a minute");
+            false
+        }
+    }
+}
+
+/// The language of `guild`'s daily puzzle posts: the server's language, else English.
+fn daily_lang(books: &crate::discord::gateway::bookkeeping::Bookkeeping, guild: u64) -> Lang {
+    crate::discord::interaction::langs::guild_language(books, Some(guild)).public(Lang::En)
+}
+
+/// After an attempt at a daily puzzle ended: its post's live count, edited.
+pub async fn update_daily_count(data: &crate::discord::Data, http: &serenity::Http, v: &DailyView) {
+    let Some(message) = v.message else {
+        return;
+    };
+    let books = std::sync::Arc::clone(&data.bookkeeping);
+    let guild = v.guild;
+    let lang = tokio::task::spawn_blocking(move || daily_lang(&books, guild))
+        .await
+        .unwrap_or(Lang::En);
+    let content = cap_chars(&i18n::puzzles::daily_lines(lang, v).join("\n"), 2000);
+    crate::discord::interaction::budget::take().await;
+    if let Err(e) = serenity::ChannelId::new(v.channel)
+        .edit_message(
+            http,
+            serenity::MessageId::new(message),
+            serenity::EditMessage::new().content(content),
+        )
+        .await
+    {
+        tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not update the daily puzzle's count");
+    }
+}
+
+/// The Solve button of a daily puzzle's post: the presser's own attempt, shown to them only.
+pub async fn daily_button(c: &Click<'_>, guild: u64, day: i64) -> Result<(), Error> {
+    let lang = c.r.lang();
+    let shown = c
+        .blocking(Defer::Private, move |g, actor, _| {
+            let v = g.puzzles().start_daily(actor, guild, day)?;
+            Ok(show(g, v)?)
+        })
+        .await?;
+    let lines = i18n::puzzles::start_lines(lang, &shown.view);
+    let solver = c.actor.id;
+    let mut reply = puzzle_reply(lines, shown, lang, solver);
+    reply.ephemeral = true;
+    c.send(reply).await
+}
+
 /// A click on a puzzle's Hint, Solution or Next: the solver's only.
 pub async fn button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
     let (user, attempt) = match id {
@@ -202,5 +360,15 @@ pub async fn button(c: &Click<'_>, id: ButtonId) -> Result<(), Error> {
     } else {
         answer_lines(lang, &solver, &shown.view, None)
     };
-    c.send(puzzle_reply(lines, shown, lang, user)).await
+    let daily = shown.view.daily.clone();
+    let ended = shown.view.status != PuzzleStatus::Playing;
+    let mut reply = puzzle_reply(lines, shown, lang, user);
+    if let Some(d) = &daily {
+        // A daily puzzle's attempt is private; its end moves the post's live count.
+        reply.ephemeral = true;
+        if ended {
+            update_daily_count(c.data, c.http, d).await;
+        }
+    }
+    c.send(reply).await
 }

@@ -5,7 +5,7 @@
 //! `guild_locale` is not used: Discord sends `en-US` for every server that is not a
 //! Community server.
 
-use crate::discord::interaction::call::Call;
+use crate::discord::interaction::call::{Asked, Call};
 use crate::discord::interaction::langs::{GuildLanguage, guild_language, key};
 use crate::discord::interaction::reply::Reply;
 use crate::discord::{Context, Defer, Error};
@@ -22,6 +22,14 @@ pub async fn settings(
     #[description = "The language of public game messages (auto: each player's)"] language: Option<
         GuildLanguage,
     >,
+    #[description = "Post a daily puzzle in this channel every day at this hour (UTC, 0-23)"]
+    #[rename = "daily-hour"]
+    #[min = 0]
+    #[max = 23]
+    daily_hour: Option<u8>,
+    #[description = "Stop the daily puzzle"]
+    #[rename = "daily-stop"]
+    daily_stop: Option<bool>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let r = &call.r;
@@ -38,6 +46,29 @@ pub async fn settings(
         .as_ref()
         .and_then(|m| m.permissions)
         .is_some_and(|p| p.manage_guild());
+    if daily_hour.is_some() || daily_stop == Some(true) {
+        if !may_manage {
+            r.send(Reply::ephemeral(tr!(lang, "settings-need-manage")))
+                .await?;
+            return Ok(());
+        }
+        let text = if daily_stop == Some(true) {
+            call.blocking(Defer::Message, move |g, _, _| Ok(g.daily().stop(guild)?))
+                .await?;
+            tr!(lang, "settings-daily-stopped")
+        } else {
+            let hour = daily_hour.unwrap_or(0);
+            call.blocking(Defer::Message, move |g, _, ch| {
+                Ok(g.daily().configure(guild, ch.channel, hour)?)
+            })
+            .await?;
+            // Due now when the hour has passed today: the poster looks at once.
+            ctx.data().daily_bell.notify_one();
+            tr!(lang, "settings-daily-set", hour = format!("{hour:02}"))
+        };
+        r.send(Reply::ephemeral(text)).await?;
+        return Ok(());
+    }
     let text = match language {
         Some(_) if !may_manage => tr!(lang, "settings-need-manage"),
         Some(l) => {

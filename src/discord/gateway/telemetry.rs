@@ -91,10 +91,10 @@ fn known_command(name: &str) -> String {
 
 /// `button:` and the kind of a button's custom id (`cj:KIND:…`, see `buttons.rs`).
 fn button_label(custom_id: &str) -> &'static str {
-    const KINDS: [&str; 12] = [
-        "ca", "cd", "da", "dd", "ta", "td", "rs", "rm", "lb", "ph", "ps", "pn",
+    const KINDS: [&str; 13] = [
+        "ca", "cd", "da", "dd", "ta", "td", "rs", "rm", "lb", "ph", "ps", "pn", "dp",
     ];
-    const LABELS: [&str; 12] = [
+    const LABELS: [&str; 13] = [
         "button:challenge-accept",
         "button:challenge-decline",
         "button:draw-accept",
@@ -107,6 +107,7 @@ fn button_label(custom_id: &str) -> &'static str {
         "button:puzzle-hint",
         "button:puzzle-solution",
         "button:puzzle-next",
+        "button:daily-puzzle",
     ];
     let kind = custom_id
         .strip_prefix("cj:")

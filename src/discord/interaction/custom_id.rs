@@ -83,6 +83,13 @@ pub enum ButtonId {
         /// The solver.
         user: u64,
     },
+    /// Someone starts their attempt at `guild`'s daily puzzle of `day`.
+    DailySolve {
+        /// The server.
+        guild: u64,
+        /// The day (since 1970-01-01, UTC).
+        day: i64,
+    },
     /// `user` confirms resigning `game` at `ply`.
     ResignConfirm {
         /// The game id.
@@ -109,6 +116,7 @@ impl ButtonId {
             ButtonId::PuzzleHint { attempt, user } => format!("cj:ph:{attempt}:{user}"),
             ButtonId::PuzzleSolution { attempt, user } => format!("cj:ps:{attempt}:{user}"),
             ButtonId::PuzzleNext { user } => format!("cj:pn:{user}"),
+            ButtonId::DailySolve { guild, day } => format!("cj:dp:{guild}:{day}"),
             ButtonId::LeaderboardPage {
                 speed,
                 page,
@@ -163,6 +171,10 @@ impl ButtonId {
             },
             ("pn", 1) => ButtonId::PuzzleNext {
                 user: nums[0].parse().ok()?,
+            },
+            ("dp", 2) => ButtonId::DailySolve {
+                guild: nums[0].parse().ok()?,
+                day: n(1)?,
             },
             ("rs", 3) => ButtonId::ResignConfirm {
                 game: n(0)?,
@@ -235,6 +247,10 @@ mod tests {
                 user: 2,
             },
             ButtonId::PuzzleNext { user: u64::MAX },
+            ButtonId::DailySolve {
+                guild: u64::MAX,
+                day: i64::MAX,
+            },
         ];
         for id in ids {
             let s = id.encode();

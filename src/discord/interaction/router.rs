@@ -90,5 +90,6 @@ async fn handle(
         ButtonId::PuzzleHint { .. }
         | ButtonId::PuzzleSolution { .. }
         | ButtonId::PuzzleNext { .. } => puzzle::button(c, id).await,
+        ButtonId::DailySolve { guild, day } => puzzle::daily_button(c, guild, day).await,
     }
 }
