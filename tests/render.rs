@@ -226,6 +226,7 @@ fn last_move_tints_exactly_its_two_squares() {
     let theme = renderer.theme("green").unwrap().clone();
     let h = Highlights {
         last_move: Some((Square::E2, Square::E4)),
+        castle_rook: None,
         check: None,
     };
     let g = Geometry::new(400);
@@ -371,6 +372,7 @@ fn rendering_is_deterministic() {
             .unwrap();
     let h = Highlights {
         last_move: Some((Square::H5, Square::F7)),
+        castle_rook: None,
         check: check_square(&pos),
     };
     let o = opts(512, Orientation::Black, "brown");
@@ -448,6 +450,7 @@ fn golden_scholars_mate_from_blacks_side() {
             .unwrap();
     let h = Highlights {
         last_move: Some((Square::H5, Square::F7)),
+        castle_rook: None,
         check: check_square(&pos),
     };
     let png = render(
@@ -465,6 +468,7 @@ fn golden_odd_size_green() {
     let pos = Position::from_fen("8/5pk1/6p1/3Q4/8/6P1/5PKP/3q4 w - - 4 41").unwrap();
     let h = Highlights {
         last_move: Some((Square::D4, Square::D1)),
+        castle_rook: None,
         check: None,
     };
     let png = render(
@@ -482,6 +486,7 @@ fn golden_back_rank_mate_brown_512() {
     let pos = Position::from_fen("4k3/8/8/8/8/8/3PPP2/r3K3 w - - 0 1").unwrap();
     let h = Highlights {
         last_move: Some((Square::A8, Square::A1)),
+        castle_rook: None,
         check: check_square(&pos),
     };
     let png = render(

@@ -166,6 +166,7 @@ fn run_inner(args: &RenderArgs, env_pieces: Option<&OsStr>) -> Result<(), Failur
         };
         let highlights = Highlights {
             last_move,
+            castle_rook: None,
             check: check_square(pos),
         };
         let png = renderer

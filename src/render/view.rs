@@ -1,7 +1,7 @@
 //! What to draw, in the rules crate's terms: the pieces on their squares, the highlights,
 //! and the alt text that describes the same position in words.
 
-use cajitas_rules::{Board, Color, Lang, Move, Piece, Position, Role, Square};
+use cajitas_rules::{Board, CastlingMode, Color, File, Lang, Move, Piece, Position, Role, Square};
 
 use super::pieces::piece_index;
 use crate::i18n::{colour_key, role_key};
@@ -69,6 +69,9 @@ fn sprite_index(p: Piece) -> usize {
 pub struct Highlights {
     /// The last move's two squares (from, to), both tinted.
     pub last_move: Option<(Square, Square)>,
+    /// A Chess960 castling's rook: its two squares (from, to), tinted too, since the king's
+    /// alone may not show the move (a king that stays, or moves one file).
+    pub castle_rook: Option<(Square, Square)>,
     /// The square of a king in check: a red glow is drawn under it.
     pub check: Option<Square>,
 }
@@ -80,10 +83,23 @@ impl Highlights {
     }
 
     /// The highlights the bot shows after `last_move` led to `pos`: the move's origin and
-    /// destination (for castling, the king's), and the checked king, if any.
+    /// destination (for castling, the king's; in Chess960 the rook's too), and the checked
+    /// king, if any.
     pub fn after(pos: &Position, last_move: Option<Move>) -> Highlights {
+        let castle_rook = match last_move {
+            Some(Move::Castle { king, rook }) if pos.castling_mode() == CastlingMode::Chess960 => {
+                let file = if rook.index() > king.index() {
+                    File::F
+                } else {
+                    File::D
+                };
+                Some((rook, Square::from_coords(file, rook.rank())))
+            }
+            _ => None,
+        };
         Highlights {
             last_move: last_move.map(|m| (m.from(), m.to())),
+            castle_rook,
             check: check_square(pos),
         }
     }
@@ -91,11 +107,64 @@ impl Highlights {
     pub(crate) fn last_move_squares(&self) -> impl Iterator<Item = usize> {
         self.last_move
             .into_iter()
+            .chain(self.castle_rook)
             .flat_map(|(a, b)| [a.index(), b.index()])
     }
 
     pub(crate) fn check_square(&self) -> Option<usize> {
         self.check.map(|s| s.index())
+    }
+}
+
+#[cfg(test)]
+mod highlight_tests {
+    use super::*;
+
+    fn squares(h: &Highlights) -> Vec<usize> {
+        let mut v: Vec<usize> = h.last_move_squares().collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    #[test]
+    fn a_chess960_castling_tints_the_king_and_the_rook_from_and_to() {
+        let idx = |s: &str| s.parse::<Square>().unwrap().index();
+        // #518 read as Chess960, White castles short: e1, g1 (king), h1, f1 (rook).
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        for (mode, want) in [
+            (CastlingMode::Standard, vec![idx("e1"), idx("g1")]),
+            (
+                CastlingMode::Chess960,
+                vec![idx("f1"), idx("e1"), idx("g1"), idx("h1")],
+            ),
+        ] {
+            let mut pos = Position::from_fen_with(fen, mode).unwrap();
+            let m = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.castling_side() == Some(cajitas_rules::CastlingSide::KingSide))
+                .unwrap();
+            pos.play(m);
+            let mut want = want;
+            want.sort_unstable();
+            assert_eq!(squares(&Highlights::after(&pos, Some(m))), want, "{mode:?}");
+        }
+        // A king that stays on g1 (rook on h1): g1, h1 and f1 are tinted.
+        let mut pos =
+            Position::from_fen_with("4k3/8/8/8/8/8/8/6KR w H - 0 1", CastlingMode::Chess960)
+                .unwrap();
+        let m = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.is_castle())
+            .unwrap();
+        pos.play(m);
+        let mut want = vec![idx("f1"), idx("g1"), idx("h1")];
+        want.sort_unstable();
+        assert_eq!(squares(&Highlights::after(&pos, Some(m))), want);
     }
 }
 
