@@ -16,13 +16,24 @@ use crate::tr;
 /// The first line of a puzzle: its id, its rating and the solver's side (to move at the
 /// start, and whenever the solver is to find a move).
 pub fn heading(lang: Lang, v: &PuzzleView) -> String {
+    puzzle_heading(lang, v.puzzle)
+}
+
+/// [`heading`] of a puzzle not yet attempted (the solver's side is the puzzle's).
+fn puzzle_heading(lang: Lang, p: &crate::puzzles::Puzzle) -> String {
     tr!(
         lang,
         "puzzle-heading",
-        id = v.puzzle.id.clone(),
-        rating = v.puzzle.rating.to_string(),
-        colour = colour_key(v.solver)
+        id = p.id.clone(),
+        rating = p.rating.to_string(),
+        colour = colour_key(p.solver())
     )
+}
+
+/// A puzzle's first two lines: its heading, then the opponent's first move.
+fn opening_lines(lang: Lang, p: &crate::puzzles::Puzzle) -> [String; 2] {
+    let first = cajitas_rules::SanPlus::from_move(&p.start, p.moves[0]);
+    [puzzle_heading(lang, p), bot_move(lang, &first.to_string())]
 }
 
 /// A move the bot plays for the puzzle's side (stored in English SAN).
@@ -33,13 +44,11 @@ pub fn bot_move(lang: Lang, san: &str) -> String {
 /// The opening line of a puzzle just started: the heading, then the opponent's first move
 /// (before them, at a Puzzle Streak's start, what a streak is).
 pub fn start_lines(lang: Lang, v: &PuzzleView) -> Vec<String> {
-    let first = cajitas_rules::SanPlus::from_move(&v.puzzle.start, v.puzzle.moves[0]);
     let mut lines = Vec::new();
     if v.streak.is_some_and(|s| s.solved == 0 && !s.ended) {
         lines.push(tr!(lang, "puzzle-streak-start"));
     }
-    lines.push(heading(lang, v));
-    lines.push(bot_move(lang, &first.to_string()));
+    lines.extend(opening_lines(lang, v.puzzle));
     lines
 }
 
@@ -112,24 +121,14 @@ pub fn answer_lines(lang: Lang, p: Presentation, solver: &UserRef, v: &PuzzleVie
 /// The daily puzzle's post: its title with the day's date, the puzzle's heading and the
 /// opponent's first move, and the live count.
 pub fn daily_lines(lang: Lang, v: &crate::game::DailyView) -> Vec<String> {
-    let p = v.puzzle;
-    let first = cajitas_rules::SanPlus::from_move(&p.start, p.moves[0]);
-    vec![
-        tr!(
-            lang,
-            "daily-heading",
-            date = crate::game::calendar::CivilDate::of_days(v.day).to_string()
-        ),
-        tr!(
-            lang,
-            "puzzle-heading",
-            id = p.id.clone(),
-            rating = p.rating.to_string(),
-            colour = colour_key(p.solver())
-        ),
-        bot_move(lang, &first.to_string()),
-        daily_count(lang, v),
-    ]
+    let mut lines = vec![tr!(
+        lang,
+        "daily-heading",
+        date = crate::game::calendar::CivilDate::of_days(v.day).to_string()
+    )];
+    lines.extend(opening_lines(lang, v.puzzle));
+    lines.push(daily_count(lang, v));
+    lines
 }
 
 /// The daily puzzle's live count: "12 solved · 3 failed".

@@ -65,34 +65,32 @@ impl Chart {
             series: stats
                 .speeds
                 .iter()
-                .map(|s| ChartSeries {
-                    label: crate::tr!(lang, "speed", speed = s.speed.as_str()),
-                    points: s
-                        .history
-                        .iter()
-                        .map(|p| ChartPoint {
-                            at_ms: p.at,
-                            rating: p.rating,
-                            deviation: p.deviation,
-                        })
-                        .collect(),
-                })
-                .chain((!stats.puzzle_history.is_empty()).then(|| {
-                    ChartSeries {
-                        label: crate::tr!(lang, "speed", speed = "puzzles"),
-                        points: stats
-                            .puzzle_history
-                            .iter()
-                            .map(|p| ChartPoint {
-                                at_ms: p.at,
-                                rating: p.rating,
-                                deviation: p.deviation,
-                            })
-                            .collect(),
-                    }
-                }))
+                .map(|s| series(lang, s.speed.as_str(), &s.history))
+                .chain(
+                    (!stats.puzzle_history.is_empty())
+                        .then(|| series(lang, "puzzles", &stats.puzzle_history)),
+                )
                 .collect(),
         }
+    }
+}
+
+/// One line of the chart: a rating history, named by the `speed` message's `word`.
+fn series(
+    lang: cajitas_rules::Lang,
+    word: &str,
+    history: &[crate::game::ratings::ChartPoint],
+) -> ChartSeries {
+    ChartSeries {
+        label: crate::tr!(lang, "speed", speed = word.to_owned()),
+        points: history
+            .iter()
+            .map(|p| ChartPoint {
+                at_ms: p.at,
+                rating: p.rating,
+                deviation: p.deviation,
+            })
+            .collect(),
     }
 }
 
