@@ -16,6 +16,7 @@
 //! - **The daily streak**: the consecutive days, up to today or yesterday, whose daily puzzle
 //!   the person solved on their first attempt.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use super::ratings::pool_of;
@@ -150,9 +151,8 @@ impl Daily<'_> {
             let (day, into) = day_of(now);
             let mut posts = Vec::new();
             for s in tx.daily_settings_due(day, into)? {
-                let used = tx.past_daily_puzzles(s.guild)?;
-                let Some(puzzle) =
-                    puzzles::shared().daily_candidate(&|id| used.iter().any(|u| u == id))
+                let used: HashSet<String> = tx.past_daily_puzzles(s.guild)?.into_iter().collect();
+                let Some(puzzle) = puzzles::shared().daily_candidate(&|id| used.contains(id))
                 else {
                     continue;
                 };
@@ -190,7 +190,12 @@ impl Daily<'_> {
 
     /// `guild`'s daily puzzle of today, once it was claimed.
     pub fn today(&self, guild: u64) -> Result<Option<DailyView>, GameError> {
-        let (day, _) = day_of(self.svc.now());
+        self.of_day(guild, day_of(self.svc.now()).0)
+    }
+
+    /// `guild`'s daily puzzle of `day`, once it was claimed (a post is drawn from its own
+    /// day's row, even when midnight passed since its claim).
+    pub fn of_day(&self, guild: u64, day: i64) -> Result<Option<DailyView>, GameError> {
         self.svc
             .read(|tx| tx.daily(guild, day)?.map(view_of).transpose())
     }

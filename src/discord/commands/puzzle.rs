@@ -169,12 +169,21 @@ pub fn answer_lines(
 }
 
 /// The daily puzzle's post: its lines (title, heading, the opponent's move, the live count),
-/// the board from the solver's side, and the Solve button anyone may press.
-pub fn daily_reply(lang: Lang, v: &DailyView, png: Vec<u8>) -> Reply {
-    let p = v.puzzle;
-    let mut board = p.start.clone();
-    board.play(p.moves[0]);
-    Reply {
+/// the board after the opponent's move from the solver's side (drawn here: blocking), and the
+/// Solve button anyone may press.
+pub fn daily_reply(
+    renderer: &crate::render::Renderer,
+    lang: Lang,
+    v: &DailyView,
+) -> anyhow::Result<Reply> {
+    let start = crate::puzzles::Attempt::start(v.puzzle);
+    let png = view::board_png(
+        renderer,
+        start.position(),
+        Some(start.last_move()),
+        start.solver(),
+    )?;
+    Ok(Reply {
         content: cap_chars(&i18n::puzzles::daily_lines(lang, v).join("\n"), 2000),
         components: vec![serenity::CreateActionRow::Buttons(vec![
             ButtonId::DailySolve {
@@ -184,18 +193,11 @@ pub fn daily_reply(lang: Lang, v: &DailyView, png: Vec<u8>) -> Reply {
             .button(&tr!(lang, "button-solve"), serenity::ButtonStyle::Primary),
         ])],
         attachments: vec![
-            serenity::CreateAttachment::bytes(png, BOARD_FILE).description(view::alt(&board, lang)),
+            serenity::CreateAttachment::bytes(png, BOARD_FILE)
+                .description(view::alt(start.position(), lang)),
         ],
         ..Reply::default()
-    }
-}
-
-/// The daily puzzle's board: after the opponent's move, from the solver's side.
-pub fn daily_board(renderer: &crate::render::Renderer, v: &DailyView) -> anyhow::Result<Vec<u8>> {
-    let p = v.puzzle;
-    let mut board = p.start.clone();
-    board.play(p.moves[0]);
-    view::board_png(renderer, &board, Some(p.moves[0]), p.solver())
+    })
 }
 
 /// Posts every daily puzzle due (blocking work on the blocking pool): each claimed post is
@@ -235,15 +237,19 @@ async fn post_daily(
     http: &serenity::Http,
     post: &DailyPost,
 ) -> bool {
-    let (g, b, guild) = (game.clone(), std::sync::Arc::clone(books), post.guild);
+    let (g, b, guild, day) = (
+        game.clone(),
+        std::sync::Arc::clone(books),
+        post.guild,
+        post.day,
+    );
     let drawn = tokio::task::spawn_blocking(move || {
         let lang = daily_lang(&b, guild);
         let v = g
             .daily()
-            .today(guild)?
+            .of_day(guild, day)?
             .ok_or(crate::game::GameError::NoDailyPuzzle)?;
-        let png = daily_board(renderer, &v)?;
-        Ok::<_, anyhow::Error>(daily_reply(lang, &v, png))
+        daily_reply(renderer, lang, &v)
     })
     .await;
     let reply = match drawn {
