@@ -518,11 +518,12 @@ impl Puzzles<'_> {
                     .puzzle_ratings_of(pool)?
                     .into_iter()
                     .filter_map(|(r, u)| {
+                        let as_of = glicko_at(&r, now);
+                        let steady = as_of.deviation < RANKED_MAX_DEVIATION;
                         let score = PuzzleScore::Rating {
-                            shown: glicko_at(&r, now).into(),
+                            shown: as_of.into(),
                             attempts: r.attempts,
                         };
-                        let steady = glicko_at(&r, now).deviation < RANKED_MAX_DEVIATION;
                         if r.attempts >= RANKED_MIN_GAMES && steady {
                             Some((u.into(), score))
                         } else {

@@ -304,12 +304,12 @@ impl PuzzleSet {
     /// one left in the band, the same among all ratings; then any puzzle not used. `None`
     /// when every puzzle was used.
     pub fn daily_candidate(&self, used: &dyn Fn(&str) -> bool) -> Option<&Puzzle> {
-        let score = |p: &&Puzzle| {
+        fn score<'p>(p: &&'p Puzzle) -> (i64, std::cmp::Reverse<&'p str>) {
             (
                 p.plays * i64::from(p.popularity.max(0)),
-                std::cmp::Reverse(p.id.clone()),
+                std::cmp::Reverse(p.id.as_str()),
             )
-        };
+        }
         let fresh = || self.list.iter().filter(|p| !used(&p.id));
         let good = |p: &&Puzzle| p.popularity >= DAILY_MIN_POPULARITY && !p.has_theme("oneMove");
         fresh()

@@ -184,26 +184,14 @@ impl<B: Backend + ?Sized> Daily for B {
         now: i64,
         until: i64,
     ) -> Result<Vec<DailyRow>, StoreError> {
-        let lapsed = self.rows(
-            concat!(
-                select_daily!(),
-                " WHERE day = ?1 AND message_id IS NULL AND claimed_until < ?2 ORDER BY guild_id"
-            ),
-            &[&day, &now],
+        // One statement: each lapsed claim is taken by whoever updates it first.
+        self.rows(
+            "UPDATE daily_puzzles SET claimed_until = ?3
+             WHERE day = ?1 AND message_id IS NULL AND claimed_until < ?2
+             RETURNING guild_id, day, puzzle_id, channel_id, message_id, solved, failed",
+            &[&day, &now, &until],
             daily_row,
-        )?;
-        let mut claimed = Vec::new();
-        for d in lapsed {
-            let n = self.exec(
-                "UPDATE daily_puzzles SET claimed_until = ?4
-                 WHERE guild_id = ?1 AND day = ?2 AND message_id IS NULL AND claimed_until < ?3",
-                &[&to_db(d.guild), &day, &now, &until],
-            )?;
-            if n == 1 {
-                claimed.push(d);
-            }
-        }
-        Ok(claimed)
+        )
     }
 
     fn mark_daily_posted(&self, guild: u64, day: i64, message: u64) -> Result<(), StoreError> {
