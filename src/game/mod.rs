@@ -51,6 +51,7 @@ mod rematch;
 mod scheduler;
 mod takeback;
 mod time_control;
+pub mod tournament;
 mod variant;
 mod views;
 
@@ -86,6 +87,10 @@ pub use self::scheduler::{Clocks, Round, Scheduler, nonce};
 pub use self::time_control::{
     ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
     TimeControl, UnknownTimeControl,
+};
+pub use self::tournament::{
+    ArenaTerms, Mark, PairingPoints, StandingLine, Standings, TournamentNews, TournamentNotice,
+    TournamentRound, TournamentView, Tournaments,
 };
 pub use self::variant::Variant;
 pub use self::views::{
