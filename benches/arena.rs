@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cajitas::game::tournament::wave::{ColourHistory, WaveContext, Waiting, pair_wave};
+use cajitas::game::tournament::wave::{ColourHistory, Waiting, WaveContext, pair_wave};
 use cajitas::game::{
     ArenaTerms, ChannelRef, EventScope, GameService, Lang, ManualClock, RecordingNotifier,
     ServiceOptions, TimeControl, UserRef,
@@ -99,7 +99,9 @@ fn service_wave(dir: &std::path::Path) {
     let round = svc.clocks().run_round(EventScope::All).unwrap();
     let ms = t.elapsed().as_secs_f64() * 1e3;
     assert_eq!(round.paired, 250);
-    println!("service wave, 500 waiting: 250 games started in one transaction · {ms:.1} ms (target ≤ 50 ms)");
+    println!(
+        "service wave, 500 waiting: 250 games started in one transaction · {ms:.1} ms (target ≤ 50 ms)"
+    );
 }
 
 fn simulated_arena(dir: &std::path::Path) {

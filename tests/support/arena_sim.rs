@@ -174,7 +174,10 @@ pub fn play(
                         if offer.view.finished {
                             offer.view
                         } else {
-                            svc.play().draw_accept(&g.black, g.place, None).unwrap().view
+                            svc.play()
+                                .draw_accept(&g.black, g.place, None)
+                                .unwrap()
+                                .view
                         }
                     }
                 }
