@@ -37,7 +37,7 @@ pub fn joined_line(lang: Lang, v: &TournamentView) -> String {
         lang,
         "arena-joined",
         name = v.name.clone(),
-        players = v.players.to_string()
+        players = super::num(v.players as f64)
     )
 }
 
@@ -136,7 +136,7 @@ pub fn standings_lines(lang: Lang, s: &Standings) -> Vec<String> {
         "arena-standings-heading",
         name = s.tournament.name.clone(),
         status = status,
-        players = s.tournament.players.to_string()
+        players = super::num(s.tournament.players as f64)
     )];
     if s.lines.is_empty() {
         lines.push(tr!(lang, "arena-standings-empty"));

@@ -15,7 +15,10 @@ arena-created = { $name }: { $minutes } minutes of { $time }, { $rated ->
     [yes] rated
    *[no] casual
 }, starting in { $starts } min. Join, then play the games you are paired for; the most points win.
-arena-joined = { $name }: you are in ({ $players } players).
+arena-joined = { $name }: you are in ({ $players } { $players ->
+    [one] player
+   *[other] players
+}).
 arena-paused = { $name }: you are paused; join again to be paired.
 arena-withdrawn = { $name }: you left; your points stay.
 arena-berserk = Berserk! Your clock is halved and you play without the increment.
@@ -28,7 +31,10 @@ arena-standings-heading = { $name } · { $status ->
     [created] starts soon
     [started] in progress
    *[finished] final
-} · { $players } players
+} · { $players } { $players ->
+    [one] player
+   *[other] players
+}
 arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
 arena-standings-empty = Nobody has joined yet.
 arena-podium = { $rank ->

@@ -15,7 +15,10 @@ arena-created = { $name }: { $minutes } minutos de { $time }, { $rated ->
     [yes] puntuable
    *[no] amistosa
 }, empieza en { $starts } min. Únete y juega las partidas que te toquen; gana quien sume más puntos.
-arena-joined = { $name }: estás dentro ({ $players } jugadores).
+arena-joined = { $name }: estás dentro ({ $players } { $players ->
+    [one] jugador
+   *[other] jugadores
+}).
 arena-paused = { $name }: estás en pausa; vuelve a unirte para que te emparejen.
 arena-withdrawn = { $name }: has salido; tus puntos se quedan.
 arena-berserk = ¡Berserk! Tu reloj queda a la mitad y juegas sin incremento.
@@ -28,7 +31,10 @@ arena-standings-heading = { $name } · { $status ->
     [created] empieza pronto
     [started] en juego
    *[finished] final
-} · { $players } jugadores
+} · { $players } { $players ->
+    [one] jugador
+   *[other] jugadores
+}
 arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
 arena-standings-empty = Todavía no se ha unido nadie.
 arena-podium = { $rank ->

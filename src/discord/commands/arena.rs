@@ -3,7 +3,8 @@
 //! the notifier (`present/notify.rs`), which moves the game into it.
 
 use crate::discord::interaction::call::{Asked, Call};
-use crate::discord::interaction::reply::Reply;
+use crate::discord::interaction::reply::{Reply, channel_message};
+use crate::discord::present::threads::post_in;
 use crate::discord::{Context, Defer, Error};
 use crate::game::ArenaTerms;
 use crate::i18n::tournaments;
@@ -87,9 +88,11 @@ pub async fn create(
         name,
     };
     let shown_terms = terms.clone();
-    let view = call
+    let (view, standings) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            Ok(g.tournaments().create_arena(actor, ch, &terms, lang)?)
+            let view = g.tournaments().create_arena(actor, ch, &terms, lang)?;
+            let standings = g.tournaments().standings_of(view.id)?;
+            Ok((view, standings))
         })
         .await?;
     call.send(Reply::text(tournaments::created_line(
@@ -97,7 +100,26 @@ pub async fn create(
         &view,
         &shown_terms,
     )))
-    .await
+    .await?;
+    // The live standings post, edited by the scheduler as they change (at most every 5 s).
+    let text = tournaments::standings_lines(lang, &standings).join("\n");
+    let post = channel_message(Reply::text(text));
+    match post_in(call.http(), view.place.channel, post).await {
+        Ok(m) => {
+            let (game, id, message) = (call.data().game.clone(), view.id, m.id.get());
+            let recorded = tokio::task::spawn_blocking(move || {
+                game.tournaments().set_standings_message(id, message)
+            })
+            .await;
+            if !matches!(recorded, Ok(Ok(()))) {
+                tracing::warn!(tournament = id, "could not record the standings post");
+            }
+        }
+        Err(e) => {
+            tracing::warn!(tournament = view.id, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the live standings");
+        }
+    }
+    Ok(())
 }
 
 /// Join this channel's arena (or come back after a pause)

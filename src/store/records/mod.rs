@@ -27,7 +27,8 @@ pub use self::puzzles::{AttemptStep, NewAttempt, Puzzles};
 pub use self::ratings::Ratings;
 pub use self::takebacks::Takebacks;
 pub use self::tournaments::{
-    EntrantRow, NewTournament, PairingResult, PairingRow, TournamentRow, Tournaments,
+    EntrantRow, NewTournament, PairingResult, PairingRow, STANDINGS_EDIT_EVERY_MS, TournamentRow,
+    Tournaments,
 };
 pub use self::users::Users;
 
