@@ -40,8 +40,8 @@
 //! counts do not.
 //! `CAJITAS_BENCH_ONE=K` (K = 0 Chess960 starts, 1 standard starts, 2 Chess960
 //! middlegames, 3 standard middlegames, 4 those in Chess960 mode) runs only our perft
-//! over set K once (in `run`) and prints its node count and frontier branching, for
-//! callgrind; `benches/chess960_callgrind.sh` does that for the five sets and prints
+//! over set K once (in `run`) and prints its node count and frontier branching (and the
+//! seconds it took on stderr), for callgrind; `benches/chess960_callgrind.sh` does that for the five sets and prints
 //! instructions per node and the ratios.
 
 use std::hint::black_box;
@@ -292,8 +292,11 @@ fn main() {
             .parse()
             .expect("CAJITAS_BENCH_ONE is a number from 0 to 4");
         let (_, positions) = all.into_iter().nth(k).expect("a set from 0 to 4");
+        let t = Clock::start();
         let nodes = run(&positions, depth);
+        let seconds = t.seconds();
         println!("{nodes} {:.4}", frontier(&positions, depth));
+        eprintln!("{seconds:.4} s");
         return;
     }
     let set = |(name, positions)| Set::new(name, positions, depth);
