@@ -49,6 +49,7 @@ mod queries;
 pub mod ratings;
 mod rematch;
 mod scheduler;
+pub mod server_puzzles;
 mod takeback;
 mod time_control;
 mod variant;
@@ -335,6 +336,12 @@ impl GameService {
     /// `puzzles.rs`).
     pub fn puzzles(&self) -> Puzzles<'_> {
         Puzzles { svc: self }
+    }
+
+    /// Puzzles from the server's own games: the searches' claims and the found puzzles
+    /// ([`ServerPuzzles`](server_puzzles::ServerPuzzles), in `server_puzzles.rs`).
+    pub fn server_puzzles(&self) -> server_puzzles::ServerPuzzles<'_> {
+        server_puzzles::ServerPuzzles { svc: self }
     }
 
     /// The daily puzzle: its setting, its posts, attempts at it, the daily streak ([`Daily`],

@@ -12,6 +12,7 @@ mod games;
 mod offers;
 mod puzzles;
 mod ratings;
+mod server_puzzles;
 mod takebacks;
 mod users;
 
@@ -24,6 +25,9 @@ pub use self::games::Games;
 pub use self::offers::DrawOffers;
 pub use self::puzzles::{AttemptStep, NewAttempt, Puzzles};
 pub use self::ratings::Ratings;
+pub use self::server_puzzles::{
+    NewServerPuzzle, PuzzleSearchRow, ServerPuzzleRow, ServerPuzzles,
+};
 pub use self::takebacks::Takebacks;
 pub use self::users::Users;
 
@@ -42,6 +46,7 @@ pub trait Tx:
     + Engines
     + Puzzles
     + Daily
+    + ServerPuzzles
 {
 }
 
@@ -58,7 +63,8 @@ impl<
         + Ratings
         + Engines
         + Puzzles
-        + Daily,
+        + Daily
+        + ServerPuzzles,
 > Tx for T
 {
 }
