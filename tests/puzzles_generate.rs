@@ -191,7 +191,10 @@ fn a_finished_game_is_searched_on_the_idle_lane_and_its_puzzles_stored_once() {
         return;
     };
     let g = GameService::open_in_memory(ServiceOptions::default()).unwrap();
-    let (alice, bob) = (UserRef::new(1, "alice", false), UserRef::new(2, "bob", false));
+    let (alice, bob) = (
+        UserRef::new(1, "alice", false),
+        UserRef::new(2, "bob", false),
+    );
     let ch = ChannelRef {
         guild: Some(5),
         channel: 50,
@@ -254,11 +257,16 @@ fn a_finished_game_is_searched_on_the_idle_lane_and_its_puzzles_stored_once() {
     solved_by_own_line(&set);
     // The mate that ends the game is among them (17. Rd8#, after 16...Nxb8).
     assert!(
-        stored.iter().any(|p| p.moves.ends_with("d7b8 d1d8") && p.ply == 31),
+        stored
+            .iter()
+            .any(|p| p.moves.ends_with("d7b8 d1d8") && p.ply == 31),
         "{stored:?}"
     );
     // Searched once: nothing is left.
-    assert_eq!(search_once(&g, &pool, 43, NODES).unwrap(), Searched::Nothing);
+    assert_eq!(
+        search_once(&g, &pool, 43, NODES).unwrap(),
+        Searched::Nothing
+    );
     let s = g.server_puzzles().search_of(id).unwrap().unwrap();
     assert_eq!((s.status, s.found), ("done", Some(ids.len() as u32)));
 }

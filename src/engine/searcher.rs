@@ -65,26 +65,25 @@ pub fn search_once(
     let game_id = search.game_id;
     let idle = pool.idle_lane();
     let mut renewed = Instant::now();
-    let found = find_puzzles(
-        &idle,
-        &search.game,
-        Search { nodes, person: 0 },
-        |_, _| {
-            // The claim is renewed well before it lapses, as long as positions come back.
-            if renewed.elapsed() > SEARCH_LEASE / 4 {
-                renewed = Instant::now();
-                if let Err(e) = sp.renew(game_id, owner) {
-                    tracing::warn!(game = game_id, error = %e, "a puzzle search's claim was not renewed");
-                }
+    let found = find_puzzles(&idle, &search.game, Search { nodes, person: 0 }, |_, _| {
+        // The claim is renewed well before it lapses, as long as positions come back.
+        if renewed.elapsed() > SEARCH_LEASE / 4 {
+            renewed = Instant::now();
+            if let Err(e) = sp.renew(game_id, owner) {
+                tracing::warn!(game = game_id, error = %e, "a puzzle search's claim was not renewed");
             }
-        },
-    );
+        }
+    });
     match found {
         Ok(found) => {
             let lines = lines_of(&search, &found);
             match sp.store(&search, owner, &lines)? {
                 Some(n) => {
-                    tracing::info!(game = game_id, puzzles = n, "a finished game was searched for puzzles");
+                    tracing::info!(
+                        game = game_id,
+                        puzzles = n,
+                        "a finished game was searched for puzzles"
+                    );
                     Ok(Searched::Stored {
                         game_id,
                         ids: lines.into_iter().map(|l| l.id).collect(),

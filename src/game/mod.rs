@@ -78,7 +78,8 @@ pub use self::observe::EventObserver;
 pub use self::play::{Play, Seen};
 pub use self::puzzles::{
     MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleBoard, PuzzleBoardView, PuzzleChange, PuzzleLeader,
-    PuzzleRequest, PuzzleScore, PuzzleView, Puzzles, StreakView,
+    PuzzleOrigin, PuzzleRequest, PuzzleScore, PuzzleSource, PuzzleView, Puzzles, SERVER_WINDOW,
+    StreakView,
 };
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;

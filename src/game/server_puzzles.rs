@@ -226,7 +226,13 @@ impl ServerPuzzles<'_> {
     /// [`MAX_TRIES`] times in all. `false` when the claim was no longer theirs.
     pub fn failed(&self, game_id: i64, owner: u64) -> Result<bool, GameError> {
         self.svc.write(|tx, now| {
-            Ok(tx.fail_puzzle_search(game_id, owner, now + lease_ms(RETRY_AFTER), MAX_TRIES, now)?)
+            Ok(tx.fail_puzzle_search(
+                game_id,
+                owner,
+                now + lease_ms(RETRY_AFTER),
+                MAX_TRIES,
+                now,
+            )?)
         })
     }
 

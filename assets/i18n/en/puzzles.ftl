@@ -125,3 +125,8 @@ daily-count = { $solved } solved · { $failed } failed
 button-solve = Solve
 settings-daily-set = The daily puzzle will be posted in this channel every day at { $hour }:00 UTC.
 settings-daily-stopped = The daily puzzle is stopped.
+
+# Puzzles from the server's own games (issue 30): the line under a puzzle's heading that
+# names the game it was found in (the link is to the game's thread).
+puzzle-source = From { $white } vs { $black }, move { $number }
+puzzle-source-thread = From { $white } vs { $black }, move { $number } · { $url }

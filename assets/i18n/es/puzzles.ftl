@@ -125,3 +125,8 @@ daily-count = { $solved } resueltos · { $failed } fallados
 button-solve = Resolver
 settings-daily-set = El problema del día se publicará en este canal cada día a las { $hour }:00 UTC.
 settings-daily-stopped = El problema del día está detenido.
+
+# Problemas de las partidas del propio servidor (issue 30): la línea bajo el encabezado que
+# nombra la partida de la que sale (el enlace es al hilo de la partida).
+puzzle-source = De { $white } contra { $black }, jugada { $number }
+puzzle-source-thread = De { $white } contra { $black }, jugada { $number } · { $url }

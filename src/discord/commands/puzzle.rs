@@ -13,8 +13,8 @@ use crate::discord::interaction::reply::{Reply, cap_chars};
 use crate::discord::present::view::{self, BOARD_FILE, Ops};
 use crate::discord::{Context, Defer, Error};
 use crate::game::{
-    ChannelRef, DailyPost, DailyView, GameService, Lang, PuzzleRequest, PuzzleStatus, PuzzleView,
-    UserRef,
+    ChannelRef, DailyPost, DailyView, GameService, Lang, PuzzleOrigin, PuzzleRequest, PuzzleStatus,
+    PuzzleView, UserRef,
 };
 use crate::i18n::{self, Presentation};
 use crate::tr;
@@ -46,6 +46,30 @@ pub enum PuzzleMode {
     /// Puzzle Streak: rising difficulty until the first mistake, unrated, no hints.
     #[name = "streak"]
     Streak,
+}
+
+/// Where `/puzzle`'s puzzle comes from (see [`PuzzleOrigin`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum PuzzleSourceChoice {
+    /// Either, the server's own preferred.
+    #[name = "any"]
+    Any,
+    /// Puzzles found in this server's games.
+    #[name = "server"]
+    Server,
+    /// lichess's open database.
+    #[name = "lichess"]
+    Lichess,
+}
+
+impl From<PuzzleSourceChoice> for PuzzleOrigin {
+    fn from(c: PuzzleSourceChoice) -> PuzzleOrigin {
+        match c {
+            PuzzleSourceChoice::Any => PuzzleOrigin::Any,
+            PuzzleSourceChoice::Server => PuzzleOrigin::Server,
+            PuzzleSourceChoice::Lichess => PuzzleOrigin::Lichess,
+        }
+    }
 }
 
 /// The public message of a puzzle: `lines`, the board, and the solver's buttons (Hint and
@@ -105,10 +129,17 @@ pub async fn puzzle(
     #[description = "Streak: puzzles of rising difficulty until your first mistake"] mode: Option<
         PuzzleMode,
     >,
+    #[description = "From this server's games, lichess's, or any (this server's preferred)"]
+    source: Option<PuzzleSourceChoice>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.public_lang().await;
-    let req = i18n::puzzles::with_theme_id(PuzzleRequest { id, theme, rating });
+    let req = i18n::puzzles::with_theme_id(PuzzleRequest {
+        id,
+        theme,
+        rating,
+        source: source.map_or(PuzzleOrigin::Any, PuzzleOrigin::from),
+    });
     let (shown, solver) = call
         .blocking(Defer::Message, move |g, actor, ch| {
             let v = match mode {

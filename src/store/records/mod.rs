@@ -25,9 +25,7 @@ pub use self::games::Games;
 pub use self::offers::DrawOffers;
 pub use self::puzzles::{AttemptStep, NewAttempt, Puzzles};
 pub use self::ratings::Ratings;
-pub use self::server_puzzles::{
-    NewServerPuzzle, PuzzleSearchRow, ServerPuzzleRow, ServerPuzzles,
-};
+pub use self::server_puzzles::{NewServerPuzzle, PuzzleSearchRow, ServerPuzzleRow, ServerPuzzles};
 pub use self::takebacks::Takebacks;
 pub use self::users::Users;
 

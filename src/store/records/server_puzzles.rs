@@ -179,6 +179,19 @@ pub trait ServerPuzzles {
 
     /// The puzzles of `pool`, by rising rating (ties: by id).
     fn server_puzzles_of(&self, pool: i64) -> Result<Vec<ServerPuzzleRow>, StoreError>;
+
+    /// The puzzle with this id for an update of its rating: locked until the transaction
+    /// ends (PostgreSQL; SQLite's one writer needs no lock).
+    fn server_puzzle_for_update(&self, id: &str) -> Result<Option<ServerPuzzleRow>, StoreError>;
+
+    /// Writes the puzzle's new Glicko-2 state after a rated attempt, counting the attempt.
+    fn rate_server_puzzle(
+        &self,
+        id: &str,
+        rating: f64,
+        deviation: f64,
+        volatility: f64,
+    ) -> Result<(), StoreError>;
 }
 
 impl<B: Backend + ?Sized> ServerPuzzles for B {
@@ -274,11 +287,7 @@ impl<B: Backend + ?Sized> ServerPuzzles for B {
         )
     }
 
-    fn insert_server_puzzle(
-        &self,
-        p: &NewServerPuzzle<'_>,
-        now: i64,
-    ) -> Result<bool, StoreError> {
+    fn insert_server_puzzle(&self, p: &NewServerPuzzle<'_>, now: i64) -> Result<bool, StoreError> {
         let n = self.exec(
             "INSERT INTO server_puzzles
                  (id, pool, game_id, white_id, black_id, ply, guild_id, thread_id, fen, moves,
@@ -324,5 +333,32 @@ impl<B: Backend + ?Sized> ServerPuzzles for B {
             &[&pool],
             server_puzzle_row,
         )
+    }
+
+    fn server_puzzle_for_update(&self, id: &str) -> Result<Option<ServerPuzzleRow>, StoreError> {
+        self.row(
+            self.pick(
+                concat!(select_server_puzzle!(), " WHERE p.id = ?1"),
+                concat!(select_server_puzzle!(), " WHERE p.id = ?1 FOR UPDATE OF p"),
+            ),
+            &[&id],
+            server_puzzle_row,
+        )
+    }
+
+    fn rate_server_puzzle(
+        &self,
+        id: &str,
+        rating: f64,
+        deviation: f64,
+        volatility: f64,
+    ) -> Result<(), StoreError> {
+        self.exec(
+            "UPDATE server_puzzles SET rating = ?2, deviation = ?3, volatility = ?4,
+                 plays = plays + 1
+             WHERE id = ?1",
+            &[&id, &rating, &deviation, &volatility],
+        )?;
+        Ok(())
     }
 }
