@@ -5,9 +5,10 @@
 
 mod support;
 
+use axum::http::Method;
 use serde_json::json;
-use support::fake_discord::FakeUser;
-use support::world::{World, alice, assert_refused, bob};
+use support::fake_discord::{Channel, FakeUser, Recorded};
+use support::world::{CHANNEL, World, alice, assert_refused, bob};
 
 #[track_caller]
 fn assert_puzzle_board(r: &support::fake_discord::Recorded) {
@@ -27,11 +28,58 @@ async fn puzzle(
     w.cmd(user, locale, "puzzle", &[("id", json!(id))]).await
 }
 
+/// `/puzzle` with `options` typed by `user` in the helpers' channel, where games get threads:
+/// the puzzle gets a thread of its own, opened on the answer (its heading), which then links
+/// to it; the puzzle is posted in the thread, where the helpers play from then on. Returns
+/// that post.
+async fn in_thread(
+    w: &World,
+    user: &FakeUser,
+    locale: &str,
+    options: &[(&str, serde_json::Value)],
+) -> Recorded {
+    w.play_in(w.parent());
+    let from = w.fake.request_count();
+    let r = w.cmd_in(&w.parent(), user, locale, "puzzle", options).await;
+    assert!(!r.is_ephemeral(), "{}", r.text());
+    let message = r.message_id.expect("the answer is a message");
+    w.fake
+        .wait_request("the puzzle's thread", from, |q| {
+            q.method == Method::POST && q.path.ends_with(&format!("/messages/{message}/threads"))
+        })
+        .await;
+    let thread = w.fake.thread(message).expect("a thread on the answer");
+    assert_eq!(thread.parent, CHANNEL);
+    let word = if locale.starts_with("es") {
+        "Problema "
+    } else {
+        "Puzzle "
+    };
+    assert!(thread.name.starts_with(word), "{}", thread.name);
+    assert!(
+        thread.name.ends_with(&format!(" · {}", user.name)),
+        "{}",
+        thread.name
+    );
+    let post = w.fake.post_to(thread.id, from).await;
+    // The answer in the channel now links to the thread.
+    let linked = w
+        .fake
+        .wait_request("the answer's link", from, |q| {
+            q.method == Method::PATCH
+                && q.path.contains("/messages/@original")
+                && q.content().contains(&format!("<#{}>", thread.id))
+        })
+        .await;
+    assert!(linked.content().starts_with(word), "{}", linked.content());
+    w.play_in(Channel::thread(thread.id, CHANNEL));
+    post
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_puzzle_solved_with_move_and_its_buttons_for_the_solver_only() {
     let w = World::start("puzzles", vec![]).await;
-
-    let p = puzzle(&w, &alice(), "en-US", "002X3").await;
+    let p = in_thread(&w, &alice(), "en-US", &[("id", json!("002X3"))]).await;
     assert_puzzle_board(&p);
     let text = p.content();
     assert!(
@@ -90,7 +138,7 @@ async fn a_puzzle_solved_with_move_and_its_buttons_for_the_solver_only() {
     assert_refused(&w.click(&alice(), &p, &ids[1]).await, "expired");
 
     // A rated attempt that fails: the wrong move, Failed, the change, the solution.
-    let p = puzzle(&w, &alice(), "en-US", "001KR").await;
+    let p = in_thread(&w, &alice(), "en-US", &[("id", json!("001KR"))]).await;
     let f = w.mv(&alice(), "en-US", "h3").await;
     let text = f.content();
     for needle in [
@@ -127,9 +175,7 @@ async fn a_puzzle_in_spanish_and_refusals() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_puzzle_streak_without_a_hint_ends_at_the_first_mistake() {
     let w = World::start("puzzle-streak", vec![]).await;
-    let p = w
-        .cmd(&alice(), "en-US", "puzzle", &[("mode", json!(0))])
-        .await;
+    let p = in_thread(&w, &alice(), "en-US", &[("mode", json!(0))]).await;
     assert_puzzle_board(&p);
     let text = p.content();
     assert!(text.starts_with("Puzzle Streak: "), "{text}");
@@ -145,9 +191,7 @@ async fn a_puzzle_streak_without_a_hint_ends_at_the_first_mistake() {
         "{text}"
     );
     // In Spanish, `/problema modo:racha`.
-    let p = w
-        .cmd(&bob(), "es-ES", "puzzle", &[("mode", json!(0))])
-        .await;
+    let p = in_thread(&w, &bob(), "es-ES", &[("mode", json!(0))]).await;
     assert!(
         p.content().starts_with("Racha de problemas: "),
         "{}",
@@ -239,4 +283,23 @@ async fn the_daily_puzzle_is_posted_once_and_solved_privately_with_a_live_count(
         })
         .count();
     assert_eq!(dailies, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn where_games_get_no_thread_a_puzzle_is_played_in_the_channel() {
+    let w = World::start(
+        "puzzles-no-threads",
+        vec![("CAJITAS_THREADS", "off".into())],
+    )
+    .await;
+    let p = puzzle(&w, &alice(), "en-US", "002X3").await;
+    assert_puzzle_board(&p);
+    assert!(
+        p.content().starts_with("Puzzle 002X3 · "),
+        "{}",
+        p.content()
+    );
+    assert!(w.fake.threads().is_empty());
+    let m = w.mv(&alice(), "en-US", "Qa8+").await;
+    assert!(m.content().contains("[puzzle] Qb8"), "{}", m.content());
 }

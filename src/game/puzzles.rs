@@ -818,6 +818,29 @@ impl Puzzles<'_> {
             .read(|tx| Ok(tx.best_puzzle_run(pool, user)?.unwrap_or(0)))
     }
 
+    /// Moves `actor`'s attempt `attempt_id`, just started in `ch`, into `thread` (the
+    /// puzzle's own thread, opened by the front end once the puzzle was chosen), with its
+    /// Puzzle Streak run; answers then go there. Returns the attempt as seen there.
+    pub fn move_to_thread(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        attempt_id: i64,
+        thread: u64,
+    ) -> Result<PuzzleView, GameError> {
+        self.svc.write(|tx, _now| {
+            if !tx.move_puzzle_attempt(attempt_id, ch.channel, thread)? {
+                return Err(GameError::NoPuzzle);
+            }
+            Ok(())
+        })?;
+        let at = ChannelRef {
+            guild: ch.guild,
+            channel: thread,
+        };
+        self.open(actor, at)?.ok_or(GameError::NoPuzzle)
+    }
+
     /// The attempt `actor` is playing in `ch`, if any.
     pub fn open(&self, actor: &UserRef, ch: ChannelRef) -> Result<Option<PuzzleView>, GameError> {
         self.svc.read(|tx| {

@@ -130,3 +130,8 @@ settings-daily-stopped = The daily puzzle is stopped.
 # names the game it was found in (the link is to the game's thread).
 puzzle-source = From { $white } vs { $black }, move { $number }
 puzzle-source-thread = From { $white } vs { $black }, move { $number } · { $url }
+
+# A puzzle's own thread, where games get threads (issue 30): its name, and the answer in the
+# channel that links to it.
+puzzle-thread-name = Puzzle { $id } · { $name }
+puzzle-in-thread = Puzzle { $id }: { $thread }

@@ -130,3 +130,8 @@ settings-daily-stopped = El problema del día está detenido.
 # nombra la partida de la que sale (el enlace es al hilo de la partida).
 puzzle-source = De { $white } contra { $black }, jugada { $number }
 puzzle-source-thread = De { $white } contra { $black }, jugada { $number } · { $url }
+
+# El hilo propio de un problema, donde las partidas tienen hilo (issue 30): su nombre, y la
+# respuesta en el canal que enlaza con él.
+puzzle-thread-name = Problema { $id } · { $name }
+puzzle-in-thread = Problema { $id }: { $thread }
