@@ -831,3 +831,58 @@ fn a_server_puzzle_is_offered_to_the_other_players_named_by_its_game_and_rated_a
         .unwrap();
     assert!(v.source.is_none() && v.puzzle.id.len() == 5);
 }
+
+#[test]
+fn a_puzzle_moved_into_its_thread_is_answered_there_with_its_streak() {
+    let (g, _clock) = svc();
+    let v = g
+        .puzzles()
+        .start(&alice(), ch(60), &by_id("002X3"))
+        .unwrap();
+    let moved = g
+        .puzzles()
+        .move_to_thread(&alice(), ch(60), v.attempt_id, 61)
+        .unwrap();
+    assert_eq!(
+        (moved.attempt_id, moved.puzzle.id.as_str()),
+        (v.attempt_id, "002X3")
+    );
+    assert!(g.puzzles().open(&alice(), ch(60)).unwrap().is_none());
+    // Moved once: a second move finds nothing in the channel.
+    assert!(matches!(
+        g.puzzles()
+            .move_to_thread(&alice(), ch(60), v.attempt_id, 62),
+        Err(GameError::NoPuzzle)
+    ));
+    let a = g
+        .puzzles()
+        .answer(&alice(), ch(61), "Qa8+", Lang::En)
+        .unwrap();
+    assert_eq!(a.reply.as_deref(), Some("Qb8"));
+    // A streak's run moves with its first puzzle: the next one starts in the thread.
+    let s = g.puzzles().start_streak(&alice(), ch(70)).unwrap();
+    let s = g
+        .puzzles()
+        .move_to_thread(&alice(), ch(70), s.attempt_id, 71)
+        .unwrap();
+    assert!(s.streak.is_some());
+    let solved = solve_in(&g, ch(71), &s);
+    let next = solved.next.expect("the run's next puzzle");
+    assert_eq!(
+        g.puzzles()
+            .open(&alice(), ch(71))
+            .unwrap()
+            .unwrap()
+            .attempt_id,
+        next.attempt_id
+    );
+}
+
+fn solve_in(g: &GameService, at: ChannelRef, v: &PuzzleView) -> PuzzleView {
+    let mut last = None;
+    for &m in v.puzzle.moves[1..].iter().step_by(2) {
+        let text = Uci::from_move(m).to_string();
+        last = Some(g.puzzles().answer(&alice(), at, &text, Lang::En).unwrap());
+    }
+    last.unwrap()
+}
