@@ -303,3 +303,96 @@ async fn where_games_get_no_thread_a_puzzle_is_played_in_the_channel() {
     let m = w.mv(&alice(), "en-US", "Qa8+").await;
     assert!(m.content().contains("[puzzle] Qb8"), "{}", m.content());
 }
+
+/// `/settings` with `options` by `user` in the helpers' channel: a manager (Manage Server) or
+/// not, `daily-channel` naming `channel` when given (resolved as Discord sends a channel).
+fn settings_payload(
+    w: &World,
+    user: &FakeUser,
+    locale: &str,
+    options: &[(&str, serde_json::Value)],
+    channel: Option<u64>,
+    manager: bool,
+) -> serde_json::Value {
+    let mut options = options.to_vec();
+    if let Some(c) = channel {
+        options.push(("daily-channel", json!(c.to_string())));
+    }
+    let mut v = w
+        .parent()
+        .command(&w.fake, user, locale, "settings", &options, &[]);
+    if let Some(c) = channel {
+        for o in v["data"]["options"].as_array_mut().unwrap() {
+            if o["name"] == "daily-channel" {
+                o["type"] = json!(7);
+            }
+        }
+        v["data"]["resolved"] = json!({"channels": {c.to_string(): {
+            "id": c.to_string(), "name": "daily", "type": 0,
+            "permissions": support::fake_discord::PERMISSIONS}}});
+    }
+    if manager {
+        let p: u64 = support::fake_discord::PERMISSIONS.parse().unwrap();
+        v["member"]["permissions"] = json!((p | 0x20).to_string());
+    }
+    v
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_daily_puzzle_takes_a_channel_and_an_hour() {
+    use cajitas::game::{GameService, ServiceOptions};
+    use cajitas::store::Database;
+    let w = World::start("daily-settings", vec![]).await;
+    let guild = w.parent().guild.unwrap();
+    let other = CHANNEL + 7;
+    let w = &w;
+    let set = async |options: &[(&str, serde_json::Value)], channel, manager, locale| {
+        let p = settings_payload(w, &alice(), locale, options, channel, manager);
+        w.fake.interact(&p).await
+    };
+    let setting = || {
+        let g = GameService::open_db(&Database::Sqlite(w.db()), ServiceOptions::default()).unwrap();
+        g.daily()
+            .setting(guild)
+            .unwrap()
+            .map(|s| (s.channel, s.hour))
+    };
+    // Only a manager may.
+    let r = set(&[("daily-hour", json!(5))], Some(other), false, "en-US").await;
+    assert!(
+        r.is_ephemeral() && r.text().contains("Manage Server"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(setting(), None);
+    // A channel alone, with no hour set before: the hour is asked for.
+    let r = set(&[], Some(other), true, "en-US").await;
+    assert!(
+        r.text().contains("Give the daily puzzle's hour too"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(setting(), None);
+    // `daily-channel:#other daily-hour:5`.
+    let r = set(&[("daily-hour", json!(5))], Some(other), true, "en-US").await;
+    assert!(r.is_ephemeral());
+    assert_eq!(
+        r.text(),
+        format!("The daily puzzle will be posted in <#{other}> every day at 05:00 UTC.")
+    );
+    assert_eq!(setting(), Some((other, 5)));
+    // The hour alone: posted where typed, as before.
+    let r = set(&[("daily-hour", json!(7))], None, true, "en-US").await;
+    assert_eq!(
+        r.text(),
+        "The daily puzzle will be posted in this channel every day at 07:00 UTC."
+    );
+    assert_eq!(setting(), Some((CHANNEL, 7)));
+    // The channel alone keeps the hour; in Spanish.
+    let r = set(&[], Some(other), true, "es-ES").await;
+    assert_eq!(
+        r.text(),
+        format!("El problema del día se publicará en <#{other}> cada día a las 07:00 UTC.")
+    );
+    assert_eq!(setting(), Some((other, 7)));
+}

@@ -135,3 +135,8 @@ puzzle-source-thread = From { $white } vs { $black }, move { $number } · { $url
 # channel that links to it.
 puzzle-thread-name = Puzzle { $id } · { $name }
 puzzle-in-thread = Puzzle { $id }: { $thread }
+
+# /settings daily-channel (issue 30): the daily puzzle posted in another channel; a channel
+# given without an hour, where no daily puzzle was set.
+settings-daily-set-in = The daily puzzle will be posted in { $channel } every day at { $hour }:00 UTC.
+settings-daily-need-hour = Give the daily puzzle's hour too (daily-hour, 0-23 UTC).

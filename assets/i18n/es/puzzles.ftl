@@ -135,3 +135,8 @@ puzzle-source-thread = De { $white } contra { $black }, jugada { $number } · { 
 # respuesta en el canal que enlaza con él.
 puzzle-thread-name = Problema { $id } · { $name }
 puzzle-in-thread = Problema { $id }: { $thread }
+
+# /settings canal-problema-diario (issue 30): el problema del día en otro canal; un canal sin
+# hora donde no había problema del día.
+settings-daily-set-in = El problema del día se publicará en { $channel } cada día a las { $hour }:00 UTC.
+settings-daily-need-hour = Indica también la hora del problema del día (hora-problema-diario, 0-23 UTC).
