@@ -286,7 +286,7 @@ impl GameService {
         // After the ply-checked write: only the one ending that landed rates the game, and
         // queues it for a search for puzzles.
         let changes = Self::rate_in(tx, &l.row, now)?;
-        super::server_puzzles::queue_if_worth(tx, &l.row, now)?;
+        Self::queue_puzzle_search(tx, &l.row, now)?;
         let thread = l.row.thread;
         let mut view = self.view(l)?;
         view.rating_changes = changes;

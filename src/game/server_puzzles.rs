@@ -3,7 +3,7 @@
 //! puzzles stored with their source.
 //!
 //! The engine room searches (`crate::engine::searcher`); here the store is asked and written.
-//! A game is queued for a search in the transaction that ends it ([`queue_if_worth`]), so a
+//! A game is queued for a search in the transaction that ends it (`GameService::queue_puzzle_search`), so a
 //! search is never lost to a crash between the ending and the search; a searcher claims
 //! the oldest pending search for [`SEARCH_LEASE`] (renewed as it goes), and its finding is
 //! stored in one transaction with the search marked done, only while the claim is still its
@@ -45,13 +45,19 @@ pub fn worth_searching(row: &GameRow) -> bool {
         && Position::from_fen(&row.start_fen).is_ok_and(|p| p == Position::new())
 }
 
-/// Queues game `row` for a search when it is worth one (called in the transaction that ends
-/// it).
-pub(super) fn queue_if_worth(tx: &dyn Tx, row: &GameRow, now: i64) -> Result<(), GameError> {
-    if worth_searching(row) {
-        tx.queue_puzzle_search(row.id, now)?;
+impl GameService {
+    /// Queues game `row` for a search when it is worth one (called by `end_game`, in the
+    /// transaction that ends it).
+    pub(super) fn queue_puzzle_search(
+        tx: &dyn Tx,
+        row: &GameRow,
+        now: i64,
+    ) -> Result<(), GameError> {
+        if worth_searching(row) {
+            tx.queue_puzzle_search(row.id, now)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// A claimed search: the game to search and what its puzzles will name as their source.
