@@ -1086,6 +1086,23 @@ async fn arena_commands_through_the_bot() {
         })
         .await;
     let standings_id = standings.message_id.expect("a message");
+    // A scheduled event for its start, so the members get Discord's reminder.
+    let event = w
+        .fake
+        .wait_request("the scheduled event", 0, |r| {
+            r.method == Method::POST && r.path.ends_with("/scheduled-events")
+        })
+        .await;
+    assert!(event.status < 300, "{:?}", event.json);
+    let body = event.json.clone().unwrap();
+    assert_eq!(body["name"], json!("Friday arena"));
+    assert_eq!(body["entity_type"], json!(3));
+    assert!(
+        body["entity_metadata"]["location"]
+            .as_str()
+            .unwrap()
+            .ends_with(&CHANNEL.to_string())
+    );
     let from = w.fake.request_count();
     let r = arena_cmd(&w, &bob(), "join", json!([]), false).await;
     assert!(

@@ -31,6 +31,11 @@ pub fn created_line(lang: Lang, v: &TournamentView, terms: &ArenaTerms) -> Strin
     )
 }
 
+/// The description of an arena's Discord scheduled event.
+pub fn event_description(lang: Lang, v: &TournamentView) -> String {
+    tr!(lang, "arena-event-description", time = v.time.to_string())
+}
+
 /// `actor` joined (or came back).
 pub fn joined_line(lang: Lang, v: &TournamentView) -> String {
     tr!(

@@ -10,6 +10,8 @@ error-berserk-too-late = Berserk comes before your first move, once.
 error-abort-in-tournament = A tournament game cannot be aborted: a player who does not move loses it.
 
 arena-need-manage = Only members with the Manage Server permission can make an arena.
+arena-no-event = I could not create a server event for this arena (I need the Create Events permission): the arena goes on without one.
+arena-event-description = A lichess-style arena of { $time }: join with /arena join and play as many games as you can.
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutes of { $time }, { $rated ->
     [yes] rated

@@ -2,6 +2,8 @@
 //! service's `Tournaments`). The waves are the scheduler's; each pairing's thread is opened by
 //! the notifier (`present/notify.rs`), which moves the game into it.
 
+use poise::serenity_prelude as serenity;
+
 use crate::discord::interaction::call::{Asked, Call};
 use crate::discord::interaction::reply::{Reply, channel_message};
 use crate::discord::present::threads::post_in;
@@ -118,6 +120,51 @@ pub async fn create(
         Err(e) => {
             tracing::warn!(tournament = view.id, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the live standings");
         }
+    }
+    scheduled_event(&call, &view, lang).await
+}
+
+/// A Discord scheduled event for an arena that starts later, so the server's members get
+/// Discord's own reminder. Without the permission to create events, its maker is told once,
+/// privately, and the arena goes on without one.
+async fn scheduled_event(
+    call: &Call<'_>,
+    view: &crate::game::TournamentView,
+    lang: crate::game::Lang,
+) -> Result<(), Error> {
+    let (Some(guild), Some(ends_at)) = (view.place.guild, view.ends_at) else {
+        return Ok(());
+    };
+    let now = crate::game::Clock::now_ms(&crate::game::SystemClock);
+    // Discord refuses an event that starts in the past; an arena that starts now needs none.
+    if view.starts_at < now + 60_000 {
+        return Ok(());
+    }
+    let time = |ms: i64| serenity::Timestamp::from_unix_timestamp(ms / 1000);
+    let (Ok(start), Ok(end)) = (time(view.starts_at), time(ends_at)) else {
+        return Ok(());
+    };
+    let location = format!(
+        "https://discord.com/channels/{guild}/{}",
+        view.place.channel
+    );
+    let event = serenity::CreateScheduledEvent::new(
+        serenity::ScheduledEventType::External,
+        view.name.clone(),
+        start,
+    )
+    .end_time(end)
+    .location(location)
+    .description(tournaments::event_description(lang, view));
+    crate::discord::interaction::budget::take().await;
+    if let Err(e) = serenity::GuildId::new(guild)
+        .create_scheduled_event(call.http(), event)
+        .await
+    {
+        tracing::info!(guild, error = %crate::discord::interaction::reply::scrubbed(&e), "no scheduled event for the arena");
+        call.r
+            .send(Reply::ephemeral(tr!(call.r.lang(), "arena-no-event")))
+            .await?;
     }
     Ok(())
 }
