@@ -1311,7 +1311,9 @@ fn route(
         // end, seen by the server's members only, as Discord requires of one.
         ("POST", ["guilds", guild, "scheduled-events"]) => {
             let b = body.cloned().unwrap_or_default();
-            let location = b["entity_metadata"]["location"].as_str().unwrap_or_default();
+            let location = b["entity_metadata"]["location"]
+                .as_str()
+                .unwrap_or_default();
             let valid = b["entity_type"] == json!(3)
                 && !location.is_empty()
                 && b["scheduled_start_time"].is_string()
