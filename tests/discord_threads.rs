@@ -1139,4 +1139,37 @@ async fn arena_commands_through_the_bot() {
     );
     let r = arena_cmd(&w, &bob(), "berserk", json!([]), false).await;
     assert_refused(&r, "no arena game in progress");
+
+    // `/settings arena-role:@hosts`: members with that role may make arenas too.
+    const HOSTS: u64 = 1_300_000_000_000_000_007;
+    let mut p = w
+        .parent()
+        .command(&w.fake, &alice(), "en-US", "settings", &[], &[]);
+    p["data"]["options"] = json!([{"name": "arena-role", "type": 8, "value": HOSTS.to_string()}]);
+    p["data"]["resolved"] = json!({"roles": {HOSTS.to_string(): {
+        "id": HOSTS.to_string(), "name": "arena hosts", "color": 0, "hoist": false,
+        "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+        "icon": null, "unicode_emoji": null, "position": 1, "permissions": "0",
+        "managed": false, "mentionable": true, "flags": 0}}});
+    let all: u64 = support::fake_discord::PERMISSIONS.parse().unwrap();
+    p["member"]["permissions"] = json!((all | 1 << 5).to_string());
+    let r = w.fake.interact(&p).await;
+    assert!(r.text().contains(&format!("<@&{HOSTS}>")), "{}", r.text());
+    let other = Channel::new(1_200_000_000_000_000_077);
+    let create = |roles: Vec<String>| {
+        let mut p = other.command(&w.fake, &carol(), "en-US", "arena", &[], &[]);
+        p["data"]["options"] = json!([{"type": 1, "name": "create", "options": [
+            {"name": "duration", "type": 4, "value": 1},
+            {"name": "time", "type": 4, "value": 8}]}]);
+        p["member"]["roles"] = json!(roles);
+        p
+    };
+    let r = w.fake.interact(&create(vec![])).await;
+    assert_refused(&r, "arena-role");
+    let r = w.fake.interact(&create(vec![HOSTS.to_string()])).await;
+    assert!(
+        r.text().contains("Arena 5+3: 45 minutes of 5+3, rated"),
+        "{}",
+        r.text()
+    );
 }

@@ -9,9 +9,10 @@ error-no-arena-game = You have no arena game in progress.
 error-berserk-too-late = Berserk comes before your first move, once.
 error-abort-in-tournament = A tournament game cannot be aborted: a player who does not move loses it.
 
-arena-need-manage = Only members with the Manage Server permission can make an arena.
+arena-need-manage = Only members with the Manage Server permission, or the role set with /settings arena-role, can make an arena.
 arena-no-event = I could not create a server event for this arena (I need the Create Events permission): the arena goes on without one.
 arena-event-description = A lichess-style arena of { $time }: join with /arena join and play as many games as you can.
+settings-arena-role-set = Members with { $role } may now make arenas.
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutes of { $time }, { $rated ->
     [yes] rated

@@ -9,9 +9,10 @@ error-no-arena-game = No tienes ninguna partida de arena en curso.
 error-berserk-too-late = El berserk va antes de tu primera jugada, una sola vez.
 error-abort-in-tournament = Una partida de torneo no se puede anular: quien no mueve la pierde.
 
-arena-need-manage = Solo los miembros con el permiso Gestionar servidor pueden crear una arena.
+arena-need-manage = Solo los miembros con el permiso Gestionar servidor, o con el rol de /settings arena-role, pueden crear una arena.
 arena-no-event = No he podido crear un evento del servidor para esta arena (necesito el permiso Crear eventos): la arena sigue sin él.
 arena-event-description = Una arena como las de lichess, a { $time }: únete con /arena join y juega todas las partidas que puedas.
+settings-arena-role-set = Los miembros con { $role } ya pueden crear arenas.
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutos de { $time }, { $rated ->
     [yes] puntuable

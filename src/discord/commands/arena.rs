@@ -49,7 +49,7 @@ pub async fn arena(_ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Make an arena in this channel (Manage Server)
+/// Make an arena in this channel (Manage Server, or the role /settings names)
 #[poise::command(slash_command)]
 pub async fn create(
     ctx: Context<'_>,
@@ -69,14 +69,30 @@ pub async fn create(
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.public_lang().await;
-    let may_manage = call
-        .actx
-        .interaction
-        .member
-        .as_ref()
+    let member = call.actx.interaction.member.as_ref();
+    let may_manage = member
         .and_then(|m| m.permissions)
         .is_some_and(|p| p.manage_guild());
-    if !may_manage {
+    // Else the role `/settings arena-role` names.
+    let role = match (may_manage, call.place.guild) {
+        (false, Some(guild)) => {
+            let books = std::sync::Arc::clone(&call.data().bookkeeping);
+            tokio::task::spawn_blocking(move || {
+                books
+                    .setting(&crate::discord::commands::settings::arena_role_key(guild))
+                    .ok()
+                    .flatten()
+                    .and_then(|v| v.parse::<u64>().ok())
+            })
+            .await
+            .ok()
+            .flatten()
+        }
+        _ => None,
+    };
+    let has_role =
+        role.is_some_and(|role| member.is_some_and(|m| m.roles.iter().any(|r| r.get() == role)));
+    if !may_manage && !has_role {
         call.r
             .send(Reply::ephemeral(tr!(call.r.lang(), "arena-need-manage")))
             .await?;

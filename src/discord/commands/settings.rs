@@ -2,6 +2,8 @@
 //! the `bot_settings` table (`guild-language:{guild_id}`). With `auto` (the default) a public
 //! message is in the language of the interaction that caused it.
 //!
+//! `arena-role:@role`: members with that role may make arenas, beside those with Manage Server.
+//!
 //! The daily puzzle: `daily-hour:HH` (UTC) and `daily-channel:#x` (where typed by default;
 //! the hour set before when only the channel is given), `daily-stop:true`.
 //!
@@ -39,6 +41,9 @@ pub async fn settings(
     #[rename = "daily-channel"]
     #[channel_types("Text", "News")]
     daily_channel: Option<serenity::PartialChannel>,
+    #[description = "A role whose members may make arenas (beside Manage Server)"]
+    #[rename = "arena-role"]
+    arena_role: Option<serenity::Role>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let r = &call.r;
@@ -55,6 +60,25 @@ pub async fn settings(
         .as_ref()
         .and_then(|m| m.permissions)
         .is_some_and(|p| p.manage_guild());
+    if let Some(role) = arena_role {
+        if !may_manage {
+            r.send(Reply::ephemeral(tr!(lang, "settings-need-manage")))
+                .await?;
+            return Ok(());
+        }
+        let books = std::sync::Arc::clone(&ctx.data().bookkeeping);
+        let id = role.id.get();
+        ctx.data()
+            .blocking(r, Defer::Message, move |_| {
+                books
+                    .set_setting(&arena_role_key(guild), &id.to_string())
+                    .map_err(|e| Error::Failed(e.into()))
+            })
+            .await?;
+        let text = tr!(lang, "settings-arena-role-set", role = format!("<@&{id}>"));
+        r.send(Reply::ephemeral(text)).await?;
+        return Ok(());
+    }
     if daily_hour.is_some() || daily_stop == Some(true) || daily_channel.is_some() {
         if !may_manage {
             r.send(Reply::ephemeral(tr!(lang, "settings-need-manage")))
@@ -130,4 +154,9 @@ pub async fn settings(
     };
     r.send(Reply::ephemeral(text)).await?;
     Ok(())
+}
+
+/// The `bot_settings` key of the role whose members may make a server's arenas.
+pub fn arena_role_key(guild: u64) -> String {
+    format!("arena-role:{guild}")
 }
