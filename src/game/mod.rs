@@ -51,6 +51,7 @@ mod rematch;
 mod scheduler;
 mod takeback;
 mod time_control;
+pub mod tournament;
 mod variant;
 mod views;
 

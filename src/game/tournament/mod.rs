@@ -1,0 +1,5 @@
+//! Tournaments: the pure parts of the round robin (FIDE's Berger tables, the standings and
+//! the withdrawal rule).
+
+pub mod berger;
+pub mod roundrobin;
