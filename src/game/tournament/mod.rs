@@ -2,4 +2,5 @@
 //! the withdrawal rule).
 
 pub mod berger;
+pub mod plan;
 pub mod roundrobin;
