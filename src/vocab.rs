@@ -139,6 +139,38 @@ str_enum!(
     }
 );
 
+str_enum!(
+    /// A tournament's format (migration 0023).
+    TournamentKind {
+        /// lichess's arena: timed, paired continuously, scored by its sheet.
+        Arena = "arena",
+        /// Every player meets every other, on FIDE's Berger tables.
+        RoundRobin = "roundrobin",
+    }
+);
+str_enum!(
+    /// Where a tournament stands.
+    TournamentStatus {
+        /// Announced, not begun: players may join.
+        Created = "created",
+        /// Under way.
+        Started = "started",
+        /// Over: its standings are final.
+        Finished = "finished",
+    }
+);
+str_enum!(
+    /// Where a tournament's player stands.
+    EntrantStatus {
+        /// In, and paired when free.
+        Active = "active",
+        /// In, but not paired until they come back (an arena's pause).
+        Paused = "paused",
+        /// Out for good.
+        Withdrawn = "withdrawn",
+    }
+);
+
 /// A leaderboard lists players with at least this many rated games…
 pub const RANKED_MIN_GAMES: u32 = 5;
 /// …and a deviation below this as of now, widened by inactivity (the RD the "?" of a

@@ -748,3 +748,182 @@ challenge alice chess960
     assert!(stdout.matches("Chess960 #").count() >= 4, "{stdout}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// What the console's notifier prints, kept for the test.
+#[derive(Clone, Default)]
+struct Printed(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Printed {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Printed {
+    /// What was printed since the last call.
+    fn take(&self) -> String {
+        String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
+    }
+}
+
+// Issue 32: a whole arena in the console, in virtual time: made, joined, started by the
+// scheduler's rounds, paired in waves (`[arena] pairing: …`), each game's points
+// (`[arena] NAME +P`), a no-show losing and paused, the last opponent avoided, berserk, the
+// standings, and the final standings at the end.
+#[test]
+fn an_arena_played_in_the_console_in_virtual_time() {
+    use std::sync::Arc;
+
+    use cajitas::console::{ConsoleLang, ConsoleNotifier, Session, local_channel, local_user};
+    use cajitas::game::{
+        EventScope, GameService, LIVE_FIRST_MOVE_GRACE_MS, Lang, ManualClock, ServiceOptions,
+    };
+    const T0: i64 = 1_900_000_000_000;
+    let clock = Arc::new(ManualClock::new(T0));
+    let printed = Printed::default();
+    let lang = ConsoleLang::new(Lang::En);
+    let notifier = ConsoleNotifier::new(Box::new(printed.clone()), None).speaking(lang.clone());
+    let svc = GameService::open_in_memory(ServiceOptions {
+        notifier: Arc::new(notifier),
+        ..ServiceOptions::with_clock(clock.clone())
+    })
+    .unwrap();
+    let mut session = Session::with_lang(svc.clone(), "alice", lang);
+    let mut run = |script: &str| {
+        let mut out = Vec::new();
+        session.run(script.as_bytes(), &mut out, false).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let round = || {
+        svc.clocks()
+            .run_round(EventScope::Only(local_channel().channel))
+            .unwrap()
+    };
+    // The players of `name`'s game in progress: (white, black).
+    let players_of = |name: &str| {
+        let place = svc
+            .tournaments()
+            .game_place_of(local_user(name).id)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name} has no arena game"));
+        let v = svc.queries().board(place).unwrap();
+        (v.white.name.clone(), v.black.name.clone())
+    };
+
+    let text = run(
+        "arena create 30m 3+2 starts:0\nas bob\narena join\nas carol\narena join\n\
+                    as dave\narena join\narena frobnicate\n",
+    );
+    assert!(
+        text.contains("Arena 3+2: 30 minutes of 3+2, rated, starting in 0 min."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Arena 3+2: you are in (4 players)."),
+        "{text}"
+    );
+    assert!(text.contains("Usage: arena create"), "{text}");
+    // A second arena in the same channel is refused.
+    let text = run("arena create 45m 5+3\n");
+    assert!(text.contains("A tournament is already open here"), "{text}");
+
+    // The first round starts it, the second pairs neighbours two by two.
+    round();
+    assert!(printed.take().contains("Arena 3+2 has begun"));
+    assert_eq!(round().paired, 2);
+    let pairings = printed.take();
+    assert_eq!(
+        pairings.matches("[arena] pairing: ").count(),
+        2,
+        "{pairings}"
+    );
+    let (w1, b1) = players_of("alice");
+    assert!(
+        pairings.contains(&format!(
+            "[arena] pairing: {w1} (white) vs {b1} (black) · game "
+        )),
+        "{pairings}"
+    );
+    let (w2, b2) = players_of("carol");
+    assert!([&w1, &b1].iter().all(|p| *p == "alice" || *p == "bob"));
+
+    // Fool's mate in the first game: Black +2, White +0.
+    let text = run(&format!(
+        "as {w1}\nabort\nmove f3\nas {b1}\nmove e5\nas {w1}\nmove g4\nas {b1}\nmove Qh4#\n"
+    ));
+    assert!(
+        text.contains("A tournament game cannot be aborted"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("[arena] {w1} +0")), "{text}");
+    assert!(text.contains(&format!("[arena] {b1} +2")), "{text}");
+
+    // Nobody moves in the second: past the first-move grace, White (to move) loses and is
+    // paused, as lichess's arenas do with a player who does not start.
+    clock.advance(std::time::Duration::from_millis(
+        (LIVE_FIRST_MOVE_GRACE_MS + 1) as u64,
+    ));
+    // The same round's wave pairs the three who wait (the no-show is paused): the one who
+    // came last would wait, but alice and bob just met, so the winner of the second game
+    // plays one of them.
+    assert_eq!(round().paired, 1);
+    let notices = printed.take();
+    assert!(notices.contains(&format!("[arena] {w2} +0")), "{notices}");
+    assert!(notices.contains(&format!("[arena] {b2} +2")), "{notices}");
+    let s = svc.tournaments().standings(local_channel()).unwrap();
+    let no_show = s.lines.iter().find(|l| l.user.name == w2).unwrap();
+    assert_eq!(no_show.status, cajitas::store::EntrantStatus::Paused);
+
+    assert_eq!(notices.matches("[arena] pairing: ").count(), 1, "{notices}");
+    let (w3, b3) = players_of(&b2);
+    let mut pair = [w3.as_str(), b3.as_str()];
+    pair.sort_unstable();
+    assert_ne!(pair, ["alice", "bob"], "alice and bob just met");
+    // Berserk before the first move halves the clock; once only.
+    let text = run(&format!("as {b3}\narena berserk\narena berserk\n"));
+    assert!(text.contains("Berserk! Your clock is halved"), "{text}");
+    assert!(text.contains("Black 1:30"), "{text}");
+    assert!(
+        text.contains("Berserk comes before your first move, once."),
+        "{text}"
+    );
+    let text = run(&format!(
+        "as {w3}\nmove e4\nas {b3}\nmove e5\nas {w3}\nresign\n"
+    ));
+    assert!(text.contains(&format!("[arena] {w3} +0")), "{text}");
+    // A berserk win of 3 plies scores no bonus.
+    assert!(text.contains(&format!("[arena] {b3} +2")), "{text}");
+
+    // The standings: points, then each game's points (B after a berserk game).
+    let before = if b3 == b1 || b3 == b2 { 2 } else { 0 };
+    let berserker = format!("{b3} {}  {before} 2B", before + 2);
+    let text = run("arena standings\n");
+    assert!(
+        text.contains("Arena 3+2 · in progress · 4 players"),
+        "{text}"
+    );
+    assert!(text.contains(&berserker), "{text}");
+    assert!(text.contains(&format!("4. {w2} 0  0")), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains(". ")).count(),
+        4,
+        "{text}"
+    );
+
+    // The end: no pairing after it, the final standings with the podium.
+    clock.advance(std::time::Duration::from_secs(30 * 60));
+    assert_eq!(round().paired, 0);
+    let end = printed.take();
+    assert!(end.contains("[arena] final standings"), "{end}");
+    assert!(end.contains(&berserker), "{end}");
+    assert!(end.contains("🥇 ") && end.contains("🥉 "), "{end}");
+    assert!(end.contains(" points · performance "), "{end}");
+    clock.advance(std::time::Duration::from_secs(3));
+    assert_eq!(round().paired, 0);
+    let text = run("arena join\n");
+    assert!(text.contains("There is no tournament open here."), "{text}");
+}

@@ -43,6 +43,12 @@ impl Notifier for PostThenCrash {
             "crashed before marking it posted".into(),
         ))
     }
+    fn post_tournament(
+        &self,
+        notice: &cajitas::game::TournamentNotice,
+    ) -> Result<Option<u64>, NotifyError> {
+        self.0.post_tournament(notice)
+    }
 }
 
 fn ch(channel: u64) -> ChannelRef {

@@ -757,6 +757,12 @@ impl cajitas::game::Notifier for SlowPosts {
         std::thread::sleep(Duration::from_millis(3));
         self.0.post(notice)
     }
+    fn post_tournament(
+        &self,
+        notice: &cajitas::game::TournamentNotice,
+    ) -> Result<Option<u64>, cajitas::game::NotifyError> {
+        self.0.post_tournament(notice)
+    }
 }
 
 /// Fails every post: the events stay done and unposted, as a process that could not reach
@@ -766,6 +772,12 @@ struct Unreachable;
 
 impl cajitas::game::Notifier for Unreachable {
     fn post(&self, _: &cajitas::game::Notice) -> Result<Option<u64>, cajitas::game::NotifyError> {
+        Err(cajitas::game::NotifyError::Delivery("unreachable".into()))
+    }
+    fn post_tournament(
+        &self,
+        _: &cajitas::game::TournamentNotice,
+    ) -> Result<Option<u64>, cajitas::game::NotifyError> {
         Err(cajitas::game::NotifyError::Delivery("unreachable".into()))
     }
 }

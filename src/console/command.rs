@@ -112,6 +112,102 @@ pub enum Command {
     Hint,
     /// `solution`: give up one's puzzle and see its solution.
     Solution,
+    /// `arena …`: an arena in the channel.
+    Arena(ArenaCommand),
+}
+
+/// What `arena` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArenaCommand {
+    /// `arena create 30m 3+2 [rated:false] [starts:Nm]`.
+    Create {
+        /// Its duration, in minutes.
+        minutes: u32,
+        /// Its clock.
+        time: TimeControl,
+        /// Rated (by default).
+        rated: bool,
+        /// Minutes until it starts.
+        starts_in: Option<u32>,
+    },
+    /// `arena join`.
+    Join,
+    /// `arena pause`.
+    Pause,
+    /// `arena withdraw`.
+    Withdraw,
+    /// `arena berserk`.
+    Berserk,
+    /// `arena standings`.
+    Standings,
+}
+
+/// How `arena` is written.
+const ARENA_USAGE: &str = "arena create 30m|45m|60m|90m TIME [rated:true|false] [starts:Nm] | arena join|pause|withdraw|berserk|standings";
+
+/// `30m` (or `30`): minutes.
+fn minutes(a: &str) -> Option<u32> {
+    let n = a.strip_suffix(['m', 'M']).unwrap_or(a);
+    (!n.is_empty() && n.len() <= 5 && n.chars().all(|c| c.is_ascii_digit()))
+        .then(|| n.parse().ok())
+        .flatten()
+}
+
+/// `arena`'s sub-command and options (the Spanish words too: `crear`, `unirse`, `pausa`,
+/// `retirarse`, `clasificacion`).
+fn parse_arena(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
+    let usage = || CommandError::Usage(ARENA_USAGE);
+    let (first, rest) = args.split_first().ok_or_else(usage)?;
+    let is = |english: &str, id: &str| word_is(lang, first, english, id);
+    let simple = if is("join", "console-arena-join") {
+        Some(ArenaCommand::Join)
+    } else if is("pause", "console-arena-pause") {
+        Some(ArenaCommand::Pause)
+    } else if is("withdraw", "console-arena-withdraw") {
+        Some(ArenaCommand::Withdraw)
+    } else if is("berserk", "console-arena-berserk") {
+        Some(ArenaCommand::Berserk)
+    } else if is("standings", "console-arena-standings") {
+        Some(ArenaCommand::Standings)
+    } else {
+        None
+    };
+    if let Some(c) = simple {
+        return if rest.is_empty() {
+            Ok(Command::Arena(c))
+        } else {
+            Err(usage())
+        };
+    }
+    if !is("create", "console-arena-create") {
+        return Err(usage());
+    }
+    let (mut mins, mut time, mut rated, mut starts) = (None, None, None, None);
+    for a in rest {
+        let again = if let Some(r) = rated_option(lang, a).map_err(|_| usage())? {
+            rated.replace(r).is_some()
+        } else if let Some((key, value)) = a.split_once(':') {
+            if !word_is(lang, key, "starts", "console-arena-starts") {
+                return Err(usage());
+            }
+            starts.replace(minutes(value).ok_or_else(usage)?).is_some()
+        } else if let Ok(t) = a.parse::<TimeControl>() {
+            time.replace(t).is_some()
+        } else if let Some(m) = minutes(a) {
+            mins.replace(m).is_some()
+        } else {
+            return Err(usage());
+        };
+        if again {
+            return Err(usage());
+        }
+    }
+    Ok(Command::Arena(ArenaCommand::Create {
+        minutes: mins.ok_or_else(usage)?,
+        time: time.ok_or_else(usage)?,
+        rated: rated.unwrap_or(true),
+        starts_in: starts,
+    }))
 }
 
 /// Why a line is not a command; its `Display` is what the console prints.
@@ -455,6 +551,7 @@ impl Command {
             } else {
                 return Err(CommandError::Usage("takeback [accept|decline]"));
             }),
+            "arena" => parse_arena(&args, lang)?,
             "resign" => Command::Resign,
             "abort" => Command::Abort,
             "board" => Command::Board,

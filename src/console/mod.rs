@@ -23,6 +23,7 @@
 //! worded by [`crate::i18n`] with [`crate::i18n::Presentation::Console`], as Discord words it
 //! with `Presentation::Discord`.
 
+mod arena;
 mod command;
 mod engine;
 mod notify;
@@ -31,7 +32,7 @@ mod ratings;
 mod session;
 mod terminal;
 
-pub use command::{Command, CommandError, DrawAction, TakebackAction};
+pub use command::{ArenaCommand, Command, CommandError, DrawAction, TakebackAction};
 
 pub use notify::{ConsoleNotifier, Notices};
 pub use print::{ascii_board, status_line, status_line_in};

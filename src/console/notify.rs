@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::ConsoleLang;
-use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
+use crate::game::{Notice, NoticeKind, Notifier, NotifyError, TournamentNews, TournamentNotice};
 use crate::{i18n, tr};
 
 /// How many of the states the session showed itself are remembered (see [`Notices::shown`]).
@@ -117,6 +117,11 @@ impl ConsoleNotifier {
 
 impl Notifier for ConsoleNotifier {
     fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
+        // The console is one place: the line a thread's game leaves in its channel (an
+        // arena's games have places of their own) repeats what its ending printed.
+        if notice.kind == NoticeKind::Summary {
+            return Ok(None);
+        }
         let v = &notice.game;
         let lang = self.lang.get();
         // The console has no threads and no buttons: every notice shows where the game stands.
@@ -131,11 +136,21 @@ impl Notifier for ConsoleNotifier {
             },
             None => String::new(),
         };
-        let line = tr!(lang, "console-notice", text = what);
+        // A tournament's pairing prints as its own line (`[arena] pairing: …`).
+        let line = match notice.kind {
+            NoticeKind::Paired { .. } => what,
+            _ => tr!(lang, "console-notice", text = what),
+        };
         let mut text = Vec::new();
         writeln!(text, "{line}{picture}")
             // A rated game that ended on time: both players' changes, as after any ending.
             .and_then(|()| super::ratings::print_changes(&mut text, v, lang))
+            // A tournament game that ended on time: the points it gave.
+            .and_then(|()| {
+                i18n::tournaments::points_lines(lang, v)
+                    .iter()
+                    .try_for_each(|l| writeln!(text, "{l}"))
+            })
             .map_err(|e| NotifyError::Delivery(e.to_string()))?;
         // A game's new state (the engine's move) shows only its status line.
         let state = matches!(notice.kind, NoticeKind::GameState).then_some((v.game_id, v.ply));
@@ -145,6 +160,34 @@ impl Notifier for ConsoleNotifier {
         }
         if let Some(held) = &mut p.held {
             held.push((state, text));
+            return Ok(None);
+        }
+        p.out
+            .write_all(&text)
+            .and_then(|()| p.out.flush())
+            .map(|()| None)
+            .map_err(|e| NotifyError::Delivery(e.to_string()))
+    }
+
+    fn post_tournament(&self, notice: &TournamentNotice) -> Result<Option<u64>, NotifyError> {
+        let lang = self.lang.get();
+        let lines = match &notice.news {
+            TournamentNews::Started(v) => vec![i18n::tournaments::started_line(lang, v)],
+            TournamentNews::Finished(s) => i18n::tournaments::final_lines(lang, s),
+        };
+        let mut text = Vec::new();
+        for l in lines {
+            writeln!(text, "{l}").map_err(|e| NotifyError::Delivery(e.to_string()))?;
+        }
+        self.print(text)
+    }
+}
+
+impl ConsoleNotifier {
+    fn print(&self, text: Vec<u8>) -> Result<Option<u64>, NotifyError> {
+        let mut p = self.printer.lock();
+        if let Some(held) = &mut p.held {
+            held.push((None, text));
             return Ok(None);
         }
         p.out

@@ -159,12 +159,23 @@ impl Session {
             cajitas_rules::read_move(&p.position, &text, lang).ok()?;
             return Some(Command::Move { text, claim });
         }
-        let v = self.service.queries().board(self.ch).ok()?;
+        let v = self.service.queries().board(self.game_place()).ok()?;
         if v.finished || v.aborted {
             return None;
         }
         cajitas_rules::read_move(&v.position, &text, lang).ok()?;
         Some(Command::Move { text, claim })
+    }
+
+    /// Where the acting user's game commands go: their tournament game in progress, else the
+    /// channel.
+    fn game_place(&self) -> ChannelRef {
+        self.service
+            .tournaments()
+            .game_place_of(self.me.id)
+            .ok()
+            .flatten()
+            .unwrap_or(self.ch)
     }
 
     /// The puzzle the acting user has open here, when a move is theirs to answer it with:
@@ -203,7 +214,18 @@ impl Session {
             svc.post_notices(done.notices);
             done.view
         };
-        let (me, ch) = (self.me.clone(), self.ch);
+        let me = self.me.clone();
+        // A game command acts on the acting user's tournament game when they play one (an
+        // arena's games each have a place of their own), else on the channel's game.
+        let ch = match cmd {
+            Command::Move { .. }
+            | Command::Draw(_)
+            | Command::Takeback(_)
+            | Command::Resign
+            | Command::Abort
+            | Command::Board => self.game_place(),
+            _ => self.ch,
+        };
         let lang = self.lang.get();
         let who = || me.name.clone();
         match cmd {
@@ -300,6 +322,7 @@ impl Session {
                         writeln!(out, "{line}")?;
                         show_game(out, &r.view, lang)?;
                         ratings::print_changes(out, &r.view, lang)?;
+                        print_points(out, &r.view, lang)?;
                         self.show_png(out, &r.view, lang)?;
                         self.await_engine(&r.view, out)?;
                     }
@@ -330,6 +353,7 @@ impl Session {
                         writeln!(out, "{what}")?;
                         writeln!(out, "{}", status_line_in(&v, lang))?;
                         ratings::print_changes(out, &v, lang)?;
+                        print_points(out, &v, lang)?;
                     }
                     Err(e) => refusal(out, &e, lang)?,
                 }
@@ -387,6 +411,7 @@ impl Session {
                     writeln!(out, "{}", tr!(lang, "resigns", who = who()))?;
                     writeln!(out, "{}", status_line_in(&v, lang))?;
                     ratings::print_changes(out, &v, lang)?;
+                    print_points(out, &v, lang)?;
                 }
                 Err(e) => refusal(out, &e, lang)?,
             },
@@ -483,6 +508,7 @@ impl Session {
                     Err(e) => refusal(out, &e, lang)?,
                 }
             }
+            Command::Arena(a) => self.arena(a, out)?,
             Command::Leaderboard(speed) => {
                 let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
                 match svc.ratings().leaderboard(ch, speed, 0, me.id, None) {
@@ -493,4 +519,12 @@ impl Session {
         }
         Ok(Flow::Continue)
     }
+}
+
+/// The points a tournament game that just ended gave its players (`[arena] alice +2`).
+fn print_points(out: &mut impl Write, v: &crate::game::GameView, lang: Lang) -> io::Result<()> {
+    for line in i18n::tournaments::points_lines(lang, v) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
 }

@@ -162,6 +162,27 @@ pub enum GameError {
         /// The highest accepted.
         max: i32,
     },
+    /// There is no tournament open in this channel.
+    NoTournament,
+    /// A tournament is already open in this channel (one at a time).
+    TournamentInChannel,
+    /// An arena lasts one of the offered durations.
+    ArenaDuration {
+        /// The durations offered, in minutes.
+        allowed: &'static [u32],
+    },
+    /// An arena's games are played on a live clock.
+    ArenaNeedsLiveClock,
+    /// The actor has not joined this tournament (or has left it).
+    NotInTournament,
+    /// The tournament is over.
+    TournamentOver,
+    /// The actor has no arena game in progress.
+    NoArenaGame,
+    /// Berserk comes before one's first move, once.
+    BerserkTooLate,
+    /// A tournament game cannot be aborted: a player who does not move loses it.
+    AbortInTournament,
     /// Something went wrong on our side (not a refusal): front ends apologise to the user
     /// and log the failure with its cause chain.
     Failed(Failure),

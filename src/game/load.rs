@@ -310,6 +310,7 @@ impl GameService {
             rated: l.row.rated,
             variant,
             rating_changes: Vec::new(),
+            tournament: None,
             opening: crate::openings::of_game(l.game.start(), l.game.moves()),
             position: pos,
         });

@@ -88,6 +88,10 @@ pub use self::time_control::{
     ClockView, DAY_MS, DEFAULT_ABANDON_AFTER, LIVE_FIRST_MOVE_GRACE_MS, REMINDER_PERCENT, Speed,
     TimeControl, UnknownTimeControl,
 };
+pub use self::tournament::{
+    ArenaTerms, Mark, PairingPoints, StandingLine, Standings, TournamentNews, TournamentNotice,
+    TournamentRound, TournamentView, Tournaments,
+};
 pub use self::variant::Variant;
 pub use self::views::{
     ChallengeState, ChallengeView, ChannelRef, ColourChoice, GameView, HistoryEntry, MoveResult,

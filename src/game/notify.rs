@@ -32,6 +32,14 @@ pub enum NoticeKind {
     /// The engine failed twice to give its move: the game waits for it (the engine room
     /// tries again every minute, and on the person's next command).
     EngineUnavailable,
+    /// A tournament paired the game's players: its game has begun, in a place of its own
+    /// (Discord opens its thread); both players are mentioned.
+    Paired {
+        /// The tournament.
+        tournament: i64,
+        /// Arena or round robin.
+        kind: crate::store::TournamentKind,
+    },
 }
 
 /// One post to a game's channel.
@@ -63,6 +71,10 @@ pub trait Notifier: Send + Sync + std::fmt::Debug {
     /// Posts `notice` in its channel. Returns the id of the message posted, when the front
     /// end has such ids (a rematch challenge's thread is opened on its message).
     fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError>;
+
+    /// Posts a tournament's own news (it began; its final standings) in its channel.
+    fn post_tournament(&self, notice: &super::TournamentNotice)
+    -> Result<Option<u64>, NotifyError>;
 }
 
 /// Posts nothing (the default until a front end installs its own).
@@ -73,18 +85,31 @@ impl Notifier for NoNotifier {
     fn post(&self, _notice: &Notice) -> Result<Option<u64>, NotifyError> {
         Ok(None)
     }
+
+    fn post_tournament(
+        &self,
+        _notice: &super::TournamentNotice,
+    ) -> Result<Option<u64>, NotifyError> {
+        Ok(None)
+    }
 }
 
 /// Keeps every notice, for tests.
 #[derive(Debug, Default)]
 pub struct RecordingNotifier {
     posts: Mutex<Vec<Notice>>,
+    news: Mutex<Vec<super::TournamentNotice>>,
 }
 
 impl RecordingNotifier {
     /// The notices posted so far.
     pub fn posts(&self) -> Vec<Notice> {
         self.posts.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The tournament posts made so far.
+    pub fn news(&self) -> Vec<super::TournamentNotice> {
+        self.news.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
@@ -94,6 +119,15 @@ impl Notifier for RecordingNotifier {
         let mut posts = self.posts.lock().unwrap_or_else(|p| p.into_inner());
         posts.push(notice.clone());
         Ok(Some(posts.len() as u64))
+    }
+
+    fn post_tournament(
+        &self,
+        notice: &super::TournamentNotice,
+    ) -> Result<Option<u64>, NotifyError> {
+        let mut news = self.news.lock().unwrap_or_else(|p| p.into_inner());
+        news.push(notice.clone());
+        Ok(Some(news.len() as u64))
     }
 }
 

@@ -192,7 +192,9 @@ impl GameService {
         now: i64,
         out: &mut Vec<Notice>,
     ) -> Result<GameView, GameError> {
-        if l.row.ply < 2 {
+        // Before both sides moved the game is aborted; a tournament's game is lost by the
+        // player who did not move (lichess's arenas), as any loss on time.
+        if l.row.ply < 2 && !Self::in_tournament(tx, l.row.id)? {
             return self.end_game(tx, l, GameEnd::Aborted, now, out);
         }
         let loser = l.game.position().turn();
@@ -285,9 +287,11 @@ impl GameService {
         l.offer = None;
         // After the ply-checked write: only the one ending that landed rates the game.
         let changes = Self::rate_in(tx, &l.row, now)?;
+        let points = Self::score_tournament_game(tx, &l.row, now)?;
         let thread = l.row.thread;
         let mut view = self.view(l)?;
         view.rating_changes = changes;
+        view.tournament = points;
         // A game of a thread ends with a line in its channel, once the ending is committed.
         if thread.is_some() {
             out.push(Notice {
@@ -448,7 +452,14 @@ impl Play<'_> {
             let tc = TimeControl::from_row(l.row.tc);
             let abandon = self.svc.abandon_ms();
             let before = ClockState::from_row(tc, &l.row.clock, l.row.ply, mine, now, abandon);
-            let clock = time_control::after_move(tc, before, l.row.ply, mine, now, abandon);
+            let clock = time_control::after_move(
+                time_control::for_mover(tc, l.row.berserk, mine),
+                before,
+                l.row.ply,
+                mine,
+                now,
+                abandon,
+            );
             // The next event is written with the move (a move that ends the game leaves it
             // to the ending, which drops it). A game against the engine has none: no
             // reminder pings the engine, and nobody claims a game it abandoned.
@@ -699,6 +710,9 @@ impl Play<'_> {
             .in_game(actor, ch, |t| {
                 if t.game.row.ply >= 2 && !GameService::has_engine(&t.game) {
                     return Err(GameError::AbortTooLate);
+                }
+                if GameService::in_tournament(t.tx, t.game.row.id)? {
+                    return Err(GameError::AbortInTournament);
                 }
                 t.record_actor()?;
                 self.svc

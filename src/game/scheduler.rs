@@ -137,6 +137,8 @@ pub struct Round {
     pub posted: usize,
     /// Posts that failed (they are tried again later, with the same nonce).
     pub failed: usize,
+    /// Tournament pairings made (each game started; see [`super::Tournaments::run_due`]).
+    pub paired: usize,
 }
 
 /// The scheduler thread of one service (see the module documentation). Stopped and joined
@@ -307,7 +309,7 @@ fn run(svc: GameService, scope: EventScope, bell: &Doorbell, wakeups: &AtomicU64
         }
         let mut next = match svc.clocks().run_round(scope) {
             Ok(round) => {
-                if round.claimed + round.posted + round.failed > 0 {
+                if round.claimed + round.posted + round.failed + round.paired > 0 {
                     tracing::info!(?round, "scheduler round");
                 }
                 let next = svc.clocks().next_wake(scope).unwrap_or_else(|e| {
@@ -388,6 +390,11 @@ impl Clocks<'_> {
                 break;
             }
         }
+        // The tournaments' work: starts, pairing waves, ends; their posts once committed.
+        let t = self.svc.tournaments().run_due()?;
+        round.paired += t.paired;
+        self.svc.post_notices(t.notices);
+        self.svc.tournaments().post_news(&t.news);
         loop {
             let (posted, failed, seen) = self.post_done(scope, BATCH)?;
             round.posted += posted;
@@ -410,10 +417,8 @@ impl Clocks<'_> {
         self.svc.read(|tx| {
             let due = tx.next_event_due(scope)?;
             let post = tx.next_post_due(scope)?;
-            Ok(match (due, post) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            })
+            let tournament = tx.next_tournament_due()?;
+            Ok([due, post, tournament].into_iter().flatten().min())
         })
     }
 
@@ -634,6 +639,10 @@ impl Clocks<'_> {
             // The final message shows both players' changes, as every other ending's does.
             game.rating_changes =
                 GameService::rating_changes_in(tx, game.game_id, &game.white, &game.black)?;
+        }
+        if kind == NoticeKind::TimedOut {
+            // A tournament game: the points it gave, as after every other ending.
+            game.tournament = GameService::tournament_points_in(tx, game.game_id)?;
         }
         let mentions = match kind {
             // Only the player to move is pinged by a reminder.

@@ -389,6 +389,22 @@ pub(crate) fn start(
     }
 }
 
+/// The time control as it counts for `mover`: a side that went berserk in an arena (bit 1
+/// White, bit 2 Black of `berserk`) plays without the increment.
+pub(crate) fn for_mover(tc: TimeControl, berserk: u8, mover: Color) -> TimeControl {
+    let bit = match mover {
+        Color::White => 1,
+        Color::Black => 2,
+    };
+    match tc {
+        TimeControl::Live { base_secs, .. } if berserk & bit != 0 => TimeControl::Live {
+            base_secs,
+            increment_secs: 0,
+        },
+        other => other,
+    }
+}
+
 /// The clock after `mover` moved at `now`, the game having had `ply` plies before the move
 /// (the move was in time: `now < before.deadline` for a timed game). The mover's time used
 /// is `now - clock_at`; a live clock gets its increment after the move; each side's first

@@ -286,6 +286,9 @@ pub struct GameView {
     /// Its opening in lichess's table, named by its last position there (`None` for a game
     /// from a setup, or one that never reached a named position).
     pub opening: Option<crate::openings::InBook>,
+    /// What a tournament game scored each side, in the view returned by the operation that
+    /// ended it (`None` otherwise).
+    pub tournament: Option<super::PairingPoints>,
 }
 
 impl GameView {

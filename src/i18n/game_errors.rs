@@ -25,6 +25,23 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
         GameError::NoHintInStreak => tr!(lang, "error-no-hint-in-streak"),
         GameError::NoDailyPuzzle => tr!(lang, "error-no-daily-puzzle"),
         GameError::DailyHourRange => tr!(lang, "error-daily-hour-range"),
+        GameError::NoTournament => tr!(lang, "error-no-tournament"),
+        GameError::TournamentInChannel => tr!(lang, "error-tournament-in-channel"),
+        GameError::ArenaDuration { allowed } => tr!(
+            lang,
+            "error-arena-duration",
+            allowed = allowed
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        GameError::ArenaNeedsLiveClock => tr!(lang, "error-arena-live-clock"),
+        GameError::NotInTournament => tr!(lang, "error-not-in-tournament"),
+        GameError::TournamentOver => tr!(lang, "error-tournament-over"),
+        GameError::NoArenaGame => tr!(lang, "error-no-arena-game"),
+        GameError::BerserkTooLate => tr!(lang, "error-berserk-too-late"),
+        GameError::AbortInTournament => tr!(lang, "error-abort-in-tournament"),
         GameError::PuzzleRatingRange { min, max } => tr!(
             lang,
             "error-puzzle-rating-range",

@@ -20,6 +20,7 @@ pub mod puzzles;
 pub mod ratings;
 mod read_errors;
 pub mod status;
+pub mod tournaments;
 mod words;
 
 use std::sync::LazyLock;
@@ -48,6 +49,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/en/engine.ftl"),
             include_str!("../../assets/i18n/en/cli.ftl"),
             include_str!("../../assets/i18n/en/puzzles.ftl"),
+            include_str!("../../assets/i18n/en/tournaments.ftl"),
         ],
     ),
     (
@@ -62,6 +64,7 @@ const SOURCES: [(Lang, &[&str]); 2] = [
             include_str!("../../assets/i18n/es/engine.ftl"),
             include_str!("../../assets/i18n/es/cli.ftl"),
             include_str!("../../assets/i18n/es/puzzles.ftl"),
+            include_str!("../../assets/i18n/es/tournaments.ftl"),
         ],
     ),
 ];
@@ -456,6 +459,17 @@ pub(crate) mod variant_tests {
             GameError::NoHintInStreak,
             GameError::NoDailyPuzzle,
             GameError::DailyHourRange,
+            GameError::NoTournament,
+            GameError::TournamentInChannel,
+            GameError::ArenaDuration {
+                allowed: &[30, 45, 60, 90],
+            },
+            GameError::ArenaNeedsLiveClock,
+            GameError::NotInTournament,
+            GameError::TournamentOver,
+            GameError::NoArenaGame,
+            GameError::BerserkTooLate,
+            GameError::AbortInTournament,
             GameError::PuzzleRatingRange {
                 min: 400,
                 max: 3200,

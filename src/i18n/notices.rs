@@ -24,6 +24,15 @@ pub fn notice_text(lang: Lang, p: Presentation, kind: &NoticeKind, v: &GameView)
             status_line(lang, p, v)
         }
         NoticeKind::EngineUnavailable => tr!(lang, "engine-unavailable"),
+        NoticeKind::Paired { .. } => match p {
+            Presentation::Console => super::tournaments::pairing_line(lang, v),
+            _ => tr!(
+                lang,
+                "arena-pairing-post",
+                white = p.player(&v.white),
+                black = p.player(&v.black)
+            ),
+        },
         NoticeKind::TimedOut if v.aborted => tr!(lang, "timeout-aborted-post", player = to_move),
         NoticeKind::TimedOut => tr!(
             lang,

@@ -37,8 +37,8 @@ pub use self::rows::*;
 pub use self::sqlite::SqliteStore;
 /// The stored words, shared with the game (see [`crate::vocab`]).
 pub use crate::vocab::{
-    ChallengeStatus, ClockKind, ColourPick, EventKind, GameStatus, OfferStatus, PuzzleStatus, Side,
-    Speed, UnknownValue,
+    ChallengeStatus, ClockKind, ColourPick, EntrantStatus, EventKind, GameStatus, OfferStatus,
+    PuzzleStatus, Side, Speed, TournamentKind, TournamentStatus, UnknownValue,
 };
 
 /// The console's channel (`cajitas local`'s games, `console::local_channel`): the one channel

@@ -168,6 +168,9 @@ pub struct GameRow {
     pub rated: bool,
     /// Its Chess960 start position by number (migration 0022); `None`: standard chess.
     pub chess960: Option<u32>,
+    /// The sides that went berserk in an arena (migration 0023): bit 1 White, bit 2 Black;
+    /// a berserk side earns no increment.
+    pub berserk: u8,
 }
 
 /// One move of a game.

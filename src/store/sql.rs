@@ -119,7 +119,10 @@ code_param!(
     ClockKind,
     EventKind,
     PuzzleStatus,
-    Speed
+    Speed,
+    TournamentKind,
+    TournamentStatus,
+    EntrantStatus
 );
 
 /// A Discord id (or a local user's id) as stored: the 64-bit signed integer with the same

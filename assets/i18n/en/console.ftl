@@ -88,5 +88,10 @@ console-help =
                                     yours by default), or lichess's puzzle ID; answer with move TEXT or the move alone
       puzzle streak                 Puzzle Streak: rising difficulty, no hints, until your first mistake
       hint | solution               the piece to move (the attempt is then unrated), or give up and see the line
+      arena create 30m|45m|60m|90m TIME [rated:true|false] [starts:Nm]
+                                    an arena in this channel (TIME a live clock such as 3+2; starts in 5 min by default)
+      arena join|pause|withdraw|berserk|standings
+                                    play in it (moves, draw and resign act on your arena game), pause, leave,
+                                    halve your clock before your first move, see the table
       lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
       help | quit

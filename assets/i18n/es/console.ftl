@@ -89,6 +89,11 @@ console-help =
                                     el tuyo si no), o el problema ID de lichess; responde con move JUGADA o la jugada sola
       puzzle { cmd-puzzle.mode-streak }                  racha de problemas: cada vez más difíciles, sin pistas, hasta tu primer error
       hint | solution               la pieza que hay que mover (el intento deja de ser puntuado), o ríndete y mira la línea
+      arena { console-arena-create } 30m|45m|60m|90m TIEMPO [puntuada:sí|no] [{ console-arena-starts }:Nm]
+                                    una arena en este canal (TIEMPO un reloj en vivo como 3+2; empieza en 5 min si no se dice)
+      arena { console-arena-join }|{ console-arena-pause }|{ console-arena-withdraw }|{ console-arena-berserk }|{ console-arena-standings }
+                                    juega en ella (las jugadas, tablas y abandonar van a tu partida de arena), pausa, sal,
+                                    reduce tu reloj a la mitad antes de tu primera jugada, mira la clasificación
       lang en|es                    el idioma de la consola y de las jugadas (es: R = rey, D T A C = dama torre alfil caballo; en: R = torre)
       { cmd-help.name } | { console-quit-word }                 esta ayuda | salir
     En inglés: challenge [white|black|random] [rated:true|false], accept, decline, cancel, play, move [claim],

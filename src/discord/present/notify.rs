@@ -12,8 +12,8 @@ use poise::serenity_prelude as serenity;
 use crate::discord::interaction::reply::{Reply, channel_message};
 use crate::discord::present::threads::post_in;
 use crate::discord::present::view::{challenge_reply, embed, game_reply, show_with};
-use crate::game::{Notice, NoticeKind, Notifier, NotifyError};
-use crate::i18n::{Presentation, notices};
+use crate::game::{Notice, NoticeKind, Notifier, NotifyError, TournamentNews, TournamentNotice};
+use crate::i18n::{Presentation, notices, tournaments};
 use crate::render::Renderer;
 use crate::tr;
 
@@ -87,7 +87,34 @@ impl Notifier for DiscordNotifier {
                 .nonce(serenity::Nonce::String(nonce.clone()))
                 .enforce_nonce(true);
         }
-        let channel = notice.place.channel;
+        self.send(notice.place.channel, message, wind_down)
+    }
+
+    fn post_tournament(&self, notice: &TournamentNotice) -> Result<Option<u64>, NotifyError> {
+        let lang = match &notice.news {
+            TournamentNews::Started(v) => v.lang,
+            TournamentNews::Finished(s) => s.tournament.lang,
+        };
+        let lines = match &notice.news {
+            TournamentNews::Started(v) => vec![tournaments::started_line(lang, v)],
+            TournamentNews::Finished(s) => tournaments::final_lines(lang, s),
+        };
+        let message = channel_message(Reply::text(lines.join("\n")))
+            .nonce(serenity::Nonce::String(notice.nonce.clone()))
+            .enforce_nonce(true);
+        self.send(notice.place.channel, message, None)
+    }
+}
+
+impl DiscordNotifier {
+    /// Sends `message` to `channel` and waits for Discord's answer, at most [`POST_TIMEOUT`];
+    /// with `wind_down`, that thread then archives sooner.
+    fn send(
+        &self,
+        channel: u64,
+        message: serenity::CreateMessage,
+        wind_down: Option<u64>,
+    ) -> Result<Option<u64>, NotifyError> {
         let http = Arc::clone(&self.http);
         // The request runs on the runtime (serenity's client needs it); this thread waits for
         // its answer, at most POST_TIMEOUT. Spawning rather than `block_on` keeps this safe

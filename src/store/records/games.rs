@@ -13,7 +13,7 @@ macro_rules! select_game {
              g.start_fen, g.fen, g.ply, g.status, g.result, g.winner, g.termination,
              g.claim_move, g.created_at, g.updated_at, g.finished_at, g.lang, g.thread_id,
              g.tc_kind, g.tc_base_ms, g.tc_inc_ms, g.white_ms, g.black_ms, g.clock_at,
-             g.deadline, g.seq, g.rated, g.chess960
+             g.deadline, g.seq, g.rated, g.chess960, g.berserk
          FROM games g JOIN users w ON w.id = g.white_id JOIN users b ON b.id = g.black_id"
     };
 }
@@ -48,6 +48,7 @@ pub(super) fn game_row(c: &mut Columns<'_>) -> Result<GameRow, StoreError> {
         },
         rated: c.bool()?,
         chess960: c.opt_u32()?,
+        berserk: u8::try_from(c.i64()?).unwrap_or(0),
     })
 }
 

@@ -13,6 +13,7 @@ mod offers;
 mod puzzles;
 mod ratings;
 mod takebacks;
+mod tournaments;
 mod users;
 
 pub use self::bookkeeping::{Interactions, Pings, Settings};
@@ -25,6 +26,9 @@ pub use self::offers::DrawOffers;
 pub use self::puzzles::{AttemptStep, NewAttempt, Puzzles};
 pub use self::ratings::Ratings;
 pub use self::takebacks::Takebacks;
+pub use self::tournaments::{
+    EntrantRow, NewTournament, PairingResult, PairingRow, TournamentRow, Tournaments,
+};
 pub use self::users::Users;
 
 /// An open transaction: every kind of record, read and written in it.
@@ -42,6 +46,7 @@ pub trait Tx:
     + Engines
     + Puzzles
     + Daily
+    + Tournaments
 {
 }
 
@@ -58,7 +63,8 @@ impl<
         + Ratings
         + Engines
         + Puzzles
-        + Daily,
+        + Daily
+        + Tournaments,
 > Tx for T
 {
 }

@@ -1,0 +1,46 @@
+# Tournaments (issue 32): arenas and round robins.
+error-no-tournament = There is no tournament open here.
+error-tournament-in-channel = A tournament is already open here: one at a time per channel.
+error-arena-duration = An arena lasts { $allowed } minutes.
+error-arena-live-clock = An arena is played on a live clock (such as 3+2).
+error-not-in-tournament = You are not in this tournament.
+error-tournament-over = This tournament is over.
+error-no-arena-game = You have no arena game in progress.
+error-berserk-too-late = Berserk comes before your first move, once.
+error-abort-in-tournament = A tournament game cannot be aborted: a player who does not move loses it.
+
+arena-default-name = Arena { $time }
+arena-created = { $name }: { $minutes } minutes of { $time }, { $rated ->
+    [yes] rated
+   *[no] casual
+}, starting in { $starts } min. Join, then play the games you are paired for; the most points win.
+arena-joined = { $name }: you are in ({ $players } players).
+arena-paused = { $name }: you are paused; join again to be paired.
+arena-withdrawn = { $name }: you left; your points stay.
+arena-berserk = Berserk! Your clock is halved and you play without the increment.
+arena-started = { $name } has begun: pairings come every few seconds.
+arena-pairing = {"["}arena] pairing: { $white } (white) vs { $black } (black) · game { $game }
+arena-pairing-post = Arena: { $white } (white) vs { $black } (black). Your game has begun: the first move is due within the grace period, or it is lost.
+arena-points = {"["}arena] { $name } +{ $points }
+arena-final = {"["}arena] final standings
+arena-standings-heading = { $name } · { $status ->
+    [created] starts soon
+    [started] in progress
+   *[finished] final
+} · { $players } players
+arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
+arena-standings-empty = Nobody has joined yet.
+arena-podium = { $rank ->
+    [1] 🥇
+    [2] 🥈
+   *[3] 🥉
+} { $name } · { $points } points · performance { $performance }
+
+# The console's arena words (`arena create`, …).
+console-arena-create = create
+console-arena-join = join
+console-arena-pause = pause
+console-arena-withdraw = withdraw
+console-arena-berserk = berserk
+console-arena-standings = standings
+console-arena-starts = starts

@@ -1,0 +1,46 @@
+# Torneos (issue 32): arenas y todos contra todos.
+error-no-tournament = No hay ningún torneo abierto aquí.
+error-tournament-in-channel = Ya hay un torneo abierto aquí: uno a la vez por canal.
+error-arena-duration = Una arena dura { $allowed } minutos.
+error-arena-live-clock = Una arena se juega con reloj en vivo (como 3+2).
+error-not-in-tournament = No estás en este torneo.
+error-tournament-over = Este torneo ha terminado.
+error-no-arena-game = No tienes ninguna partida de arena en curso.
+error-berserk-too-late = El berserk va antes de tu primera jugada, una sola vez.
+error-abort-in-tournament = Una partida de torneo no se puede anular: quien no mueve la pierde.
+
+arena-default-name = Arena { $time }
+arena-created = { $name }: { $minutes } minutos de { $time }, { $rated ->
+    [yes] puntuable
+   *[no] amistosa
+}, empieza en { $starts } min. Únete y juega las partidas que te toquen; gana quien sume más puntos.
+arena-joined = { $name }: estás dentro ({ $players } jugadores).
+arena-paused = { $name }: estás en pausa; vuelve a unirte para que te emparejen.
+arena-withdrawn = { $name }: has salido; tus puntos se quedan.
+arena-berserk = ¡Berserk! Tu reloj queda a la mitad y juegas sin incremento.
+arena-started = { $name } ha empezado: los emparejamientos llegan cada pocos segundos.
+arena-pairing = {"["}arena] emparejamiento: { $white } (blancas) contra { $black } (negras) · partida { $game }
+arena-pairing-post = Arena: { $white } (blancas) contra { $black } (negras). Vuestra partida ha empezado: hay que mover dentro del periodo de gracia, o se pierde.
+arena-points = {"["}arena] { $name } +{ $points }
+arena-final = {"["}arena] clasificación final
+arena-standings-heading = { $name } · { $status ->
+    [created] empieza pronto
+    [started] en juego
+   *[finished] final
+} · { $players } jugadores
+arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
+arena-standings-empty = Todavía no se ha unido nadie.
+arena-podium = { $rank ->
+    [1] 🥇
+    [2] 🥈
+   *[3] 🥉
+} { $name } · { $points } puntos · rendimiento { $performance }
+
+# The console's arena words (`arena create`, …).
+console-arena-create = crear
+console-arena-join = unirse
+console-arena-pause = pausa
+console-arena-withdraw = retirarse
+console-arena-berserk = berserk
+console-arena-standings = clasificación
+console-arena-starts = empieza
