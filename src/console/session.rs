@@ -509,6 +509,7 @@ impl Session {
                 }
             }
             Command::Arena(a) => self.arena(a, out)?,
+            Command::RoundRobin(r) => self.round_robin(r, out)?,
             Command::Leaderboard(speed) => {
                 let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
                 match svc.ratings().leaderboard(ch, speed, 0, me.id, None) {

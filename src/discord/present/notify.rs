@@ -94,10 +94,14 @@ impl Notifier for DiscordNotifier {
         let lang = match &notice.news {
             TournamentNews::Started(v) => v.lang,
             TournamentNews::Finished(s) => s.tournament.lang,
+            TournamentNews::RoundRobinFinished(s) => s.tournament.lang,
         };
         let lines = match &notice.news {
             TournamentNews::Started(v) => vec![tournaments::started_line(lang, v)],
             TournamentNews::Finished(s) => tournaments::final_lines(lang, s),
+            TournamentNews::RoundRobinFinished(s) => {
+                crate::i18n::round_robins::final_lines(lang, s)
+            }
         };
         let message = channel_message(Reply::text(lines.join("\n")))
             .nonce(serenity::Nonce::String(notice.nonce.clone()))

@@ -16,9 +16,14 @@
 
 pub mod berger;
 pub mod plan;
+mod robin;
 pub mod roundrobin;
 pub mod sheet;
 pub mod wave;
+
+pub use self::robin::{
+    RoundRobinLine, RoundRobinMade, RoundRobinStandings, RoundRobinTerms, RoundRobinWithdrawn,
+};
 
 use std::collections::{HashMap, HashSet};
 
@@ -186,6 +191,8 @@ pub enum TournamentNews {
     Started(TournamentView),
     /// It ended: the final standings.
     Finished(Standings),
+    /// A round robin ended: its final standings.
+    RoundRobinFinished(RoundRobinStandings),
 }
 
 /// A tournament's post, for [`super::Notifier::post_tournament`].
@@ -466,6 +473,9 @@ impl Tournaments<'_> {
             let Some(t) = tx.tournament(seen.id)? else {
                 return Ok(None);
             };
+            if t.kind == TournamentKind::RoundRobin {
+                return self.round_robin_step(tx, &t, now);
+            }
             let state = (t.status, t.next_wave_at, t.waves);
             match t.status {
                 TournamentStatus::Created if t.starts_at <= now => {
@@ -512,6 +522,11 @@ impl Tournaments<'_> {
                 place: standings.tournament.place,
                 nonce: format!("cjtf{}", standings.tournament.id),
                 news: TournamentNews::Finished(standings),
+            }),
+            Some(Step::RoundRobinFinished(standings)) => round.news.push(TournamentNotice {
+                place: standings.tournament.place,
+                nonce: format!("cjtf{}", standings.tournament.id),
+                news: TournamentNews::RoundRobinFinished(standings),
             }),
             Some(Step::Paired(notices)) => {
                 round.paired += notices.len();
@@ -630,6 +645,7 @@ impl Tournaments<'_> {
             kind: NoticeKind::Paired {
                 tournament: t.id,
                 kind: t.kind,
+                round: number,
             },
             mentions: vec![pair.white, pair.black],
             nonce: Some(format!("cjp{pairing}")),
@@ -813,6 +829,7 @@ enum Step {
     Started(TournamentView),
     Paired(Vec<Notice>),
     Finished(Standings),
+    RoundRobinFinished(RoundRobinStandings),
 }
 
 impl GameService {
