@@ -230,7 +230,10 @@ impl Session {
         let who = || me.name.clone();
         match cmd {
             Command::Quit => return Ok(Flow::Quit),
-            Command::Help => writeln!(out, "{}", tr!(lang, "console-help"))?,
+            Command::Help => {
+                writeln!(out, "{}", tr!(lang, "console-help"))?;
+                writeln!(out, "{}", tr!(lang, "console-help-roundrobin"))?;
+            }
             Command::As(name) => {
                 self.me = local_user(&name);
                 let name = self.me.name.clone();
