@@ -1017,3 +1017,35 @@ fn a_round_robin_of_four_played_to_the_end_in_the_console() {
     assert_eq!(stdout.matches("[roundrobin] round ").count(), 6, "{stdout}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn a_round_robin_in_spanish_with_a_withdrawal_before_half() {
+    let dir = temp_dir("roundrobin-es");
+    let script = "\
+ayuda
+liguilla crear ana beto carla 1d
+liguilla retirarse as carla
+liguilla clasificación
+";
+    let out = local(&dir, &["--lang", "es", "--as", "ana", "--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for needle in [
+        "  liguilla crear NOMBRE NOMBRE NOMBRE … TIEMPO [doble] [puntuada:sí|no]",
+        // Three players: the table for 4, seat 4 the bye. Round 1: 2-3.
+        "[roundrobin] ronda 1: beto (blancas) contra carla (negras) · partida 1",
+        // carla leaves with none of her 2 games over: her results are cancelled, her game
+        // lost, and round 2 (1-2) opens at once.
+        "carla se retira de Liguilla 1d: había terminado menos de la mitad de sus partidas, así que sus resultados se anulan.",
+        "[roundrobin] ronda 2: ana (blancas) contra beto (negras) · partida 2",
+        "Liguilla 1d · ronda 2 de 3 · en juego",
+        "1. ana 0 0",
+        "1. beto 0 0",
+        "-. carla (se retiró: resultados anulados)",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.trim_end() == needle),
+            "missing {needle:?} in\n{stdout}"
+        );
+    }
+}

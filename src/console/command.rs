@@ -492,14 +492,14 @@ fn parse_roundrobin(args: &[&str], lang: Lang) -> Result<Command, CommandError> 
     let Some((sub, rest)) = args.split_first() else {
         return Err(usage());
     };
-    if word_is(lang, sub, "standings", "cmd-roundrobin.standings-name") {
+    if word_is(lang, sub, "standings", "cmd-roundrobin-standings.name") {
         return if rest.is_empty() {
             Ok(Command::RoundRobin(RoundRobinCommand::Standings))
         } else {
             Err(usage())
         };
     }
-    if word_is(lang, sub, "withdraw", "cmd-roundrobin.withdraw-name") {
+    if word_is(lang, sub, "withdraw", "cmd-roundrobin-withdraw.name") {
         return match rest {
             [] => Ok(Command::RoundRobin(RoundRobinCommand::Withdraw(None))),
             [word, name @ ..] if word.eq_ignore_ascii_case("as") && !name.is_empty() => Ok(
@@ -508,7 +508,7 @@ fn parse_roundrobin(args: &[&str], lang: Lang) -> Result<Command, CommandError> 
             _ => Err(usage()),
         };
     }
-    if !word_is(lang, sub, "create", "cmd-roundrobin.create-name") {
+    if !word_is(lang, sub, "create", "cmd-roundrobin-create.name") {
         return Err(usage());
     }
     let (mut time, mut double, mut rated) = (None, false, None);
@@ -516,7 +516,7 @@ fn parse_roundrobin(args: &[&str], lang: Lang) -> Result<Command, CommandError> 
     for a in rest {
         let again = if let Some(r) = rated_option(lang, a).map_err(|_| usage())? {
             rated.replace(r).is_some()
-        } else if word_is(lang, a, "double", "cmd-roundrobin.double-name") {
+        } else if word_is(lang, a, "double", "cmd-roundrobin-create.double-name") {
             std::mem::replace(&mut double, true)
         } else if let Ok(t) = a.parse::<TimeControl>() {
             time.replace(t).is_some()

@@ -149,12 +149,14 @@ cmd-puzzle =
     .mode-description = Streak: puzzles of rising difficulty until your first mistake
     .mode-streak = streak
 
-# Round robins (issue 32): /roundrobin, whose words the console's `roundrobin` reads too.
+# Round robins (issue 32): /roundrobin and its subcommands (`cmd-roundrobin-create`, …), whose
+# words the console's `roundrobin` reads too.
 cmd-roundrobin =
     .name = roundrobin
     .description = A round robin: everyone plays everyone, 3 to 16 players
-    .create-name = create
-    .create-description = Start a round robin of the players mentioned, seated in that order
+cmd-roundrobin-create =
+    .name = create
+    .description = Start a round robin of the players mentioned, seated in that order
     .players-name = players
     .players-description = The players, 3 to 16, mentioned (@…) in seat order
     .time-name = time
@@ -163,7 +165,9 @@ cmd-roundrobin =
     .double-description = Everyone meets everyone twice, once with each colour
     .rated-name = rated
     .rated-description = Whether its games count for the ratings (yes by default)
-    .standings-name = standings
-    .standings-description = The standings: points, then Sonneborn-Berger, then the direct encounter
-    .withdraw-name = withdraw
-    .withdraw-description = Leave it: before half your games are over, your results are cancelled
+cmd-roundrobin-standings =
+    .name = standings
+    .description = The standings: points, then Sonneborn-Berger, then the direct encounter
+cmd-roundrobin-withdraw =
+    .name = withdraw
+    .description = Leave it: before half your games are over, your results are cancelled

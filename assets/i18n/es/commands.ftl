@@ -147,12 +147,14 @@ cmd-puzzle =
     .mode-description = Racha: problemas cada vez más difíciles hasta tu primer error
     .mode-streak = racha
 
-# Round robins (issue 32): /roundrobin, whose words the console's `roundrobin` reads too.
+# Round robins (issue 32): /roundrobin and its subcommands (`cmd-roundrobin-create`, …), whose
+# words the console's `roundrobin` reads too.
 cmd-roundrobin =
     .name = liguilla
     .description = Una liguilla: todos contra todos, de 3 a 16 jugadores
-    .create-name = crear
-    .create-description = Empieza una liguilla con los jugadores mencionados, en ese orden
+cmd-roundrobin-create =
+    .name = crear
+    .description = Empieza una liguilla con los jugadores mencionados, en ese orden
     .players-name = jugadores
     .players-description = Los jugadores, de 3 a 16, mencionados (@…) en el orden de sus números
     .time-name = tiempo
@@ -161,7 +163,9 @@ cmd-roundrobin =
     .double-description = Todos juegan dos veces contra todos, una con cada color
     .rated-name = puntuada
     .rated-description = Si sus partidas cuentan para la puntuación (sí por defecto)
-    .standings-name = clasificación
-    .standings-description = La clasificación: puntos, luego Sonneborn-Berger, luego el encuentro directo
-    .withdraw-name = retirarse
-    .withdraw-description = Dejarla: antes de terminar la mitad de tus partidas, tus resultados se anulan
+cmd-roundrobin-standings =
+    .name = clasificación
+    .description = La clasificación: puntos, luego Sonneborn-Berger, luego el encuentro directo
+cmd-roundrobin-withdraw =
+    .name = retirarse
+    .description = Dejarla: antes de terminar la mitad de tus partidas, tus resultados se anulan
