@@ -887,3 +887,219 @@ async fn the_mates_answer_comes_before_the_channel_summary_posted_once_and_retri
         .count();
     assert_eq!(summaries, 1);
 }
+
+// Issue 32: an arena of six played through the fake Discord in virtual time, to the podium.
+// The service runs in this process on a manual clock and posts through the bot's real
+// notifier: the start, each pairing (a line in the channel pinging both players, the game's
+// thread opened on it, White first, the board in it, the game moved into the thread), every
+// game played in its thread, and the final standings with the podium.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_of_six_through_discord_in_virtual_time_to_the_podium() {
+    use std::sync::Arc;
+
+    use cajitas::discord::DiscordNotifier;
+    use cajitas::game::{
+        ArenaTerms, ChannelRef, Clock, EventScope, GameService, Lang, ManualClock, ServiceOptions,
+        SystemClock, TimeControl, UserRef,
+    };
+    use poise::serenity_prelude as serenity;
+    use support::fake_discord::GUILD_ID;
+
+    let fake = FakeDiscord::start(500).await;
+    let dir = support::bot::TempDir::new("arena-e2e");
+    let http = serenity::HttpBuilder::new("MTAw.fake00.fakefakefake")
+        .proxy(fake.base.as_str())
+        .ratelimiter_disabled(true)
+        .build();
+    let notifier = DiscordNotifier::new(
+        Arc::new(http),
+        cajitas::render::default_renderer(),
+        tokio::runtime::Handle::current(),
+    );
+    let db = dir.path().join("cajitas.db");
+    let users: Vec<UserRef> = (1..=6u64)
+        .map(|i| UserRef::new(900_000_000_000_000_000 + i, &format!("player{i}"), false))
+        .collect();
+    let players = users.clone();
+    let (threads_played, podium) = tokio::task::spawn_blocking(move || {
+        let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
+        let svc = GameService::open(
+            &db,
+            ServiceOptions {
+                notifier: Arc::new(notifier),
+                ..ServiceOptions::with_clock(clock.clone())
+            },
+        )
+        .unwrap();
+        let ch = ChannelRef {
+            guild: Some(GUILD_ID),
+            channel: CHANNEL,
+        };
+        let terms = ArenaTerms {
+            minutes: 30,
+            time: TimeControl::Live {
+                base_secs: 180,
+                increment_secs: 2,
+            },
+            rated: true,
+            starts_in: Some(0),
+            name: Some("Friday arena".into()),
+        };
+        svc.tournaments()
+            .create_arena(&players[0], ch, &terms, Lang::En)
+            .unwrap();
+        for u in &players[1..] {
+            svc.tournaments().join(u, ch).unwrap();
+        }
+        let round = || svc.clocks().run_round(EventScope::All).unwrap();
+        round();
+        let mut threads = std::collections::HashSet::new();
+        // Four waves: each pairs the six (the ones who just met apart), and each game ends
+        // within it: White mates in two (fool's mate, reversed) or resigns.
+        for wave in 0..4 {
+            clock.advance(Duration::from_secs(20));
+            assert_eq!(round().paired, 3, "wave {wave}");
+            let mut done = std::collections::HashSet::new();
+            for u in &players {
+                if done.contains(&u.id) {
+                    continue;
+                }
+                let place = svc.tournaments().game_place_of(u.id).unwrap().unwrap();
+                assert!(place.channel < 1 << 62, "moved into its thread: {place:?}");
+                threads.insert(place.channel);
+                let v = svc.queries().board(place).unwrap();
+                let (w, b) = (v.white.clone(), v.black.clone());
+                done.insert(w.id);
+                done.insert(b.id);
+                if wave % 2 == 0 {
+                    for (who, mv) in [(&w, "e4"), (&b, "g5"), (&w, "d4"), (&b, "f6"), (&w, "Qh5#")]
+                    {
+                        svc.play()
+                            .play_move(who, place, mv, Lang::En, false)
+                            .unwrap();
+                    }
+                } else {
+                    svc.play()
+                        .play_move(&w, place, "d4", Lang::En, false)
+                        .unwrap();
+                    svc.play()
+                        .play_move(&b, place, "d5", Lang::En, false)
+                        .unwrap();
+                    svc.play().resign(&w, place, None).unwrap();
+                }
+            }
+        }
+        clock.advance(Duration::from_secs(30 * 60));
+        assert_eq!(round().paired, 0);
+        let s = svc.tournaments().standings(ch).unwrap();
+        let podium: Vec<String> = s
+            .lines
+            .iter()
+            .take(3)
+            .map(|l| l.user.name.clone())
+            .collect();
+        (threads, podium)
+    })
+    .await
+    .unwrap();
+
+    // Twelve games, each in its own thread under the channel, named White first.
+    assert_eq!(threads_played.len(), 12);
+    for t in &threads_played {
+        let thread = fake.thread(*t).expect("a thread of the fake");
+        assert_eq!(thread.parent, CHANNEL);
+        assert!(thread.name.contains(" vs "), "{}", thread.name);
+        let posts = fake.posts_in(*t);
+        assert!(!posts.is_empty(), "the board in thread {t}");
+        assert!(!posts[0].attachments().is_empty(), "a board picture");
+    }
+    let channel: Vec<String> = fake.posts_in(CHANNEL).iter().map(|r| r.text()).collect();
+    let all = channel.join("\n");
+    assert!(all.contains("Friday arena has begun"), "{all}");
+    let pairings: Vec<&String> = channel
+        .iter()
+        .filter(|t| t.starts_with("Arena: "))
+        .collect();
+    assert_eq!(pairings.len(), 12, "{all}");
+    for u in &users {
+        assert!(
+            all.contains(&format!("<@{}>", u.id)),
+            "{} pinged: {all}",
+            u.name
+        );
+    }
+    let last = channel.last().unwrap();
+    assert!(last.contains("[arena] final standings"), "{last}");
+    assert!(last.contains(&format!("🥇 {}", podium[0])), "{last}");
+    assert!(last.contains("🥈") && last.contains("🥉"), "{last}");
+}
+
+/// `/arena SUB` typed by `user` in the channel, with the subcommand's options.
+async fn arena_cmd(
+    w: &World,
+    user: &FakeUser,
+    sub: &str,
+    options: serde_json::Value,
+    manage: bool,
+) -> Recorded {
+    let mut p = w
+        .parent()
+        .command(&w.fake, user, "en-US", "arena", &[], &[]);
+    p["data"]["options"] = json!([{"type": 1, "name": sub, "options": options}]);
+    if manage {
+        let all: u64 = support::fake_discord::PERMISSIONS.parse().unwrap();
+        p["member"]["permissions"] = json!((all | 1 << 5).to_string());
+    }
+    w.fake.interact(&p).await
+}
+
+// Issue 32: `/arena` through the real bot: made only with Manage Server, joined, paused, the
+// standings, one arena per channel, and a bad clock refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arena_commands_through_the_bot() {
+    let w = World::start("arena-commands", vec![]).await;
+    let opts = json!([
+        {"name": "duration", "type": 4, "value": 0},
+        {"name": "time", "type": 4, "value": 7},
+        {"name": "starts_in", "type": 4, "value": 10},
+        {"name": "name", "type": 3, "value": "Friday arena"}
+    ]);
+    let r = arena_cmd(&w, &alice(), "create", opts.clone(), false).await;
+    assert_refused(&r, "Manage Server");
+    let r = arena_cmd(&w, &alice(), "create", opts.clone(), true).await;
+    assert!(!r.is_ephemeral(), "{}", r.text());
+    assert!(
+        r.text()
+            .contains("Friday arena: 30 minutes of 3+2, rated, starting in 10 min."),
+        "{}",
+        r.text()
+    );
+    let r = arena_cmd(&w, &alice(), "create", opts, true).await;
+    assert_refused(&r, "already open here");
+    let r = arena_cmd(&w, &bob(), "join", json!([]), false).await;
+    assert!(
+        r.text().contains("Friday arena: you are in (2 players)."),
+        "{}",
+        r.text()
+    );
+    let r = arena_cmd(&w, &carol(), "pause", json!([]), false).await;
+    assert_refused(&r, "You are not in this tournament.");
+    let r = arena_cmd(&w, &bob(), "pause", json!([]), false).await;
+    assert!(
+        r.is_ephemeral() && r.text().contains("you are paused"),
+        "{}",
+        r.text()
+    );
+    let r = arena_cmd(&w, &carol(), "standings", json!([]), false).await;
+    let text = r.text();
+    assert!(
+        text.contains("Friday arena · starts soon · 2 players"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1. alice 0") && text.contains("2. bob 0"),
+        "{text}"
+    );
+    let r = arena_cmd(&w, &bob(), "berserk", json!([]), false).await;
+    assert_refused(&r, "no arena game in progress");
+}

@@ -1897,3 +1897,43 @@ fn a_withdrawal_with_a_game_in_progress_loses_it() {
     // Round 2 (1-2) opened at once; round 3 (3-1) will never be.
     assert_eq!(rr_place(&svc, &alice()), rr_place(&svc, &bob()));
 }
+
+#[path = "support/arena_sim.rs"]
+mod arena_sim;
+
+// Issue 32: an arena run by two services on one database (two processes), their scheduler
+// rounds racing: nobody is ever paired while they play, and the standings kept game by game
+// equal lichess's sheets recomputed from the games at the end.
+#[test]
+fn an_arena_run_by_two_processes_pairs_nobody_twice_and_scores_as_its_games() {
+    use cajitas::game::RecordingNotifier;
+    let clock = Arc::new(ManualClock::new(1_900_000_000_000));
+    let db = temp_db("arena-two-processes");
+    let services: Vec<(GameService, Arc<RecordingNotifier>)> = (0..2)
+        .map(|_| {
+            let notifier = Arc::new(RecordingNotifier::default());
+            let opts = ServiceOptions {
+                notifier: notifier.clone(),
+                ..ServiceOptions::with_clock(clock.clone())
+            };
+            (db.open(opts), notifier)
+        })
+        .collect();
+    let plan = arena_sim::Plan {
+        players: 7,
+        minutes: 30,
+        seed: 32,
+        extra_moves: 12,
+    };
+    let out = arena_sim::play(&services, &clock, CH, plan);
+    assert!(out.games >= 40, "{out:?}");
+    assert!(out.waves >= 20 && out.moves >= 2 * out.games, "{out:?}");
+    assert_eq!(out.kept.len(), 7);
+    for (user, points) in &out.kept {
+        assert_eq!(out.recomputed[user], *points, "user {user}: {out:?}");
+    }
+    assert!(
+        out.kept.windows(2).all(|w| w[0].1 >= w[1].1),
+        "ranked by points: {out:?}"
+    );
+}

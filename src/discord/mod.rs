@@ -31,7 +31,8 @@ use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
 use commands::{
-    challenge, clocks, draw, engine, help, info, moves, puzzle, ratings, resign, settings, takeback,
+    arena, challenge, clocks, draw, engine, help, info, moves, puzzle, ratings, resign, settings,
+    takeback,
 };
 use gateway::http::http_client;
 use gateway::signals::Signals;
@@ -188,6 +189,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         ratings::leaderboard(),
         ratings::stats(),
         puzzle::puzzle(),
+        arena::arena(),
         settings::settings(),
         help::help(),
     ];

@@ -406,6 +406,15 @@ impl GameService {
             let mut wait = HELD_POST_RETRY;
             for attempt in 1..=attempts {
                 match self.inner.opts.notifier.post(&notice) {
+                    Ok(Some(thread)) if matches!(notice.kind, NoticeKind::Paired { .. }) => {
+                        // The front end opened the pairing's thread: the game moves there.
+                        let game = notice.game.game_id;
+                        let from = notice.place.channel;
+                        if let Err(e) = self.tournaments().move_to_thread(game, from, thread) {
+                            tracing::warn!(game, error = %e.chain(), "a pairing's game could not move to its thread");
+                        }
+                        break;
+                    }
                     Ok(_) => break,
                     Err(e) if attempt < attempts => {
                         tracing::info!(game = notice.game.game_id, attempt, error = %e, "a notice was not posted; trying again");

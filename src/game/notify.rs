@@ -32,8 +32,9 @@ pub enum NoticeKind {
     /// The engine failed twice to give its move: the game waits for it (the engine room
     /// tries again every minute, and on the person's next command).
     EngineUnavailable,
-    /// A tournament paired the game's players: its game has begun, in a place of its own
-    /// (Discord opens its thread); both players are mentioned.
+    /// A tournament paired the game's players: its game has begun, in a place of its own;
+    /// both players are mentioned. A front end that opens a thread for it returns the
+    /// thread's id from [`Notifier::post`], and the service moves the game there.
     Paired {
         /// The tournament.
         tournament: i64,

@@ -9,6 +9,7 @@ error-no-arena-game = You have no arena game in progress.
 error-berserk-too-late = Berserk comes before your first move, once.
 error-abort-in-tournament = A tournament game cannot be aborted: a player who does not move loses it.
 
+arena-need-manage = Only members with the Manage Server permission can make an arena.
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutes of { $time }, { $rated ->
     [yes] rated

@@ -9,6 +9,7 @@ error-no-arena-game = No tienes ninguna partida de arena en curso.
 error-berserk-too-late = El berserk va antes de tu primera jugada, una sola vez.
 error-abort-in-tournament = Una partida de torneo no se puede anular: quien no mueve la pierde.
 
+arena-need-manage = Solo los miembros con el permiso Gestionar servidor pueden crear una arena.
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutos de { $time }, { $rated ->
     [yes] puntuable

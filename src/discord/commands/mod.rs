@@ -2,6 +2,7 @@
 //! `Call::new(ctx)?`, one blocking call into the game service, and one reply; the
 //! interaction plumbing is in `interaction`, how a game looks in `present`.
 
+pub mod arena;
 pub mod challenge;
 pub mod choices;
 pub mod clocks;

@@ -38,26 +38,35 @@ pub fn choice_key(name: &str) -> String {
 pub fn localize(commands: &mut [poise::Command<Data, Error>]) {
     for c in commands {
         let id = message_id(&c.name);
-        let attr = |a: &str| format!("{id}.{a}");
-        c.description = Some(i18n::text(Lang::En, &attr("description"), None).into());
-        c.name_localizations = spanish(i18n::text(Lang::Es, &attr("name"), None));
-        c.description_localizations = spanish(i18n::text(Lang::Es, &attr("description"), None));
-        for p in &mut c.parameters {
-            let pa = |a: &str| attr(&format!("{}-{a}", p.name));
-            p.description = Some(i18n::text(Lang::En, &pa("description"), None).into());
-            p.name_localizations = spanish(i18n::text(Lang::Es, &pa("name"), None));
-            p.description_localizations = spanish(i18n::text(Lang::Es, &pa("description"), None));
-            let choices: Vec<poise::CommandParameterChoice> = p
-                .choices
-                .iter()
-                .map(|ch| {
-                    let mut ch = ch.clone();
-                    ch.localizations =
-                        spanish(i18n::text(Lang::Es, &pa(&choice_key(&ch.name)), None));
-                    ch
-                })
-                .collect();
-            p.choices = choices.into();
-        }
+        localize_one(c, &id);
+    }
+}
+
+/// Fills one command's texts from the Fluent message `id`, and its subcommands' from
+/// `{id}-{subcommand}` (`cmd-arena-create`).
+fn localize_one(c: &mut poise::Command<Data, Error>, id: &str) {
+    for sub in &mut c.subcommands {
+        let sub_id = format!("{id}-{}", sub.name);
+        localize_one(sub, &sub_id);
+    }
+    let attr = |a: &str| format!("{id}.{a}");
+    c.description = Some(i18n::text(Lang::En, &attr("description"), None).into());
+    c.name_localizations = spanish(i18n::text(Lang::Es, &attr("name"), None));
+    c.description_localizations = spanish(i18n::text(Lang::Es, &attr("description"), None));
+    for p in &mut c.parameters {
+        let pa = |a: &str| attr(&format!("{}-{a}", p.name));
+        p.description = Some(i18n::text(Lang::En, &pa("description"), None).into());
+        p.name_localizations = spanish(i18n::text(Lang::Es, &pa("name"), None));
+        p.description_localizations = spanish(i18n::text(Lang::Es, &pa("description"), None));
+        let choices: Vec<poise::CommandParameterChoice> = p
+            .choices
+            .iter()
+            .map(|ch| {
+                let mut ch = ch.clone();
+                ch.localizations = spanish(i18n::text(Lang::Es, &pa(&choice_key(&ch.name)), None));
+                ch
+            })
+            .collect();
+        p.choices = choices.into();
     }
 }

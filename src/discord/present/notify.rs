@@ -55,6 +55,7 @@ impl Notifier for DiscordNotifier {
         let lang = notice.game.lang;
         let mut wind_down = None;
         let mut reply = match &notice.kind {
+            NoticeKind::Paired { .. } => return self.post_pairing(notice),
             NoticeKind::Summary => {
                 wind_down = notice.game.thread;
                 Reply::text(notices::summary(lang, Presentation::Discord, &notice.game))
@@ -111,6 +112,74 @@ impl Notifier for DiscordNotifier {
 }
 
 impl DiscordNotifier {
+    /// A tournament's pairing: its line in the tournament's channel pinging both players, the
+    /// game's thread opened on that line (White first in its name), and the board in the
+    /// thread. Returns the thread, where the service moves the game.
+    fn post_pairing(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
+        let lang = notice.game.lang;
+        let view = &notice.game;
+        let text = notices::notice_text(lang, Presentation::Discord, &notice.kind, view);
+        let mut line = channel_message(Reply {
+            mentions: notice.mentions.clone(),
+            ..Reply::text(text.clone())
+        });
+        if let Some(nonce) = &notice.nonce {
+            line = line
+                .nonce(serenity::Nonce::String(nonce.clone()))
+                .enforce_nonce(true);
+        }
+        let shown = show_with(self.renderer, view.clone())
+            .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
+        let name = crate::discord::present::threads::game_thread_name(view, view.clock.as_of, lang);
+        let board = channel_message(game_reply(text, shown, lang));
+        let (channel, http) = (view.channel, Arc::clone(&self.http));
+        self.wait(async move {
+            let posted = post_in(&http, channel, line).await?;
+            let thread = match crate::discord::present::threads::open(
+                &http,
+                channel,
+                posted.id.get(),
+                &name,
+            )
+            .await
+            {
+                crate::discord::present::threads::Opened::Thread(t) => t,
+                // No thread: the game cannot be played here; the post is tried again.
+                _ => return Ok(None),
+            };
+            post_in(&http, thread, board).await?;
+            Ok(Some(thread))
+        })
+        .and_then(|thread| {
+            thread.map(Some).ok_or_else(|| {
+                NotifyError::Delivery("the pairing's thread could not be opened".into())
+            })
+        })
+    }
+
+    /// Runs `request` on the runtime and waits for it, at most [`POST_TIMEOUT`].
+    fn wait<T: Send + 'static>(
+        &self,
+        request: impl std::future::Future<Output = Result<T, serenity::Error>> + Send + 'static,
+    ) -> Result<T, NotifyError> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.runtime.spawn(async move {
+            let done = request.await;
+            if let Err(e) = &done {
+                crate::discord::gateway::telemetry::rest_error("post", e);
+            }
+            let _ = tx.send(done);
+        });
+        match rx.recv_timeout(POST_TIMEOUT) {
+            Ok(done) => done.map_err(|e| {
+                NotifyError::Delivery(crate::discord::interaction::reply::scrubbed(&e))
+            }),
+            Err(_) => Err(NotifyError::Delivery(format!(
+                "no answer from Discord within {POST_TIMEOUT:?}"
+            ))),
+        }
+    }
+
     /// Sends `message` to `channel` and waits for Discord's answer, at most [`POST_TIMEOUT`];
     /// with `wind_down`, that thread then archives sooner.
     fn send(

@@ -390,6 +390,15 @@ impl Tournaments<'_> {
         })
     }
 
+    /// Moves tournament game `game` from its place `from` to the thread a front end opened
+    /// for it (once: a game already moved stays where it is).
+    pub fn move_to_thread(&self, game: i64, from: u64, thread: u64) -> Result<(), GameError> {
+        self.svc.write(|tx, _now| {
+            tx.move_game_to_thread(game, from, thread)?;
+            Ok(())
+        })
+    }
+
     /// Where `user`'s tournament game in progress is played, if they have one: their moves
     /// and commands act there.
     pub fn game_place_of(&self, user: u64) -> Result<Option<ChannelRef>, GameError> {

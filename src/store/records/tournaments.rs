@@ -2,6 +2,7 @@
 //! players, and its pairings, each pairing's game once it started and its result as the
 //! tournament scored it.
 
+use super::Games as _;
 use crate::store::StoreError;
 use crate::store::TimeControlRow;
 use crate::store::sql::{Backend, BackendExt, Columns, to_db};
@@ -267,6 +268,10 @@ pub trait Tournaments {
     /// The last tournament of `channel`, finished or not.
     fn last_tournament(&self, channel: u64) -> Result<Option<TournamentRow>, StoreError>;
 
+    /// Moves game `game` from the place `from` to the thread `thread`; `false` when it was
+    /// not there any more.
+    fn move_game_to_thread(&self, game: i64, from: u64, thread: u64) -> Result<bool, StoreError>;
+
     /// Sets both remaining times of a game (berserk halves one before its first move).
     fn set_remaining(&self, game: i64, white_ms: i64, black_ms: i64) -> Result<(), StoreError>;
 
@@ -454,6 +459,17 @@ impl<B: Backend + ?Sized> Tournaments for B {
             &[&to_db(channel)],
             tournament_row,
         )
+    }
+
+    fn move_game_to_thread(&self, game: i64, from: u64, thread: u64) -> Result<bool, StoreError> {
+        // Locks the game's channel (where writers serialise by it) before writing.
+        if self.game(game)?.is_none() {
+            return Ok(false);
+        }
+        Ok(self.exec(
+            "UPDATE games SET thread_id = ?3 WHERE id = ?1 AND thread_id = ?2",
+            &[&game, &to_db(from), &to_db(thread)],
+        )? == 1)
     }
 
     fn set_remaining(&self, game: i64, white_ms: i64, black_ms: i64) -> Result<(), StoreError> {

@@ -1,0 +1,181 @@
+//! `/arena create|join|pause|withdraw|berserk|standings`: lichess's arena in a channel (the
+//! service's `Tournaments`). The waves are the scheduler's; each pairing's thread is opened by
+//! the notifier (`present/notify.rs`), which moves the game into it.
+
+use crate::discord::interaction::call::{Asked, Call};
+use crate::discord::interaction::reply::Reply;
+use crate::discord::{Context, Defer, Error};
+use crate::game::ArenaTerms;
+use crate::i18n::tournaments;
+use crate::tr;
+
+/// How long an arena lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum Length {
+    /// 30 minutes.
+    #[name = "30 min"]
+    Thirty,
+    /// 45 minutes.
+    #[name = "45 min"]
+    FortyFive,
+    /// 60 minutes.
+    #[name = "60 min"]
+    Sixty,
+    /// 90 minutes.
+    #[name = "90 min"]
+    Ninety,
+}
+
+impl Length {
+    fn minutes(self) -> u32 {
+        match self {
+            Length::Thirty => 30,
+            Length::FortyFive => 45,
+            Length::Sixty => 60,
+            Length::Ninety => 90,
+        }
+    }
+}
+
+/// An arena: play as many games as you can in the time; the most points win
+#[poise::command(
+    slash_command,
+    subcommands("create", "join", "pause", "withdraw", "berserk", "standings")
+)]
+pub async fn arena(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Make an arena in this channel (Manage Server)
+#[poise::command(slash_command)]
+pub async fn create(
+    ctx: Context<'_>,
+    #[description = "How long it lasts"] duration: Length,
+    #[description = "The live clock of its games"] time: crate::discord::commands::clocks::Time,
+    #[description = "Whether its games count for the ratings (rated by default)"] rated: Option<
+        bool,
+    >,
+    #[description = "Minutes until it starts (5 by default)"]
+    #[rename = "starts_in"]
+    #[min = 0]
+    #[max = 1440]
+    starts_in: Option<u32>,
+    #[description = "Its name"]
+    #[max_length = 50]
+    name: Option<String>,
+) -> Result<(), Error> {
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let may_manage = call
+        .actx
+        .interaction
+        .member
+        .as_ref()
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild());
+    if !may_manage {
+        call.r
+            .send(Reply::ephemeral(tr!(call.r.lang(), "arena-need-manage")))
+            .await?;
+        return Ok(());
+    }
+    let terms = ArenaTerms {
+        minutes: duration.minutes(),
+        time: time.into(),
+        rated: rated.unwrap_or(true),
+        starts_in,
+        name,
+    };
+    let shown_terms = terms.clone();
+    let view = call
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.tournaments().create_arena(actor, ch, &terms, lang)?)
+        })
+        .await?;
+    call.send(Reply::text(tournaments::created_line(
+        lang,
+        &view,
+        &shown_terms,
+    )))
+    .await
+}
+
+/// Join this channel's arena (or come back after a pause)
+#[poise::command(slash_command)]
+pub async fn join(ctx: Context<'_>) -> Result<(), Error> {
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let view = call
+        .blocking(Defer::Message, |g, actor, ch| {
+            Ok(g.tournaments().join(actor, ch)?)
+        })
+        .await?;
+    call.send(Reply::text(tournaments::joined_line(lang, &view)))
+        .await
+}
+
+/// Pause: not paired until you join again
+#[poise::command(slash_command)]
+pub async fn pause(ctx: Context<'_>) -> Result<(), Error> {
+    let call = Call::new(ctx)?;
+    let lang = call.r.lang();
+    let view = call
+        .blocking(Defer::Private, |g, actor, ch| {
+            Ok(g.tournaments().pause(actor, ch)?)
+        })
+        .await?;
+    call.send(Reply::ephemeral(tournaments::paused_line(lang, &view)))
+        .await
+}
+
+/// Leave this channel's arena (your points stay)
+#[poise::command(slash_command)]
+pub async fn withdraw(ctx: Context<'_>) -> Result<(), Error> {
+    let call = Call::new(ctx)?;
+    let lang = call.r.lang();
+    let view = call
+        .blocking(Defer::Private, |g, actor, ch| {
+            Ok(g.tournaments().withdraw(actor, ch)?)
+        })
+        .await?;
+    call.send(Reply::ephemeral(tournaments::withdrawn_line(lang, &view)))
+        .await
+}
+
+/// Berserk: halve your clock before your first move; a long enough win scores one more
+#[poise::command(slash_command)]
+pub async fn berserk(ctx: Context<'_>) -> Result<(), Error> {
+    let call = Call::new(ctx)?;
+    let lang = call.public_lang().await;
+    let shown = call
+        .blocking(Defer::Message, |g, actor, _| {
+            Ok(g.show(g.tournaments().berserk(actor)?)?)
+        })
+        .await?;
+    let view = shown.view.clone();
+    let reply =
+        crate::discord::present::view::game_reply(tournaments::berserk_line(lang), shown, lang);
+    call.send_game(&view, reply).await
+}
+
+/// This channel's arena standings
+#[poise::command(slash_command)]
+pub async fn standings(ctx: Context<'_>) -> Result<(), Error> {
+    let call = Call::new(ctx)?;
+    let lang = call.r.lang();
+    let s = call
+        .blocking(Defer::Message, |g, _, ch| {
+            Ok(g.tournaments().standings(ch)?)
+        })
+        .await?;
+    // Within Discord's 2,000 characters: the heading and the first lines.
+    let mut text = String::new();
+    for line in tournaments::standings_lines(lang, &s) {
+        if text.len() + line.len() + 1 > 1_900 {
+            break;
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    call.send(Reply::text(text.trim_end().to_owned())).await
+}
