@@ -1589,7 +1589,7 @@ fn round_robin_terms(players: &[UserRef], double: bool) -> RoundRobinTerms {
         time: "1d".parse().unwrap(),
         double,
         rated: false,
-        name: None,
+        name: Some("Round robin 1d".into()),
     }
 }
 

@@ -34,7 +34,7 @@ impl Session {
                     time,
                     double,
                     rated,
-                    name: None,
+                    name: Some(round_robins::default_name(lang, time)),
                 };
                 match t.create_round_robin(&me, ch, &terms, lang) {
                     Ok(made) => {

@@ -33,7 +33,7 @@ pub fn mentioned(
     text.split('<')
         .skip(1)
         .filter_map(|chunk| {
-            let inner = chunk.split('>').next()?;
+            let (inner, _) = chunk.split_once('>')?;
             let id = inner.strip_prefix('@')?;
             let id = id.strip_prefix('!').unwrap_or(id);
             id.parse::<u64>().ok().filter(|&id| id != 0)
@@ -78,12 +78,13 @@ pub async fn create(
         }
     }
     let double = double.unwrap_or(false);
+    let time = time.into();
     let terms = RoundRobinTerms {
         players: named,
-        time: time.into(),
+        time,
         double,
         rated: rated.unwrap_or(true),
-        name: None,
+        name: Some(round_robins::default_name(lang, time)),
     };
     let count = terms.players.len();
     let view = call

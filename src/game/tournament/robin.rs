@@ -40,7 +40,8 @@ pub struct RoundRobinTerms {
     pub double: bool,
     /// Whether its games count for the ratings.
     pub rated: bool,
-    /// Its name (one is made from the clock when not given).
+    /// Its name (the front ends give `i18n::round_robins::default_name` when the maker gave
+    /// none; the clock's notation when `None`).
     pub name: Option<String>,
 }
 
@@ -130,7 +131,9 @@ impl Tournaments<'_> {
                 });
             }
             Some(n) if !n.is_empty() => n.to_owned(),
-            _ => crate::i18n::round_robins::default_name(lang, terms.time),
+            // The fronts word a default name (`i18n::round_robins::default_name`); without
+            // one the clock names it.
+            _ => terms.time.to_string(),
         };
         let me = actor.capped();
         let made = self.svc.write(|tx, now| {
