@@ -1928,6 +1928,7 @@ fn an_arena_run_by_two_processes_pairs_nobody_twice_and_scores_as_its_games() {
     let out = arena_sim::play(&services, &clock, CH, plan);
     assert!(out.games >= 40, "{out:?}");
     assert!(out.waves >= 20 && out.moves >= 2 * out.games, "{out:?}");
+    assert!(!out.rounds_time.is_zero());
     assert_eq!(out.kept.len(), 7);
     for (user, points) in &out.kept {
         assert_eq!(out.recomputed[user], *points, "user {user}: {out:?}");

@@ -7,7 +7,8 @@
 -- post; `standings_due`: an edit of that post is owed (made at most every few seconds).
 -- `tournament_players`: who joined, their state, the rating they pair by (their rating when
 -- they joined), their score (arena points; round robin half-points), and for an arena the
--- colour history (lichess's strike and balance) and when they became free to pair.
+-- colour history (lichess's strike and balance), when they became free to pair, whom they
+-- played last, and the sums of lichess's performance (opponents' ratings ± 500, games).
 -- `tournament_pairings`: each pairing and its game once started, its result as the
 -- tournament scored it (points per side, on fire, berserk), in order of id.
 CREATE TABLE tournaments (
@@ -47,6 +48,9 @@ CREATE TABLE tournament_players (
     colour_strike   INTEGER NOT NULL DEFAULT 0,
     colour_balance  INTEGER NOT NULL DEFAULT 0,
     free_since      BIGINT ,
+    last_opponent   BIGINT ,
+    perf_sum        BIGINT  NOT NULL DEFAULT 0,
+    perf_games      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (tournament_id, user_id)
 );
 CREATE INDEX tournament_players_of_user ON tournament_players (user_id);
@@ -71,6 +75,10 @@ CREATE TABLE tournament_pairings (
     finished_at     BIGINT 
 );
 CREATE INDEX tournament_pairings_of ON tournament_pairings (tournament_id, id);
+CREATE INDEX tournament_pairings_playing ON tournament_pairings (tournament_id)
+    WHERE status = 'playing';
+CREATE INDEX tournament_pairings_white ON tournament_pairings (tournament_id, white_id, id);
+CREATE INDEX tournament_pairings_black ON tournament_pairings (tournament_id, black_id, id);
 
 -- Berserk (arena): the sides that halved their own clock, as a bit set (1 White, 2 Black);
 -- a berserk side earns no increment.

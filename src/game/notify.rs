@@ -117,10 +117,14 @@ impl RecordingNotifier {
 }
 
 impl Notifier for RecordingNotifier {
-    /// Keeps the notice; its "message id" is its number among the notices, from 1.
+    /// Keeps the notice; its "message id" is its number among the notices, from 1. It opens
+    /// no thread: a tournament's pairing stays in its own place.
     fn post(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
         let mut posts = self.posts.lock().unwrap_or_else(|p| p.into_inner());
         posts.push(notice.clone());
+        if matches!(notice.kind, NoticeKind::Paired { .. }) {
+            return Ok(None);
+        }
         Ok(Some(posts.len() as u64))
     }
 

@@ -45,6 +45,8 @@ pub struct Outcome {
     pub waves: usize,
     /// Moves played.
     pub moves: usize,
+    /// The time spent in the scheduler's rounds (starts, waves with their games, the end).
+    pub rounds_time: Duration,
 }
 
 struct Live {
@@ -93,7 +95,9 @@ pub fn play(
     let mut sheets: HashMap<u64, Vec<SheetGame>> = HashMap::new();
     let mut berserk: HashSet<(i64, u64)> = HashSet::new();
     let (mut games, mut waves, mut moves) = (0, 0, 0);
+    let mut rounds_time = Duration::ZERO;
     loop {
+        let round_started = std::time::Instant::now();
         // Every service runs a round at once, as two processes' schedulers would.
         let rounds: Vec<usize> = std::thread::scope(|s| {
             let handles: Vec<_> = services
@@ -109,6 +113,7 @@ pub fn play(
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
+        rounds_time += round_started.elapsed();
         if rounds.iter().sum::<usize>() > 0 {
             waves += 1;
         }
@@ -225,6 +230,7 @@ pub fn play(
         games,
         waves,
         moves,
+        rounds_time,
     }
 }
 

@@ -554,19 +554,14 @@ impl Tournaments<'_> {
         number: u32,
         now: i64,
     ) -> Result<Vec<Notice>, GameError> {
+        // The players and the games in progress: a wave reads no finished pairing.
         let entrants = tx.entrants(t.id)?;
-        let pairings = tx.pairings(t.id)?;
-        let busy: HashSet<u64> = pairings
+        let busy: HashSet<u64> = tx
+            .playing_pairings(t.id)?
             .iter()
-            .filter(|p| !p.finished)
             .flat_map(|p| [p.white, p.black])
             .collect();
-        let ranks = Self::ranks(&entrants, &pairings);
-        let mut last_opponent: HashMap<u64, u64> = HashMap::new();
-        for p in &pairings {
-            last_opponent.insert(p.white, p.black);
-            last_opponent.insert(p.black, p.white);
-        }
+        let ranks = Self::ranks(&entrants);
         let active = entrants
             .iter()
             .filter(|e| e.status == EntrantStatus::Active)
@@ -582,7 +577,7 @@ impl Tournaments<'_> {
                     strike: e.colour_strike,
                     balance: e.colour_balance,
                 },
-                last_opponent: last_opponent.get(&e.user).copied(),
+                last_opponent: e.last_opponent,
                 since: e.free_since.unwrap_or(e.joined_at),
             })
             .collect();
@@ -640,7 +635,8 @@ impl Tournaments<'_> {
                     balance: e.colour_balance,
                 });
             let after = before.after(white);
-            tx.set_entrant_colours(t.id, user, after.strike, after.balance)?;
+            let opponent = if white { pair.black } else { pair.white };
+            tx.pair_entrant(t.id, user, opponent, after.strike, after.balance)?;
         }
         let row = tx
             .game(game_id)?
@@ -693,28 +689,45 @@ impl Tournaments<'_> {
 
     /// Each player's rank: by points, then performance (else rating), then who joined first —
     /// lila's "magic score" (`Player.magicScore`: score × 10000 + performance or rating).
-    fn ranks(entrants: &[EntrantRow], pairings: &[PairingRow]) -> HashMap<u64, u32> {
-        let lines = Self::lines(entrants, pairings);
-        lines.iter().map(|l| (l.user.id, l.rank)).collect()
+    fn ranks(entrants: &[EntrantRow]) -> HashMap<u64, u32> {
+        let mut order: Vec<&EntrantRow> = entrants.iter().collect();
+        order.sort_by(|a, b| Self::by_rank(a, b));
+        order
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.user, i as u32 + 1))
+            .collect()
+    }
+
+    /// lichess's performance of a player so far, when they finished a game.
+    fn performance(e: &EntrantRow) -> Option<i32> {
+        (e.perf_games > 0).then(|| (e.perf_sum / i64::from(e.perf_games)) as i32)
+    }
+
+    fn by_rank(a: &EntrantRow, b: &EntrantRow) -> std::cmp::Ordering {
+        let key = |e: &EntrantRow| Self::performance(e).unwrap_or(e.rating);
+        b.score
+            .cmp(&a.score)
+            .then(key(b).cmp(&key(a)))
+            .then(a.seed.cmp(&b.seed))
     }
 
     fn lines(entrants: &[EntrantRow], pairings: &[PairingRow]) -> Vec<StandingLine> {
-        let rating: HashMap<u64, i32> = entrants.iter().map(|e| (e.user, e.rating)).collect();
-        let mut lines: Vec<(StandingLine, u32)> = entrants
-            .iter()
-            .map(|e| {
+        let mut of: HashMap<u64, Vec<&PairingRow>> = HashMap::new();
+        for p in pairings {
+            of.entry(p.white).or_default().push(p);
+            of.entry(p.black).or_default().push(p);
+        }
+        let mut order: Vec<&EntrantRow> = entrants.iter().collect();
+        order.sort_by(|a, b| Self::by_rank(a, b));
+        order
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let mine = of.get(&e.user).map(Vec::as_slice).unwrap_or_default();
                 let mut sheet = Vec::new();
-                let mut perf = (0i64, 0i64);
-                let mut playing = false;
-                for p in pairings
-                    .iter()
-                    .filter(|p| p.white == e.user || p.black == e.user)
-                {
+                for p in mine.iter().filter(|p| p.finished) {
                     let white = p.white == e.user;
-                    if !p.finished {
-                        playing = true;
-                        continue;
-                    }
                     let (points, fire, berserk) = if white {
                         (p.points_white, p.fire_white, p.berserk_white)
                     } else {
@@ -725,65 +738,21 @@ impl Tournaments<'_> {
                         fire,
                         berserk,
                     });
-                    let opponent = if white { p.black } else { p.white };
-                    let diff = match (p.winner, white) {
-                        (None, _) => 0,
-                        (Some(Side::White), true) | (Some(Side::Black), false) => PERFORMANCE_DIFF,
-                        _ => -PERFORMANCE_DIFF,
-                    };
-                    perf.0 += i64::from(rating.get(&opponent).copied().unwrap_or(UNRATED_RATING))
-                        + i64::from(diff);
-                    perf.1 += 1;
                 }
-                let performance = (perf.1 > 0).then(|| (perf.0 / perf.1) as i32);
-                let on_fire = matches!(
-                    sheet.as_slice(),
-                    [.., a, b] if a.points >= 2 && b.points >= 2
-                ) && Self::last_two_wins(pairings, e.user);
-                (
-                    StandingLine {
-                        rank: 0,
-                        user: UserRef::new(e.user, &e.name, false),
-                        score: e.score,
-                        sheet,
-                        on_fire,
-                        status: e.status,
-                        rating: e.rating,
-                        performance,
-                        playing,
-                    },
-                    e.seed,
-                )
-            })
-            .collect();
-        lines.sort_by(|(a, sa), (b, sb)| {
-            b.score
-                .cmp(&a.score)
-                .then(
-                    b.performance
-                        .unwrap_or(b.rating)
-                        .cmp(&a.performance.unwrap_or(a.rating)),
-                )
-                .then(sa.cmp(sb))
-        });
-        lines
-            .into_iter()
-            .enumerate()
-            .map(|(i, (mut l, _))| {
-                l.rank = i as u32 + 1;
-                l
+                let on_fire = Self::sheet_of(mine.iter().copied(), e.user).on_fire();
+                StandingLine {
+                    rank: i as u32 + 1,
+                    user: UserRef::new(e.user, &e.name, false),
+                    score: e.score,
+                    sheet,
+                    on_fire,
+                    status: e.status,
+                    rating: e.rating,
+                    performance: Self::performance(e),
+                    playing: mine.iter().any(|p| !p.finished),
+                }
             })
             .collect()
-    }
-
-    fn last_two_wins(pairings: &[PairingRow], user: u64) -> bool {
-        let mut wins = pairings
-            .iter()
-            .filter(|p| p.finished && (p.white == user || p.black == user))
-            .rev()
-            .take(2)
-            .filter(|p| Self::result_for(p, user) == Some(GameResult::Win));
-        wins.next().is_some() && wins.next().is_some()
     }
 
     fn standings_in(tx: &dyn Tx, t: &TournamentRow) -> Result<Standings, GameError> {
@@ -814,10 +783,10 @@ impl Tournaments<'_> {
     }
 
     /// The sheet of `user` in tournament `t` from its finished pairings.
-    fn sheet_of(pairings: &[PairingRow], user: u64) -> Sheet {
+    fn sheet_of<'p>(pairings: impl IntoIterator<Item = &'p PairingRow>, user: u64) -> Sheet {
         Sheet::of(
             pairings
-                .iter()
+                .into_iter()
                 .filter(|p| p.finished && (p.white == user || p.black == user))
                 .filter_map(|p| {
                     Some(SheetGame {
@@ -895,14 +864,13 @@ impl GameService {
         let Some(t) = tx.tournament(p.tournament)? else {
             return Ok(None);
         };
-        let pairings = tx.pairings(t.id)?;
         let plies = game.ply;
         let winner = if game.status == GameStatus::Finished {
             game.winner
         } else {
             None
         };
-        let mark = |user: u64, white: bool| -> Mark {
+        let mark = |user: u64, white: bool| -> Result<Mark, GameError> {
             let result = match (winner, white) {
                 (None, _) => GameResult::Draw,
                 (Some(Side::White), true) | (Some(Side::Black), false) => GameResult::Win,
@@ -915,19 +883,20 @@ impl GameService {
             };
             match t.kind {
                 TournamentKind::Arena => {
-                    let s = Tournaments::sheet_of(&pairings, user).score_of(SheetGame {
+                    let before = tx.finished_pairings_of(t.id, user)?;
+                    let s = Tournaments::sheet_of(&before, user).score_of(SheetGame {
                         result,
                         plies,
                         berserk,
                     });
-                    Mark {
+                    Ok(Mark {
                         points: s.points as i32,
                         fire: s.fire,
                         berserk,
-                    }
+                    })
                 }
                 // Half-points: 2 a win, 1 a draw.
-                TournamentKind::RoundRobin => Mark {
+                TournamentKind::RoundRobin => Ok(Mark {
                     points: match result {
                         GameResult::Win => 2,
                         GameResult::Draw => 1,
@@ -935,10 +904,10 @@ impl GameService {
                     },
                     fire: false,
                     berserk: false,
-                },
+                }),
             }
         };
-        let (w, b) = (mark(p.white, true), mark(p.black, false));
+        let (w, b) = (mark(p.white, true)?, mark(p.black, false)?);
         let result = PairingResult {
             winner,
             plies,
@@ -952,11 +921,24 @@ impl GameService {
         }
         let pairing_open =
             t.status == TournamentStatus::Started && t.ends_at.is_none_or(|e| now < e);
-        for (user, points, colour) in [
-            (p.white, w.points, Color::White),
-            (p.black, b.points, Color::Black),
+        // lichess's performance: the opponent's rating (as they joined) ± 500.
+        let rating_of = |user: u64| -> Result<i64, GameError> {
+            Ok(tx
+                .entrant(t.id, user)?
+                .map_or(i64::from(UNRATED_RATING), |e| i64::from(e.rating)))
+        };
+        let diff = |white: bool| match (winner, white) {
+            (None, _) => 0,
+            (Some(Side::White), true) | (Some(Side::Black), false) => i64::from(PERFORMANCE_DIFF),
+            _ => -i64::from(PERFORMANCE_DIFF),
+        };
+        let perf_white = rating_of(p.black)? + diff(true);
+        let perf_black = rating_of(p.white)? + diff(false);
+        for (user, points, perf, colour) in [
+            (p.white, w.points, perf_white, Color::White),
+            (p.black, b.points, perf_black, Color::Black),
         ] {
-            tx.score_entrant(t.id, user, points, pairing_open.then_some(now))?;
+            tx.score_entrant(t.id, user, points, perf, pairing_open.then_some(now))?;
             // A player who never made their first move loses and is paused (lichess).
             let no_show = plies < 2 && winner.is_some_and(|s| s != side_of(colour));
             if no_show && t.kind == TournamentKind::Arena {

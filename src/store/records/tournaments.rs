@@ -105,6 +105,12 @@ pub struct EntrantRow {
     pub colour_balance: i32,
     /// Since when they wait for a pairing (arena), when they do.
     pub free_since: Option<i64>,
+    /// Whom they were last paired with.
+    pub last_opponent: Option<u64>,
+    /// lichess's performance, summed over their finished games: each opponent's rating ± 500.
+    pub perf_sum: i64,
+    /// Their finished games.
+    pub perf_games: u32,
 }
 
 /// A pairing as stored.
@@ -210,6 +216,9 @@ fn entrant_row(c: &mut Columns<'_>) -> Result<EntrantRow, StoreError> {
         colour_strike: i32::try_from(c.i64()?).unwrap_or(0),
         colour_balance: i32::try_from(c.i64()?).unwrap_or(0),
         free_since: c.opt_i64()?,
+        last_opponent: c.opt_id()?,
+        perf_sum: c.i64()?,
+        perf_games: c.u32()?,
     })
 }
 
@@ -217,7 +226,8 @@ fn entrant_row(c: &mut Columns<'_>) -> Result<EntrantRow, StoreError> {
 macro_rules! select_entrant {
     () => {
         "SELECT p.tournament_id, p.user_id, u.name, p.status, p.joined_at, p.seed, p.rating,
-                p.score, p.colour_strike, p.colour_balance, p.free_since
+                p.score, p.colour_strike, p.colour_balance, p.free_since, p.last_opponent,
+                p.perf_sum, p.perf_games
          FROM tournament_players p JOIN users u ON u.id = p.user_id"
     };
 }
@@ -327,23 +337,32 @@ pub trait Tournaments {
     /// The players of a tournament, by seed.
     fn entrants(&self, id: i64) -> Result<Vec<EntrantRow>, StoreError>;
 
-    /// A player's score grows by `points`; their colour history and wait are set.
+    /// A player's game ended: their score grows by `points`, their performance sum by
+    /// `performance` (one game more), and they wait from `free_since` (none: not paired).
     fn score_entrant(
         &self,
         id: i64,
         user: u64,
         points: i32,
+        performance: i64,
         free_since: Option<i64>,
     ) -> Result<(), StoreError>;
 
-    /// A player's colour history after a pairing.
-    fn set_entrant_colours(
+    /// A player was paired with `opponent`: their colour history after it; they wait no more.
+    fn pair_entrant(
         &self,
         id: i64,
         user: u64,
+        opponent: u64,
         strike: i32,
         balance: i32,
     ) -> Result<(), StoreError>;
+
+    /// The pairings of a tournament still played.
+    fn playing_pairings(&self, id: i64) -> Result<Vec<PairingRow>, StoreError>;
+
+    /// A player's finished pairings in a tournament, in the order made.
+    fn finished_pairings_of(&self, id: i64, user: u64) -> Result<Vec<PairingRow>, StoreError>;
 
     /// Adds a pairing with its game; returns its id.
     fn insert_pairing(
@@ -608,30 +627,62 @@ impl<B: Backend + ?Sized> Tournaments for B {
         id: i64,
         user: u64,
         points: i32,
+        performance: i64,
         free_since: Option<i64>,
     ) -> Result<(), StoreError> {
         self.exec(
-            "UPDATE tournament_players SET score = score + ?3, free_since = ?4
+            "UPDATE tournament_players SET score = score + ?3, perf_sum = perf_sum + ?4,
+                 perf_games = perf_games + 1, free_since = ?5
              WHERE tournament_id = ?1 AND user_id = ?2",
-            &[&id, &to_db(user), &points, &free_since],
+            &[&id, &to_db(user), &points, &performance, &free_since],
         )?;
         Ok(())
     }
 
-    fn set_entrant_colours(
+    fn pair_entrant(
         &self,
         id: i64,
         user: u64,
+        opponent: u64,
         strike: i32,
         balance: i32,
     ) -> Result<(), StoreError> {
         self.exec(
-            "UPDATE tournament_players SET colour_strike = ?3, colour_balance = ?4,
-                 free_since = NULL
+            "UPDATE tournament_players SET colour_strike = ?4, colour_balance = ?5,
+                 last_opponent = ?3, free_since = NULL
              WHERE tournament_id = ?1 AND user_id = ?2",
-            &[&id, &to_db(user), &strike, &balance],
+            &[&id, &to_db(user), &to_db(opponent), &strike, &balance],
         )?;
         Ok(())
+    }
+
+    fn playing_pairings(&self, id: i64) -> Result<Vec<PairingRow>, StoreError> {
+        self.rows(
+            concat!(
+                select_pairing!(),
+                " WHERE tournament_id = ?1 AND status = 'playing' ORDER BY id"
+            ),
+            &[&id],
+            pairing_row,
+        )
+    }
+
+    fn finished_pairings_of(&self, id: i64, user: u64) -> Result<Vec<PairingRow>, StoreError> {
+        // Two index ranges (as White, as Black), merged in the order made.
+        self.rows(
+            concat!(
+                select_pairing!(),
+                " WHERE id IN (
+                     SELECT id FROM tournament_pairings
+                     WHERE tournament_id = ?1 AND white_id = ?2 AND status = 'finished'
+                     UNION ALL
+                     SELECT id FROM tournament_pairings
+                     WHERE tournament_id = ?1 AND black_id = ?2 AND status = 'finished')
+                 ORDER BY id"
+            ),
+            &[&id, &to_db(user)],
+            pairing_row,
+        )
     }
 
     fn insert_pairing(
