@@ -106,3 +106,82 @@ pub fn final_lines(lang: Lang, s: &RoundRobinStandings) -> Vec<String> {
     lines.extend(s.lines.iter().map(|l| standing_line(lang, l)));
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tournament::roundrobin::Withdrawal;
+    use crate::game::{ChannelRef, UserRef};
+    use crate::store::TournamentKind;
+
+    fn standings(status: TournamentStatus) -> RoundRobinStandings {
+        let line = |rank, name: &str, points: &str, sb: &str, withdrawn| RoundRobinLine {
+            rank,
+            user: UserRef::new(1, name, false),
+            points: points.into(),
+            sb: sb.into(),
+            games: 3,
+            withdrawn,
+        };
+        RoundRobinStandings {
+            tournament: TournamentView {
+                id: 1,
+                kind: TournamentKind::RoundRobin,
+                name: "Club night".into(),
+                place: ChannelRef {
+                    guild: None,
+                    channel: 1,
+                },
+                time: "1d".parse().unwrap(),
+                rated: true,
+                status,
+                starts_at: 0,
+                ends_at: None,
+                lang: Lang::En,
+                players: 4,
+            },
+            round: 3,
+            rounds: 3,
+            lines: vec![
+                line(Some(1), "alice", "2.5", "2.5", None),
+                line(Some(2), "bob", "2", "2.5", Some(Withdrawal::Forfeits)),
+                line(None, "dan", "0", "0", Some(Withdrawal::Cancelled)),
+            ],
+        }
+    }
+
+    #[test]
+    fn standings_lines_in_both_languages() {
+        let s = standings(TournamentStatus::Started);
+        assert_eq!(
+            standings_lines(Lang::En, &s),
+            [
+                "Club night · round 3 of 3 · in progress",
+                "1. alice 2.5 2.5",
+                "2. bob 2 2.5 (withdrew)",
+                "-. dan (withdrew: results cancelled)",
+            ]
+        );
+        assert_eq!(
+            standings_lines(Lang::Es, &s),
+            [
+                "Club night · ronda 3 de 3 · en juego",
+                "1. alice 2.5 2.5",
+                "2. bob 2 2.5 (se retiró)",
+                "-. dan (se retiró: resultados anulados)",
+            ]
+        );
+        let s = standings(TournamentStatus::Finished);
+        let fin = final_lines(Lang::En, &s);
+        assert_eq!(fin[0], "[roundrobin] final standings");
+        assert_eq!(fin[1], "1. alice 2.5 2.5");
+        assert_eq!(
+            final_lines(Lang::Es, &s)[0],
+            "[roundrobin] clasificación final"
+        );
+        assert_eq!(
+            standings_lines(Lang::En, &s)[0],
+            "Club night · round 3 of 3 · final"
+        );
+    }
+}
