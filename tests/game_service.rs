@@ -1791,6 +1791,17 @@ fn a_withdrawal_before_half_cancels_and_after_half_forfeits() {
             Lang::En,
         )
         .unwrap();
+    // The arena's pause, withdrawal and berserk are not a round robin's.
+    let t = svc.tournaments();
+    assert!(matches!(
+        t.pause(&dan(), RR_CH),
+        Err(GameError::NoTournament)
+    ));
+    assert!(matches!(
+        t.withdraw(&dan(), RR_CH),
+        Err(GameError::NoTournament)
+    ));
+    assert!(matches!(t.berserk(&dan()), Err(GameError::NoArenaGame)));
     rr_result(&svc, &alice(), &dan(), Some(&dan()));
     rr_result(&svc, &bob(), &carol(), Some(&bob()));
     let w = svc

@@ -337,7 +337,10 @@ impl Tournaments<'_> {
         status: EntrantStatus,
     ) -> Result<TournamentView, GameError> {
         self.svc.write(|tx, _now| {
-            let t = Self::open_in(tx, ch)?.ok_or(GameError::NoTournament)?;
+            // A round robin's withdrawal has its own rule (`withdraw_round_robin`), and no pause.
+            let t = Self::open_in(tx, ch)?
+                .filter(|t| t.kind == TournamentKind::Arena)
+                .ok_or(GameError::NoTournament)?;
             let e = tx
                 .entrant(t.id, actor.id)?
                 .filter(|e| e.status != EntrantStatus::Withdrawn)
@@ -355,6 +358,10 @@ impl Tournaments<'_> {
         self.svc.write(|tx, _now| {
             let p = tx
                 .playing_pairing_of(actor.id)?
+                .ok_or(GameError::NoArenaGame)?;
+            // Berserk is the arena's: a round robin's game has none.
+            tx.tournament(p.tournament)?
+                .filter(|t| t.kind == TournamentKind::Arena)
                 .ok_or(GameError::NoArenaGame)?;
             let game_id = p.game.ok_or(GameError::NoArenaGame)?;
             let row = tx
