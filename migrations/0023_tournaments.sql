@@ -4,7 +4,8 @@
 -- for an arena its start and end and the time of its next pairing wave (`next_wave_at`; the
 -- wave is claimed by moving it forward in the transaction that pairs, so two processes never
 -- run one wave). `message_id`/`standings_message_id`: the announcement and the live standings
--- post; `standings_due`: an edit of that post is owed (made at most every few seconds).
+-- post; `standings_due`: an edit of that post is owed, made at most every 5 s
+-- (`standings_edited_at`: the last, claimed by the writer that moves it).
 -- `tournament_players`: who joined, their state, the rating they pair by (their rating when
 -- they joined), their score (arena points; round robin half-points), and for an arena the
 -- colour history (lichess's strike and balance), when they became free to pair, whom they
@@ -32,7 +33,8 @@ CREATE TABLE tournaments (
     waves                 INTEGER NOT NULL DEFAULT 0,
     message_id            INTEGER,
     standings_message_id  INTEGER,
-    standings_due         INTEGER NOT NULL DEFAULT 0
+    standings_due         INTEGER NOT NULL DEFAULT 0,
+    standings_edited_at   INTEGER
 );
 CREATE INDEX tournaments_in_channel ON tournaments (channel_id, status);
 CREATE INDEX tournaments_next_wave ON tournaments (next_wave_at) WHERE next_wave_at IS NOT NULL;

@@ -58,7 +58,7 @@ fn a_puzzle_is_solved_and_failed_in_english() {
             "alice ",
             "No puzzle has the theme nosuchtheme.",
             "No puzzle has the id zz.",
-            "Usage: puzzle [THEME] [RATING] | puzzle id:ID",
+            "Usage: puzzle [THEME] [RATING] [source:any|server|lichess] | puzzle id:ID",
         ],
     );
     // The hinted attempt changed no rating: the first change line is the failure's.

@@ -5,9 +5,10 @@
 
 mod support;
 
+use axum::http::Method;
 use serde_json::json;
-use support::fake_discord::FakeUser;
-use support::world::{World, alice, assert_refused, bob};
+use support::fake_discord::{Channel, FakeUser, Recorded};
+use support::world::{CHANNEL, World, alice, assert_refused, bob};
 
 #[track_caller]
 fn assert_puzzle_board(r: &support::fake_discord::Recorded) {
@@ -27,11 +28,58 @@ async fn puzzle(
     w.cmd(user, locale, "puzzle", &[("id", json!(id))]).await
 }
 
+/// `/puzzle` with `options` typed by `user` in the helpers' channel, where games get threads:
+/// the puzzle gets a thread of its own, opened on the answer (its heading), which then links
+/// to it; the puzzle is posted in the thread, where the helpers play from then on. Returns
+/// that post.
+async fn in_thread(
+    w: &World,
+    user: &FakeUser,
+    locale: &str,
+    options: &[(&str, serde_json::Value)],
+) -> Recorded {
+    w.play_in(w.parent());
+    let from = w.fake.request_count();
+    let r = w.cmd_in(&w.parent(), user, locale, "puzzle", options).await;
+    assert!(!r.is_ephemeral(), "{}", r.text());
+    let message = r.message_id.expect("the answer is a message");
+    w.fake
+        .wait_request("the puzzle's thread", from, |q| {
+            q.method == Method::POST && q.path.ends_with(&format!("/messages/{message}/threads"))
+        })
+        .await;
+    let thread = w.fake.thread(message).expect("a thread on the answer");
+    assert_eq!(thread.parent, CHANNEL);
+    let word = if locale.starts_with("es") {
+        "Problema "
+    } else {
+        "Puzzle "
+    };
+    assert!(thread.name.starts_with(word), "{}", thread.name);
+    assert!(
+        thread.name.ends_with(&format!(" · {}", user.name)),
+        "{}",
+        thread.name
+    );
+    let post = w.fake.post_to(thread.id, from).await;
+    // The answer in the channel now links to the thread.
+    let linked = w
+        .fake
+        .wait_request("the answer's link", from, |q| {
+            q.method == Method::PATCH
+                && q.path.contains("/messages/@original")
+                && q.content().contains(&format!("<#{}>", thread.id))
+        })
+        .await;
+    assert!(linked.content().starts_with(word), "{}", linked.content());
+    w.play_in(Channel::thread(thread.id, CHANNEL));
+    post
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_puzzle_solved_with_move_and_its_buttons_for_the_solver_only() {
     let w = World::start("puzzles", vec![]).await;
-
-    let p = puzzle(&w, &alice(), "en-US", "002X3").await;
+    let p = in_thread(&w, &alice(), "en-US", &[("id", json!("002X3"))]).await;
     assert_puzzle_board(&p);
     let text = p.content();
     assert!(
@@ -90,7 +138,7 @@ async fn a_puzzle_solved_with_move_and_its_buttons_for_the_solver_only() {
     assert_refused(&w.click(&alice(), &p, &ids[1]).await, "expired");
 
     // A rated attempt that fails: the wrong move, Failed, the change, the solution.
-    let p = puzzle(&w, &alice(), "en-US", "001KR").await;
+    let p = in_thread(&w, &alice(), "en-US", &[("id", json!("001KR"))]).await;
     let f = w.mv(&alice(), "en-US", "h3").await;
     let text = f.content();
     for needle in [
@@ -127,9 +175,7 @@ async fn a_puzzle_in_spanish_and_refusals() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_puzzle_streak_without_a_hint_ends_at_the_first_mistake() {
     let w = World::start("puzzle-streak", vec![]).await;
-    let p = w
-        .cmd(&alice(), "en-US", "puzzle", &[("mode", json!(0))])
-        .await;
+    let p = in_thread(&w, &alice(), "en-US", &[("mode", json!(0))]).await;
     assert_puzzle_board(&p);
     let text = p.content();
     assert!(text.starts_with("Puzzle Streak: "), "{text}");
@@ -145,9 +191,7 @@ async fn a_puzzle_streak_without_a_hint_ends_at_the_first_mistake() {
         "{text}"
     );
     // In Spanish, `/problema modo:racha`.
-    let p = w
-        .cmd(&bob(), "es-ES", "puzzle", &[("mode", json!(0))])
-        .await;
+    let p = in_thread(&w, &bob(), "es-ES", &[("mode", json!(0))]).await;
     assert!(
         p.content().starts_with("Racha de problemas: "),
         "{}",
@@ -239,4 +283,116 @@ async fn the_daily_puzzle_is_posted_once_and_solved_privately_with_a_live_count(
         })
         .count();
     assert_eq!(dailies, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn where_games_get_no_thread_a_puzzle_is_played_in_the_channel() {
+    let w = World::start(
+        "puzzles-no-threads",
+        vec![("CAJITAS_THREADS", "off".into())],
+    )
+    .await;
+    let p = puzzle(&w, &alice(), "en-US", "002X3").await;
+    assert_puzzle_board(&p);
+    assert!(
+        p.content().starts_with("Puzzle 002X3 · "),
+        "{}",
+        p.content()
+    );
+    assert!(w.fake.threads().is_empty());
+    let m = w.mv(&alice(), "en-US", "Qa8+").await;
+    assert!(m.content().contains("[puzzle] Qb8"), "{}", m.content());
+}
+
+/// `/settings` with `options` by `user` in the helpers' channel: a manager (Manage Server) or
+/// not, `daily-channel` naming `channel` when given (resolved as Discord sends a channel).
+fn settings_payload(
+    w: &World,
+    user: &FakeUser,
+    locale: &str,
+    options: &[(&str, serde_json::Value)],
+    channel: Option<u64>,
+    manager: bool,
+) -> serde_json::Value {
+    let mut options = options.to_vec();
+    if let Some(c) = channel {
+        options.push(("daily-channel", json!(c.to_string())));
+    }
+    let mut v = w
+        .parent()
+        .command(&w.fake, user, locale, "settings", &options, &[]);
+    if let Some(c) = channel {
+        for o in v["data"]["options"].as_array_mut().unwrap() {
+            if o["name"] == "daily-channel" {
+                o["type"] = json!(7);
+            }
+        }
+        v["data"]["resolved"] = json!({"channels": {c.to_string(): {
+            "id": c.to_string(), "name": "daily", "type": 0,
+            "permissions": support::fake_discord::PERMISSIONS}}});
+    }
+    if manager {
+        let p: u64 = support::fake_discord::PERMISSIONS.parse().unwrap();
+        v["member"]["permissions"] = json!((p | 0x20).to_string());
+    }
+    v
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_daily_puzzle_takes_a_channel_and_an_hour() {
+    use cajitas::game::{GameService, ServiceOptions};
+    use cajitas::store::Database;
+    let w = World::start("daily-settings", vec![]).await;
+    let guild = w.parent().guild.unwrap();
+    let other = CHANNEL + 7;
+    let w = &w;
+    let set = async |options: &[(&str, serde_json::Value)], channel, manager, locale| {
+        let p = settings_payload(w, &alice(), locale, options, channel, manager);
+        w.fake.interact(&p).await
+    };
+    let setting = || {
+        let g = GameService::open_db(&Database::Sqlite(w.db()), ServiceOptions::default()).unwrap();
+        g.daily()
+            .setting(guild)
+            .unwrap()
+            .map(|s| (s.channel, s.hour))
+    };
+    // Only a manager may.
+    let r = set(&[("daily-hour", json!(5))], Some(other), false, "en-US").await;
+    assert!(
+        r.is_ephemeral() && r.text().contains("Manage Server"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(setting(), None);
+    // A channel alone, with no hour set before: the hour is asked for.
+    let r = set(&[], Some(other), true, "en-US").await;
+    assert!(
+        r.text().contains("Give the daily puzzle's hour too"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(setting(), None);
+    // `daily-channel:#other daily-hour:5`.
+    let r = set(&[("daily-hour", json!(5))], Some(other), true, "en-US").await;
+    assert!(r.is_ephemeral());
+    assert_eq!(
+        r.text(),
+        format!("The daily puzzle will be posted in <#{other}> every day at 05:00 UTC.")
+    );
+    assert_eq!(setting(), Some((other, 5)));
+    // The hour alone: posted where typed, as before.
+    let r = set(&[("daily-hour", json!(7))], None, true, "en-US").await;
+    assert_eq!(
+        r.text(),
+        "The daily puzzle will be posted in this channel every day at 07:00 UTC."
+    );
+    assert_eq!(setting(), Some((CHANNEL, 7)));
+    // The channel alone keeps the hour; in Spanish.
+    let r = set(&[], Some(other), true, "es-ES").await;
+    assert_eq!(
+        r.text(),
+        format!("El problema del día se publicará en <#{other}> cada día a las 07:00 UTC.")
+    );
+    assert_eq!(setting(), Some((other, 7)));
 }

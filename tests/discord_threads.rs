@@ -1076,12 +1076,49 @@ async fn arena_commands_through_the_bot() {
     );
     let r = arena_cmd(&w, &alice(), "create", opts, true).await;
     assert_refused(&r, "already open here");
+    // The live standings post, under the announcement.
+    let standings = w
+        .fake
+        .wait_request("the standings post", 0, |r| {
+            r.method == Method::POST
+                && r.path == format!("/channels/{CHANNEL}/messages")
+                && r.text().contains("Friday arena · starts soon · 1 player")
+        })
+        .await;
+    let standings_id = standings.message_id.expect("a message");
+    // A scheduled event for its start, so the members get Discord's reminder.
+    let event = w
+        .fake
+        .wait_request("the scheduled event", 0, |r| {
+            r.method == Method::POST && r.path.ends_with("/scheduled-events")
+        })
+        .await;
+    assert!(event.status < 300, "{:?}", event.json);
+    let body = event.json.clone().unwrap();
+    assert_eq!(body["name"], json!("Friday arena"));
+    assert_eq!(body["entity_type"], json!(3));
+    assert!(
+        body["entity_metadata"]["location"]
+            .as_str()
+            .unwrap()
+            .ends_with(&CHANNEL.to_string())
+    );
+    let from = w.fake.request_count();
     let r = arena_cmd(&w, &bob(), "join", json!([]), false).await;
     assert!(
         r.text().contains("Friday arena: you are in (2 players)."),
         "{}",
         r.text()
     );
+    // Edited in place by the scheduler once bob is in.
+    let edit = w
+        .fake
+        .wait_request("the standings edited", from, |r| {
+            r.method == Method::PATCH
+                && r.path == format!("/channels/{CHANNEL}/messages/{standings_id}")
+        })
+        .await;
+    assert!(edit.text().contains("2. bob 0"), "{}", edit.text());
     let r = arena_cmd(&w, &carol(), "pause", json!([]), false).await;
     assert_refused(&r, "You are not in this tournament.");
     let r = arena_cmd(&w, &bob(), "pause", json!([]), false).await;

@@ -7,13 +7,15 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use cajitas::game::ratings::{Glicko, PARAMS};
+use cajitas::game::server_puzzles::{FoundLine, MAX_TRIES, RETRY_AFTER, SEARCH_LEASE};
 use cajitas::game::{
-    ChannelRef, GameError, GameService, Lang, ManualClock, PuzzleRequest, PuzzleView,
-    ServiceOptions, UserRef,
+    ChannelRef, ColourChoice, GameError, GameService, Lang, ManualClock, PuzzleOrigin,
+    PuzzleRequest, PuzzleSource, PuzzleView, ServiceOptions, UserRef,
 };
 use cajitas::puzzles;
 use cajitas::store::{AttemptStep, PuzzleStatus, StoreExt};
-use cajitas_rules::{Color, Role, Square};
+use cajitas_rules::{Color, Position, Role, Square, Uci};
 
 const DAY: Duration = Duration::from_secs(86_400);
 const GUILD: u64 = 900;
@@ -284,6 +286,7 @@ fn a_chosen_puzzle_is_unseen_of_its_theme_and_near_the_rating_asked() {
         theme: Some("FORK".to_string()),
         rating: Some(1500),
         id: None,
+        ..PuzzleRequest::default()
     };
     // Without a rating asked, the solver's own (1500 at first) is the window's centre.
     let v = g
@@ -518,4 +521,368 @@ fn the_puzzle_leaderboards_list_steady_ratings_and_streak_records() {
     let names: Vec<&str> = board.entries.iter().map(|e| e.user.name.as_str()).collect();
     assert_eq!(names, ["alice"]);
     assert_eq!(board.me.unwrap().rank, 1);
+}
+
+// Puzzles from the server's own games: the searches queued when a game ends, claimed by one
+// process at a time, and the found puzzles stored with their source (migration 0023).
+
+fn bob() -> UserRef {
+    UserRef::new(2, "bob", false)
+}
+
+/// The Opera game (Morphy against the Duke of Brunswick and Count Isouard, Paris 1858): 33
+/// plies, mate.
+const OPERA: &[&str] = &[
+    "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3",
+    "Qe7", "Nc3", "c6", "Bg5", "b5", "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8", "Rxd7",
+    "Rxd7", "Rd1", "Qe6", "Bxd7+", "Nxd7", "Qb8+", "Nxb8", "Rd8#",
+];
+
+/// Alice (White) against Bob in `ch`, `moves` played; returns the game's id.
+fn played(g: &GameService, ch: ChannelRef, moves: &[&str]) -> i64 {
+    g.challenges()
+        .challenge_rated(&alice(), ch, Some(&bob()), ColourChoice::White, false)
+        .unwrap();
+    let id = g.challenges().accept(&bob(), ch).unwrap().game_id;
+    for m in moves {
+        let who = g.queries().board(ch).unwrap().player_to_move().clone();
+        g.play()
+            .play_move(&who, ch, m, Lang::En, false)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    id
+}
+
+/// The puzzle of the Opera game's end, written by hand as the finder writes one: from
+/// before 15...Nxd7, the line 16. Qb8+ Nxb8 17. Rd8#.
+fn opera_line(game: &cajitas_rules::Game) -> FoundLine {
+    let mut pos = game.start().clone();
+    let mut ucis = Vec::new();
+    let mut fen = String::new();
+    for (i, &m) in game.moves().iter().enumerate() {
+        if i == 29 {
+            fen = pos.fen();
+        }
+        if i >= 29 {
+            ucis.push(Uci::from_move(m).to_string());
+        }
+        pos.play(m);
+    }
+    FoundLine {
+        id: "cOpera29".into(),
+        ply: 29,
+        fen,
+        moves: ucis.join(" "),
+        themes: vec![
+            "mate".into(),
+            "mateIn2".into(),
+            "middlegame".into(),
+            "short".into(),
+        ],
+    }
+}
+
+#[test]
+fn a_finished_game_is_queued_claimed_by_one_process_and_its_puzzles_stored_with_their_source() {
+    let (g, clock) = svc();
+    let sp = g.server_puzzles();
+    let id = played(&g, ch(20), OPERA);
+    // Mate ended it: the search was queued in the same transaction.
+    let queued = sp.search_of(id).unwrap().unwrap();
+    assert_eq!(
+        (queued.status, queued.tries, queued.owner),
+        ("pending", 0, None)
+    );
+    // A short game, and an aborted one, are not searched.
+    let short = played(
+        &g,
+        ch(21),
+        &["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6"],
+    );
+    g.play().resign(&bob(), ch(21), None).unwrap();
+    assert_eq!(sp.search_of(short).unwrap(), None);
+    let aborted = played(&g, ch(22), &["e4"]);
+    g.play().abort(&alice(), ch(22)).unwrap();
+    assert_eq!(sp.search_of(aborted).unwrap(), None);
+
+    // Process 1 claims it; process 2 finds nothing to claim and cannot store it.
+    let search = sp.claim(1).unwrap().expect("the game is pending");
+    assert_eq!(search.game_id, id);
+    assert_eq!(
+        (search.white.clone(), search.black.clone()),
+        (alice(), bob())
+    );
+    assert_eq!((search.pool, search.thread), (GUILD as i64, None));
+    assert_eq!(search.game.moves().len(), OPERA.len());
+    assert!(sp.claim(2).unwrap().is_none());
+    let line = opera_line(&search.game);
+    assert_eq!(
+        sp.store(&search, 2, std::slice::from_ref(&line)).unwrap(),
+        None
+    );
+    assert!(sp.renew(id, 1).unwrap());
+    assert!(!sp.renew(id, 2).unwrap());
+
+    // Process 1 dies: once its claim lapses, process 2 takes the search over, and process
+    // 1's late finding is refused (nothing written).
+    clock.advance(SEARCH_LEASE + Duration::from_secs(1));
+    let again = sp
+        .claim(2)
+        .unwrap()
+        .expect("the lapsed claim is taken again");
+    assert_eq!(again.game_id, id);
+    assert_eq!(
+        sp.store(&search, 1, std::slice::from_ref(&line)).unwrap(),
+        None
+    );
+    assert!(!sp.renew(id, 1).unwrap());
+    assert_eq!(sp.of_pool(GUILD as i64).unwrap(), []);
+
+    // Process 2 stores it; a finding that does not replay is left out.
+    let mut broken = line.clone();
+    broken.id = "cBroken1".into();
+    broken.moves = "f6d7 b3b8 d7b8".into();
+    assert_eq!(
+        sp.store(&again, 2, &[line.clone(), broken]).unwrap(),
+        Some(1)
+    );
+    let done = sp.search_of(id).unwrap().unwrap();
+    assert_eq!((done.status, done.found), ("done", Some(1)));
+    assert!(sp.claim(1).unwrap().is_none());
+    let stored = sp.of_pool(GUILD as i64).unwrap();
+    assert_eq!(stored.len(), 1);
+    let p = &stored[0];
+    assert_eq!((p.id.as_str(), p.game_id, p.ply), ("cOpera29", id, 29));
+    assert_eq!(
+        (p.white.name.as_str(), p.black.name.as_str()),
+        ("alice", "bob")
+    );
+    assert_eq!(
+        (p.guild, p.thread, p.game_url.as_str()),
+        (Some(GUILD), None, "")
+    );
+    assert_eq!(p.fen, line.fen);
+    assert_eq!(p.moves, "f6d7 b3b8 d7b8 d1d8");
+    assert_eq!(p.themes, "mate mateIn2 middlegame short");
+    assert_eq!(
+        (p.rating, p.deviation, p.volatility, p.plays),
+        (1500.0, 500.0, 0.09, 0)
+    );
+    assert!(Position::from_fen(&p.fen).is_ok());
+    // Another pool has none.
+    assert_eq!(sp.of_pool(GUILD as i64 + 1).unwrap(), []);
+}
+
+#[test]
+fn a_failed_search_is_tried_again_later_then_given_up() {
+    let (g, clock) = svc();
+    let sp = g.server_puzzles();
+    let id = played(&g, ch(30), OPERA);
+    for tries in 1..=MAX_TRIES {
+        let search = sp.claim(7).unwrap().expect("pending");
+        assert_eq!(search.game_id, id);
+        assert!(sp.failed(id, 7).unwrap());
+        let s = sp.search_of(id).unwrap().unwrap();
+        assert_eq!(s.tries, tries);
+        // Not before its retry time.
+        assert!(sp.claim(7).unwrap().is_none());
+        clock.advance(RETRY_AFTER);
+        if tries < MAX_TRIES {
+            assert_eq!(s.status, "pending");
+        } else {
+            assert_eq!(s.status, "failed");
+            assert!(sp.claim(7).unwrap().is_none());
+        }
+    }
+}
+
+#[test]
+fn a_server_puzzle_is_offered_to_the_other_players_named_by_its_game_and_rated_as_their_opponent() {
+    let (g, _clock) = svc();
+    let sp = g.server_puzzles();
+    played(&g, ch(40), OPERA);
+    let search = sp.claim(1).unwrap().unwrap();
+    let line = opera_line(&search.game);
+    assert_eq!(sp.store(&search, 1, &[line]).unwrap(), Some(1));
+    let (carol, dave) = (
+        UserRef::new(3, "carol", false),
+        UserRef::new(4, "dave", false),
+    );
+    let from = |source| PuzzleRequest {
+        source,
+        ..PuzzleRequest::default()
+    };
+
+    // Its own players are never offered it, nor given it by id.
+    assert!(matches!(
+        g.puzzles()
+            .start(&alice(), ch(41), &from(PuzzleOrigin::Server)),
+        Err(GameError::NoPuzzleLeft)
+    ));
+    assert!(matches!(
+        g.puzzles().start(&bob(), ch(41), &by_id("cOpera29")),
+        Err(GameError::UnknownPuzzle(_))
+    ));
+    // Another server does not have it.
+    let elsewhere = ChannelRef {
+        guild: Some(GUILD + 1),
+        channel: 41,
+    };
+    assert!(matches!(
+        g.puzzles()
+            .start(&carol, elsewhere, &from(PuzzleOrigin::Server)),
+        Err(GameError::NoPuzzleLeft)
+    ));
+
+    // Carol gets it, its start line naming the game; she solves it, rated.
+    let v = g
+        .puzzles()
+        .start(&carol, ch(41), &from(PuzzleOrigin::Server))
+        .unwrap();
+    assert_eq!(v.puzzle.id, "cOpera29");
+    assert!(v.rated);
+    let source = v.source.clone().unwrap();
+    assert_eq!(
+        source,
+        PuzzleSource {
+            white: "alice".into(),
+            black: "bob".into(),
+            move_number: 16,
+            thread_url: None,
+        }
+    );
+    let en = cajitas::i18n::puzzles::start_lines(Lang::En, &v);
+    assert_eq!(
+        en,
+        [
+            "Puzzle cOpera29 · rating 1500 · White to move",
+            "From alice vs bob, move 16",
+            "[puzzle] Nxd7",
+        ]
+    );
+    let es = cajitas::i18n::puzzles::start_lines(Lang::Es, &v);
+    assert_eq!(es[1], "De alice contra bob, jugada 16");
+    let linked = PuzzleSource {
+        thread_url: Some("https://discord.com/channels/900/77".into()),
+        ..source
+    };
+    assert_eq!(
+        cajitas::i18n::puzzles::source_line(Lang::En, &linked),
+        "From alice vs bob, move 16 · https://discord.com/channels/900/77"
+    );
+    let v = g
+        .puzzles()
+        .answer(&carol, ch(41), "Qb8+", Lang::En)
+        .unwrap();
+    assert_eq!(v.reply.as_deref(), Some("Nxb8"));
+    assert!(v.source.is_some());
+    let v = g
+        .puzzles()
+        .answer(&carol, ch(41), "Rd8#", Lang::En)
+        .unwrap();
+    assert_eq!(v.status, PuzzleStatus::Solved);
+    let change = v.change.unwrap();
+    // Both sides rated by hand: Carol won against the puzzle, the puzzle lost against her.
+    let start = PARAMS.start;
+    let carol_after = PARAMS.rate_against(start, start, 1.0);
+    assert!(close(change.after.rating, carol_after.rating));
+    let puzzle_after: Glicko = PARAMS.rate_against(start, start, 0.0);
+    let p = &sp.of_pool(GUILD as i64).unwrap()[0];
+    assert!(
+        close(p.rating, puzzle_after.rating),
+        "{} vs {}",
+        p.rating,
+        puzzle_after.rating
+    );
+    assert!(close(p.deviation, puzzle_after.deviation));
+    assert!(close(p.volatility, puzzle_after.volatility));
+    assert_eq!(p.plays, 1);
+    // A replay is not rated, and moves neither rating.
+    g.puzzles()
+        .start(&carol, ch(41), &by_id("cOpera29"))
+        .unwrap();
+    g.puzzles().solution(&carol, ch(41)).unwrap();
+    assert_eq!(sp.of_pool(GUILD as i64).unwrap()[0].plays, 1);
+
+    // By default the server's puzzle comes first when it is near enough (Dave is 1500, the
+    // puzzle now below it by less than the window); once seen, lichess's follow.
+    assert!((1500.0 - p.rating).abs() <= cajitas::game::SERVER_WINDOW);
+    let v = g
+        .puzzles()
+        .start(&dave, ch(42), &PuzzleRequest::default())
+        .unwrap();
+    assert_eq!(v.puzzle.id, "cOpera29");
+    let v = g
+        .puzzles()
+        .start(&dave, ch(42), &PuzzleRequest::default())
+        .unwrap();
+    assert_eq!((v.puzzle.id.len(), v.source), (5, None));
+    // Asked around a rating far from it, and asked for lichess's, the server's is not given.
+    let far = PuzzleRequest {
+        rating: Some(2800),
+        ..PuzzleRequest::default()
+    };
+    let erin = UserRef::new(5, "erin", false);
+    let v = g.puzzles().start(&erin, ch(43), &far).unwrap();
+    assert!(v.source.is_none());
+    let v = g
+        .puzzles()
+        .start(&erin, ch(43), &from(PuzzleOrigin::Lichess))
+        .unwrap();
+    assert!(v.source.is_none() && v.puzzle.id.len() == 5);
+}
+
+#[test]
+fn a_puzzle_moved_into_its_thread_is_answered_there_with_its_streak() {
+    let (g, _clock) = svc();
+    let v = g
+        .puzzles()
+        .start(&alice(), ch(60), &by_id("002X3"))
+        .unwrap();
+    let moved = g
+        .puzzles()
+        .move_to_thread(&alice(), ch(60), v.attempt_id, 61)
+        .unwrap();
+    assert_eq!(
+        (moved.attempt_id, moved.puzzle.id.as_str()),
+        (v.attempt_id, "002X3")
+    );
+    assert!(g.puzzles().open(&alice(), ch(60)).unwrap().is_none());
+    // Moved once: a second move finds nothing in the channel.
+    assert!(matches!(
+        g.puzzles()
+            .move_to_thread(&alice(), ch(60), v.attempt_id, 62),
+        Err(GameError::NoPuzzle)
+    ));
+    let a = g
+        .puzzles()
+        .answer(&alice(), ch(61), "Qa8+", Lang::En)
+        .unwrap();
+    assert_eq!(a.reply.as_deref(), Some("Qb8"));
+    // A streak's run moves with its first puzzle: the next one starts in the thread.
+    let s = g.puzzles().start_streak(&alice(), ch(70)).unwrap();
+    let s = g
+        .puzzles()
+        .move_to_thread(&alice(), ch(70), s.attempt_id, 71)
+        .unwrap();
+    assert!(s.streak.is_some());
+    let solved = solve_in(&g, ch(71), &s);
+    let next = solved.next.expect("the run's next puzzle");
+    assert_eq!(
+        g.puzzles()
+            .open(&alice(), ch(71))
+            .unwrap()
+            .unwrap()
+            .attempt_id,
+        next.attempt_id
+    );
+}
+
+fn solve_in(g: &GameService, at: ChannelRef, v: &PuzzleView) -> PuzzleView {
+    let mut last = None;
+    for &m in v.puzzle.moves[1..].iter().step_by(2) {
+        let text = Uci::from_move(m).to_string();
+        last = Some(g.puzzles().answer(&alice(), at, &text, Lang::En).unwrap());
+    }
+    last.unwrap()
 }

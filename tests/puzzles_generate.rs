@@ -175,3 +175,98 @@ fn the_command_writes_rows_the_loader_reads_and_names_a_bad_game() {
     solved_by_own_line(&set);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Opera game (Morphy, Paris 1858), 33 plies ending in mate.
+const OPERA: &[&str] = &[
+    "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3",
+    "Qe7", "Nc3", "c6", "Bg5", "b5", "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8", "Rxd7",
+    "Rxd7", "Rd1", "Qe6", "Bxd7+", "Nxd7", "Qb8+", "Nxb8", "Rd8#",
+];
+
+#[test]
+fn a_finished_game_is_searched_on_the_idle_lane_and_its_puzzles_stored_once() {
+    use cajitas::engine::searcher::{Searched, search_once};
+    use cajitas::game::{ChannelRef, ColourChoice, GameService, ServiceOptions, UserRef};
+    let Some(pool) = engine("a_finished_game_is_searched_on_the_idle_lane") else {
+        return;
+    };
+    let g = GameService::open_in_memory(ServiceOptions::default()).unwrap();
+    let (alice, bob) = (
+        UserRef::new(1, "alice", false),
+        UserRef::new(2, "bob", false),
+    );
+    let ch = ChannelRef {
+        guild: Some(5),
+        channel: 50,
+    };
+    g.challenges()
+        .challenge_rated(&alice, ch, Some(&bob), ColourChoice::White, false)
+        .unwrap();
+    let id = g.challenges().accept(&bob, ch).unwrap().game_id;
+    for m in OPERA {
+        let who = g.queries().board(ch).unwrap().player_to_move().clone();
+        g.play().play_move(&who, ch, m, Lang::En, false).unwrap();
+    }
+    // A game's move asked for while the search runs is served beside it, never behind it.
+    let searched = std::thread::scope(|s| {
+        let search = s.spawn(|| search_once(&g, &pool, 42, NODES).unwrap());
+        while pool.idle_load() == (0, false) && !search.is_finished() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let start = std::time::Instant::now();
+        let pos = Position::new();
+        let answer = pool.search(cajitas::engine::SearchRequest {
+            person: 1,
+            requester: 1,
+            start_fen: pos.fen(),
+            moves: Vec::new(),
+            position: pos,
+            limits: cajitas::engine::Limits {
+                movetime: Duration::from_secs(1),
+                nodes: Some(NODES),
+                depth: None,
+                skill: None,
+                fresh: true,
+            },
+            deadline: start + Duration::from_secs(30),
+        });
+        assert!(answer.is_ok(), "{answer:?}");
+        search.join().unwrap()
+    });
+    let Searched::Stored { game_id, ids } = searched else {
+        panic!("{searched:?}");
+    };
+    assert_eq!(game_id, id);
+    assert!(!ids.is_empty(), "the Opera game's finish is a puzzle");
+    let stored = g.server_puzzles().of_pool(5).unwrap();
+    assert_eq!(stored.len(), ids.len());
+    let csv: String = std::iter::once(HEADER.to_owned())
+        .chain(stored.iter().map(|p| {
+            assert_eq!((p.game_id, p.white.id, p.black.id), (id, 1, 2));
+            assert_eq!((p.rating, p.deviation, p.plays), (1500.0, 500.0, 0));
+            assert!(ids.contains(&p.id));
+            format!(
+                "{},{},{},1500,500,0,0,{},,,",
+                p.id, p.fen, p.moves, p.themes
+            )
+        }))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (set, bad) = PuzzleSet::parse(&csv);
+    assert_eq!(bad, []);
+    solved_by_own_line(&set);
+    // The mate that ends the game is among them (17. Rd8#, after 16...Nxb8).
+    assert!(
+        stored
+            .iter()
+            .any(|p| p.moves.ends_with("d7b8 d1d8") && p.ply == 31),
+        "{stored:?}"
+    );
+    // Searched once: nothing is left.
+    assert_eq!(
+        search_once(&g, &pool, 43, NODES).unwrap(),
+        Searched::Nothing
+    );
+    let s = g.server_puzzles().search_of(id).unwrap().unwrap();
+    assert_eq!((s.status, s.found), ("done", Some(ids.len() as u32)));
+}

@@ -3,7 +3,7 @@
 use cajitas_rules::Lang;
 
 use crate::game::ratings::Speed;
-use crate::game::{ColourChoice, PuzzleBoard, PuzzleRequest, TimeControl};
+use crate::game::{ColourChoice, PuzzleBoard, PuzzleOrigin, PuzzleRequest, TimeControl};
 use crate::{i18n, tr};
 
 /// What to do about a draw.
@@ -443,15 +443,34 @@ fn parse_challenge(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
 }
 
 /// How `puzzle` is written.
-const PUZZLE_USAGE: &str = "puzzle [THEME] [RATING] | puzzle id:ID | puzzle streak";
+const PUZZLE_USAGE: &str =
+    "puzzle [THEME] [RATING] [source:any|server|lichess] | puzzle id:ID | puzzle streak";
 
 /// `puzzle`'s options, in any order: a theme (its id or name, in one or more words), a rating
-/// (a number of three digits or more), or alone `id:ID`.
-fn parse_puzzle(args: &[&str]) -> Result<Command, CommandError> {
+/// (a number of three digits or more), `source:any|server|lichess` (in Spanish also
+/// `origen:cualquiera|servidor|lichess`), or alone `id:ID`.
+fn parse_puzzle(lang: Lang, args: &[&str]) -> Result<Command, CommandError> {
     let usage = || CommandError::Usage(PUZZLE_USAGE);
     let mut req = PuzzleRequest::default();
+    let mut sourced = false;
     for a in args {
-        let again = if let Some(id) = a.strip_prefix("id:") {
+        let source = a
+            .split_once(':')
+            .filter(|(key, _)| word_is(lang, key, "source", "cmd-puzzle.source-name"));
+        let again = if let Some((_, value)) = source {
+            req.source = [
+                PuzzleOrigin::Any,
+                PuzzleOrigin::Server,
+                PuzzleOrigin::Lichess,
+            ]
+            .into_iter()
+            .find(|o| {
+                let id = format!("cmd-puzzle.source-{}", o.as_str());
+                word_is(lang, value, o.as_str(), &id)
+            })
+            .ok_or_else(usage)?;
+            std::mem::replace(&mut sourced, true)
+        } else if let Some(id) = a.strip_prefix("id:") {
             id.is_empty() || req.id.replace(id.to_owned()).is_some()
         } else if a.len() >= 3 && a.chars().all(|c| c.is_ascii_digit()) {
             // A rating has three digits or more (400 to 3200): a shorter number belongs to
@@ -473,7 +492,7 @@ fn parse_puzzle(args: &[&str]) -> Result<Command, CommandError> {
             return Err(usage());
         }
     }
-    if req.id.is_some() && (req.theme.is_some() || req.rating.is_some()) {
+    if req.id.is_some() && (req.theme.is_some() || req.rating.is_some() || sourced) {
         return Err(usage());
     }
     Ok(Command::Puzzle(req))
@@ -680,7 +699,7 @@ impl Command {
             {
                 Command::PuzzleStreak
             }
-            "puzzle" => parse_puzzle(&args)?,
+            "puzzle" => parse_puzzle(lang, &args)?,
             "roundrobin" => parse_roundrobin(&args, lang)?,
             "hint" if args.is_empty() => Command::Hint,
             "solution" if args.is_empty() => Command::Solution,

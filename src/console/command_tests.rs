@@ -330,6 +330,7 @@ fn puzzle_takes_a_theme_a_rating_or_an_id() {
             id: id.map(str::to_owned),
             theme: theme.map(str::to_owned),
             rating,
+            ..PuzzleRequest::default()
         })
     };
     assert_eq!(Command::parse("puzzle"), Ok(Some(req(None, None, None))));
@@ -350,7 +351,35 @@ fn puzzle_takes_a_theme_a_rating_or_an_id() {
         Command::parse("puzzle mate en 2 1500"),
         Ok(Some(req(None, Some("mate en 2"), Some(1500))))
     );
+    // Where it comes from: `source:` (in Spanish also `origen:`), once, never with an id.
+    let from = |source| {
+        Ok(Some(Command::Puzzle(PuzzleRequest {
+            theme: Some("fork".into()),
+            source,
+            ..PuzzleRequest::default()
+        })))
+    };
+    use crate::game::PuzzleOrigin;
+    assert_eq!(
+        Command::parse("puzzle source:server fork"),
+        from(PuzzleOrigin::Server)
+    );
+    assert_eq!(
+        Command::parse("puzzle fork SOURCE:Lichess"),
+        from(PuzzleOrigin::Lichess)
+    );
+    assert_eq!(
+        Command::parse_in("problema fork origen:servidor", Lang::Es),
+        from(PuzzleOrigin::Server)
+    );
+    assert_eq!(
+        Command::parse_in("puzzle fork source:any", Lang::Es),
+        from(PuzzleOrigin::Any)
+    );
     for bad in [
+        "puzzle source:nowhere",
+        "puzzle source:server source:any",
+        "puzzle id:000rZ source:server",
         "puzzle 1500 1600",
         "puzzle id:",
         "puzzle id:a id:b",

@@ -321,6 +321,16 @@ async fn run_async(
         .await??
     };
     let (game, bookkeeping, engine) = game;
+    // The finished games are searched for puzzles at idle priority while the bot runs (see
+    // `engine::searcher`); the thread stops when this is dropped, at the end of `run`.
+    let _searcher = engine.as_ref().map(|e| {
+        crate::engine::searcher::PuzzleSearcher::start(
+            game.clone(),
+            e.pool.clone(),
+            crate::engine::puzzler::DEFAULT_NODES,
+            crate::engine::searcher::LOOK_EVERY,
+        )
+    });
     // What a scrape reads fresh (set once the client's shard manager exists).
     let sampled = (game.clone(), engine.as_ref().map(|e| e.pool.clone()));
     match &config.engine.program {

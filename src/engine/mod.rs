@@ -6,6 +6,7 @@
 //! - [`levels`]: the eight strengths of `/play`;
 //! - [`player`]: the computer as a player in the game service's games;
 //! - [`analysis`]: a finished game's evaluations and lichess's judgement of each move;
+//! - [`searcher`]: the server's finished games searched for puzzles, at idle priority;
 //! - [`queue`]: who may analyse now (one analysis per person, a few at once, the rest
 //!   waiting with their place).
 //!
@@ -19,6 +20,7 @@ pub mod pool;
 pub mod puzzler;
 pub mod queue;
 pub mod report;
+pub mod searcher;
 pub mod uci;
 
 use std::time::Duration;

@@ -11,6 +11,14 @@
 //! crashes, does not answer within the request's time plus [`PoolConfig::margin`], or
 //! answers a move the rules refuse, is killed and restarted, and the request is tried once
 //! more; a second failure is answered with [`EngineError::Failed`].
+//!
+//! Idle work (the search for puzzles in finished games) goes through [`Pool::idle_lane`]: a
+//! handle whose requests wait in a lane of their own, behind everything else. A worker takes
+//! an idle request only when no other request is queued and no other search is running, and
+//! one idle request runs at a time; an idle request never expires in the queue (it has no
+//! one waiting for it). A game's move or an analysis therefore never queues behind idle work:
+//! at worst it waits for the one idle search already running (a fraction of a second at the
+//! finder's node budget) before a process is free.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -123,7 +131,21 @@ struct Queue {
     turns: HashMap<u64, VecDeque<u64>>,
     /// Each (person, requester)'s queued requests, oldest first.
     lines: HashMap<(u64, u64), VecDeque<Job>>,
+    /// Idle requests ([`Pool::idle_lane`]), oldest first.
+    idle: VecDeque<Job>,
+    /// Searches of the ordinary queue running now.
+    running: usize,
+    /// Whether an idle search is running now.
+    idle_running: bool,
     closed: bool,
+}
+
+/// What a worker took from the queue.
+enum Taken {
+    /// An ordinary request.
+    Ordinary(Job),
+    /// An idle one.
+    Idle(Job),
 }
 
 impl Queue {
@@ -159,6 +181,30 @@ impl Queue {
         job
     }
 
+    /// The next request a free worker runs, counted as running: an ordinary one in turn;
+    /// else an idle one, when no search at all is running.
+    fn take(&mut self) -> Option<Taken> {
+        if let Some(job) = self.pop() {
+            self.running += 1;
+            return Some(Taken::Ordinary(job));
+        }
+        if self.running == 0 && !self.idle_running {
+            let job = self.idle.pop_front()?;
+            self.idle_running = true;
+            return Some(Taken::Idle(job));
+        }
+        None
+    }
+
+    /// A search taken by [`Queue::take`] is over.
+    fn done(&mut self, idle: bool) {
+        if idle {
+            self.idle_running = false;
+        } else {
+            self.running = self.running.saturating_sub(1);
+        }
+    }
+
     /// Takes out every request past its deadline; returns them and the next deadline.
     fn expire(&mut self, now: Instant) -> (Vec<Job>, Option<Instant>) {
         let mut expired = Vec::new();
@@ -188,6 +234,13 @@ impl Queue {
 
     fn len(&self) -> usize {
         self.lines.values().map(VecDeque::len).sum()
+    }
+
+    /// Every queued request, ordinary and idle (the pool is closing).
+    fn drain(&mut self) -> Vec<Job> {
+        let mut jobs: Vec<Job> = std::iter::from_fn(|| self.pop()).collect();
+        jobs.extend(self.idle.drain(..));
+        jobs
     }
 }
 
@@ -223,6 +276,8 @@ impl Shared {
 pub struct Pool {
     shared: Arc<Shared>,
     _owner: Arc<Owner>,
+    /// Whether this handle's requests go to the idle lane ([`Pool::idle_lane`]).
+    idle: bool,
 }
 
 /// Closes the queue when the last [`Pool`] handle goes.
@@ -233,7 +288,7 @@ impl Drop for Owner {
         let jobs: Vec<Job> = {
             let mut q = self.0.queue();
             q.closed = true;
-            std::iter::from_fn(|| q.pop()).collect()
+            q.drain()
         };
         self.0.ready.notify_all();
         for job in jobs {
@@ -274,7 +329,29 @@ impl Pool {
         Pool {
             _owner: Arc::new(Owner(Arc::clone(&shared))),
             shared,
+            idle: false,
         }
+    }
+
+    /// A handle on the same pool whose requests are idle work: they wait behind every
+    /// ordinary request, run only when no other search runs, one at a time, and never
+    /// expire in the queue (see the module's documentation).
+    pub fn idle_lane(&self) -> Pool {
+        Pool {
+            idle: true,
+            ..self.clone()
+        }
+    }
+
+    /// Whether this handle's requests are idle work.
+    pub fn is_idle_lane(&self) -> bool {
+        self.idle
+    }
+
+    /// How many idle requests wait, and whether one runs.
+    pub fn idle_load(&self) -> (usize, bool) {
+        let q = self.shared.queue();
+        (q.idle.len(), q.idle_running)
     }
 
     /// The configuration.
@@ -319,11 +396,16 @@ impl Pool {
                 drop(q);
                 return reply(Err(EngineError::Closed));
             }
-            q.push(Job {
+            let job = Job {
                 req,
                 multipv,
                 reply,
-            });
+            };
+            if self.idle {
+                q.idle.push_back(job);
+            } else {
+                q.push(job);
+            }
         }
         self.shared.ready.notify_all();
     }
@@ -378,42 +460,57 @@ fn reaper(s: &Shared) {
 fn worker(s: &Shared) {
     let mut process: Option<Process> = None;
     loop {
-        let job = {
+        let (job, idle) = {
             let mut q = s.queue();
             loop {
                 if q.closed {
                     return;
                 }
-                if let Some(job) = q.pop() {
-                    break job;
+                match q.take() {
+                    Some(Taken::Ordinary(job)) => break (job, false),
+                    Some(Taken::Idle(job)) => break (job, true),
+                    None => {}
                 }
                 q = s.ready.wait(q).unwrap_or_else(|p| p.into_inner());
             }
         };
-        if job.req.deadline <= Instant::now() {
-            s.stats.expired.fetch_add(1, Ordering::Relaxed);
-            (job.reply)(Err(EngineError::Expired));
-            continue;
-        }
-        let mut result = Err(EngineError::Failed(String::new()));
-        for attempt in 1..=2 {
-            match attempt_search(s, &mut process, &job.req, job.multipv) {
-                Ok(found) => {
-                    s.stats.answered.fetch_add(1, Ordering::Relaxed);
-                    result = Ok(found);
-                    break;
-                }
-                Err(why) => {
-                    s.stats.failures.fetch_add(1, Ordering::Relaxed);
-                    tracing::warn!(attempt, error = %why, "engine failure: the process is restarted");
-                    // Whatever state it is in, it is not trusted again.
-                    drop(process.take());
-                    result = Err(EngineError::Failed(why));
-                }
-            }
-        }
+        let result = run(s, &mut process, &job, idle);
+        // Counted as over before the reply: an idle search waiting for this one may start.
+        s.queue().done(idle);
+        s.ready.notify_all();
         (job.reply)(result);
     }
+}
+
+/// Runs one request taken from the queue (an idle one never expires: see the module).
+fn run(
+    s: &Shared,
+    process: &mut Option<Process>,
+    job: &Job,
+    idle: bool,
+) -> Result<SearchResult, EngineError> {
+    if !idle && job.req.deadline <= Instant::now() {
+        s.stats.expired.fetch_add(1, Ordering::Relaxed);
+        return Err(EngineError::Expired);
+    }
+    let mut result = Err(EngineError::Failed(String::new()));
+    for attempt in 1..=2 {
+        match attempt_search(s, process, &job.req, job.multipv) {
+            Ok(found) => {
+                s.stats.answered.fetch_add(1, Ordering::Relaxed);
+                result = Ok(found);
+                break;
+            }
+            Err(why) => {
+                s.stats.failures.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!(attempt, error = %why, "engine failure: the process is restarted");
+                // Whatever state it is in, it is not trusted again.
+                drop(process.take());
+                result = Err(EngineError::Failed(why));
+            }
+        }
+    }
+    result
 }
 
 /// One try: start the process if needed, search, check the move with the rules.
@@ -522,6 +619,43 @@ mod tests {
         std::iter::from_fn(|| q.pop())
             .map(|j| (j.req.person, j.req.requester))
             .collect()
+    }
+
+    #[test]
+    fn idle_work_runs_alone_after_everything_else_one_at_a_time_and_never_expires() {
+        let now = Instant::now();
+        let later = now + Duration::from_secs(60);
+        let mut q = Queue::default();
+        // Two idle searches wait (one past its deadline), then a game asks for a move.
+        q.idle.push_back(job(0, 7, now));
+        q.idle.push_back(job(0, 8, later));
+        q.push(job(1, 1, later));
+        // The move is taken first, though it came last.
+        assert!(matches!(q.take(), Some(Taken::Ordinary(j)) if j.req.requester == 1));
+        // While it runs, a free worker takes no idle work.
+        assert!(q.take().is_none());
+        // The reaper leaves idle work alone, even past its deadline.
+        let (expired, _) = q.expire(now + Duration::from_secs(1));
+        assert!(expired.is_empty());
+        assert_eq!(q.idle.len(), 2);
+        // The move is over: one idle search starts, and only one.
+        q.done(false);
+        assert!(matches!(q.take(), Some(Taken::Idle(j)) if j.req.requester == 7));
+        assert!(q.take().is_none());
+        // A move asked now is taken at once by a free worker, beside the idle search...
+        q.push(job(2, 2, later));
+        assert!(matches!(q.take(), Some(Taken::Ordinary(j)) if j.req.requester == 2));
+        // ...and the next idle search waits for both to end.
+        q.done(true);
+        assert!(q.take().is_none());
+        q.done(false);
+        assert!(matches!(q.take(), Some(Taken::Idle(j)) if j.req.requester == 8));
+        q.done(true);
+        assert!(q.take().is_none());
+        // Closing answers the idle work with the rest.
+        q.idle.push_back(job(0, 9, later));
+        q.push(job(3, 3, later));
+        assert_eq!(q.drain().len(), 2);
     }
 
     #[test]

@@ -49,6 +49,7 @@ mod queries;
 pub mod ratings;
 mod rematch;
 mod scheduler;
+pub mod server_puzzles;
 mod takeback;
 mod time_control;
 pub mod tournament;
@@ -78,7 +79,8 @@ pub use self::observe::EventObserver;
 pub use self::play::{Play, Seen};
 pub use self::puzzles::{
     MAX_PUZZLE_RATING, MIN_PUZZLE_RATING, PuzzleBoard, PuzzleBoardView, PuzzleChange, PuzzleLeader,
-    PuzzleRequest, PuzzleScore, PuzzleView, Puzzles, StreakView,
+    PuzzleOrigin, PuzzleRequest, PuzzleScore, PuzzleSource, PuzzleView, Puzzles, SERVER_WINDOW,
+    StreakView,
 };
 pub use self::queries::Queries;
 pub use self::ratings::Ratings;
@@ -341,6 +343,12 @@ impl GameService {
     /// `puzzles.rs`).
     pub fn puzzles(&self) -> Puzzles<'_> {
         Puzzles { svc: self }
+    }
+
+    /// Puzzles from the server's own games: the searches' claims and the found puzzles
+    /// ([`ServerPuzzles`](server_puzzles::ServerPuzzles), in `server_puzzles.rs`).
+    pub fn server_puzzles(&self) -> server_puzzles::ServerPuzzles<'_> {
+        server_puzzles::ServerPuzzles { svc: self }
     }
 
     /// The daily puzzle: its setting, its posts, attempts at it, the daily streak ([`Daily`],

@@ -285,9 +285,11 @@ impl GameService {
                 .map_err(|e| Failure::bad_game(format!("game {}: ending: {e}", l.row.id)))?;
         }
         l.offer = None;
-        // After the ply-checked write: only the one ending that landed rates the game.
+        // After the ply-checked write: only the one ending that landed rates the game, and
+        // queues it for a search for puzzles.
         let changes = Self::rate_in(tx, &l.row, now)?;
         let points = Self::score_tournament_game(tx, &l.row, now)?;
+        Self::queue_puzzle_search(tx, &l.row, now)?;
         let thread = l.row.thread;
         let mut view = self.view(l)?;
         view.rating_changes = changes;

@@ -21,7 +21,8 @@
 //! the place, or the ladder's top ends the run. Its score is the puzzles solved, and a
 //! person's best run in the pool is their streak record.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use cajitas_rules::{Color, Move, Position, SanPlus};
 
@@ -32,7 +33,7 @@ use super::{ChannelRef, Failure, GameError, GameService, Lang, UserRef};
 use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
 use crate::store::{
     AttemptStep, NewAttempt, PuzzleAttemptRow, PuzzleChangeRow, PuzzleRatingRow, PuzzleRunRow,
-    PuzzleStatus, Tx,
+    PuzzleStatus, ServerPuzzleRow, Tx,
 };
 
 /// The lowest rating a person may ask puzzles around.
@@ -50,6 +51,74 @@ pub struct PuzzleRequest {
     pub theme: Option<String>,
     /// The rating to choose around instead of the person's own.
     pub rating: Option<i32>,
+    /// Where the chosen puzzle comes from.
+    pub source: PuzzleOrigin,
+}
+
+/// Where a chosen puzzle comes from: lichess's shipped set, the server's own games, or
+/// either (the default: the server's first when one the person has not seen lies within
+/// [`SERVER_WINDOW`] of their rating, else lichess's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PuzzleOrigin {
+    /// Either, the server's preferred.
+    #[default]
+    Any,
+    /// Puzzles found in the server's games only.
+    Server,
+    /// lichess's only.
+    Lichess,
+}
+
+impl PuzzleOrigin {
+    /// Its word in commands (`any`, `server`, `lichess`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PuzzleOrigin::Any => "any",
+            PuzzleOrigin::Server => "server",
+            PuzzleOrigin::Lichess => "lichess",
+        }
+    }
+
+    /// The origin a word names (compared without case).
+    pub fn parse(word: &str) -> Option<PuzzleOrigin> {
+        [
+            PuzzleOrigin::Any,
+            PuzzleOrigin::Server,
+            PuzzleOrigin::Lichess,
+        ]
+        .into_iter()
+        .find(|o| o.as_str().eq_ignore_ascii_case(word.trim()))
+    }
+}
+
+/// How far from the person's rating (points either side) a server's puzzle is preferred to
+/// lichess's when the origin is [`PuzzleOrigin::Any`]: the first window, doubled twice.
+pub const SERVER_WINDOW: f64 = 400.0;
+
+/// Where a puzzle found in the server's games comes from, as the start line names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PuzzleSource {
+    /// The game's White.
+    pub white: String,
+    /// The game's Black.
+    pub black: String,
+    /// The number of the move the solver plays first.
+    pub move_number: u32,
+    /// The link to the game's thread, when it had one.
+    pub thread_url: Option<String>,
+}
+
+impl PuzzleSource {
+    fn of(row: &ServerPuzzleRow) -> PuzzleSource {
+        // The solver's first move follows the mistake: its ply's move number.
+        let solver_ply = u32::try_from(row.ply).unwrap_or(0).saturating_add(1);
+        PuzzleSource {
+            white: row.white.name.clone(),
+            black: row.black.name.clone(),
+            move_number: solver_ply / 2 + 1,
+            thread_url: Some(row.game_url.clone()).filter(|u| !u.is_empty()),
+        }
+    }
 }
 
 /// A rated attempt's change of the solver's puzzle rating.
@@ -87,7 +156,9 @@ pub struct PuzzleView {
     /// The attempt's id.
     pub attempt_id: i64,
     /// The puzzle.
-    pub puzzle: &'static puzzles::Puzzle,
+    pub puzzle: Arc<puzzles::Puzzle>,
+    /// Where it comes from, when it was found in one of the server's games.
+    pub source: Option<PuzzleSource>,
     /// The board (after a wrong move, before it).
     pub position: Position,
     /// The last move on the board, to tint.
@@ -211,9 +282,54 @@ fn san(pos: &Position, m: Move) -> String {
     SanPlus::from_move(pos, m).to_string()
 }
 
-fn puzzle_of(row: &PuzzleAttemptRow) -> Result<&'static puzzles::Puzzle, GameError> {
-    puzzles::shared()
-        .get(&row.puzzle_id)
+/// A puzzle being played: lichess's, or one of the server's with its stored row.
+struct Held {
+    puzzle: Arc<puzzles::Puzzle>,
+    server: Option<ServerPuzzleRow>,
+}
+
+impl Held {
+    fn source(&self) -> Option<PuzzleSource> {
+        self.server.as_ref().map(PuzzleSource::of)
+    }
+}
+
+/// A server's puzzle as the rules read it (its row's fields in lichess's format).
+fn server_puzzle(row: &ServerPuzzleRow) -> Result<puzzles::Puzzle, GameError> {
+    let line = format!(
+        "{},{},{},{},{},0,{},{},{},,",
+        row.id,
+        row.fen,
+        row.moves,
+        row.rating.round() as i32,
+        row.deviation.round() as i32,
+        row.plays,
+        row.themes,
+        row.game_url.replace(',', ""),
+    );
+    puzzles::parse_one(&line)
+        .map_err(|e| Failure::Vanished(format!("server puzzle {}: {e}", row.id)).into())
+}
+
+/// The puzzle with this id: lichess's, else the server's (stored), if either has it.
+fn held(tx: &dyn Tx, id: &str) -> Result<Option<Held>, GameError> {
+    if let Some(p) = puzzles::shared().get(id) {
+        return Ok(Some(Held {
+            puzzle: Arc::new(p.clone()),
+            server: None,
+        }));
+    }
+    match tx.server_puzzle(id)? {
+        Some(row) => Ok(Some(Held {
+            puzzle: Arc::new(server_puzzle(&row)?),
+            server: Some(row),
+        })),
+        None => Ok(None),
+    }
+}
+
+fn puzzle_of(tx: &dyn Tx, row: &PuzzleAttemptRow) -> Result<Held, GameError> {
+    held(tx, &row.puzzle_id)?
         .ok_or_else(|| Failure::Vanished(format!("puzzle {}", row.puzzle_id)).into())
 }
 
@@ -241,14 +357,17 @@ const SEEN_LOOKUPS: usize = 16;
 /// past [`SEEN_LOOKUPS`] candidates seen, all they have seen read at once. A person with
 /// thousands of puzzles behind them costs a few lookups, not thousands of rows, as long as
 /// the window holds unseen ones.
-fn choose_unseen(
+#[allow(clippy::too_many_arguments)]
+fn choose_unseen<'s>(
     tx: &dyn Tx,
+    set: &'s puzzles::PuzzleSet,
     pool: i64,
     user: u64,
     theme: Option<&str>,
     target: f64,
     seed: u64,
-) -> Result<Option<&'static puzzles::Puzzle>, GameError> {
+    widest: f64,
+) -> Result<Option<&'s puzzles::Puzzle>, GameError> {
     let mut all: Option<HashSet<String>> = None;
     let mut lookups = 0;
     let mut failed = None;
@@ -274,7 +393,7 @@ fn choose_unseen(
         }
         all.as_ref().is_some_and(|a| a.contains(id))
     };
-    let chosen = puzzles::shared().choose(&mut seen, theme, target, seed);
+    let chosen = set.choose_within(&mut seen, theme, target, seed, widest);
     match failed {
         Some(e) => Err(e.into()),
         None => Ok(chosen),
@@ -391,6 +510,76 @@ fn start_in_run(
     Ok(v)
 }
 
+/// The server's puzzles `user` may be offered in `pool` (none from a game they played in),
+/// as a set to choose from, with their rows by id.
+fn server_set(
+    tx: &dyn Tx,
+    pool: i64,
+    user: u64,
+) -> Result<(puzzles::PuzzleSet, HashMap<String, ServerPuzzleRow>), GameError> {
+    let mut list = Vec::new();
+    let mut rows = HashMap::new();
+    for row in tx.server_puzzles_of(pool)? {
+        if row.white.id == user || row.black.id == user {
+            continue;
+        }
+        match server_puzzle(&row) {
+            Ok(p) => {
+                list.push(p);
+                rows.insert(row.id.clone(), row);
+            }
+            Err(e) => tracing::warn!(error = %e, "a server puzzle does not replay: not offered"),
+        }
+    }
+    Ok((puzzles::PuzzleSet::from_puzzles(list), rows))
+}
+
+/// Chooses a puzzle `user` has not seen in `pool`, from `origin`: the server's within
+/// [`SERVER_WINDOW`] first when either may serve, else lichess's.
+#[allow(clippy::too_many_arguments)]
+fn choose_from(
+    tx: &dyn Tx,
+    origin: PuzzleOrigin,
+    pool: i64,
+    user: u64,
+    theme: Option<&str>,
+    target: f64,
+    seed: u64,
+) -> Result<Option<Held>, GameError> {
+    if origin != PuzzleOrigin::Lichess {
+        let (set, mut rows) = server_set(tx, pool, user)?;
+        let widest = if origin == PuzzleOrigin::Server {
+            puzzles::MAX_WINDOW
+        } else {
+            SERVER_WINDOW
+        };
+        if let Some(p) = choose_unseen(tx, &set, pool, user, theme, target, seed, widest)? {
+            return Ok(Some(Held {
+                server: rows.remove(&p.id),
+                puzzle: Arc::new(p.clone()),
+            }));
+        }
+        if origin == PuzzleOrigin::Server {
+            return Ok(None);
+        }
+    }
+    let set = puzzles::shared();
+    Ok(choose_unseen(
+        tx,
+        set,
+        pool,
+        user,
+        theme,
+        target,
+        seed,
+        puzzles::MAX_WINDOW,
+    )?
+    .map(|p| Held {
+        puzzle: Arc::new(p.clone()),
+        server: None,
+    }))
+}
+
 /// A seed for choosing among puzzles: the moment and the person.
 fn seed(now: i64, user: u64) -> u64 {
     (now as u64) ^ user.rotate_left(29)
@@ -415,10 +604,7 @@ impl Puzzles<'_> {
                     max: MAX_ID_CHARS,
                 });
             }
-            Some(id) => Some(
-                set.get(id)
-                    .ok_or_else(|| GameError::UnknownPuzzle(id.to_string()))?,
-            ),
+            Some(id) => Some(id),
             None => None,
         };
         let theme = match req.theme.as_deref() {
@@ -447,8 +633,15 @@ impl Puzzles<'_> {
             tx.upsert_user(&actor.capped(), now)?;
             end_open_run(tx, ch.channel, actor.id, now)?;
             tx.abandon_puzzle_attempt(ch.channel, actor.id, now)?;
-            let puzzle = match id {
-                Some(p) => p,
+            let held = match id {
+                // lichess's by id, or one of this server's not from the person's own games.
+                Some(id) => held(tx, id)?
+                    .filter(|h| {
+                        h.server.as_ref().is_none_or(|r| {
+                            r.pool == pool && r.white.id != actor.id && r.black.id != actor.id
+                        })
+                    })
+                    .ok_or_else(|| GameError::UnknownPuzzle(id.to_string()))?,
                 None => {
                     let target = match req.rating {
                         Some(r) => f64::from(r),
@@ -456,10 +649,12 @@ impl Puzzles<'_> {
                             .puzzle_rating(pool, actor.id)?
                             .map_or(PARAMS.start.rating, |r| r.rating),
                     };
-                    choose_unseen(tx, pool, actor.id, theme, target, seed(now, actor.id))?
+                    let seed = seed(now, actor.id);
+                    choose_from(tx, req.source, pool, actor.id, theme, target, seed)?
                         .ok_or(GameError::NoPuzzleLeft)?
                 }
             };
+            let puzzle = &held.puzzle;
             let rated = !tx.has_seen_puzzle(pool, actor.id, &puzzle.id)?;
             let attempt = Attempt::start(puzzle);
             let id = tx.insert_puzzle_attempt(
@@ -475,7 +670,9 @@ impl Puzzles<'_> {
                 },
                 now,
             )?;
-            Ok(view(id, &attempt, PuzzleStatus::Playing, rated))
+            let mut v = view(id, &attempt, PuzzleStatus::Playing, rated);
+            v.source = held.source();
+            Ok(v)
         })
     }
 
@@ -621,14 +818,39 @@ impl Puzzles<'_> {
             .read(|tx| Ok(tx.best_puzzle_run(pool, user)?.unwrap_or(0)))
     }
 
+    /// Moves `actor`'s attempt `attempt_id`, just started in `ch`, into `thread` (the
+    /// puzzle's own thread, opened by the front end once the puzzle was chosen), with its
+    /// Puzzle Streak run; answers then go there. Returns the attempt as seen there.
+    pub fn move_to_thread(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        attempt_id: i64,
+        thread: u64,
+    ) -> Result<PuzzleView, GameError> {
+        self.svc.write(|tx, _now| {
+            if !tx.move_puzzle_attempt(attempt_id, ch.channel, thread)? {
+                return Err(GameError::NoPuzzle);
+            }
+            Ok(())
+        })?;
+        let at = ChannelRef {
+            guild: ch.guild,
+            channel: thread,
+        };
+        self.open(actor, at)?.ok_or(GameError::NoPuzzle)
+    }
+
     /// The attempt `actor` is playing in `ch`, if any.
     pub fn open(&self, actor: &UserRef, ch: ChannelRef) -> Result<Option<PuzzleView>, GameError> {
         self.svc.read(|tx| {
             let Some(row) = tx.open_puzzle_attempt(ch.channel, actor.id)? else {
                 return Ok(None);
             };
-            let (attempt, _) = resume(&row)?;
+            let held = puzzle_of(tx, &row)?;
+            let attempt = resume(&row, &held.puzzle)?;
             let mut v = view(row.id, &attempt, row.status, row.rated);
+            v.source = held.source();
             if let Some(run) = run_of(tx, &row)? {
                 v.streak = Some(streak_view(tx, &run)?);
             }
@@ -668,12 +890,13 @@ impl Puzzles<'_> {
     ) -> Result<PuzzleView, GameError> {
         let text = super::move_text(text)?;
         self.svc.write(|tx, now| {
-            let (row, mut attempt, puzzle) = open_attempt(tx, actor, ch)?;
+            let (row, held) = open_attempt(tx, actor, ch)?;
+            let mut attempt = resume(&row, &held.puzzle)?;
             let before = attempt.position().clone();
             let mv = cajitas_rules::read_move(&before, text, lang).map_err(GameError::Move)?;
             let answer = attempt.answer(mv).map_err(|_| still_open(&row))?;
             let status = status_of(attempt.state());
-            let change = finish(tx, &row, puzzle, &attempt, status, now)?;
+            let change = finish(tx, &row, &held, &attempt, status, now)?;
             let step = AttemptStep {
                 ply: attempt.played() as i64,
                 hinted: attempt.hinted(),
@@ -682,6 +905,7 @@ impl Puzzles<'_> {
             };
             advance(tx, &row, &step, now)?;
             let mut v = view(row.id, &attempt, status, row.rated);
+            v.source = held.source();
             v.played = Some(san(&before, mv));
             v.change = change.as_ref().map(PuzzleChange::from_row);
             match answer {
@@ -718,7 +942,8 @@ impl Puzzles<'_> {
     /// The piece `actor` should move in their puzzle in `ch`; the attempt is no longer rated.
     pub fn hint(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
         self.svc.write(|tx, now| {
-            let (row, mut attempt, _) = open_attempt(tx, actor, ch)?;
+            let (row, held) = open_attempt(tx, actor, ch)?;
+            let mut attempt = resume(&row, &held.puzzle)?;
             if row.run_id.is_some() {
                 return Err(GameError::NoHintInStreak);
             }
@@ -731,6 +956,7 @@ impl Puzzles<'_> {
             };
             advance(tx, &row, &step, now)?;
             let mut v = view(row.id, &attempt, PuzzleStatus::Playing, row.rated);
+            v.source = held.source();
             v.hint = Some(hint);
             Ok(v)
         })
@@ -740,9 +966,10 @@ impl Puzzles<'_> {
     /// the view carries the solution.
     pub fn solution(&self, actor: &UserRef, ch: ChannelRef) -> Result<PuzzleView, GameError> {
         self.svc.write(|tx, now| {
-            let (row, mut attempt, puzzle) = open_attempt(tx, actor, ch)?;
+            let (row, held) = open_attempt(tx, actor, ch)?;
+            let mut attempt = resume(&row, &held.puzzle)?;
             let line = attempt.give_up().map_err(|_| still_open(&row))?;
-            let change = finish(tx, &row, puzzle, &attempt, PuzzleStatus::Failed, now)?;
+            let change = finish(tx, &row, &held, &attempt, PuzzleStatus::Failed, now)?;
             let step = AttemptStep {
                 ply: row.ply,
                 hinted: attempt.hinted(),
@@ -751,6 +978,7 @@ impl Puzzles<'_> {
             };
             advance(tx, &row, &step, now)?;
             let mut v = view(row.id, &attempt, PuzzleStatus::Failed, row.rated);
+            v.source = held.source();
             v.solution = san_line(attempt.position().clone(), line);
             v.change = change.as_ref().map(PuzzleChange::from_row);
             v.daily = daily_after(tx, &row, PuzzleStatus::Failed)?;
@@ -776,17 +1004,17 @@ impl Puzzles<'_> {
     }
 }
 
-/// `actor`'s attempt open in `ch`: its row, the attempt resumed, and its puzzle.
+/// `actor`'s attempt open in `ch`: its row and its puzzle ([`resume`] resumes it).
 fn open_attempt(
     tx: &dyn Tx,
     actor: &UserRef,
     ch: ChannelRef,
-) -> Result<(PuzzleAttemptRow, Attempt<'static>, &'static puzzles::Puzzle), GameError> {
+) -> Result<(PuzzleAttemptRow, Held), GameError> {
     let row = tx
         .open_puzzle_attempt(ch.channel, actor.id)?
         .ok_or(GameError::NoPuzzle)?;
-    let (attempt, puzzle) = resume(&row)?;
-    Ok((row, attempt, puzzle))
+    let held = puzzle_of(tx, &row)?;
+    Ok((row, held))
 }
 
 /// Writes `step` of the attempt `row`, checked against the ply it was read at: another answer
@@ -810,10 +1038,10 @@ fn still_open(row: &PuzzleAttemptRow) -> Failure {
 }
 
 /// An attempt still being played, from its row.
-fn resume(
+fn resume<'p>(
     row: &PuzzleAttemptRow,
-) -> Result<(Attempt<'static>, &'static puzzles::Puzzle), GameError> {
-    let puzzle = puzzle_of(row)?;
+    puzzle: &'p puzzles::Puzzle,
+) -> Result<Attempt<'p>, GameError> {
     let played = usize::try_from(row.ply).unwrap_or(usize::MAX);
     let attempt = Attempt::resume(puzzle, played, row.hinted).ok_or_else(|| {
         GameError::Failed(Failure::Vanished(format!(
@@ -821,7 +1049,7 @@ fn resume(
             row.id, row.ply, row.puzzle_id
         )))
     })?;
-    Ok((attempt, puzzle))
+    Ok(attempt)
 }
 
 fn status_of(s: AttemptState) -> PuzzleStatus {
@@ -833,11 +1061,13 @@ fn status_of(s: AttemptState) -> PuzzleStatus {
 }
 
 /// Rates an attempt that just ended, when it counts (a first attempt without a hint): the
-/// solver's rating, locked, against the puzzle's, won when solved. Returns the change.
+/// solver's rating, locked, against the puzzle's, won when solved. A puzzle of the server's
+/// games is rated too, as lichess rates its puzzles: as the solver's opponent (it wins when
+/// the solver fails), against the solver's rating before the attempt. Returns the change.
 fn finish(
     tx: &dyn Tx,
     row: &PuzzleAttemptRow,
-    puzzle: &puzzles::Puzzle,
+    held: &Held,
     attempt: &Attempt<'_>,
     status: PuzzleStatus,
     now: i64,
@@ -852,12 +1082,30 @@ fn finish(
     }
     let stored = tx.puzzle_rating_for_update(row.pool, row.user_id, &start_rating(now))?;
     let before = glicko_at(&stored, now);
-    let opponent = Glicko {
-        rating: f64::from(puzzle.rating),
-        deviation: f64::from(puzzle.deviation),
-        volatility: PARAMS.start.volatility,
+    let server = match &held.server {
+        Some(s) => Some(
+            tx.server_puzzle_for_update(&s.id)?
+                .ok_or_else(|| Failure::Vanished(format!("server puzzle {}", s.id)))?,
+        ),
+        None => None,
+    };
+    let opponent = match &server {
+        Some(s) => Glicko {
+            rating: s.rating,
+            deviation: s.deviation,
+            volatility: s.volatility,
+        },
+        None => Glicko {
+            rating: f64::from(held.puzzle.rating),
+            deviation: f64::from(held.puzzle.deviation),
+            volatility: PARAMS.start.volatility,
+        },
     };
     let after = PARAMS.rate_against(before, opponent, score);
+    if let Some(s) = &server {
+        let p = PARAMS.rate_against(opponent, before, 1.0 - score);
+        tx.rate_server_puzzle(&s.id, p.rating, p.deviation, p.volatility)?;
+    }
     tx.put_puzzle_rating(
         row.pool,
         row.user_id,
@@ -877,10 +1125,11 @@ fn finish(
     }))
 }
 
-pub(super) fn view(id: i64, a: &Attempt<'static>, status: PuzzleStatus, rated: bool) -> PuzzleView {
+pub(super) fn view(id: i64, a: &Attempt<'_>, status: PuzzleStatus, rated: bool) -> PuzzleView {
     PuzzleView {
         attempt_id: id,
-        puzzle: a.puzzle(),
+        puzzle: Arc::new(a.puzzle().clone()),
+        source: None,
         position: a.position().clone(),
         last_move: a.last_move(),
         solver: a.solver(),

@@ -16,7 +16,7 @@ use crate::tr;
 /// The first line of a puzzle: its id, its rating and the solver's side (to move at the
 /// start, and whenever the solver is to find a move).
 pub fn heading(lang: Lang, v: &PuzzleView) -> String {
-    puzzle_heading(lang, v.puzzle)
+    puzzle_heading(lang, &v.puzzle)
 }
 
 /// [`heading`] of a puzzle not yet attempted (the solver's side is the puzzle's).
@@ -48,8 +48,35 @@ pub fn start_lines(lang: Lang, v: &PuzzleView) -> Vec<String> {
     if v.streak.is_some_and(|s| s.solved == 0 && !s.ended) {
         lines.push(tr!(lang, "puzzle-streak-start"));
     }
-    lines.extend(opening_lines(lang, v.puzzle));
+    let [head, first] = opening_lines(lang, &v.puzzle);
+    lines.push(head);
+    lines.extend(v.source.as_ref().map(|s| source_line(lang, s)));
+    lines.push(first);
     lines
+}
+
+/// Where a puzzle of the server's games comes from: `From alice vs bob, move 23`, and the
+/// link to the game's thread when it had one. Names are written as stored, never as
+/// mentions (a puzzle pings nobody).
+pub fn source_line(lang: Lang, s: &crate::game::PuzzleSource) -> String {
+    let (white, black, number) = (s.white.clone(), s.black.clone(), s.move_number.to_string());
+    match &s.thread_url {
+        Some(url) => tr!(
+            lang,
+            "puzzle-source-thread",
+            white = white,
+            black = black,
+            number = number,
+            url = url.clone()
+        ),
+        None => tr!(
+            lang,
+            "puzzle-source",
+            white = white,
+            black = black,
+            number = number
+        ),
+    }
 }
 
 /// A Puzzle Streak's state after an answer or the solution: the count while it goes on, the
@@ -244,7 +271,8 @@ mod tests {
         let a = Attempt::start(puzzle);
         PuzzleView {
             attempt_id: 1,
-            puzzle,
+            puzzle: std::sync::Arc::new(puzzle.clone()),
+            source: None,
             position: a.position().clone(),
             last_move: a.last_move(),
             solver: Color::White,

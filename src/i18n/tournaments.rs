@@ -31,13 +31,18 @@ pub fn created_line(lang: Lang, v: &TournamentView, terms: &ArenaTerms) -> Strin
     )
 }
 
+/// The description of an arena's Discord scheduled event.
+pub fn event_description(lang: Lang, v: &TournamentView) -> String {
+    tr!(lang, "arena-event-description", time = v.time.to_string())
+}
+
 /// `actor` joined (or came back).
 pub fn joined_line(lang: Lang, v: &TournamentView) -> String {
     tr!(
         lang,
         "arena-joined",
         name = v.name.clone(),
-        players = v.players.to_string()
+        players = super::num(v.players as f64)
     )
 }
 
@@ -136,7 +141,7 @@ pub fn standings_lines(lang: Lang, s: &Standings) -> Vec<String> {
         "arena-standings-heading",
         name = s.tournament.name.clone(),
         status = status,
-        players = s.tournament.players.to_string()
+        players = super::num(s.tournament.players as f64)
     )];
     if s.lines.is_empty() {
         lines.push(tr!(lang, "arena-standings-empty"));

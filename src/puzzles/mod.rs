@@ -234,8 +234,20 @@ impl PuzzleSet {
         target: f64,
         seed: u64,
     ) -> Option<&Puzzle> {
+        self.choose_within(seen, theme, target, seed, MAX_WINDOW)
+    }
+
+    /// [`PuzzleSet::choose`], the window widened up to `widest` points either side only.
+    pub fn choose_within(
+        &self,
+        seen: &mut dyn FnMut(&str) -> bool,
+        theme: Option<&str>,
+        target: f64,
+        seed: u64,
+        widest: f64,
+    ) -> Option<&Puzzle> {
         let mut window = FIRST_WINDOW;
-        while window <= MAX_WINDOW {
+        while window <= widest {
             let near = self.rated_within(target - window, target + window);
             if !near.is_empty() {
                 let start = (mix(seed) % near.len() as u64) as usize;
@@ -364,6 +376,12 @@ pub fn shared() -> &'static PuzzleSet {
         }
         set
     })
+}
+
+/// Reads one row of lichess's format (without the header), its moves replayed from its FEN:
+/// a puzzle found in a server's game, stored as such a row's fields.
+pub fn parse_one(line: &str) -> Result<Puzzle, String> {
+    parse_row(line)
 }
 
 /// Reads one row; its moves are replayed from its FEN.

@@ -1307,6 +1307,35 @@ fn route(
             }
             (200, Some(thread_json(thread)))
         }
+        // A server's scheduled event (an arena's start): external, with its place, start and
+        // end, seen by the server's members only, as Discord requires of one.
+        ("POST", ["guilds", guild, "scheduled-events"]) => {
+            let b = body.cloned().unwrap_or_default();
+            let location = b["entity_metadata"]["location"]
+                .as_str()
+                .unwrap_or_default();
+            let valid = b["entity_type"] == json!(3)
+                && !location.is_empty()
+                && b["scheduled_start_time"].is_string()
+                && b["scheduled_end_time"].is_string()
+                && b["privacy_level"] == json!(2)
+                && b["name"].as_str().is_some_and(|n| !n.is_empty());
+            if !valid {
+                return (400, Some(invalid_name()), None, None);
+            }
+            let id = inner.next_id();
+            (
+                200,
+                Some(json!({
+                    "id": id.to_string(), "guild_id": guild, "channel_id": null,
+                    "creator_id": APP_ID.to_string(), "name": b["name"],
+                    "description": b["description"], "scheduled_start_time": b["scheduled_start_time"],
+                    "scheduled_end_time": b["scheduled_end_time"], "privacy_level": 2, "status": 1,
+                    "entity_type": 3, "entity_id": null, "entity_metadata": {"location": location},
+                    "creator": null, "user_count": 0, "image": null
+                })),
+            )
+        }
         ("GET", ["gateway"]) => (
             200,
             Some(json!({"url": format!("ws://127.0.0.1:{}/gw", inner.port)})),

@@ -291,7 +291,7 @@ help =
     }
     `/leaderboard [speed]` the server's best players · `/stats [user]` ratings, results and a rating chart
     `/play [level] [colour]` play the computer, levels 1–8 · `/analysis` the last game here, analysed
-    `/puzzle [theme] [rating] [id]` a rated puzzle from lichess's database; answer with `/move`
+    `/puzzle [theme] [rating] [id] [source]` a rated puzzle from lichess's database or this server's games; answer with `/move`
     `/settings language` the language of public game messages in this server (Manage Server)
 
     { "**" }Notations**

@@ -91,6 +91,8 @@ cmd-settings =
     .daily-hour-description = Post a daily puzzle in this channel every day at this hour (UTC, 0-23)
     .daily-stop-name = daily-stop
     .daily-stop-description = Stop the daily puzzle
+    .daily-channel-name = daily-channel
+    .daily-channel-description = The daily puzzle's channel (this one by default)
 cmd-help =
     .name = help
     .description = Shows the commands and the move notations
@@ -148,6 +150,11 @@ cmd-puzzle =
     .mode-name = mode
     .mode-description = Streak: puzzles of rising difficulty until your first mistake
     .mode-streak = streak
+    .source-name = source
+    .source-description = From this server's games, lichess's, or any (this server's preferred)
+    .source-any = any
+    .source-server = server
+    .source-lichess = lichess
 
 # Round robins (issue 32): /roundrobin and its subcommands (`cmd-roundrobin-create`, …), whose
 # words the console's `roundrobin` reads too.

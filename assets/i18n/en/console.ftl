@@ -83,7 +83,7 @@ console-help =
       board | pgn | history         show the game, its PGN, the last finished games
       stats [NAME] | leaderboard [live|correspondence|chess960|puzzles|streak]
                                     ratings and results (with a chart PNG), the best players
-      puzzle [THEME] [RATING] | puzzle id:ID
+      puzzle [THEME] [RATING] [source:any|server|lichess] | puzzle id:ID
                                     a puzzle you have not seen (of THEME: fork, mate in 2, mateIn2 ...; around RATING,
                                     yours by default), or lichess's puzzle ID; answer with move TEXT or the move alone
       puzzle streak                 Puzzle Streak: rising difficulty, no hints, until your first mistake

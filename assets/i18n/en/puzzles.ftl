@@ -125,3 +125,18 @@ daily-count = { $solved } solved · { $failed } failed
 button-solve = Solve
 settings-daily-set = The daily puzzle will be posted in this channel every day at { $hour }:00 UTC.
 settings-daily-stopped = The daily puzzle is stopped.
+
+# Puzzles from the server's own games (issue 30): the line under a puzzle's heading that
+# names the game it was found in (the link is to the game's thread).
+puzzle-source = From { $white } vs { $black }, move { $number }
+puzzle-source-thread = From { $white } vs { $black }, move { $number } · { $url }
+
+# A puzzle's own thread, where games get threads (issue 30): its name, and the answer in the
+# channel that links to it.
+puzzle-thread-name = Puzzle { $id } · { $name }
+puzzle-in-thread = Puzzle { $id }: { $thread }
+
+# /settings daily-channel (issue 30): the daily puzzle posted in another channel; a channel
+# given without an hour, where no daily puzzle was set.
+settings-daily-set-in = The daily puzzle will be posted in { $channel } every day at { $hour }:00 UTC.
+settings-daily-need-hour = Give the daily puzzle's hour too (daily-hour, 0-23 UTC).

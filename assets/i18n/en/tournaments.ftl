@@ -10,12 +10,17 @@ error-berserk-too-late = Berserk comes before your first move, once.
 error-abort-in-tournament = A tournament game cannot be aborted: a player who does not move loses it.
 
 arena-need-manage = Only members with the Manage Server permission can make an arena.
+arena-no-event = I could not create a server event for this arena (I need the Create Events permission): the arena goes on without one.
+arena-event-description = A lichess-style arena of { $time }: join with /arena join and play as many games as you can.
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutes of { $time }, { $rated ->
     [yes] rated
    *[no] casual
 }, starting in { $starts } min. Join, then play the games you are paired for; the most points win.
-arena-joined = { $name }: you are in ({ $players } players).
+arena-joined = { $name }: you are in ({ $players } { $players ->
+    [one] player
+   *[other] players
+}).
 arena-paused = { $name }: you are paused; join again to be paired.
 arena-withdrawn = { $name }: you left; your points stay.
 arena-berserk = Berserk! Your clock is halved and you play without the increment.
@@ -28,7 +33,10 @@ arena-standings-heading = { $name } · { $status ->
     [created] starts soon
     [started] in progress
    *[finished] final
-} · { $players } players
+} · { $players } { $players ->
+    [one] player
+   *[other] players
+}
 arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
 arena-standings-empty = Nobody has joined yet.
 arena-podium = { $rank ->

@@ -325,7 +325,7 @@ help =
     } sin jugar
     `/clasificacion [ritmo]` los mejores jugadores del servidor · `/estadisticas [usuario]` puntuaciones, resultados y un gráfico
     `/jugar [nivel] [color]` juega contra la computadora, niveles 1–8 · `/analisis` la última partida de aquí, analizada
-    `/problema [tema] [puntuacion] [id]` un problema puntuado de la base de lichess; responde con `/jugada`
+    `/problema [tema] [puntuacion] [id] [origen]` un problema puntuado de la base de lichess o de las partidas del servidor; responde con `/jugada`
     `/ajustes idioma` el idioma de los mensajes públicos de las partidas en este servidor (Gestionar servidor)
 
     { "**" }Notaciones**

@@ -89,6 +89,8 @@ cmd-settings =
     .daily-hour-description = Publica un problema del día en este canal cada día a esta hora (UTC, 0-23)
     .daily-stop-name = detener-problema-diario
     .daily-stop-description = Detiene el problema del día
+    .daily-channel-name = canal-problema-diario
+    .daily-channel-description = El canal del problema del día (este si no eliges)
 cmd-help =
     .name = ayuda
     .description = Los comandos y las notaciones que entiendo
@@ -146,6 +148,11 @@ cmd-puzzle =
     .mode-name = modo
     .mode-description = Racha: problemas cada vez más difíciles hasta tu primer error
     .mode-streak = racha
+    .source-name = origen
+    .source-description = De las partidas de este servidor, de lichess o cualquiera (las del servidor antes)
+    .source-any = cualquiera
+    .source-server = servidor
+    .source-lichess = lichess
 
 # Round robins (issue 32): /roundrobin and its subcommands (`cmd-roundrobin-create`, …), whose
 # words the console's `roundrobin` reads too.

@@ -84,7 +84,7 @@ console-help =
       { cmd-board.name } | { cmd-pgn.name } | { cmd-history.name }     muestra el tablero, la partida en PGN, las últimas partidas terminadas
       { cmd-stats.name } [NOMBRE] | { cmd-leaderboard.name } [{ cmd-leaderboard.speed-live }|{ cmd-leaderboard.speed-correspondence }|chess960|{ cmd-leaderboard.speed-puzzles }|{ cmd-leaderboard.speed-streak }]
                                     puntuaciones y resultados (con un gráfico PNG), los mejores jugadores
-      puzzle [TEMA] [PUNTUACIÓN] | puzzle id:ID
+      puzzle [TEMA] [PUNTUACIÓN] [origen:cualquiera|servidor|lichess] | puzzle id:ID
                                     un problema que no has visto (del TEMA: ataque doble, mate en 2, fork ...; cerca de PUNTUACIÓN,
                                     el tuyo si no), o el problema ID de lichess; responde con move JUGADA o la jugada sola
       puzzle { cmd-puzzle.mode-streak }                  racha de problemas: cada vez más difíciles, sin pistas, hasta tu primer error

@@ -125,3 +125,18 @@ daily-count = { $solved } resueltos · { $failed } fallados
 button-solve = Resolver
 settings-daily-set = El problema del día se publicará en este canal cada día a las { $hour }:00 UTC.
 settings-daily-stopped = El problema del día está detenido.
+
+# Problemas de las partidas del propio servidor (issue 30): la línea bajo el encabezado que
+# nombra la partida de la que sale (el enlace es al hilo de la partida).
+puzzle-source = De { $white } contra { $black }, jugada { $number }
+puzzle-source-thread = De { $white } contra { $black }, jugada { $number } · { $url }
+
+# El hilo propio de un problema, donde las partidas tienen hilo (issue 30): su nombre, y la
+# respuesta en el canal que enlaza con él.
+puzzle-thread-name = Problema { $id } · { $name }
+puzzle-in-thread = Problema { $id }: { $thread }
+
+# /settings canal-problema-diario (issue 30): el problema del día en otro canal; un canal sin
+# hora donde no había problema del día.
+settings-daily-set-in = El problema del día se publicará en { $channel } cada día a las { $hour }:00 UTC.
+settings-daily-need-hour = Indica también la hora del problema del día (hora-problema-diario, 0-23 UTC).

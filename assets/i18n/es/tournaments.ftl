@@ -10,12 +10,17 @@ error-berserk-too-late = El berserk va antes de tu primera jugada, una sola vez.
 error-abort-in-tournament = Una partida de torneo no se puede anular: quien no mueve la pierde.
 
 arena-need-manage = Solo los miembros con el permiso Gestionar servidor pueden crear una arena.
+arena-no-event = No he podido crear un evento del servidor para esta arena (necesito el permiso Crear eventos): la arena sigue sin él.
+arena-event-description = Una arena como las de lichess, a { $time }: únete con /arena join y juega todas las partidas que puedas.
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutos de { $time }, { $rated ->
     [yes] puntuable
    *[no] amistosa
 }, empieza en { $starts } min. Únete y juega las partidas que te toquen; gana quien sume más puntos.
-arena-joined = { $name }: estás dentro ({ $players } jugadores).
+arena-joined = { $name }: estás dentro ({ $players } { $players ->
+    [one] jugador
+   *[other] jugadores
+}).
 arena-paused = { $name }: estás en pausa; vuelve a unirte para que te emparejen.
 arena-withdrawn = { $name }: has salido; tus puntos se quedan.
 arena-berserk = ¡Berserk! Tu reloj queda a la mitad y juegas sin incremento.
@@ -28,7 +33,10 @@ arena-standings-heading = { $name } · { $status ->
     [created] empieza pronto
     [started] en juego
    *[finished] final
-} · { $players } jugadores
+} · { $players } { $players ->
+    [one] jugador
+   *[other] jugadores
+}
 arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
 arena-standings-empty = Todavía no se ha unido nadie.
 arena-podium = { $rank ->

@@ -2,8 +2,11 @@
 //! service's `Tournaments`). The waves are the scheduler's; each pairing's thread is opened by
 //! the notifier (`present/notify.rs`), which moves the game into it.
 
+use poise::serenity_prelude as serenity;
+
 use crate::discord::interaction::call::{Asked, Call};
-use crate::discord::interaction::reply::Reply;
+use crate::discord::interaction::reply::{Reply, channel_message};
+use crate::discord::present::threads::post_in;
 use crate::discord::{Context, Defer, Error};
 use crate::game::ArenaTerms;
 use crate::i18n::tournaments;
@@ -87,9 +90,11 @@ pub async fn create(
         name,
     };
     let shown_terms = terms.clone();
-    let view = call
+    let (view, standings) = call
         .blocking(Defer::Message, move |g, actor, ch| {
-            Ok(g.tournaments().create_arena(actor, ch, &terms, lang)?)
+            let view = g.tournaments().create_arena(actor, ch, &terms, lang)?;
+            let standings = g.tournaments().standings_of(view.id)?;
+            Ok((view, standings))
         })
         .await?;
     call.send(Reply::text(tournaments::created_line(
@@ -97,7 +102,71 @@ pub async fn create(
         &view,
         &shown_terms,
     )))
-    .await
+    .await?;
+    // The live standings post, edited by the scheduler as they change (at most every 5 s).
+    let text = tournaments::standings_lines(lang, &standings).join("\n");
+    let post = channel_message(Reply::text(text));
+    match post_in(call.http(), view.place.channel, post).await {
+        Ok(m) => {
+            let (game, id, message) = (call.data().game.clone(), view.id, m.id.get());
+            let recorded = tokio::task::spawn_blocking(move || {
+                game.tournaments().set_standings_message(id, message)
+            })
+            .await;
+            if !matches!(recorded, Ok(Ok(()))) {
+                tracing::warn!(tournament = id, "could not record the standings post");
+            }
+        }
+        Err(e) => {
+            tracing::warn!(tournament = view.id, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the live standings");
+        }
+    }
+    scheduled_event(&call, &view, lang).await
+}
+
+/// A Discord scheduled event for an arena that starts later, so the server's members get
+/// Discord's own reminder. Without the permission to create events, its maker is told once,
+/// privately, and the arena goes on without one.
+async fn scheduled_event(
+    call: &Call<'_>,
+    view: &crate::game::TournamentView,
+    lang: crate::game::Lang,
+) -> Result<(), Error> {
+    let (Some(guild), Some(ends_at)) = (view.place.guild, view.ends_at) else {
+        return Ok(());
+    };
+    let now = crate::game::Clock::now_ms(&crate::game::SystemClock);
+    // Discord refuses an event that starts in the past; an arena that starts now needs none.
+    if view.starts_at < now + 60_000 {
+        return Ok(());
+    }
+    let time = |ms: i64| serenity::Timestamp::from_unix_timestamp(ms / 1000);
+    let (Ok(start), Ok(end)) = (time(view.starts_at), time(ends_at)) else {
+        return Ok(());
+    };
+    let location = format!(
+        "https://discord.com/channels/{guild}/{}",
+        view.place.channel
+    );
+    let event = serenity::CreateScheduledEvent::new(
+        serenity::ScheduledEventType::External,
+        view.name.clone(),
+        start,
+    )
+    .end_time(end)
+    .location(location)
+    .description(tournaments::event_description(lang, view));
+    crate::discord::interaction::budget::take().await;
+    if let Err(e) = serenity::GuildId::new(guild)
+        .create_scheduled_event(call.http(), event)
+        .await
+    {
+        tracing::info!(guild, error = %crate::discord::interaction::reply::scrubbed(&e), "no scheduled event for the arena");
+        call.r
+            .send(Reply::ephemeral(tr!(call.r.lang(), "arena-no-event")))
+            .await?;
+    }
+    Ok(())
 }
 
 /// Join this channel's arena (or come back after a pause)

@@ -9,12 +9,13 @@ use poise::serenity_prelude as serenity;
 use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::Refusal;
-use crate::discord::interaction::reply::{Reply, cap_chars};
+use crate::discord::interaction::reply::{Reply, cap_chars, channel_message};
+use crate::discord::present::threads;
 use crate::discord::present::view::{self, BOARD_FILE, Ops};
 use crate::discord::{Context, Defer, Error};
 use crate::game::{
-    ChannelRef, DailyPost, DailyView, GameService, Lang, PuzzleRequest, PuzzleStatus, PuzzleView,
-    UserRef,
+    ChannelRef, DailyPost, DailyView, GameService, Lang, PuzzleOrigin, PuzzleRequest, PuzzleStatus,
+    PuzzleView, UserRef,
 };
 use crate::i18n::{self, Presentation};
 use crate::tr;
@@ -46,6 +47,30 @@ pub enum PuzzleMode {
     /// Puzzle Streak: rising difficulty until the first mistake, unrated, no hints.
     #[name = "streak"]
     Streak,
+}
+
+/// Where `/puzzle`'s puzzle comes from (see [`PuzzleOrigin`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum PuzzleSourceChoice {
+    /// Either, the server's own preferred.
+    #[name = "any"]
+    Any,
+    /// Puzzles found in this server's games.
+    #[name = "server"]
+    Server,
+    /// lichess's open database.
+    #[name = "lichess"]
+    Lichess,
+}
+
+impl From<PuzzleSourceChoice> for PuzzleOrigin {
+    fn from(c: PuzzleSourceChoice) -> PuzzleOrigin {
+        match c {
+            PuzzleSourceChoice::Any => PuzzleOrigin::Any,
+            PuzzleSourceChoice::Server => PuzzleOrigin::Server,
+            PuzzleSourceChoice::Lichess => PuzzleOrigin::Lichess,
+        }
+    }
 }
 
 /// The public message of a puzzle: `lines`, the board, and the solver's buttons (Hint and
@@ -105,10 +130,17 @@ pub async fn puzzle(
     #[description = "Streak: puzzles of rising difficulty until your first mistake"] mode: Option<
         PuzzleMode,
     >,
+    #[description = "From this server's games, lichess's, or any (this server's preferred)"]
+    source: Option<PuzzleSourceChoice>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.public_lang().await;
-    let req = i18n::puzzles::with_theme_id(PuzzleRequest { id, theme, rating });
+    let req = i18n::puzzles::with_theme_id(PuzzleRequest {
+        id,
+        theme,
+        rating,
+        source: source.map_or(PuzzleOrigin::Any, PuzzleOrigin::from),
+    });
     let (shown, solver) = call
         .blocking(Defer::Message, move |g, actor, ch| {
             let v = match mode {
@@ -118,8 +150,102 @@ pub async fn puzzle(
             Ok((show(g, v)?, actor.id))
         })
         .await?;
+    // Where games get threads, the puzzle gets its own: chosen here first (a refusal opens
+    // no thread), then moved into the thread opened on the answer.
+    let w = call.where_typed();
+    if w.place.threads && w.place.parent.is_none() {
+        return in_own_thread(&call, shown, lang, w.lacks_permission).await;
+    }
     let lines = i18n::puzzles::start_lines(lang, &shown.view);
     call.send(puzzle_reply(lines, shown, lang, solver)).await
+}
+
+/// How long opening a puzzle's thread may take.
+const OPEN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The name of a puzzle's thread: `Puzzle 000rZ · alice` (at most Discord's 100 characters).
+pub fn puzzle_thread_name(lang: Lang, id: &str, solver: &str) -> String {
+    let name = tr!(
+        lang,
+        "puzzle-thread-name",
+        id = cap_chars(id, crate::puzzles::MAX_ID_CHARS),
+        name = cap_chars(solver, 40)
+    );
+    cap_chars(&name, threads::THREAD_NAME_MAX)
+}
+
+/// Posts the puzzle just started in `call`'s channel in a thread of its own, opened on the
+/// answer (its heading), and moves the attempt there; the answer then links to it. Where
+/// the thread cannot be opened, the puzzle is played in the channel, as without threads
+/// (said once per channel when the bot lacks the permission).
+async fn in_own_thread(
+    call: &Call<'_>,
+    shown: PuzzleShown,
+    lang: Lang,
+    lacks_permission: bool,
+) -> Result<(), Error> {
+    let http = call.http();
+    let channel = call.place.channel;
+    let solver = call.actor.id;
+    let id = shown.view.puzzle.id.clone();
+    let heading = i18n::puzzles::heading(lang, &shown.view);
+    call.r.send(Reply::text(heading)).await?;
+    let opened = match call.r.original_message().await {
+        Ok(message) => {
+            let name = puzzle_thread_name(lang, &id, &call.actor.name);
+            tokio::time::timeout(OPEN_TIMEOUT, threads::open(http, channel, message, &name))
+                .await
+                .unwrap_or(threads::Opened::Failed)
+        }
+        Err(e) => {
+            tracing::warn!(error = %crate::discord::interaction::reply::scrubbed(&e), "could not read the message a puzzle's thread opens on");
+            threads::Opened::Failed
+        }
+    };
+    let explain = match opened {
+        threads::Opened::Thread(thread) => {
+            let attempt = shown.view.attempt_id;
+            let moved = call
+                .blocking(Defer::Message, move |g, actor, ch| {
+                    let v = g.puzzles().move_to_thread(actor, ch, attempt, thread)?;
+                    Ok(show(g, v)?)
+                })
+                .await;
+            match moved {
+                Ok(there) => {
+                    let lines = i18n::puzzles::start_lines(lang, &there.view);
+                    let post = channel_message(puzzle_reply(lines, there, lang, solver));
+                    if let Err(e) = threads::post_in(http, thread, post).await {
+                        tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post a puzzle in its thread");
+                    }
+                    let text = tr!(
+                        lang,
+                        "puzzle-in-thread",
+                        id = id,
+                        thread = threads::link(thread)
+                    );
+                    call.r.update(Reply::text(text)).await?;
+                    return Ok(());
+                }
+                // Answered meanwhile (a racing /move): it stays where it is.
+                Err(e) => {
+                    tracing::info!(error = %e, "a puzzle was not moved into its thread");
+                    false
+                }
+            }
+        }
+        threads::Opened::Refused => true,
+        threads::Opened::Failed => lacks_permission,
+    };
+    let explain = explain && threads::explain_once(call.data(), channel).await;
+    let mut lines = i18n::puzzles::start_lines(lang, &shown.view);
+    if explain {
+        lines.insert(0, tr!(lang, "threads-fallback"));
+    }
+    call.r
+        .update(puzzle_reply(lines, shown, lang, solver))
+        .await?;
+    Ok(())
 }
 
 /// Whether a move `actor` types in `ch` answers their puzzle: they have one open there and

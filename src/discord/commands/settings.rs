@@ -2,12 +2,17 @@
 //! the `bot_settings` table (`guild-language:{guild_id}`). With `auto` (the default) a public
 //! message is in the language of the interaction that caused it.
 //!
+//! The daily puzzle: `daily-hour:HH` (UTC) and `daily-channel:#x` (where typed by default;
+//! the hour set before when only the channel is given), `daily-stop:true`.
+//!
 //! `guild_locale` is not used: Discord sends `en-US` for every server that is not a
 //! Community server.
 
 use crate::discord::interaction::call::{Asked, Call};
 use crate::discord::interaction::langs::{GuildLanguage, guild_language, key};
 use crate::discord::interaction::reply::Reply;
+use poise::serenity_prelude as serenity;
+
 use crate::discord::{Context, Defer, Error};
 use crate::tr;
 
@@ -30,6 +35,10 @@ pub async fn settings(
     #[description = "Stop the daily puzzle"]
     #[rename = "daily-stop"]
     daily_stop: Option<bool>,
+    #[description = "The daily puzzle's channel (this one by default)"]
+    #[rename = "daily-channel"]
+    #[channel_types("Text", "News")]
+    daily_channel: Option<serenity::PartialChannel>,
 ) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let r = &call.r;
@@ -46,7 +55,7 @@ pub async fn settings(
         .as_ref()
         .and_then(|m| m.permissions)
         .is_some_and(|p| p.manage_guild());
-    if daily_hour.is_some() || daily_stop == Some(true) {
+    if daily_hour.is_some() || daily_stop == Some(true) || daily_channel.is_some() {
         if !may_manage {
             r.send(Reply::ephemeral(tr!(lang, "settings-need-manage")))
                 .await?;
@@ -57,14 +66,40 @@ pub async fn settings(
                 .await?;
             tr!(lang, "settings-daily-stopped")
         } else {
-            let hour = daily_hour.unwrap_or(0);
-            call.blocking(Defer::Message, move |g, _, ch| {
-                Ok(g.daily().configure(guild, ch.channel, hour)?)
-            })
-            .await?;
-            // Due now when the hour has passed today: the poster looks at once.
-            ctx.data().daily_bell.notify_one();
-            tr!(lang, "settings-daily-set", hour = format!("{hour:02}"))
+            // The channel named, else this one; the hour given, else the one set before.
+            let here = call.place.channel;
+            let channel = daily_channel.map_or(here, |c| c.id.get());
+            let hour = call
+                .blocking(Defer::Message, move |g, _, _| {
+                    let hour = match daily_hour {
+                        Some(h) => Some(h),
+                        None => g.daily().setting(guild)?.map(|s| s.hour),
+                    };
+                    if let Some(h) = hour {
+                        g.daily().configure(guild, channel, h)?;
+                    }
+                    Ok(hour)
+                })
+                .await?;
+            match hour {
+                None => tr!(lang, "settings-daily-need-hour"),
+                Some(hour) => {
+                    // Due now when the hour has passed today: the poster looks at once.
+                    ctx.data().daily_bell.notify_one();
+                    let hour = format!("{hour:02}");
+                    if channel == here {
+                        tr!(lang, "settings-daily-set", hour = hour)
+                    } else {
+                        let channel = crate::i18n::Presentation::Discord.place(channel);
+                        tr!(
+                            lang,
+                            "settings-daily-set-in",
+                            channel = channel,
+                            hour = hour
+                        )
+                    }
+                }
+            }
         };
         r.send(Reply::ephemeral(text)).await?;
         return Ok(());

@@ -92,18 +92,43 @@ impl Notifier for DiscordNotifier {
     }
 
     fn post_tournament(&self, notice: &TournamentNotice) -> Result<Option<u64>, NotifyError> {
-        let lang = match &notice.news {
-            TournamentNews::Started(v) => v.lang,
-            TournamentNews::Finished(s) => s.tournament.lang,
-            TournamentNews::RoundRobinFinished(s) => s.tournament.lang,
-        };
-        let lines = match &notice.news {
+        let lines = |lang| match &notice.news {
             TournamentNews::Started(v) => vec![tournaments::started_line(lang, v)],
             TournamentNews::Finished(s) => tournaments::final_lines(lang, s),
             TournamentNews::RoundRobinFinished(s) => {
                 crate::i18n::round_robins::final_lines(lang, s)
             }
+            TournamentNews::Standings { standings, .. } => {
+                tournaments::standings_lines(lang, standings)
+            }
         };
+        let lang = match &notice.news {
+            TournamentNews::Started(v) => v.lang,
+            TournamentNews::Finished(s) | TournamentNews::Standings { standings: s, .. } => {
+                s.tournament.lang
+            }
+            TournamentNews::RoundRobinFinished(s) => s.tournament.lang,
+        };
+        if let TournamentNews::Standings { message, .. } = notice.news {
+            // The live post, edited in place.
+            let text = crate::discord::interaction::reply::cap_chars(
+                &lines(lang).join("\n"),
+                crate::discord::interaction::reply::MAX_CONTENT,
+            );
+            let (channel, http) = (notice.place.channel, Arc::clone(&self.http));
+            return self.wait(async move {
+                crate::discord::interaction::budget::take().await;
+                serenity::ChannelId::new(channel)
+                    .edit_message(
+                        &http,
+                        serenity::MessageId::new(message),
+                        serenity::EditMessage::new().content(text),
+                    )
+                    .await
+                    .map(|m| Some(m.id.get()))
+            });
+        }
+        let lines = lines(lang);
         let message = channel_message(Reply::text(lines.join("\n")))
             .nonce(serenity::Nonce::String(notice.nonce.clone()))
             .enforce_nonce(true);

@@ -37,6 +37,7 @@ use super::{
     ChannelRef, Failure, GameError, GameService, GameView, Lang, Notice, NoticeKind, UserRef,
     Variant,
 };
+pub use crate::store::STANDINGS_EDIT_EVERY_MS;
 use crate::store::{
     EntrantRow, EntrantStatus, GameRow, GameStatus, NewGame, NewTournament, PairingResult,
     PairingRow, Side, TournamentKind, TournamentRow, TournamentStatus, Tx,
@@ -193,6 +194,14 @@ pub enum TournamentNews {
     Finished(Standings),
     /// A round robin ended: its final standings.
     RoundRobinFinished(RoundRobinStandings),
+    /// Its live standings post, edited to show these (at most every
+    /// [`STANDINGS_EDIT_EVERY_MS`]).
+    Standings {
+        /// The standings now.
+        standings: Standings,
+        /// The post to edit.
+        message: u64,
+    },
 }
 
 /// A tournament's post, for [`super::Notifier::post_tournament`].
@@ -314,6 +323,7 @@ impl Tournaments<'_> {
             tx.upsert_user(&me, now)?;
             Self::enter(tx, &t, me.id, now)?;
             tx.set_standings_due(t.id, true)?;
+            self.svc.inner.bell.ring();
             Self::view_in(tx, &t)
         })
     }
@@ -347,6 +357,7 @@ impl Tournaments<'_> {
                 .ok_or(GameError::NotInTournament)?;
             tx.set_entrant_status(t.id, e.user, status, None)?;
             tx.set_standings_due(t.id, true)?;
+            self.svc.inner.bell.ring();
             Self::view_in(tx, &t)
         })
     }
@@ -394,6 +405,15 @@ impl Tournaments<'_> {
                 .game(game_id)?
                 .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
             self.svc.view(self.svc.load(tx, row)?)
+        })
+    }
+
+    /// Records the live standings post a front end made for tournament `id`: it is edited
+    /// as the standings change.
+    pub fn set_standings_message(&self, id: i64, message: u64) -> Result<(), GameError> {
+        self.svc.write(|tx, _now| {
+            tx.set_tournament_messages(id, None, Some(message))?;
+            Ok(())
         })
     }
 
@@ -455,6 +475,26 @@ impl Tournaments<'_> {
             .read(|tx| Ok(tx.tournaments_due(self.svc.now())?))?;
         for t in due {
             self.step(&t, &mut round)?;
+        }
+        // The live standings posts owed an edit, each claimed by one process.
+        let edits = self.svc.write(|tx, now| {
+            let claimed = tx.claim_standings_edits(now, STANDINGS_EDIT_EVERY_MS)?;
+            claimed
+                .into_iter()
+                .map(|(id, message)| {
+                    let t = tx
+                        .tournament(id)?
+                        .ok_or_else(|| GameError::from(Failure::Vanished("tournament".into())))?;
+                    Ok((Self::standings_in(tx, &t)?, message))
+                })
+                .collect::<Result<Vec<_>, GameError>>()
+        })?;
+        for (standings, message) in edits {
+            round.news.push(TournamentNotice {
+                place: standings.tournament.place,
+                nonce: format!("cjte{}", standings.tournament.id),
+                news: TournamentNews::Standings { standings, message },
+            });
         }
         Ok(round)
     }

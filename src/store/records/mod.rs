@@ -12,6 +12,7 @@ mod games;
 mod offers;
 mod puzzles;
 mod ratings;
+mod server_puzzles;
 mod takebacks;
 mod tournaments;
 mod users;
@@ -25,9 +26,11 @@ pub use self::games::Games;
 pub use self::offers::DrawOffers;
 pub use self::puzzles::{AttemptStep, NewAttempt, Puzzles};
 pub use self::ratings::Ratings;
+pub use self::server_puzzles::{NewServerPuzzle, PuzzleSearchRow, ServerPuzzleRow, ServerPuzzles};
 pub use self::takebacks::Takebacks;
 pub use self::tournaments::{
-    EntrantRow, NewTournament, PairingResult, PairingRow, TournamentRow, Tournaments,
+    EntrantRow, NewTournament, PairingResult, PairingRow, STANDINGS_EDIT_EVERY_MS, TournamentRow,
+    Tournaments,
 };
 pub use self::users::Users;
 
@@ -47,6 +50,7 @@ pub trait Tx:
     + Puzzles
     + Daily
     + Tournaments
+    + ServerPuzzles
 {
 }
 
@@ -64,7 +68,8 @@ impl<
         + Engines
         + Puzzles
         + Daily
-        + Tournaments,
+        + Tournaments
+        + ServerPuzzles,
 > Tx for T
 {
 }

@@ -132,6 +132,11 @@ pub trait Puzzles {
     /// Returns how many (0 or 1).
     fn abandon_puzzle_attempt(&self, channel: u64, user: u64, now: i64) -> Result<u64, StoreError>;
 
+    /// Moves attempt `id`, being played in `from`, and its Puzzle Streak run if any, to
+    /// `to` (the puzzle's own thread, just opened). `false` when it is no longer played in
+    /// `from` (nothing written).
+    fn move_puzzle_attempt(&self, id: i64, from: u64, to: u64) -> Result<bool, StoreError>;
+
     /// Stores a new attempt being played, started at `now`; returns its id.
     fn insert_puzzle_attempt(&self, new: &NewAttempt<'_>, now: i64) -> Result<i64, StoreError>;
 
@@ -257,6 +262,24 @@ impl<B: Backend + ?Sized> Puzzles for B {
              WHERE channel_id = ?1 AND user_id = ?2 AND status = 'playing'",
             &[&to_db(channel), &to_db(user), &now],
         )
+    }
+
+    fn move_puzzle_attempt(&self, id: i64, from: u64, to: u64) -> Result<bool, StoreError> {
+        let n = self.exec(
+            "UPDATE puzzle_attempts SET channel_id = ?3
+             WHERE id = ?1 AND channel_id = ?2 AND status = 'playing'",
+            &[&id, &to_db(from), &to_db(to)],
+        )?;
+        if n != 1 {
+            return Ok(false);
+        }
+        self.exec(
+            "UPDATE puzzle_runs SET channel_id = ?2
+             WHERE id = (SELECT run_id FROM puzzle_attempts WHERE id = ?1)
+               AND status = 'playing'",
+            &[&id, &to_db(to)],
+        )?;
+        Ok(true)
     }
 
     fn insert_puzzle_attempt(&self, new: &NewAttempt<'_>, now: i64) -> Result<i64, StoreError> {

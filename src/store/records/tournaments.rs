@@ -8,6 +8,9 @@ use crate::store::TimeControlRow;
 use crate::store::sql::{Backend, BackendExt, Columns, to_db};
 use crate::vocab::{EntrantStatus, Side, TournamentKind, TournamentStatus};
 
+/// A tournament's standings post is edited at most this often (Discord's rate limits).
+pub const STANDINGS_EDIT_EVERY_MS: i64 = 5_000;
+
 /// A tournament as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TournamentRow {
@@ -311,6 +314,11 @@ pub trait Tournaments {
     /// Marks an edit of the standings post as owed (or done).
     fn set_standings_due(&self, id: i64, due: bool) -> Result<(), StoreError>;
 
+    /// Claims the owed edits of standings posts whose last edit is at least `every` ms old
+    /// at `now`: each is marked made at `now` by the one writer that claims it. Returns the
+    /// tournaments and their posts.
+    fn claim_standings_edits(&self, now: i64, every: i64) -> Result<Vec<(i64, u64)>, StoreError>;
+
     /// Adds a player, or brings one back (`status`, free since `now`); their seed, rating and
     /// score stay when they come back.
     fn enter_tournament(
@@ -395,7 +403,7 @@ pub trait Tournaments {
     /// (the service checks); the game's bit is set with it.
     fn set_berserk(&self, pairing: i64, game: i64, side: Side) -> Result<bool, StoreError>;
 
-    /// Records how a round robin player's withdrawal counts (migration 0024: `cancelled` or
+    /// Records how a round robin player's withdrawal counts (migration 0025: `cancelled` or
     /// `forfeits`).
     fn set_entrant_withdrawal(
         &self,
@@ -522,8 +530,11 @@ impl<B: Backend + ?Sized> Tournaments for B {
                      AND next_wave_at IS NOT NULL
                  UNION ALL
                  SELECT ends_at FROM tournaments WHERE status = 'started' AND ends_at IS NOT NULL
+                 UNION ALL
+                 SELECT COALESCE(standings_edited_at, 0) + ?1 FROM tournaments
+                 WHERE standings_due = TRUE AND standings_message_id IS NOT NULL
              ) due",
-            &[],
+            &[&STANDINGS_EDIT_EVERY_MS],
             |c| c.opt_i64(),
         )
     }
@@ -557,6 +568,18 @@ impl<B: Backend + ?Sized> Tournaments for B {
             &[&id, &message.map(to_db), &standings.map(to_db)],
         )?;
         Ok(())
+    }
+
+    fn claim_standings_edits(&self, now: i64, every: i64) -> Result<Vec<(i64, u64)>, StoreError> {
+        // One statement: of two writers, each edit is claimed by the first.
+        self.rows(
+            "UPDATE tournaments SET standings_due = FALSE, standings_edited_at = ?1
+             WHERE standings_due = TRUE AND standings_message_id IS NOT NULL
+               AND (standings_edited_at IS NULL OR standings_edited_at <= ?2)
+             RETURNING id, standings_message_id",
+            &[&now, &(now - every)],
+            |c| Ok((c.i64()?, c.id()?)),
+        )
     }
 
     fn set_standings_due(&self, id: i64, due: bool) -> Result<(), StoreError> {
