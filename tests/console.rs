@@ -927,3 +927,125 @@ fn an_arena_played_in_the_console_in_virtual_time() {
     let text = run("arena join\n");
     assert!(text.contains("There is no tournament open here."), "{text}");
 }
+
+/// A round robin of four in the console, every game played with `as NAME` to its result,
+/// rounds opening as FIDE's table for 4 says (1-4 2-3 / 4-3 1-2 / 2-4 3-1).
+const ROUND_ROBIN: &str = "\
+help
+roundrobin create alice bob carol dan 1d rated:false
+roundrobin create alice bob 1d
+as alice
+move e4
+as dan
+move e5
+resign
+as bob
+move d4
+as carol
+move d5
+draw offer
+as bob
+draw accept
+as dan
+move e4
+as carol
+move e5
+resign
+as alice
+move e4
+as bob
+move e5
+draw offer
+as alice
+draw accept
+as bob
+move e4
+as dan
+move e5
+resign
+as carol
+move e4
+as alice
+move e5
+as carol
+resign
+roundrobin standings
+quit
+";
+
+#[test]
+fn a_round_robin_of_four_played_to_the_end_in_the_console() {
+    let dir = temp_dir("roundrobin");
+    let out = local(&dir, &[], ROUND_ROBIN);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let lines: Vec<&str> = stdout.lines().map(str::trim_end).collect();
+    for needle in [
+        "[roundrobin] round 1: alice (white) vs dan (black) · game 1",
+        "[roundrobin] round 1: bob (white) vs carol (black) · game 2",
+        "[roundrobin] round 2: dan (white) vs carol (black) · game 3",
+        "[roundrobin] round 2: alice (white) vs bob (black) · game 4",
+        "[roundrobin] round 3: bob (white) vs dan (black) · game 5",
+        "[roundrobin] round 3: carol (white) vs alice (black) · game 6",
+        // alice 1 + ½ + 1, SB 1 + 1 + .5; bob ½ + ½ + 1, SB .25 + 1.25 + 1;
+        // dan 0 + 1 + 0, SB .5; carol ½ + 0 + 0, SB 1.
+        "1. alice 2.5 2.5",
+        "2. bob 2 2.5",
+        "3. dan 1 0.5",
+        "4. carol 0.5 1",
+    ] {
+        // A pairing line ends with its board picture's path.
+        assert!(
+            lines.iter().any(|l| l
+                .strip_prefix(needle)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(" (board: "))),
+            "missing {needle:?} in\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("roundrobin create NAME NAME NAME"),
+        "help: {stdout}"
+    );
+    assert!(
+        stdout.contains("3 to 16 players"),
+        "two players refused: {stdout}"
+    );
+    // Each round opened once, after the one before.
+    let round = |r: u32| stdout.find(&format!("[roundrobin] round {r}:")).unwrap();
+    assert!(round(1) < round(2) && round(2) < round(3));
+    assert_eq!(stdout.matches("[roundrobin] round ").count(), 6, "{stdout}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_round_robin_in_spanish_with_a_withdrawal_before_half() {
+    let dir = temp_dir("roundrobin-es");
+    let script = "\
+ayuda
+liguilla crear ana beto carla 1d
+liguilla retirarse as carla
+liguilla clasificación
+";
+    let out = local(&dir, &["--lang", "es", "--as", "ana", "--no-png"], script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for needle in [
+        "  liguilla crear NOMBRE NOMBRE NOMBRE … TIEMPO [doble] [puntuada:sí|no]",
+        // Three players: the table for 4, seat 4 the bye. Round 1: 2-3.
+        "[roundrobin] ronda 1: beto (blancas) contra carla (negras) · partida 1",
+        // carla leaves with none of her 2 games over: her results are cancelled, her game
+        // lost, and round 2 (1-2) opens at once.
+        "carla se retira de Liguilla 1d: había terminado menos de la mitad de sus partidas, así que sus resultados se anulan.",
+        "[roundrobin] ronda 2: ana (blancas) contra beto (negras) · partida 2",
+        "Liguilla 1d · ronda 2 de 3 · en juego",
+        "1. ana 0 0",
+        "1. beto 0 0",
+        "-. carla (se retiró: resultados anulados)",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.trim_end() == needle),
+            "missing {needle:?} in\n{stdout}"
+        );
+    }
+}

@@ -1173,3 +1173,130 @@ async fn arena_commands_through_the_bot() {
         r.text()
     );
 }
+
+/// `/roundrobin SUB` typed by `user` in the channel, with the subcommand's options and the
+/// users the interaction resolves.
+async fn roundrobin_cmd(
+    w: &World,
+    user: &FakeUser,
+    sub: &str,
+    options: serde_json::Value,
+    resolved: &[&FakeUser],
+) -> Recorded {
+    let mut p = w
+        .parent()
+        .command(&w.fake, user, "en-US", "roundrobin", &[], resolved);
+    p["data"]["options"] = json!([{"type": 1, "name": sub, "options": options}]);
+    w.fake.interact(&p).await
+}
+
+/// Waits for the round robin's line of round `round` in the channel (at index `from` or later)
+/// and the game's thread opened on it.
+async fn round_line(w: &World, from: usize, round: u32) -> (Recorded, Channel) {
+    let path = format!("/channels/{CHANNEL}/messages");
+    let needle = format!("Round robin, round {round}: ");
+    let line = w
+        .fake
+        .wait_request(&format!("round {round}'s line"), from, |r| {
+            r.method == Method::POST && r.path == path && r.text().contains(&needle)
+        })
+        .await;
+    let message = line.message_id.expect("a message");
+    let thread = w
+        .fake
+        .wait_for("its thread", Duration::from_secs(10), |f| f.thread(message))
+        .await;
+    assert_eq!(thread.parent, CHANNEL);
+    (line, Channel::thread(message, CHANNEL))
+}
+
+// Issue 32: `/roundrobin` through the real bot: made of the players mentioned (in that order),
+// each round's game opened in its own thread on its line, pinging both players; the next
+// round when a round's last game ends; the standings; one tournament per channel; FIDE's
+// withdrawal; a short list refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_through_the_bot_opens_each_rounds_games_in_threads() {
+    let w = World::start("roundrobin-commands", vec![]).await;
+    let (a, b, c) = (alice(), bob(), carol());
+    let opts = |players: String| {
+        json!([
+            {"name": "players", "type": 3, "value": players},
+            {"name": "time", "type": 4, "value": 0},
+            {"name": "rated", "type": 5, "value": false}
+        ])
+    };
+    let r = roundrobin_cmd(
+        &w,
+        &a,
+        "create",
+        opts(format!("{} {}", a.mention(), b.mention())),
+        &[&a, &b],
+    )
+    .await;
+    assert_refused(&r, "3 to 16 players");
+    let three = opts(format!("{} {} {}", a.mention(), b.mention(), c.mention()));
+    let from = w.fake.request_count();
+    let r = roundrobin_cmd(&w, &a, "create", three.clone(), &[&a, &b, &c]).await;
+    assert!(!r.is_ephemeral(), "{}", r.text());
+    assert!(
+        r.text()
+            .contains("Round robin 1d: a round robin of 3 players, 3 rounds of 1d, casual."),
+        "{}",
+        r.text()
+    );
+    // Three players: FIDE's table for 4, seat 4 the bye. Round 1: 2-3 (alice sits out).
+    let (line, t1) = round_line(&w, from, 1).await;
+    assert!(
+        line.text().contains(&format!(
+            "Round robin, round 1: {} (white) vs {} (black).",
+            b.mention(),
+            c.mention()
+        )),
+        "{}",
+        line.text()
+    );
+    let r = roundrobin_cmd(&w, &a, "create", three, &[&a, &b, &c]).await;
+    assert_refused(&r, "already open here");
+    // Played in its thread: bob mates, and round 2 (1-2) opens with the mate.
+    let mut from = 0;
+    for (who, mv) in [(&b, "e4"), (&c, "g5"), (&b, "d4"), (&c, "f6"), (&b, "Qh5#")] {
+        from = w.fake.request_count();
+        let r = w
+            .cmd_in(&t1, who, "en-US", "move", &[("move", json!(mv))])
+            .await;
+        assert!(!r.is_ephemeral(), "{}", r.text());
+    }
+    let (line, _t2) = round_line(&w, from, 2).await;
+    assert!(
+        line.text().contains(&format!(
+            "Round robin, round 2: {} (white) vs {} (black).",
+            a.mention(),
+            b.mention()
+        )),
+        "{}",
+        line.text()
+    );
+    let r = roundrobin_cmd(&w, &c, "standings", json!([]), &[]).await;
+    let text = r.text();
+    assert!(
+        text.contains("Round robin 1d · round 2 of 3 · in progress"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1. bob 1 0")
+            && text.contains("2. alice 0 0")
+            && text.contains("2. carol 0 0"),
+        "{text}"
+    );
+    // carol has 1 of her 2 games over: half, so her result stays and her last game is lost
+    // by forfeit.
+    let r = roundrobin_cmd(&w, &c, "withdraw", json!([]), &[]).await;
+    assert!(
+        r.text()
+            .contains("carol withdrew from Round robin 1d: half of their games or more were over"),
+        "{}",
+        r.text()
+    );
+    let r = roundrobin_cmd(&w, &c, "withdraw", json!([]), &[]).await;
+    assert_refused(&r, "You are not in this tournament.");
+}

@@ -9,10 +9,12 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use cajitas::console::status_line;
+use cajitas::game::tournament::roundrobin::Withdrawal;
 use cajitas::game::{
     ChallengeState, ChannelRef, ColourChoice, GameError, GameService, Lang, ManualClock,
-    ServiceOptions, UserRef,
+    RoundRobinTerms, ServiceOptions, UserRef,
 };
+use cajitas::store::TournamentStatus;
 use cajitas_rules::{Color, DrawClaim, DrawReason, Outcome, Position, Uci, WinReason};
 
 use support::db::{Backend, TestDb};
@@ -1568,6 +1570,343 @@ fn a_chess960_game_survives_a_reopen_and_takes_back_a_castling() {
         .unwrap_err();
     assert!(matches!(err, GameError::Move(_)), "{err}");
     assert_eq!(svc.queries().board(CH).unwrap().ply, 5);
+}
+
+// ---- round robins (issue 32) ------------------------------------------------------------
+
+fn dan() -> UserRef {
+    UserRef::new(5, "dan", false)
+}
+
+const RR_CH: ChannelRef = ChannelRef {
+    guild: Some(10),
+    channel: 300,
+};
+
+fn round_robin_terms(players: &[UserRef], double: bool) -> RoundRobinTerms {
+    RoundRobinTerms {
+        players: players.to_vec(),
+        time: "1d".parse().unwrap(),
+        double,
+        rated: false,
+        name: Some("Round robin 1d".into()),
+    }
+}
+
+/// Where `user` plays their round robin game now.
+fn rr_place(svc: &GameService, user: &UserRef) -> ChannelRef {
+    svc.tournaments()
+        .game_place_of(user.id)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{} has no game", user.name))
+}
+
+/// `winner` beats `loser` in their game now (the loser resigns after a move each); `None`: a
+/// draw by agreement.
+fn rr_result(svc: &GameService, white: &UserRef, black: &UserRef, winner: Option<&UserRef>) {
+    let place = rr_place(svc, white);
+    assert_eq!(
+        rr_place(svc, black),
+        place,
+        "{} and {} play each other",
+        white.name,
+        black.name
+    );
+    svc.play()
+        .play_move(white, place, "e4", Lang::En, false)
+        .unwrap();
+    svc.play()
+        .play_move(black, place, "e5", Lang::En, false)
+        .unwrap();
+    let done = match winner {
+        Some(w) => {
+            let loser = if w == white { black } else { white };
+            svc.play().resign(loser, place, None).unwrap()
+        }
+        None => {
+            svc.play().draw_offer(white, place, None).unwrap();
+            svc.play().draw_accept(black, place, None).unwrap()
+        }
+    };
+    svc.post_notices(done.notices);
+}
+
+/// The standings as (name, rank, points, SB).
+fn rr_table(svc: &GameService) -> Vec<(String, Option<usize>, String, String)> {
+    svc.tournaments()
+        .round_robin_standings(RR_CH)
+        .unwrap()
+        .lines
+        .iter()
+        .map(|l| (l.user.name.clone(), l.rank, l.points.clone(), l.sb.clone()))
+        .collect()
+}
+
+fn line(
+    name: &str,
+    rank: usize,
+    points: &str,
+    sb: &str,
+) -> (String, Option<usize>, String, String) {
+    (name.into(), Some(rank), points.into(), sb.into())
+}
+
+#[test]
+fn a_round_robin_of_four_plays_its_berger_rounds_to_the_standings() {
+    let svc = service("rr-four");
+    let players = [alice(), bob(), carol(), dan()];
+    let made = svc
+        .tournaments()
+        .create_round_robin(
+            &alice(),
+            RR_CH,
+            &round_robin_terms(&players, false),
+            Lang::En,
+        )
+        .unwrap();
+    // Round 1 of FIDE's table for 4: 1-4, 2-3.
+    let pairs: Vec<_> = made
+        .notices
+        .iter()
+        .map(|n| (n.game.white.name.clone(), n.game.black.name.clone()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("alice".into(), "dan".into()),
+            ("bob".into(), "carol".into())
+        ]
+    );
+    assert!(made.notices.iter().all(|n| n.mentions.len() == 2));
+    // A second tournament in the channel is refused while this one runs.
+    assert!(matches!(
+        svc.tournaments().create_round_robin(
+            &bob(),
+            RR_CH,
+            &round_robin_terms(&players, false),
+            Lang::En
+        ),
+        Err(GameError::TournamentInChannel)
+    ));
+    rr_result(&svc, &alice(), &dan(), Some(&alice()));
+    // Round 2 waits for round 1's last game.
+    assert_eq!(
+        svc.tournaments()
+            .round_robin_standings(RR_CH)
+            .unwrap()
+            .round,
+        1
+    );
+    rr_result(&svc, &bob(), &carol(), None);
+    // Round 2: 4-3, 1-2.
+    assert_eq!(
+        svc.tournaments()
+            .round_robin_standings(RR_CH)
+            .unwrap()
+            .round,
+        2
+    );
+    rr_result(&svc, &dan(), &carol(), Some(&dan()));
+    rr_result(&svc, &alice(), &bob(), None);
+    // Round 3: 2-4, 3-1.
+    rr_result(&svc, &bob(), &dan(), Some(&bob()));
+    rr_result(&svc, &carol(), &alice(), Some(&alice()));
+    // alice 2.5 (SB 1 + 1 + .5), bob 2 (SB .25 + 1.25 + 1), dan 1 (SB .5), carol .5 (SB 1).
+    assert_eq!(
+        rr_table(&svc),
+        [
+            line("alice", 1, "2.5", "2.5"),
+            line("bob", 2, "2", "2.5"),
+            line("dan", 3, "1", "0.5"),
+            line("carol", 4, "0.5", "1"),
+        ]
+    );
+    // The tournaments' round finishes it and posts the final standings.
+    let round = svc.tournaments().run_due().unwrap();
+    assert_eq!(round.news.len(), 1);
+    let s = svc.tournaments().round_robin_standings(RR_CH).unwrap();
+    assert_eq!(s.tournament.status, TournamentStatus::Finished);
+    assert_eq!((s.round, s.rounds), (3, 3));
+    assert!(
+        svc.tournaments().run_due().unwrap().news.is_empty(),
+        "finished once"
+    );
+}
+
+#[test]
+fn a_round_robin_refuses_bad_player_lists_and_changes_nothing() {
+    let svc = service("rr-refusals");
+    let t = svc.tournaments();
+    let make = |players: &[UserRef]| {
+        t.create_round_robin(
+            &alice(),
+            RR_CH,
+            &round_robin_terms(players, false),
+            Lang::En,
+        )
+    };
+    assert!(matches!(
+        make(&[alice(), bob()]),
+        Err(GameError::RoundRobinPlayers { min: 3, max: 16 })
+    ));
+    let seventeen: Vec<UserRef> = (1..=17)
+        .map(|i| UserRef::new(100 + i, &format!("p{i}"), false))
+        .collect();
+    assert!(matches!(
+        make(&seventeen),
+        Err(GameError::RoundRobinPlayers { .. })
+    ));
+    assert!(matches!(
+        make(&[alice(), bob(), alice()]),
+        Err(GameError::RoundRobinTwice)
+    ));
+    assert!(matches!(
+        make(&[alice(), bob(), robot()]),
+        Err(GameError::BotCannotPlay)
+    ));
+    assert!(matches!(
+        t.round_robin_standings(RR_CH),
+        Err(GameError::NoTournament)
+    ));
+    // Sixteen are fine, double: 30 rounds, 8 games at once.
+    let sixteen = &seventeen[..16];
+    let made = t
+        .create_round_robin(&alice(), RR_CH, &round_robin_terms(sixteen, true), Lang::En)
+        .unwrap();
+    assert_eq!(made.notices.len(), 8);
+    assert_eq!(t.round_robin_standings(RR_CH).unwrap().rounds, 30);
+}
+
+#[test]
+fn a_withdrawal_before_half_cancels_and_after_half_forfeits() {
+    // Before half: dan withdraws after round 1 (1 game of 3): his results vanish, and his
+    // later games are never opened.
+    let svc = service("rr-withdraw-early");
+    let players = [alice(), bob(), carol(), dan()];
+    svc.tournaments()
+        .create_round_robin(
+            &alice(),
+            RR_CH,
+            &round_robin_terms(&players, false),
+            Lang::En,
+        )
+        .unwrap();
+    // The arena's pause, withdrawal and berserk are not a round robin's.
+    let t = svc.tournaments();
+    assert!(matches!(
+        t.pause(&dan(), RR_CH),
+        Err(GameError::NoTournament)
+    ));
+    assert!(matches!(
+        t.withdraw(&dan(), RR_CH),
+        Err(GameError::NoTournament)
+    ));
+    assert!(matches!(t.berserk(&dan()), Err(GameError::NoArenaGame)));
+    rr_result(&svc, &alice(), &dan(), Some(&dan()));
+    rr_result(&svc, &bob(), &carol(), Some(&bob()));
+    let w = svc
+        .tournaments()
+        .withdraw_round_robin(&dan(), RR_CH)
+        .unwrap();
+    assert_eq!(w.withdrawal, Withdrawal::Cancelled);
+    assert!(matches!(
+        svc.tournaments().withdraw_round_robin(&dan(), RR_CH),
+        Err(GameError::NotInTournament)
+    ));
+    // Round 2 is open: dan-carol was never opened, alice-bob plays.
+    assert!(
+        svc.tournaments()
+            .game_place_of(carol().id)
+            .unwrap()
+            .is_none()
+    );
+    rr_result(&svc, &alice(), &bob(), Some(&alice()));
+    // Round 3: bob-dan never opened; carol-alice.
+    rr_result(&svc, &carol(), &alice(), None);
+    let table = rr_table(&svc);
+    // alice: (loss to dan cancelled) w bob, d carol = 1.5; bob: w carol, l alice = 1;
+    // carol: l bob, d alice = .5; dan last, unranked.
+    assert_eq!(
+        table,
+        [
+            line("alice", 1, "1.5", "1.25"),
+            line("bob", 2, "1", "0.5"),
+            line("carol", 3, "0.5", "0.75"),
+            ("dan".into(), None, "0".into(), "0".into()),
+        ]
+    );
+
+    // At half: dan withdraws in round 2 with 2 of his 3 games over: his results stay, and
+    // his round-3 game is lost by forfeit.
+    let svc = service("rr-withdraw-late");
+    svc.tournaments()
+        .create_round_robin(
+            &alice(),
+            RR_CH,
+            &round_robin_terms(&players, false),
+            Lang::En,
+        )
+        .unwrap();
+    rr_result(&svc, &alice(), &dan(), Some(&dan()));
+    rr_result(&svc, &bob(), &carol(), Some(&bob()));
+    rr_result(&svc, &dan(), &carol(), None);
+    // dan withdraws with alice-bob still going: 2 of 3 over.
+    let w = svc
+        .tournaments()
+        .withdraw_round_robin(&dan(), RR_CH)
+        .unwrap();
+    assert_eq!(w.withdrawal, Withdrawal::Forfeits);
+    rr_result(&svc, &alice(), &bob(), None);
+    // Round 3: bob-dan is not opened (bob wins it by forfeit); carol-alice is played.
+    assert!(svc.tournaments().game_place_of(bob().id).unwrap().is_none());
+    rr_result(&svc, &carol(), &alice(), Some(&carol()));
+    // bob: w carol, d alice, + over dan = 2.5, SB 1.5 + .25 + 1.5 = 3.25;
+    // carol: l bob, d dan, w alice = 1.5, SB .75 + .5; dan: w alice, d carol, - to bob = 1.5,
+    // SB .5 + .75: level with carol, they drew, rank 2 shared in seat order; alice .5.
+    assert_eq!(
+        rr_table(&svc),
+        [
+            line("bob", 1, "2.5", "3.25"),
+            line("carol", 2, "1.5", "1.25"),
+            line("dan", 2, "1.5", "1.25"),
+            line("alice", 4, "0.5", "1.25"),
+        ]
+    );
+}
+
+#[test]
+fn a_withdrawal_with_a_game_in_progress_loses_it() {
+    let svc = service("rr-withdraw-playing");
+    let players = [alice(), bob(), carol()];
+    svc.tournaments()
+        .create_round_robin(
+            &alice(),
+            RR_CH,
+            &round_robin_terms(&players, false),
+            Lang::En,
+        )
+        .unwrap();
+    // Three players: round 1 is 2-3 (alice sits out).
+    assert!(
+        svc.tournaments()
+            .game_place_of(alice().id)
+            .unwrap()
+            .is_none()
+    );
+    let place = rr_place(&svc, &bob());
+    svc.play()
+        .play_move(&bob(), place, "e4", Lang::En, false)
+        .unwrap();
+    let w = svc
+        .tournaments()
+        .withdraw_round_robin(&carol(), RR_CH)
+        .unwrap();
+    assert_eq!(w.withdrawal, Withdrawal::Cancelled);
+    assert!(!w.notices.is_empty(), "the game's end is posted");
+    let v = svc.queries().board(place).unwrap();
+    assert!(v.finished);
+    // Round 2 (1-2) opened at once; round 3 (3-1) will never be.
+    assert_eq!(rr_place(&svc, &alice()), rr_place(&svc, &bob()));
 }
 
 #[path = "support/arena_sim.rs"]

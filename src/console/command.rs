@@ -114,6 +114,8 @@ pub enum Command {
     Solution,
     /// `arena …`: an arena in the channel.
     Arena(ArenaCommand),
+    /// `roundrobin …` (in Spanish also `liguilla …`): a round robin in the channel.
+    RoundRobin(RoundRobinCommand),
 }
 
 /// What `arena` asks for.
@@ -210,6 +212,28 @@ fn parse_arena(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
     }))
 }
 
+/// What `roundrobin` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoundRobinCommand {
+    /// `roundrobin create NAME NAME NAME … TIME [double] [rated:true|false]` (in Spanish
+    /// `liguilla crear … [doble] [puntuada:sí|no]`): 3 to 16 players, seated in the order
+    /// given; rated by default.
+    Create {
+        /// The players' names, seat 1 first.
+        players: Vec<String>,
+        /// Its games' time control.
+        time: TimeControl,
+        /// Everyone meets everyone twice.
+        double: bool,
+        /// Whether its games count for the ratings.
+        rated: bool,
+    },
+    /// `roundrobin standings` (`liguilla clasificación`).
+    Standings,
+    /// `roundrobin withdraw [as NAME]` (`liguilla retirarse`): the acting user, or NAME, leaves.
+    Withdraw(Option<String>),
+}
+
 /// Why a line is not a command; its `Display` is what the console prints.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
@@ -268,7 +292,7 @@ fn colour_of(s: &str, lang: Lang) -> Option<ColourChoice> {
 /// The console's commands that are slash commands too, by their English word: in Spanish
 /// their word is the slash command's Spanish name (`cmd-<word>.name`, commands.ftl), so the
 /// console and Discord read the same words.
-const SLASH_WORDS: [&str; 18] = [
+const SLASH_WORDS: [&str; 19] = [
     "challenge",
     "claim-win",
     "play",
@@ -287,6 +311,7 @@ const SLASH_WORDS: [&str; 18] = [
     "leaderboard",
     "puzzle",
     "help",
+    "roundrobin",
 ];
 
 /// A word as compared: lower case, without accents, a space as `-` (`Clasificación` and
@@ -473,6 +498,71 @@ fn parse_puzzle(lang: Lang, args: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::Puzzle(req))
 }
 
+/// How `roundrobin` is written.
+pub const ROUNDROBIN_USAGE: &str = "roundrobin create NAME NAME NAME … TIME [double] [rated:true|false] | roundrobin standings | roundrobin withdraw [as NAME]";
+
+/// The most names `roundrobin create` reads (more are refused by the service's count anyway).
+const MAX_ROUNDROBIN_NAMES: usize = 32;
+
+/// `roundrobin`'s subcommands; `create`'s options in any order after the subcommand: the
+/// names in seat order, one time control, `double`, `rated:…`, each option at most once.
+fn parse_roundrobin(args: &[&str], lang: Lang) -> Result<Command, CommandError> {
+    let usage = || CommandError::Usage(ROUNDROBIN_USAGE);
+    let Some((sub, rest)) = args.split_first() else {
+        return Err(usage());
+    };
+    if word_is(lang, sub, "standings", "cmd-roundrobin-standings.name") {
+        return if rest.is_empty() {
+            Ok(Command::RoundRobin(RoundRobinCommand::Standings))
+        } else {
+            Err(usage())
+        };
+    }
+    if word_is(lang, sub, "withdraw", "cmd-roundrobin-withdraw.name") {
+        return match rest {
+            [] => Ok(Command::RoundRobin(RoundRobinCommand::Withdraw(None))),
+            [word, name @ ..] if word.eq_ignore_ascii_case("as") && !name.is_empty() => Ok(
+                Command::RoundRobin(RoundRobinCommand::Withdraw(Some(name.join(" ")))),
+            ),
+            _ => Err(usage()),
+        };
+    }
+    if !word_is(lang, sub, "create", "cmd-roundrobin-create.name") {
+        return Err(usage());
+    }
+    let (mut time, mut double, mut rated) = (None, false, None);
+    let mut players = Vec::new();
+    for a in rest {
+        let again = if let Some(r) = rated_option(lang, a).map_err(|_| usage())? {
+            rated.replace(r).is_some()
+        } else if word_is(lang, a, "double", "cmd-roundrobin-create.double-name") {
+            std::mem::replace(&mut double, true)
+        } else if let Ok(t) = a.parse::<TimeControl>() {
+            time.replace(t).is_some()
+        } else if looks_like_time(a) {
+            return Err(usage());
+        } else {
+            if players.len() == MAX_ROUNDROBIN_NAMES {
+                return Err(usage());
+            }
+            players.push((*a).to_owned());
+            false
+        };
+        if again {
+            return Err(usage());
+        }
+    }
+    let Some(time) = time else {
+        return Err(usage());
+    };
+    Ok(Command::RoundRobin(RoundRobinCommand::Create {
+        players,
+        time,
+        double,
+        rated: rated.unwrap_or(true),
+    }))
+}
+
 /// How `play` is written.
 const PLAY_USAGE: &str = "play [1-8] [white|black|random]";
 
@@ -610,6 +700,7 @@ impl Command {
                 Command::PuzzleStreak
             }
             "puzzle" => parse_puzzle(lang, &args)?,
+            "roundrobin" => parse_roundrobin(&args, lang)?,
             "hint" if args.is_empty() => Command::Hint,
             "solution" if args.is_empty() => Command::Solution,
             other => return Err(CommandError::Unknown(other.chars().take(40).collect())),

@@ -395,3 +395,77 @@ fn puzzle_takes_a_theme_a_rating_or_an_id() {
     assert_eq!(Command::parse("solution"), Ok(Some(Command::Solution)));
     assert!(Command::parse("hint me").is_err());
 }
+
+#[test]
+fn roundrobin_arguments() {
+    let create = |players: &[&str], double, rated| {
+        Ok(Some(Command::RoundRobin(RoundRobinCommand::Create {
+            players: players.iter().map(|s| s.to_string()).collect(),
+            time: "3+2".parse().unwrap(),
+            double,
+            rated,
+        })))
+    };
+    assert_eq!(
+        p("roundrobin create ann bob cat 3+2"),
+        create(&["ann", "bob", "cat"], false, true)
+    );
+    assert_eq!(
+        p("roundrobin create ann 3+2 bob double rated:false cat dan"),
+        create(&["ann", "bob", "cat", "dan"], true, false)
+    );
+    assert_eq!(
+        p("roundrobin standings"),
+        Ok(Some(Command::RoundRobin(RoundRobinCommand::Standings)))
+    );
+    assert_eq!(
+        p("roundrobin withdraw"),
+        Ok(Some(Command::RoundRobin(RoundRobinCommand::Withdraw(None))))
+    );
+    assert_eq!(
+        p("roundrobin withdraw as bob"),
+        Ok(Some(Command::RoundRobin(RoundRobinCommand::Withdraw(
+            Some("bob".into())
+        ))))
+    );
+    // In Spanish: the slash command's words.
+    assert_eq!(
+        Command::parse_in(
+            "liguilla crear ana beto carla 3+2 doble puntuada:no",
+            Lang::Es
+        ),
+        Ok(Some(Command::RoundRobin(RoundRobinCommand::Create {
+            players: vec!["ana".into(), "beto".into(), "carla".into()],
+            time: "3+2".parse().unwrap(),
+            double: true,
+            rated: false,
+        })))
+    );
+    assert_eq!(
+        Command::parse_in("liguilla clasificacion", Lang::Es),
+        Ok(Some(Command::RoundRobin(RoundRobinCommand::Standings)))
+    );
+    assert_eq!(
+        Command::parse_in("liguilla retirarse as beto", Lang::Es),
+        Ok(Some(Command::RoundRobin(RoundRobinCommand::Withdraw(
+            Some("beto".into())
+        ))))
+    );
+    let usage = Err(CommandError::Usage(ROUNDROBIN_USAGE));
+    for bad in [
+        "roundrobin",
+        "roundrobin start a b c 3+2",
+        "roundrobin create a b c",
+        "roundrobin create a b c 3+2 5+3",
+        "roundrobin create a b c 3+2 double double",
+        "roundrobin create a b c 4+4",
+        "roundrobin create a b c 3+2 rated:maybe",
+        "roundrobin standings now",
+        "roundrobin withdraw bob",
+        "roundrobin withdraw as",
+    ] {
+        assert_eq!(p(bad), usage, "{bad}");
+    }
+    let many = format!("roundrobin create {} 3+2", vec!["x"; 40].join(" "));
+    assert_eq!(p(&many), usage);
+}

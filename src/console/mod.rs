@@ -29,6 +29,7 @@ mod engine;
 mod notify;
 mod print;
 mod ratings;
+mod roundrobin;
 mod session;
 mod terminal;
 

@@ -174,6 +174,7 @@ impl Notifier for ConsoleNotifier {
         let lines = match &notice.news {
             TournamentNews::Started(v) => vec![i18n::tournaments::started_line(lang, v)],
             TournamentNews::Finished(s) => i18n::tournaments::final_lines(lang, s),
+            TournamentNews::RoundRobinFinished(s) => i18n::round_robins::final_lines(lang, s),
             // The console has no live post: `arena standings` prints them.
             TournamentNews::Standings { .. } => return Ok(None),
         };

@@ -230,7 +230,10 @@ impl Session {
         let who = || me.name.clone();
         match cmd {
             Command::Quit => return Ok(Flow::Quit),
-            Command::Help => writeln!(out, "{}", tr!(lang, "console-help"))?,
+            Command::Help => {
+                writeln!(out, "{}", tr!(lang, "console-help"))?;
+                writeln!(out, "{}", tr!(lang, "console-help-roundrobin"))?;
+            }
             Command::As(name) => {
                 self.me = local_user(&name);
                 let name = self.me.name.clone();
@@ -509,6 +512,7 @@ impl Session {
                 }
             }
             Command::Arena(a) => self.arena(a, out)?,
+            Command::RoundRobin(r) => self.round_robin(r, out)?,
             Command::Leaderboard(speed) => {
                 let speed = speed.unwrap_or(ratings::DEFAULT_SPEED);
                 match svc.ratings().leaderboard(ch, speed, 0, me.id, None) {

@@ -31,8 +31,8 @@ use crate::game::{GameService, ServiceOptions};
 use crate::render::Renderer;
 
 use commands::{
-    arena, challenge, clocks, draw, engine, help, info, moves, puzzle, ratings, resign, settings,
-    takeback,
+    arena, challenge, clocks, draw, engine, help, info, moves, puzzle, ratings, resign, roundrobin,
+    settings, takeback,
 };
 use gateway::http::http_client;
 use gateway::signals::Signals;
@@ -190,6 +190,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         ratings::stats(),
         puzzle::puzzle(),
         arena::arena(),
+        roundrobin::roundrobin(),
         settings::settings(),
         help::help(),
     ];

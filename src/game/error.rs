@@ -183,6 +183,15 @@ pub enum GameError {
     BerserkTooLate,
     /// A tournament game cannot be aborted: a player who does not move loses it.
     AbortInTournament,
+    /// A round robin takes this many players.
+    RoundRobinPlayers {
+        /// The fewest.
+        min: usize,
+        /// The most.
+        max: usize,
+    },
+    /// A round robin's player was named twice.
+    RoundRobinTwice,
     /// Something went wrong on our side (not a refusal): front ends apologise to the user
     /// and log the failure with its cause chain.
     Failed(Failure),

@@ -91,8 +91,9 @@ pub use self::time_control::{
     TimeControl, UnknownTimeControl,
 };
 pub use self::tournament::{
-    ArenaTerms, Mark, PairingPoints, StandingLine, Standings, TournamentNews, TournamentNotice,
-    TournamentRound, TournamentView, Tournaments,
+    ArenaTerms, Mark, PairingPoints, RoundRobinLine, RoundRobinMade, RoundRobinStandings,
+    RoundRobinTerms, RoundRobinWithdrawn, StandingLine, Standings, TournamentNews,
+    TournamentNotice, TournamentRound, TournamentView, Tournaments,
 };
 pub use self::variant::Variant;
 pub use self::views::{

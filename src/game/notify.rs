@@ -40,6 +40,8 @@ pub enum NoticeKind {
         tournament: i64,
         /// Arena or round robin.
         kind: crate::store::TournamentKind,
+        /// The pairing's round: an arena's wave, a round robin's round.
+        round: u32,
     },
 }
 

@@ -304,6 +304,9 @@ impl GameService {
                 game: view.clone(),
             });
         }
+        // A round robin's round that this game completed: the next round opens with it.
+        self.tournaments()
+            .round_robin_after_game(tx, view.game_id, now, out)?;
         Ok(view)
     }
 

@@ -42,6 +42,13 @@ pub fn game_error(lang: Lang, p: Presentation, error: &GameError) -> String {
         GameError::NoArenaGame => tr!(lang, "error-no-arena-game"),
         GameError::BerserkTooLate => tr!(lang, "error-berserk-too-late"),
         GameError::AbortInTournament => tr!(lang, "error-abort-in-tournament"),
+        GameError::RoundRobinPlayers { min, max } => tr!(
+            lang,
+            "error-roundrobin-players",
+            min = min.to_string(),
+            max = max.to_string()
+        ),
+        GameError::RoundRobinTwice => tr!(lang, "error-roundrobin-twice"),
         GameError::PuzzleRatingRange { min, max } => tr!(
             lang,
             "error-puzzle-rating-range",

@@ -19,6 +19,7 @@ pub mod present;
 pub mod puzzles;
 pub mod ratings;
 mod read_errors;
+pub mod round_robins;
 pub mod status;
 pub mod tournaments;
 mod words;
@@ -470,6 +471,8 @@ pub(crate) mod variant_tests {
             GameError::NoArenaGame,
             GameError::BerserkTooLate,
             GameError::AbortInTournament,
+            GameError::RoundRobinPlayers { min: 3, max: 16 },
+            GameError::RoundRobinTwice,
             GameError::PuzzleRatingRange {
                 min: 400,
                 max: 3200,

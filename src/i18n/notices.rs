@@ -24,6 +24,19 @@ pub fn notice_text(lang: Lang, p: Presentation, kind: &NoticeKind, v: &GameView)
             status_line(lang, p, v)
         }
         NoticeKind::EngineUnavailable => tr!(lang, "engine-unavailable"),
+        NoticeKind::Paired {
+            kind: crate::store::TournamentKind::RoundRobin,
+            round,
+            ..
+        } => match p {
+            Presentation::Console => super::round_robins::round_line(lang, *round, v),
+            _ => super::round_robins::round_post(
+                lang,
+                *round,
+                &p.player(&v.white),
+                &p.player(&v.black),
+            ),
+        },
         NoticeKind::Paired { .. } => match p {
             Presentation::Console => super::tournaments::pairing_line(lang, v),
             _ => tr!(

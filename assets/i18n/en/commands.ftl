@@ -158,6 +158,29 @@ cmd-puzzle =
     .source-server = server
     .source-lichess = lichess
 
+# Round robins (issue 32): /roundrobin and its subcommands (`cmd-roundrobin-create`, …), whose
+# words the console's `roundrobin` reads too.
+cmd-roundrobin =
+    .name = roundrobin
+    .description = A round robin: everyone plays everyone, 3 to 16 players
+cmd-roundrobin-create =
+    .name = create
+    .description = Start a round robin of the players mentioned, seated in that order
+    .players-name = players
+    .players-description = The players, 3 to 16, mentioned (@…) in seat order
+    .time-name = time
+    .time-description = The games' clock, live or correspondence
+    .double-name = double
+    .double-description = Everyone meets everyone twice, once with each colour
+    .rated-name = rated
+    .rated-description = Whether its games count for the ratings (yes by default)
+cmd-roundrobin-standings =
+    .name = standings
+    .description = The standings: points, then Sonneborn-Berger, then the direct encounter
+cmd-roundrobin-withdraw =
+    .name = withdraw
+    .description = Leave it: before half your games are over, your results are cancelled
+
 # /arena (issue 32)
 cmd-arena =
     .name = arena

@@ -95,3 +95,14 @@ console-help =
                                     halve your clock before your first move, see the table
       lang en|es                    the console's language, and how to read moves (es: R = rey, D T A C = dama torre alfil caballo)
       help | quit
+
+## Round robins (`roundrobin …`, printed after `help`)
+
+console-help-roundrobin =
+    Round robins (FIDE's Berger tables; each round's games begin together, the next when they are all over):
+      roundrobin create NAME NAME NAME … TIME [double] [rated:true|false]
+                                    a round robin of 3 to 16 players, seated in that order (TIME any clock, 1d too);
+                                    double: everyone meets everyone twice
+      roundrobin standings          RANK. NAME POINTS SB (Sonneborn-Berger, then the direct encounter)
+      roundrobin withdraw [as NAME] leave it: before half your games are over your results are cancelled,
+                                    after that your games not yet played are lost by forfeit

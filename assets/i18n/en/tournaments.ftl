@@ -54,3 +54,26 @@ console-arena-withdraw = withdraw
 console-arena-berserk = berserk
 console-arena-standings = standings
 console-arena-starts = starts
+
+## Round robins (issue 32; the round robin's branch).
+error-roundrobin-players = A round robin takes { $min } to { $max } players.
+error-roundrobin-twice = Each player can be named only once.
+roundrobin-default-name = Round robin { $time }
+roundrobin-created = { $name }: a round robin of { $players } players, { $rounds } rounds of { $time }, { $rated ->
+    [yes] rated
+   *[no] casual
+}. Each round's games begin together; the next round begins when they are all over.
+roundrobin-round = {"["}roundrobin] round { $round }: { $white } (white) vs { $black } (black) · game { $game }
+roundrobin-round-post = Round robin, round { $round }: { $white } (white) vs { $black } (black). Your game has begun.
+roundrobin-withdrawn = { $name } withdrew from { $tournament }: { $rule ->
+    [cancelled] less than half of their games were over, so their results are cancelled
+   *[forfeits] half of their games or more were over, so their results stay and their other games are lost by forfeit
+}.
+roundrobin-standings-heading = { $name } · round { $round } of { $rounds } · { $status ->
+    [finished] final
+   *[started] in progress
+}
+roundrobin-standings-line = { $rank }. { $name } { $points } { $sb }
+roundrobin-standings-cancelled = -. { $name } (withdrew: results cancelled)
+roundrobin-standings-withdrawn = { $rank }. { $name } { $points } { $sb } (withdrew)
+roundrobin-final = {"["}roundrobin] final standings

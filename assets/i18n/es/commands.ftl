@@ -156,6 +156,29 @@ cmd-puzzle =
     .source-server = servidor
     .source-lichess = lichess
 
+# Round robins (issue 32): /roundrobin and its subcommands (`cmd-roundrobin-create`, …), whose
+# words the console's `roundrobin` reads too.
+cmd-roundrobin =
+    .name = liguilla
+    .description = Una liguilla: todos contra todos, de 3 a 16 jugadores
+cmd-roundrobin-create =
+    .name = crear
+    .description = Empieza una liguilla con los jugadores mencionados, en ese orden
+    .players-name = jugadores
+    .players-description = Los jugadores, de 3 a 16, mencionados (@…) en el orden de sus números
+    .time-name = tiempo
+    .time-description = El reloj de las partidas, en vivo o por correspondencia
+    .double-name = doble
+    .double-description = Todos juegan dos veces contra todos, una con cada color
+    .rated-name = puntuada
+    .rated-description = Si sus partidas cuentan para la puntuación (sí por defecto)
+cmd-roundrobin-standings =
+    .name = clasificación
+    .description = La clasificación: puntos, luego Sonneborn-Berger, luego el encuentro directo
+cmd-roundrobin-withdraw =
+    .name = retirarse
+    .description = Dejarla: antes de terminar la mitad de tus partidas, tus resultados se anulan
+
 # /arena (issue 32)
 cmd-arena =
     .name = arena

@@ -99,3 +99,16 @@ console-help =
     En inglés: challenge [white|black|random] [rated:true|false], accept, decline, cancel, play, move [claim],
     draw offer|accept|decline|claim, takeback [accept|decline], resign, abort, claim-win [draw], board, pgn,
     history, stats, leaderboard [live|correspondence], puzzle, hint, solution, help, quit.
+
+## Round robins (`roundrobin …`, printed after `help`)
+
+console-help-roundrobin =
+    Liguillas (tablas Berger de la FIDE; las partidas de cada ronda empiezan a la vez, la siguiente cuando terminan todas):
+      liguilla { cmd-roundrobin-create.name } NOMBRE NOMBRE NOMBRE … TIEMPO [{ cmd-roundrobin-create.double-name }] [puntuada:sí|no]
+                                    una liguilla de 3 a 16 jugadores, numerados en ese orden (TIEMPO cualquier reloj, también 1d);
+                                    con { cmd-roundrobin-create.double-name }, todos juegan dos veces contra todos
+      liguilla { cmd-roundrobin-standings.name }    PUESTO. NOMBRE PUNTOS SB (Sonneborn-Berger, luego el encuentro directo)
+      liguilla { cmd-roundrobin-withdraw.name } [as NOMBRE]
+                                    dejarla: antes de terminar la mitad de tus partidas se anulan tus resultados,
+                                    después pierdes por incomparecencia las que no has jugado
+    En inglés: roundrobin create|standings|withdraw, double.

@@ -54,3 +54,26 @@ console-arena-withdraw = retirarse
 console-arena-berserk = berserk
 console-arena-standings = clasificación
 console-arena-starts = empieza
+
+## Round robins (issue 32; the round robin's branch).
+error-roundrobin-players = Una liguilla es de { $min } a { $max } jugadores.
+error-roundrobin-twice = Cada jugador solo puede nombrarse una vez.
+roundrobin-default-name = Liguilla { $time }
+roundrobin-created = { $name }: una liguilla de { $players } jugadores, { $rounds } rondas de { $time }, { $rated ->
+    [yes] puntuable
+   *[no] amistosa
+}. Las partidas de cada ronda empiezan a la vez; la siguiente ronda empieza cuando terminan todas.
+roundrobin-round = {"["}roundrobin] ronda { $round }: { $white } (blancas) contra { $black } (negras) · partida { $game }
+roundrobin-round-post = Liguilla, ronda { $round }: { $white } (blancas) contra { $black } (negras). Vuestra partida ha empezado.
+roundrobin-withdrawn = { $name } se retira de { $tournament }: { $rule ->
+    [cancelled] había terminado menos de la mitad de sus partidas, así que sus resultados se anulan
+   *[forfeits] había terminado la mitad de sus partidas o más, así que sus resultados se quedan y pierde por incomparecencia las demás
+}.
+roundrobin-standings-heading = { $name } · ronda { $round } de { $rounds } · { $status ->
+    [finished] final
+   *[started] en juego
+}
+roundrobin-standings-line = { $rank }. { $name } { $points } { $sb }
+roundrobin-standings-cancelled = -. { $name } (se retiró: resultados anulados)
+roundrobin-standings-withdrawn = { $rank }. { $name } { $points } { $sb } (se retiró)
+roundrobin-final = {"["}roundrobin] clasificación final

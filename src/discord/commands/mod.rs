@@ -16,5 +16,6 @@ pub mod puzzle;
 pub mod ratings;
 pub mod request;
 pub mod resign;
+pub mod roundrobin;
 pub mod settings;
 pub mod takeback;

@@ -95,6 +95,9 @@ impl Notifier for DiscordNotifier {
         let lines = |lang| match &notice.news {
             TournamentNews::Started(v) => vec![tournaments::started_line(lang, v)],
             TournamentNews::Finished(s) => tournaments::final_lines(lang, s),
+            TournamentNews::RoundRobinFinished(s) => {
+                crate::i18n::round_robins::final_lines(lang, s)
+            }
             TournamentNews::Standings { standings, .. } => {
                 tournaments::standings_lines(lang, standings)
             }
@@ -104,6 +107,7 @@ impl Notifier for DiscordNotifier {
             TournamentNews::Finished(s) | TournamentNews::Standings { standings: s, .. } => {
                 s.tournament.lang
             }
+            TournamentNews::RoundRobinFinished(s) => s.tournament.lang,
         };
         if let TournamentNews::Standings { message, .. } = notice.news {
             // The live post, edited in place.

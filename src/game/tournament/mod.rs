@@ -14,8 +14,16 @@
 //! ([`wave`]). An arena's games in progress when its time runs out are played to their end
 //! and still score, as lichess's are; no pairing is made after the end.
 
+pub mod berger;
+pub mod plan;
+mod robin;
+pub mod roundrobin;
 pub mod sheet;
 pub mod wave;
+
+pub use self::robin::{
+    RoundRobinLine, RoundRobinMade, RoundRobinStandings, RoundRobinTerms, RoundRobinWithdrawn,
+};
 
 use std::collections::{HashMap, HashSet};
 
@@ -184,6 +192,8 @@ pub enum TournamentNews {
     Started(TournamentView),
     /// It ended: the final standings.
     Finished(Standings),
+    /// A round robin ended: its final standings.
+    RoundRobinFinished(RoundRobinStandings),
     /// Its live standings post, edited to show these (at most every
     /// [`STANDINGS_EDIT_EVERY_MS`]).
     Standings {
@@ -337,7 +347,10 @@ impl Tournaments<'_> {
         status: EntrantStatus,
     ) -> Result<TournamentView, GameError> {
         self.svc.write(|tx, _now| {
-            let t = Self::open_in(tx, ch)?.ok_or(GameError::NoTournament)?;
+            // A round robin's withdrawal has its own rule (`withdraw_round_robin`), and no pause.
+            let t = Self::open_in(tx, ch)?
+                .filter(|t| t.kind == TournamentKind::Arena)
+                .ok_or(GameError::NoTournament)?;
             let e = tx
                 .entrant(t.id, actor.id)?
                 .filter(|e| e.status != EntrantStatus::Withdrawn)
@@ -356,6 +369,10 @@ impl Tournaments<'_> {
         self.svc.write(|tx, _now| {
             let p = tx
                 .playing_pairing_of(actor.id)?
+                .ok_or(GameError::NoArenaGame)?;
+            // Berserk is the arena's: a round robin's game has none.
+            tx.tournament(p.tournament)?
+                .filter(|t| t.kind == TournamentKind::Arena)
                 .ok_or(GameError::NoArenaGame)?;
             let game_id = p.game.ok_or(GameError::NoArenaGame)?;
             let row = tx
@@ -512,6 +529,9 @@ impl Tournaments<'_> {
             let Some(t) = tx.tournament(seen.id)? else {
                 return Ok(None);
             };
+            if t.kind == TournamentKind::RoundRobin {
+                return self.round_robin_step(tx, &t, now);
+            }
             let state = (t.status, t.next_wave_at, t.waves);
             match t.status {
                 TournamentStatus::Created if t.starts_at <= now => {
@@ -558,6 +578,11 @@ impl Tournaments<'_> {
                 place: standings.tournament.place,
                 nonce: format!("cjtf{}", standings.tournament.id),
                 news: TournamentNews::Finished(standings),
+            }),
+            Some(Step::RoundRobinFinished(standings)) => round.news.push(TournamentNotice {
+                place: standings.tournament.place,
+                nonce: format!("cjtf{}", standings.tournament.id),
+                news: TournamentNews::RoundRobinFinished(standings),
             }),
             Some(Step::Paired(notices)) => {
                 round.paired += notices.len();
@@ -672,6 +697,7 @@ impl Tournaments<'_> {
             kind: NoticeKind::Paired {
                 tournament: t.id,
                 kind: t.kind,
+                round: number,
             },
             mentions: vec![pair.white, pair.black],
             nonce: Some(format!("cjp{pairing}")),
@@ -828,6 +854,7 @@ enum Step {
     Started(TournamentView),
     Paired(Vec<Notice>),
     Finished(Standings),
+    RoundRobinFinished(RoundRobinStandings),
 }
 
 impl GameService {

@@ -402,6 +402,18 @@ pub trait Tournaments {
     /// A side of a pairing goes berserk, once and before its game's first move of that side
     /// (the service checks); the game's bit is set with it.
     fn set_berserk(&self, pairing: i64, game: i64, side: Side) -> Result<bool, StoreError>;
+
+    /// Records how a round robin player's withdrawal counts (migration 0025: `cancelled` or
+    /// `forfeits`).
+    fn set_entrant_withdrawal(
+        &self,
+        id: i64,
+        user: u64,
+        withdrawal: &str,
+    ) -> Result<bool, StoreError>;
+
+    /// Each withdrawn player of tournament `id` with how their withdrawal counts, by seed.
+    fn entrant_withdrawals(&self, id: i64) -> Result<Vec<(u64, String)>, StoreError>;
 }
 
 impl<B: Backend + ?Sized> Tournaments for B {
@@ -796,5 +808,27 @@ impl<B: Backend + ?Sized> Tournaments for B {
             &[&game, &bit],
         )?;
         Ok(true)
+    }
+
+    fn set_entrant_withdrawal(
+        &self,
+        id: i64,
+        user: u64,
+        withdrawal: &str,
+    ) -> Result<bool, StoreError> {
+        Ok(self.exec(
+            "UPDATE tournament_players SET withdrawal = ?3
+             WHERE tournament_id = ?1 AND user_id = ?2",
+            &[&id, &to_db(user), &withdrawal],
+        )? == 1)
+    }
+
+    fn entrant_withdrawals(&self, id: i64) -> Result<Vec<(u64, String)>, StoreError> {
+        self.rows(
+            "SELECT user_id, withdrawal FROM tournament_players
+             WHERE tournament_id = ?1 AND withdrawal IS NOT NULL ORDER BY seed, user_id",
+            &[&id],
+            |c| Ok((c.id()?, c.string()?)),
+        )
     }
 }
