@@ -28,7 +28,7 @@ impl Session {
                     time,
                     rated,
                     starts_in,
-                    name: None,
+                    name: Some(tournaments::default_arena_name(lang, time)),
                 };
                 match t.create_arena(&me, ch, &terms, lang) {
                     Ok(v) => writeln!(out, "{}", tournaments::created_line(lang, &v, &terms))?,

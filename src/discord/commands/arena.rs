@@ -98,12 +98,13 @@ pub async fn create(
             .await?;
         return Ok(());
     }
+    let time: crate::game::TimeControl = time.into();
     let terms = ArenaTerms {
         minutes: duration.minutes(),
-        time: time.into(),
+        time,
         rated: rated.unwrap_or(true),
         starts_in,
-        name,
+        name: Some(name.unwrap_or_else(|| tournaments::default_arena_name(lang, time))),
     };
     let shown_terms = terms.clone();
     let (view, standings) = call

@@ -77,7 +77,8 @@ pub struct ArenaTerms {
     pub rated: bool,
     /// Minutes until it starts ([`DEFAULT_STARTS_IN_MINUTES`] when not said; 0: at once).
     pub starts_in: Option<u32>,
-    /// Its name (a default is made from the clock when not given).
+    /// Its name (the front ends give `i18n::tournaments::default_arena_name` when its maker
+    /// gave none).
     pub name: Option<String>,
 }
 
@@ -265,7 +266,9 @@ impl Tournaments<'_> {
                 });
             }
             Some(n) if !n.is_empty() => n.to_owned(),
-            _ => crate::i18n::tournaments::default_arena_name(lang, terms.time),
+            // The fronts word a default name (`i18n::tournaments::default_arena_name`);
+            // without one, the clock names it.
+            _ => terms.time.to_string(),
         };
         let me = actor.capped();
         if me.is_bot {
