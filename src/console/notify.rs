@@ -154,19 +154,7 @@ impl Notifier for ConsoleNotifier {
             .map_err(|e| NotifyError::Delivery(e.to_string()))?;
         // A game's new state (the engine's move) shows only its status line.
         let state = matches!(notice.kind, NoticeKind::GameState).then_some((v.game_id, v.ply));
-        let mut p = self.printer.lock();
-        if state.is_some_and(|s| p.shown.contains(&s)) {
-            return Ok(None);
-        }
-        if let Some(held) = &mut p.held {
-            held.push((state, text));
-            return Ok(None);
-        }
-        p.out
-            .write_all(&text)
-            .and_then(|()| p.out.flush())
-            .map(|()| None)
-            .map_err(|e| NotifyError::Delivery(e.to_string()))
+        self.print(state, text)
     }
 
     fn post_tournament(&self, notice: &TournamentNotice) -> Result<Option<u64>, NotifyError> {
@@ -182,15 +170,20 @@ impl Notifier for ConsoleNotifier {
         for l in lines {
             writeln!(text, "{l}").map_err(|e| NotifyError::Delivery(e.to_string()))?;
         }
-        self.print(text)
+        self.print(None, text)
     }
 }
 
 impl ConsoleNotifier {
-    fn print(&self, text: Vec<u8>) -> Result<Option<u64>, NotifyError> {
+    /// Prints `text` now, or after the command that runs (held); a game's state (`state`:
+    /// its id and ply) already shown is not printed again.
+    fn print(&self, state: Option<State>, text: Vec<u8>) -> Result<Option<u64>, NotifyError> {
         let mut p = self.printer.lock();
+        if state.is_some_and(|s| p.shown.contains(&s)) {
+            return Ok(None);
+        }
         if let Some(held) = &mut p.held {
-            held.push((None, text));
+            held.push((state, text));
             return Ok(None);
         }
         p.out

@@ -8,7 +8,7 @@
 //! forward (compare-and-set, [`crate::store::Tournaments::advance_tournament`]) in the
 //! transaction that pairs, so two processes never pair the same wave, and a restart doubles
 //! nothing. A game's result is scored in the transaction that ends the game
-//! ([`GameService::end_game`]), so a standings line never misses a finished game.
+//! (`GameService::end_game`), so a standings line never misses a finished game.
 //!
 //! The rules are lichess's, from its source: the arena's sheet ([`sheet`]) and its waves
 //! ([`wave`]). An arena's games in progress when its time runs out are played to their end
@@ -64,6 +64,20 @@ pub const PERFORMANCE_DIFF: i32 = 500;
 /// never both with these low bits) take.
 pub fn pairing_place(pairing: i64) -> u64 {
     0xC000_0000_0000_0000 | (pairing as u64 & 0x3FFF_FFFF_FFFF_FFFF)
+}
+
+/// A tournament's name as given (trimmed, at most [`MAX_TOURNAMENT_NAME_CHARS`]); without one,
+/// its clock names it. The fronts word a default name in the maker's language
+/// (`i18n::tournaments::default_arena_name`, `i18n::round_robins::default_name`).
+pub(super) fn tournament_name(name: Option<&str>, time: TimeControl) -> Result<String, GameError> {
+    match name.map(str::trim) {
+        Some(n) if n.chars().count() > MAX_TOURNAMENT_NAME_CHARS => Err(GameError::TooLong {
+            what: "name",
+            max: MAX_TOURNAMENT_NAME_CHARS,
+        }),
+        Some(n) if !n.is_empty() => Ok(n.to_owned()),
+        _ => Ok(time.to_string()),
+    }
 }
 
 /// What an arena's maker asks for.
@@ -258,18 +272,7 @@ impl Tournaments<'_> {
                 max: MAX_STARTS_IN_MINUTES as usize,
             });
         }
-        let name = match terms.name.as_deref().map(str::trim) {
-            Some(n) if n.chars().count() > MAX_TOURNAMENT_NAME_CHARS => {
-                return Err(GameError::TooLong {
-                    what: "name",
-                    max: MAX_TOURNAMENT_NAME_CHARS,
-                });
-            }
-            Some(n) if !n.is_empty() => n.to_owned(),
-            // The fronts word a default name (`i18n::tournaments::default_arena_name`);
-            // without one, the clock names it.
-            _ => terms.time.to_string(),
-        };
+        let name = tournament_name(terms.name.as_deref(), terms.time)?;
         let me = actor.capped();
         if me.is_bot {
             return Err(GameError::BotCannotPlay);

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use super::plan::{Next, Plan, Recorded};
 use super::roundrobin::{Outcome as RrOutcome, Withdrawal};
 use super::wave::Pair;
-use super::{MAX_TOURNAMENT_NAME_CHARS, Step, TournamentView, Tournaments};
+use super::{Step, TournamentView, Tournaments};
 use crate::game::time_control::TimeControl;
 use crate::game::{ChannelRef, Failure, GameError, Lang, Notice, UserRef};
 use crate::store::{
@@ -123,18 +123,7 @@ impl Tournaments<'_> {
         if !players.iter().all(|p| seen.insert(p.id)) {
             return Err(GameError::RoundRobinTwice);
         }
-        let name = match terms.name.as_deref().map(str::trim) {
-            Some(n) if n.chars().count() > MAX_TOURNAMENT_NAME_CHARS => {
-                return Err(GameError::TooLong {
-                    what: "name",
-                    max: MAX_TOURNAMENT_NAME_CHARS,
-                });
-            }
-            Some(n) if !n.is_empty() => n.to_owned(),
-            // The fronts word a default name (`i18n::round_robins::default_name`); without
-            // one the clock names it.
-            _ => terms.time.to_string(),
-        };
+        let name = super::tournament_name(terms.name.as_deref(), terms.time)?;
         let me = actor.capped();
         let made = self.svc.write(|tx, now| {
             if !tx.open_tournaments(ch.channel)?.is_empty() {
