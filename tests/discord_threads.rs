@@ -1066,7 +1066,8 @@ async fn arena_commands_through_the_bot() {
     ]);
     let r = arena_cmd(&w, &alice(), "create", opts.clone(), false).await;
     assert_refused(&r, "Manage Server");
-    let r = arena_cmd(&w, &alice(), "create", opts.clone(), true).await;
+    let made = arena_cmd(&w, &alice(), "create", opts.clone(), true).await;
+    let r = made.clone();
     assert!(!r.is_ephemeral(), "{}", r.text());
     assert!(
         r.text()
@@ -1139,6 +1140,18 @@ async fn arena_commands_through_the_bot() {
     );
     let r = arena_cmd(&w, &bob(), "berserk", json!([]), false).await;
     assert_refused(&r, "no arena game in progress");
+    // The announcement's Join button.
+    let join = made
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("cj:aj:"))
+        .expect("a Join button");
+    let r = w.click(&carol(), &made, &join).await;
+    assert!(
+        r.text().contains("Friday arena: you are in (3 players)."),
+        "{}",
+        r.text()
+    );
 
     // `/settings arena-role:@hosts`: members with that role may make arenas too.
     const HOSTS: u64 = 1_300_000_000_000_000_007;

@@ -13,6 +13,7 @@ arena-need-manage = Only members with the Manage Server permission, or the role 
 arena-no-event = I could not create a server event for this arena (I need the Create Events permission): the arena goes on without one.
 arena-event-description = A lichess-style arena of { $time }: join with /arena join and play as many games as you can.
 settings-arena-role-set = Members with { $role } may now make arenas.
+button-join = Join
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutes of { $time }, { $rated ->
     [yes] rated

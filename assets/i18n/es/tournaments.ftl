@@ -13,6 +13,7 @@ arena-need-manage = Solo los miembros con el permiso Gestionar servidor, o con e
 arena-no-event = No he podido crear un evento del servidor para esta arena (necesito el permiso Crear eventos): la arena sigue sin él.
 arena-event-description = Una arena como las de lichess, a { $time }: únete con /arena join y juega todas las partidas que puedas.
 settings-arena-role-set = Los miembros con { $role } ya pueden crear arenas.
+button-join = Unirse
 arena-default-name = Arena { $time }
 arena-created = { $name }: { $minutes } minutos de { $time }, { $rated ->
     [yes] puntuable

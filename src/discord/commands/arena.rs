@@ -4,7 +4,8 @@
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::interaction::call::{Asked, Call};
+use crate::discord::interaction::call::{Asked, Call, Click};
+use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::reply::{Reply, channel_message};
 use crate::discord::present::threads::post_in;
 use crate::discord::{Context, Defer, Error};
@@ -114,11 +115,15 @@ pub async fn create(
             Ok((view, standings))
         })
         .await?;
-    call.send(Reply::text(tournaments::created_line(
-        lang,
-        &view,
-        &shown_terms,
-    )))
+    let join = ButtonId::ArenaJoin {
+        tournament: view.id,
+    };
+    call.send(Reply {
+        components: vec![serenity::CreateActionRow::Buttons(vec![
+            join.button(&tr!(lang, "button-join"), serenity::ButtonStyle::Success),
+        ])],
+        ..Reply::text(tournaments::created_line(lang, &view, &shown_terms))
+    })
     .await?;
     // The live standings post, edited by the scheduler as they change (at most every 5 s).
     let text = tournaments::standings_lines(lang, &standings).join("\n");
@@ -197,6 +202,18 @@ pub async fn join(ctx: Context<'_>) -> Result<(), Error> {
         })
         .await?;
     call.send(Reply::text(tournaments::joined_line(lang, &view)))
+        .await
+}
+
+/// The Join button of an arena's announcement.
+pub async fn join_button(c: &Click<'_>, tournament: i64) -> Result<(), Error> {
+    let lang = c.public_lang().await;
+    let view = c
+        .blocking(Defer::Message, move |g, actor, ch| {
+            Ok(g.tournaments().join_at(actor, ch, Some(tournament))?)
+        })
+        .await?;
+    c.send(Reply::text(tournaments::joined_line(lang, &view)))
         .await
 }
 

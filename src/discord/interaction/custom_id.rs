@@ -90,6 +90,11 @@ pub enum ButtonId {
         /// The day (since 1970-01-01, UTC).
         day: i64,
     },
+    /// Someone joins tournament `tournament` (an arena's announcement).
+    ArenaJoin {
+        /// The tournament's id.
+        tournament: i64,
+    },
     /// `user` confirms resigning `game` at `ply`.
     ResignConfirm {
         /// The game id.
@@ -117,6 +122,7 @@ impl ButtonId {
             ButtonId::PuzzleSolution { attempt, user } => format!("cj:ps:{attempt}:{user}"),
             ButtonId::PuzzleNext { user } => format!("cj:pn:{user}"),
             ButtonId::DailySolve { guild, day } => format!("cj:dp:{guild}:{day}"),
+            ButtonId::ArenaJoin { tournament } => format!("cj:aj:{tournament}"),
             ButtonId::LeaderboardPage {
                 speed,
                 page,
@@ -139,6 +145,7 @@ impl ButtonId {
             ("ca", 1) => ButtonId::ChallengeAccept { challenge: n(0)? },
             ("cd", 1) => ButtonId::ChallengeDecline { challenge: n(0)? },
             ("rm", 1) => ButtonId::Rematch { game: n(0)? },
+            ("aj", 1) => ButtonId::ArenaJoin { tournament: n(0)? },
             ("da", 2) => ButtonId::DrawAccept {
                 game: n(0)?,
                 ply: nums[1].parse().ok()?,
@@ -250,6 +257,9 @@ mod tests {
             ButtonId::DailySolve {
                 guild: u64::MAX,
                 day: i64::MAX,
+            },
+            ButtonId::ArenaJoin {
+                tournament: i64::MAX,
             },
         ];
         for id in ids {

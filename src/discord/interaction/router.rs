@@ -6,7 +6,9 @@ use std::sync::atomic::AtomicBool;
 
 use poise::serenity_prelude as serenity;
 
-use crate::discord::commands::{challenge, draw, messages, puzzle, ratings, resign, takeback};
+use crate::discord::commands::{
+    arena, challenge, draw, messages, puzzle, ratings, resign, takeback,
+};
 use crate::discord::interaction::call::Click;
 use crate::discord::interaction::custom_id::ButtonId;
 use crate::discord::interaction::errors::{Refusal, report};
@@ -91,5 +93,6 @@ async fn handle(
         | ButtonId::PuzzleSolution { .. }
         | ButtonId::PuzzleNext { .. } => puzzle::button(c, id).await,
         ButtonId::DailySolve { guild, day } => puzzle::daily_button(c, guild, day).await,
+        ButtonId::ArenaJoin { tournament } => arena::join_button(c, tournament).await,
     }
 }

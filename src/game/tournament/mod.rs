@@ -317,12 +317,26 @@ impl Tournaments<'_> {
     /// `actor` joins the open tournament of `ch` (or comes back to it after a pause or a
     /// withdrawal: their points stay).
     pub fn join(&self, actor: &UserRef, ch: ChannelRef) -> Result<TournamentView, GameError> {
+        self.join_at(actor, ch, None)
+    }
+
+    /// [`Self::join`]; with `expected` (an announcement's Join button), only that arena: a
+    /// button of an arena that is over joins no other.
+    pub fn join_at(
+        &self,
+        actor: &UserRef,
+        ch: ChannelRef,
+        expected: Option<i64>,
+    ) -> Result<TournamentView, GameError> {
         let me = actor.capped();
         if me.is_bot {
             return Err(GameError::BotCannotPlay);
         }
         self.svc.write(|tx, now| {
             let t = Self::open_in(tx, ch)?.ok_or(GameError::NoTournament)?;
+            if expected.is_some_and(|id| id != t.id) {
+                return Err(GameError::TournamentOver);
+            }
             if t.kind != TournamentKind::Arena {
                 return Err(GameError::NoTournament);
             }
