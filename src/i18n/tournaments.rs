@@ -150,6 +150,28 @@ pub fn standings_lines(lang: Lang, s: &Standings) -> Vec<String> {
     lines
 }
 
+/// Page `page` (from 0) of the standings, `per_page` players a page: the heading, the page's
+/// lines, then which page of how many when there are several.
+pub fn standings_page(lang: Lang, s: &Standings, page: usize, per_page: usize) -> Vec<String> {
+    let all = standings_lines(lang, s);
+    let (heading, lines) = all
+        .split_first()
+        .map_or((None, &[][..]), |(h, l)| (Some(h), l));
+    let pages = lines.len().div_ceil(per_page.max(1)).max(1);
+    let page = page.min(pages - 1);
+    let mut out: Vec<String> = heading.cloned().into_iter().collect();
+    out.extend(lines.iter().skip(page * per_page).take(per_page).cloned());
+    if pages > 1 {
+        out.push(tr!(
+            lang,
+            "arena-standings-page",
+            page = super::num((page + 1) as f64),
+            pages = super::num(pages as f64)
+        ));
+    }
+    out
+}
+
 /// The end: `[arena] final standings`, the standings' lines, then the podium with the top
 /// three's performance.
 pub fn final_lines(lang: Lang, s: &Standings) -> Vec<String> {
@@ -178,6 +200,53 @@ mod tests {
     use super::*;
     use crate::game::UserRef;
     use crate::store::EntrantStatus;
+
+    #[test]
+    fn the_standings_on_pages() {
+        use crate::game::{ChannelRef, TournamentView};
+        use crate::store::{TournamentKind, TournamentStatus};
+        let line = |rank: u32| StandingLine {
+            rank,
+            user: UserRef::new(u64::from(rank), &format!("p{rank}"), false),
+            score: 50 - rank as i32,
+            sheet: Vec::new(),
+            on_fire: false,
+            status: EntrantStatus::Active,
+            rating: 1500,
+            performance: None,
+            playing: false,
+        };
+        let s = Standings {
+            tournament: TournamentView {
+                id: 1,
+                kind: TournamentKind::Arena,
+                name: "Arena 3+2".into(),
+                place: ChannelRef {
+                    guild: None,
+                    channel: 1,
+                },
+                time: TimeControl::Live {
+                    base_secs: 180,
+                    increment_secs: 2,
+                },
+                rated: true,
+                status: TournamentStatus::Started,
+                starts_at: 0,
+                ends_at: None,
+                lang: Lang::En,
+                players: 45,
+            },
+            lines: (1..=45).map(line).collect(),
+        };
+        let second = standings_page(Lang::En, &s, 1, 20);
+        assert_eq!(second.len(), 22, "{second:?}");
+        assert!(second[1].starts_with("21. p21 29"), "{second:?}");
+        assert_eq!(second.last().unwrap(), "Page 2 of 3");
+        let last = standings_page(Lang::Es, &s, 9, 20);
+        assert!(last[1].starts_with("41. p41"), "{last:?}");
+        assert_eq!(last.last().unwrap(), "Página 3 de 3");
+        assert_eq!(standings_page(Lang::En, &s, 0, 50).len(), 46);
+    }
 
     #[test]
     fn a_sheet_marks_fire_and_berserk() {

@@ -230,3 +230,5 @@ cmd-arena-berserk =
 cmd-arena-standings =
     .name = standings
     .description = This channel's arena standings
+    .page-name = page
+    .page-description = The page (20 players a page; the first by default)

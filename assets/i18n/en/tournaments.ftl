@@ -40,6 +40,7 @@ arena-standings-heading = { $name } · { $status ->
    *[other] players
 }
 arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
+arena-standings-page = Page { $page } of { $pages }
 arena-standings-empty = Nobody has joined yet.
 arena-podium = { $rank ->
     [1] 🥇

@@ -228,3 +228,5 @@ cmd-arena-berserk =
 cmd-arena-standings =
     .name = clasificacion
     .description = La clasificación de la arena de este canal
+    .page-name = pagina
+    .page-description = La página (20 jugadores por página; la primera si no eliges)

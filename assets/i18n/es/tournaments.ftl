@@ -40,6 +40,7 @@ arena-standings-heading = { $name } · { $status ->
    *[other] jugadores
 }
 arena-standings-line = { $rank }. { $name } { $points }  { $sheet }
+arena-standings-page = Página { $page } de { $pages }
 arena-standings-empty = Todavía no se ha unido nadie.
 arena-podium = { $rank ->
     [1] 🥇

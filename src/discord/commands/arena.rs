@@ -6,12 +6,15 @@ use poise::serenity_prelude as serenity;
 
 use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::custom_id::ButtonId;
-use crate::discord::interaction::reply::{Reply, channel_message};
+use crate::discord::interaction::reply::{MAX_CONTENT, Reply, cap_chars, channel_message};
 use crate::discord::present::threads::post_in;
 use crate::discord::{Context, Defer, Error};
 use crate::game::ArenaTerms;
 use crate::i18n::tournaments;
 use crate::tr;
+
+/// Players per page of `/arena standings`.
+const STANDINGS_PAGE: usize = 20;
 
 /// How long an arena lasts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
@@ -263,7 +266,13 @@ pub async fn berserk(ctx: Context<'_>) -> Result<(), Error> {
 
 /// This channel's arena standings
 #[poise::command(slash_command)]
-pub async fn standings(ctx: Context<'_>) -> Result<(), Error> {
+pub async fn standings(
+    ctx: Context<'_>,
+    #[description = "The page (20 players a page; the first by default)"]
+    #[min = 1]
+    #[max = 1000]
+    page: Option<u32>,
+) -> Result<(), Error> {
     let call = Call::new(ctx)?;
     let lang = call.r.lang();
     let s = call
@@ -271,14 +280,9 @@ pub async fn standings(ctx: Context<'_>) -> Result<(), Error> {
             Ok(g.tournaments().standings(ch)?)
         })
         .await?;
-    // Within Discord's 2,000 characters: the heading and the first lines.
-    let mut text = String::new();
-    for line in tournaments::standings_lines(lang, &s) {
-        if text.len() + line.len() + 1 > 1_900 {
-            break;
-        }
-        text.push_str(&line);
-        text.push('\n');
-    }
-    call.send(Reply::text(text.trim_end().to_owned())).await
+    let page = page.unwrap_or(1).saturating_sub(1) as usize;
+    let text = tournaments::standings_page(lang, &s, page, STANDINGS_PAGE).join("\n");
+    // A line is at most a name (100) and a sheet: 20 of them stay within Discord's 2,000
+    // characters but for the longest sheets, which the cap cuts.
+    call.send(Reply::text(cap_chars(&text, MAX_CONTENT))).await
 }
