@@ -1949,3 +1949,81 @@ fn an_arena_run_by_two_processes_pairs_nobody_twice_and_scores_as_its_games() {
         "ranked by points: {out:?}"
     );
 }
+
+// Issue 32: a restart mid-arena loses nothing and doubles nothing. A process pairs a wave and
+// dies before posting it: the next process posts those pairings once their claim lapses,
+// once each, with the same nonces, and pairs nobody again meanwhile.
+#[test]
+fn a_restart_mid_arena_posts_the_lost_pairings_once_and_pairs_nobody_twice() {
+    use cajitas::game::{ArenaTerms, EventScope, NoticeKind, RecordingNotifier, TimeControl};
+    let clock = Arc::new(ManualClock::new(1_900_000_000_000));
+    let db = temp_db("arena-restart");
+    let players: Vec<UserRef> = (1..=4u64)
+        .map(|i| UserRef::new(100 + i, &format!("p{i}"), false))
+        .collect();
+    let paired: Vec<i64> = {
+        let first = db.open(ServiceOptions::with_clock(clock.clone()));
+        let terms = ArenaTerms {
+            minutes: 30,
+            time: TimeControl::Live {
+                base_secs: 180,
+                increment_secs: 2,
+            },
+            rated: false,
+            starts_in: Some(0),
+            name: None,
+        };
+        first
+            .tournaments()
+            .create_arena(&players[0], CH, &terms, Lang::En)
+            .unwrap();
+        for p in &players[1..] {
+            first.tournaments().join(p, CH).unwrap();
+        }
+        first.tournaments().run_due().unwrap();
+        // The wave commits; the process dies before its posts go out.
+        let wave = first.tournaments().run_due().unwrap();
+        assert_eq!(wave.paired, 2);
+        wave.notices.iter().map(|n| n.game.game_id).collect()
+    };
+    let notifier = Arc::new(RecordingNotifier::default());
+    let second = db.open(ServiceOptions {
+        notifier: notifier.clone(),
+        ..ServiceOptions::with_clock(clock.clone())
+    });
+    let pairings = |n: &RecordingNotifier| -> Vec<(i64, String)> {
+        n.posts()
+            .into_iter()
+            .filter(|p| matches!(p.kind, NoticeKind::Paired { .. }))
+            .map(|p| (p.game.game_id, p.nonce.unwrap_or_default()))
+            .collect()
+    };
+    // Still within the dead process's claim: nothing yet, and nobody paired again.
+    assert_eq!(
+        second.clocks().run_round(EventScope::All).unwrap().paired,
+        0
+    );
+    assert!(pairings(&notifier).is_empty());
+    // The claim lapsed (within the first-move grace): each lost post goes out once.
+    clock.advance(Duration::from_secs(11));
+    assert_eq!(
+        second.clocks().run_round(EventScope::All).unwrap().paired,
+        0
+    );
+    let posted = pairings(&notifier);
+    let mut games: Vec<i64> = posted.iter().map(|(g, _)| *g).collect();
+    games.sort_unstable();
+    let mut expected = paired.clone();
+    expected.sort_unstable();
+    assert_eq!(games, expected, "{posted:?}");
+    assert!(posted.iter().all(|(_, nonce)| nonce.starts_with("cjp")));
+    clock.advance(Duration::from_secs(11));
+    second.clocks().run_round(EventScope::All).unwrap();
+    assert_eq!(pairings(&notifier).len(), 2, "posted once");
+    // Each player has the one game they were paired for.
+    for p in &players {
+        let place = second.tournaments().game_place_of(p.id).unwrap().unwrap();
+        let v = second.queries().board(place).unwrap();
+        assert!(paired.contains(&v.game_id));
+    }
+}

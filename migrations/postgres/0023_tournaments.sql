@@ -11,7 +11,9 @@
 -- colour history (lichess's strike and balance), when they became free to pair, whom they
 -- played last, and the sums of lichess's performance (opponents' ratings ± 500, games).
 -- `tournament_pairings`: each pairing and its game once started, its result as the
--- tournament scored it (points per side, on fire, berserk), in order of id.
+-- tournament scored it (points per side, on fire, berserk), in order of id; whether its post
+-- went out (`posted`), claimed until `post_claimed_until` by the process posting it: a post
+-- lost to a crash or a failure is claimed again and sent with the same nonce.
 CREATE TABLE tournaments (
     id                    BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     kind                  TEXT    NOT NULL CHECK (kind IN ('arena', 'roundrobin')),
@@ -74,11 +76,15 @@ CREATE TABLE tournament_pairings (
     fire_white      BOOLEAN NOT NULL DEFAULT FALSE,
     fire_black      BOOLEAN NOT NULL DEFAULT FALSE,
     created_at      BIGINT  NOT NULL,
-    finished_at     BIGINT 
+    finished_at     BIGINT ,
+    posted          BOOLEAN NOT NULL DEFAULT FALSE,
+    post_claimed_until BIGINT
 );
 CREATE INDEX tournament_pairings_of ON tournament_pairings (tournament_id, id);
 CREATE INDEX tournament_pairings_playing ON tournament_pairings (tournament_id)
     WHERE status = 'playing';
+CREATE INDEX tournament_pairings_unposted ON tournament_pairings (post_claimed_until)
+    WHERE posted = FALSE;
 CREATE INDEX tournament_pairings_white ON tournament_pairings (tournament_id, white_id, id);
 CREATE INDEX tournament_pairings_black ON tournament_pairings (tournament_id, black_id, id);
 

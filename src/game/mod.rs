@@ -414,12 +414,17 @@ impl GameService {
             let mut wait = HELD_POST_RETRY;
             for attempt in 1..=attempts {
                 match self.inner.opts.notifier.post(&notice) {
-                    Ok(Some(thread)) if matches!(notice.kind, NoticeKind::Paired { .. }) => {
-                        // The front end opened the pairing's thread: the game moves there.
+                    Ok(opened) if matches!(notice.kind, NoticeKind::Paired { .. }) => {
+                        // The front end opened the pairing's thread: the game moves there;
+                        // the pairing's post is done (else it is sent again).
                         let game = notice.game.game_id;
                         let from = notice.place.channel;
-                        if let Err(e) = self.tournaments().move_to_thread(game, from, thread) {
-                            tracing::warn!(game, error = %e.chain(), "a pairing's game could not move to its thread");
+                        let moved = match opened {
+                            Some(thread) => self.tournaments().move_to_thread(game, from, thread),
+                            None => Ok(()),
+                        };
+                        if let Err(e) = moved.and_then(|()| self.tournaments().mark_posted(game)) {
+                            tracing::warn!(game, error = %e.chain(), "a pairing's post could not be recorded");
                         }
                         break;
                     }

@@ -496,6 +496,8 @@ impl Tournaments<'_> {
         for t in due {
             self.step(&t, &mut round)?;
         }
+        // Pairings whose post was lost, posted again.
+        round.notices.extend(self.unposted()?);
         // The live standings posts owed an edit, each claimed by one process.
         let edits = self.svc.write(|tx, now| {
             let claimed = tx.claim_standings_edits(now, STANDINGS_EDIT_EVERY_MS)?;
@@ -708,21 +710,62 @@ impl Tournaments<'_> {
         let row = tx
             .game(game_id)?
             .ok_or_else(|| GameError::from(Failure::Vanished("game".into())))?;
+        self.pairing_notice(tx, t, pairing, number, row)
+    }
+
+    /// The post of pairing `pairing` (of round or wave `number`), whose game is `row`: in the
+    /// pairing's own place, pinging both players, with the pairing's nonce (a post sent again
+    /// after a crash is the same post).
+    fn pairing_notice(
+        &self,
+        tx: &dyn Tx,
+        t: &TournamentRow,
+        pairing: i64,
+        number: u32,
+        row: GameRow,
+    ) -> Result<Notice, GameError> {
+        let mentions = vec![row.white.id, row.black.id];
         let view = self.svc.view(self.svc.load(tx, row)?)?;
         Ok(Notice {
             place: ChannelRef {
                 guild: t.guild,
-                channel: place,
+                channel: pairing_place(pairing),
             },
             kind: NoticeKind::Paired {
                 tournament: t.id,
                 kind: t.kind,
                 round: number,
             },
-            mentions: vec![pair.white, pair.black],
+            mentions,
             nonce: Some(format!("cjp{pairing}")),
             game: view,
         })
+    }
+
+    /// The pairings whose post did not go out (a crash between the wave and its posts, a
+    /// failure), claimed again once their lease lapsed: their posts, to send.
+    fn unposted(&self) -> Result<Vec<Notice>, GameError> {
+        self.svc.write(|tx, now| {
+            let mut out = Vec::new();
+            for p in tx.claim_unposted_pairings(now)? {
+                let Some(game) = p.game else { continue };
+                let (Some(row), Some(t)) = (tx.game(game)?, tx.tournament(p.tournament)?) else {
+                    continue;
+                };
+                if row.status != GameStatus::Active {
+                    // Over before anyone was told (a no-show): nothing to announce.
+                    tx.mark_pairing_posted(game)?;
+                    continue;
+                }
+                out.push(self.pairing_notice(tx, &t, p.id, p.round, row)?);
+            }
+            Ok(out)
+        })
+    }
+
+    /// The post of game `game`'s pairing went out.
+    pub(crate) fn mark_posted(&self, game: i64) -> Result<(), GameError> {
+        self.svc.write(|tx, _now| Ok(tx.mark_pairing_posted(game)?))
     }
 
     /// Adds (or brings back) a player, rated by their live rating in the tournament's pool.

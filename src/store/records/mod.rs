@@ -29,8 +29,8 @@ pub use self::ratings::Ratings;
 pub use self::server_puzzles::{NewServerPuzzle, PuzzleSearchRow, ServerPuzzleRow, ServerPuzzles};
 pub use self::takebacks::Takebacks;
 pub use self::tournaments::{
-    EntrantRow, NewTournament, PairingResult, PairingRow, STANDINGS_EDIT_EVERY_MS, TournamentRow,
-    Tournaments,
+    EntrantRow, NewTournament, PAIRING_POST_LEASE_MS, PairingResult, PairingRow,
+    STANDINGS_EDIT_EVERY_MS, TournamentRow, Tournaments,
 };
 pub use self::users::Users;
 

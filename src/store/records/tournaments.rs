@@ -8,6 +8,10 @@ use crate::store::TimeControlRow;
 use crate::store::sql::{Backend, BackendExt, Columns, to_db};
 use crate::vocab::{EntrantStatus, Side, TournamentKind, TournamentStatus};
 
+/// How long the process that made a pairing (or claimed its post again) has to post it before
+/// another may: a post lost to a crash goes out after this, with the same nonce.
+pub const PAIRING_POST_LEASE_MS: i64 = 10_000;
+
 /// A tournament's standings post is edited at most this often (Discord's rate limits).
 pub const STANDINGS_EDIT_EVERY_MS: i64 = 5_000;
 
@@ -392,6 +396,13 @@ pub trait Tournaments {
     /// The pairing whose game is `game`.
     fn pairing_of_game(&self, game: i64) -> Result<Option<PairingRow>, StoreError>;
 
+    /// Claims again, until `now` + [`PAIRING_POST_LEASE_MS`], the posts of the pairings whose
+    /// post has not gone out and whose claim lapsed; returns them.
+    fn claim_unposted_pairings(&self, now: i64) -> Result<Vec<PairingRow>, StoreError>;
+
+    /// The post of game `game`'s pairing went out.
+    fn mark_pairing_posted(&self, game: i64) -> Result<(), StoreError>;
+
     /// The game of `user`'s pairing in progress, in any tournament.
     fn playing_pairing_of(&self, user: u64) -> Result<Option<PairingRow>, StoreError>;
 
@@ -719,10 +730,18 @@ impl<B: Backend + ?Sized> Tournaments for B {
     ) -> Result<i64, StoreError> {
         self.one(
             "INSERT INTO tournament_pairings (tournament_id, round, white_id, black_id, game_id,
-                 status, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'playing', ?6)
+                 status, created_at, post_claimed_until)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'playing', ?6, ?7)
              RETURNING id",
-            &[&id, &round, &to_db(white), &to_db(black), &game, &now],
+            &[
+                &id,
+                &round,
+                &to_db(white),
+                &to_db(black),
+                &game,
+                &now,
+                &(now + PAIRING_POST_LEASE_MS),
+            ],
             |c| c.i64(),
         )
     }
@@ -741,6 +760,27 @@ impl<B: Backend + ?Sized> Tournaments for B {
             &[&id],
             pairing_row,
         )
+    }
+
+    fn claim_unposted_pairings(&self, now: i64) -> Result<Vec<PairingRow>, StoreError> {
+        // One statement: each lapsed claim is taken by whoever updates it first.
+        self.rows(
+            "UPDATE tournament_pairings SET post_claimed_until = ?2
+             WHERE posted = FALSE AND post_claimed_until < ?1 AND game_id IS NOT NULL
+             RETURNING id, tournament_id, round, white_id, black_id, game_id, status, winner,
+                 plies, berserk_white, berserk_black, points_white, points_black, fire_white,
+                 fire_black, created_at, finished_at",
+            &[&now, &(now + PAIRING_POST_LEASE_MS)],
+            pairing_row,
+        )
+    }
+
+    fn mark_pairing_posted(&self, game: i64) -> Result<(), StoreError> {
+        self.exec(
+            "UPDATE tournament_pairings SET posted = TRUE WHERE game_id = ?1",
+            &[&game],
+        )?;
+        Ok(())
     }
 
     fn pairing_of_game(&self, game: i64) -> Result<Option<PairingRow>, StoreError> {
