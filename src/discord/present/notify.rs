@@ -182,7 +182,10 @@ impl DiscordNotifier {
         })
     }
 
-    /// Runs `request` on the runtime and waits for it, at most [`POST_TIMEOUT`].
+    /// Runs `request` on the runtime and waits for it, at most [`POST_TIMEOUT`]. The request
+    /// runs on the runtime (serenity's client needs it) while this thread waits: spawning
+    /// rather than `block_on` keeps this safe to call from any thread, a runtime worker
+    /// included (it never panics).
     fn wait<T: Send + 'static>(
         &self,
         request: impl std::future::Future<Output = Result<T, serenity::Error>> + Send + 'static,
@@ -214,31 +217,16 @@ impl DiscordNotifier {
         wind_down: Option<u64>,
     ) -> Result<Option<u64>, NotifyError> {
         let http = Arc::clone(&self.http);
-        // The request runs on the runtime (serenity's client needs it); this thread waits for
-        // its answer, at most POST_TIMEOUT. Spawning rather than `block_on` keeps this safe
-        // to call from any thread, a runtime worker included (it never panics).
-        let (tx, rx) = std::sync::mpsc::channel();
-        self.runtime.spawn(async move {
+        self.wait(async move {
             // A post outside an interaction counts toward the bot's global REST limit
             // (`post_in` takes its budget).
-            let sent = post_in(&http, channel, message).await;
-            if let Err(e) = &sent {
-                crate::discord::gateway::telemetry::rest_error("post", e);
-            }
-            if let (Ok(_), Some(thread)) = (&sent, wind_down)
+            let sent = post_in(&http, channel, message).await?;
+            if let Some(thread) = wind_down
                 && let Err(e) = crate::discord::present::threads::wind_down(&http, thread).await
             {
                 tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not shorten the ended game's thread's archiving");
             }
-            let _ = tx.send(sent.map(|m| m.id.get()));
-        });
-        match rx.recv_timeout(POST_TIMEOUT) {
-            Ok(sent) => sent.map(Some).map_err(|e| {
-                NotifyError::Delivery(crate::discord::interaction::reply::scrubbed(&e))
-            }),
-            Err(_) => Err(NotifyError::Delivery(format!(
-                "no answer from Discord within {POST_TIMEOUT:?}"
-            ))),
-        }
+            Ok(Some(sent.id.get()))
+        })
     }
 }

@@ -368,13 +368,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentView, GameError> {
         self.svc.write(|tx, _now| {
             // A round robin's withdrawal has its own rule (`withdraw_round_robin`), and no pause.
-            let t = Self::open_in(tx, ch)?
-                .filter(|t| t.kind == TournamentKind::Arena)
-                .ok_or(GameError::NoTournament)?;
-            let e = tx
-                .entrant(t.id, actor.id)?
-                .filter(|e| e.status != EntrantStatus::Withdrawn)
-                .ok_or(GameError::NotInTournament)?;
+            let (t, e) = Self::open_entrant(tx, ch, TournamentKind::Arena, actor.id)?;
             tx.set_entrant_status(t.id, e.user, status, None)?;
             tx.set_standings_due(t.id, true)?;
             self.svc.inner.bell.ring();
@@ -784,6 +778,23 @@ impl Tournaments<'_> {
         Ok(())
     }
 
+    /// The open tournament of `ch` of format `kind`, and `user` in it (not withdrawn).
+    pub(super) fn open_entrant(
+        tx: &dyn Tx,
+        ch: ChannelRef,
+        kind: TournamentKind,
+        user: u64,
+    ) -> Result<(TournamentRow, EntrantRow), GameError> {
+        let t = Self::open_in(tx, ch)?
+            .filter(|t| t.kind == kind)
+            .ok_or(GameError::NoTournament)?;
+        let e = tx
+            .entrant(t.id, user)?
+            .filter(|e| e.status != EntrantStatus::Withdrawn)
+            .ok_or(GameError::NotInTournament)?;
+        Ok((t, e))
+    }
+
     fn open_in(tx: &dyn Tx, ch: ChannelRef) -> Result<Option<TournamentRow>, GameError> {
         Ok(tx.open_tournaments(ch.channel)?.into_iter().next())
     }
@@ -884,12 +895,7 @@ impl Tournaments<'_> {
         if !p.finished {
             return None;
         }
-        let white = p.white == user;
-        Some(match (p.winner, white) {
-            (None, _) => GameResult::Draw,
-            (Some(Side::White), true) | (Some(Side::Black), false) => GameResult::Win,
-            _ => GameResult::Loss,
-        })
+        Some(result_of(p.winner, p.white == user))
     }
 
     /// The sheet of `user` in tournament `t` from its finished pairings.
@@ -981,11 +987,7 @@ impl GameService {
             None
         };
         let mark = |user: u64, white: bool| -> Result<Mark, GameError> {
-            let result = match (winner, white) {
-                (None, _) => GameResult::Draw,
-                (Some(Side::White), true) | (Some(Side::Black), false) => GameResult::Win,
-                _ => GameResult::Loss,
-            };
+            let result = result_of(winner, white);
             let berserk = if white {
                 p.berserk_white
             } else {
@@ -1037,10 +1039,10 @@ impl GameService {
                 .entrant(t.id, user)?
                 .map_or(i64::from(UNRATED_RATING), |e| i64::from(e.rating)))
         };
-        let diff = |white: bool| match (winner, white) {
-            (None, _) => 0,
-            (Some(Side::White), true) | (Some(Side::Black), false) => i64::from(PERFORMANCE_DIFF),
-            _ => -i64::from(PERFORMANCE_DIFF),
+        let diff = |white: bool| match result_of(winner, white) {
+            GameResult::Draw => 0,
+            GameResult::Win => i64::from(PERFORMANCE_DIFF),
+            GameResult::Loss => -i64::from(PERFORMANCE_DIFF),
         };
         let perf_white = rating_of(p.black)? + diff(true);
         let perf_black = rating_of(p.white)? + diff(false);
@@ -1062,6 +1064,16 @@ impl GameService {
             white: w,
             black: b,
         }))
+    }
+}
+
+/// The result of a game won by `winner` (`None`: drawn) for the player of White when `white`,
+/// else of Black.
+fn result_of(winner: Option<Side>, white: bool) -> GameResult {
+    match (winner, white) {
+        (None, _) => GameResult::Draw,
+        (Some(Side::White), true) | (Some(Side::Black), false) => GameResult::Win,
+        _ => GameResult::Loss,
     }
 }
 

@@ -180,13 +180,7 @@ impl Tournaments<'_> {
         ch: ChannelRef,
     ) -> Result<RoundRobinWithdrawn, GameError> {
         self.svc.write(|tx, now| {
-            let t = Self::open_in(tx, ch)?
-                .filter(|t| t.kind == TournamentKind::RoundRobin)
-                .ok_or(GameError::NoTournament)?;
-            let e = tx
-                .entrant(t.id, actor.id)?
-                .filter(|e| e.status != EntrantStatus::Withdrawn)
-                .ok_or(GameError::NotInTournament)?;
+            let (t, e) = Self::open_entrant(tx, ch, TournamentKind::RoundRobin, actor.id)?;
             let (plan, pairings, _) = Self::plan_in(tx, &t)?;
             let recorded = recorded(&pairings);
             let withdrawal = plan.withdrawal(&recorded, e.user);

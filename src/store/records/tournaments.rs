@@ -261,13 +261,19 @@ fn pairing_row(c: &mut Columns<'_>) -> Result<PairingRow, StoreError> {
     })
 }
 
+/// A pairing's columns, in the order [`pairing_row`] reads them.
+macro_rules! pairing_columns {
+    () => {
+        "id, tournament_id, round, white_id, black_id, game_id, status, winner, plies,
+         berserk_white, berserk_black, points_white, points_black, fire_white, fire_black,
+         created_at, finished_at"
+    };
+}
+
 /// [`pairing_row`] reads the columns in this order.
 macro_rules! select_pairing {
     () => {
-        "SELECT id, tournament_id, round, white_id, black_id, game_id, status, winner, plies,
-                berserk_white, berserk_black, points_white, points_black, fire_white, fire_black,
-                created_at, finished_at
-         FROM tournament_pairings"
+        concat!("SELECT ", pairing_columns!(), " FROM tournament_pairings")
     };
 }
 
@@ -765,11 +771,12 @@ impl<B: Backend + ?Sized> Tournaments for B {
     fn claim_unposted_pairings(&self, now: i64) -> Result<Vec<PairingRow>, StoreError> {
         // One statement: each lapsed claim is taken by whoever updates it first.
         self.rows(
-            "UPDATE tournament_pairings SET post_claimed_until = ?2
-             WHERE posted = FALSE AND post_claimed_until < ?1 AND game_id IS NOT NULL
-             RETURNING id, tournament_id, round, white_id, black_id, game_id, status, winner,
-                 plies, berserk_white, berserk_black, points_white, points_black, fire_white,
-                 fire_black, created_at, finished_at",
+            concat!(
+                "UPDATE tournament_pairings SET post_claimed_until = ?2
+                 WHERE posted = FALSE AND post_claimed_until < ?1 AND game_id IS NOT NULL
+                 RETURNING ",
+                pairing_columns!()
+            ),
             &[&now, &(now + PAIRING_POST_LEASE_MS)],
             pairing_row,
         )
