@@ -401,7 +401,7 @@ fn finish(mut pm: Pixmap, texts: &str) -> Vec<u8> {
         resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
     }
     // Opaque: the background was filled first.
-    RgbImage::from_opaque(&pm).encode_png_with(png::Filter::Paeth)
+    RgbImage::from_opaque(&pm).encode_png()
 }
 
 #[cfg(test)]

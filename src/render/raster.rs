@@ -256,23 +256,19 @@ impl RgbImage {
         self.blit(&Sprite::from_pixmap(pm), 0, 0);
     }
 
-    /// Encodes as an 8-bit RGB PNG with the png crate's fast (fdeflate) compression and
-    /// adaptive filtering.
+    /// Encodes as an 8-bit RGB PNG with the png crate's fast (fdeflate) compression and the
+    /// Paeth filter on every row. A board is flat squares and outlined pieces: on 143 boards
+    /// of real games at 512 px, Paeth alone gave 54.0 KiB against 51.9 for the adaptive
+    /// choice, at about three quarters of the encoding time (0.48 against 0.62–0.82 ms), and
+    /// a chart (flat areas, thin lines) 84 KiB against 83 at a fifth of the filtering work.
     pub fn encode_png(&self) -> Vec<u8> {
-        self.encode_png_with(png::Filter::Adaptive)
-    }
-
-    /// [`RgbImage::encode_png`] with one filter for every row. Paeth alone compresses a chart
-    /// (flat areas, thin lines) as well as the adaptive choice (84 KiB against 83 for the
-    /// rating chart of 1,000 games) at a fifth of the filtering work.
-    pub fn encode_png_with(&self, filter: png::Filter) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.data.len() / 8);
         // Writing into a Vec cannot fail; the header values are valid by construction.
         let mut enc = png::Encoder::new(&mut out, self.width, self.height);
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_compression(png::Compression::Fast);
-        enc.set_filter(filter);
+        enc.set_filter(png::Filter::Paeth);
         let mut w = enc.write_header().expect("PNG header into memory");
         // All at once: the streaming writer does not use the fast deflater.
         w.write_image_data(&self.data)
