@@ -8,15 +8,15 @@ use crate::discord::interaction::call::{Asked, Call, Click};
 use crate::discord::interaction::errors::Refusal;
 use crate::discord::interaction::reply::{Reply, Responder, channel_message};
 use crate::discord::present::threads::{self, Opened, Where};
-use crate::discord::present::view::{Shown, challenge_reply, game_reply};
+use crate::discord::present::view::{Shown, challenge_reply, game_reply, show_with};
 use crate::discord::present::who::{member_ref, mention};
 use crate::discord::{Context, Data, Defer, Error};
-use crate::game::{ColourChoice, GameError, Lang};
+use crate::game::{ColourChoice, GameError, GameView, Lang};
 use crate::i18n::{Presentation, challenges};
 use crate::tr;
 
-fn started_text(shown: &Shown, lang: Lang) -> String {
-    challenges::game_begins(lang, Presentation::Discord, &shown.view)
+fn started_text(view: &GameView, lang: Lang) -> String {
+    challenges::game_begins(lang, Presentation::Discord, view)
 }
 
 /// Challenge someone (or anyone) to a game of chess in this channel
@@ -103,11 +103,28 @@ struct Accepting {
 
 /// What starting a game found.
 struct Started {
-    shown: Shown,
+    board: Board,
     /// Say why the game is played in the channel (once per channel).
     explain: bool,
     /// The name the game's thread was opened with, and when.
     named: Option<(String, i64)>,
+}
+
+/// A started game's board: drawn at once for a game played where it was accepted; a game
+/// played in its thread has its board drawn when the post's turn in the REST budget comes,
+/// so that games starting together do not each hold a PNG while they wait.
+enum Board {
+    Here(Shown),
+    InThread(GameView),
+}
+
+impl Board {
+    fn view(&self) -> &GameView {
+        match self {
+            Board::Here(shown) => &shown.view,
+            Board::InThread(view) => view,
+        }
+    }
 }
 
 /// Accepts the challenge `expected` (or the one `actor` means) at `w`: where games get
@@ -181,20 +198,24 @@ async fn start(
             None => place.threads = false,
         }
     }
-    let shown = data
+    let board = data
         .blocking(r, defer, move |g| {
             let view = g
                 .challenges()
                 .accept_at(&actor, place, expected, lang, thread)
                 .map_err(stale)?;
-            Ok(g.show(view)?)
+            Ok(if view.elsewhere_than(place.at) {
+                Board::InThread(view)
+            } else {
+                Board::Here(g.show(view)?)
+            })
         })
         .await?;
     let explain = explain
-        && shown.view.thread.is_none()
+        && board.view().thread.is_none()
         && threads::explain_once(data, place.at.channel).await;
     Ok(Started {
-        shown,
+        board,
         explain,
         named,
     })
@@ -236,7 +257,7 @@ const OPEN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// The text of a game's first message: who plays which colour, and, once per channel, why
 /// it is played in the channel.
 fn first_text(started: &Started, lang: Lang) -> String {
-    let text = started_text(&started.shown, lang);
+    let text = started_text(started.board.view(), lang);
     if started.explain {
         format!("{}\n{text}", tr!(lang, "threads-fallback"))
     } else {
@@ -246,16 +267,29 @@ fn first_text(started: &Started, lang: Lang) -> String {
 
 /// Where a game plays in a thread of this channel: the thread gets its first board (and,
 /// when the coin put the accepting player on White, its name White first).
-async fn first_board_in_thread(http: &serenity::Http, started: Started, lang: Lang) {
-    let Started { shown, named, .. } = started;
-    let Some(thread) = shown.view.thread else {
+async fn first_board_in_thread(
+    data: &Data,
+    http: &serenity::Http,
+    view: GameView,
+    named: Option<(String, i64)>,
+    lang: Lang,
+) {
+    let Some(thread) = view.thread else {
         return;
     };
-    // The post waits its turn in the REST budget: it holds the board's only copy meanwhile.
-    let view = shown.view.clone();
-    let board = game_reply(started_text(&shown, lang), shown, lang);
-    if let Err(e) = threads::post_in(http, thread, channel_message(board)).await {
-        tracing::warn!(thread, error = %crate::discord::interaction::reply::scrubbed(&e), "could not post the first board in the game's thread");
+    // Drawn once the post's turn in the REST budget comes, not while it waits.
+    let renderer = data.renderer;
+    let drawn = view.clone();
+    let draw = async move {
+        let shown = tokio::task::spawn_blocking(move || show_with(renderer, drawn)).await??;
+        Ok(channel_message(game_reply(
+            started_text(&shown.view, lang),
+            shown,
+            lang,
+        )))
+    };
+    if let Err(e) = threads::post_drawn(http, thread, draw).await {
+        tracing::warn!(thread, error = %e, "could not post the first board in the game's thread");
     }
     if let Some((name, at)) = &named {
         threads::name_white_first(http, thread, &view, name, *at, lang).await;
@@ -263,8 +297,7 @@ async fn first_board_in_thread(http: &serenity::Http, started: Started, lang: La
 }
 
 /// The line that sends the players to their game's thread.
-fn in_thread_reply(shown: &Shown, lang: Lang) -> Reply {
-    let v = &shown.view;
+fn in_thread_reply(v: &GameView, lang: Lang) -> Reply {
     Reply {
         content: tr!(
             lang,
@@ -295,12 +328,13 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
         defer: Defer::Message,
     };
     let started = start(call.data(), r, http, accepting).await?;
-    if started.shown.view.elsewhere_than(w.place.at) {
-        r.send(in_thread_reply(&started.shown, lang)).await?;
-        first_board_in_thread(http, started, lang).await;
-    } else {
-        let text = first_text(&started, lang);
-        r.send(game_reply(text, started.shown, lang)).await?;
+    let text = first_text(&started, lang);
+    match started.board {
+        Board::InThread(view) => {
+            r.send(in_thread_reply(&view, lang)).await?;
+            first_board_in_thread(call.data(), http, view, started.named, lang).await;
+        }
+        Board::Here(shown) => r.send(game_reply(text, shown, lang)).await?,
     }
     Ok(())
 }
@@ -364,13 +398,14 @@ pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
         defer: Defer::Update,
     };
     let started = start(c.data, r, http, accepting).await?;
-    if started.shown.view.elsewhere_than(w.place.at) {
-        // The challenge message opens the thread; the thread gets the board.
-        r.update(in_thread_reply(&started.shown, lang)).await?;
-        first_board_in_thread(http, started, lang).await;
-    } else {
-        let text = first_text(&started, lang);
-        r.update(game_reply(text, started.shown, lang)).await?;
+    let text = first_text(&started, lang);
+    match started.board {
+        Board::InThread(view) => {
+            // The challenge message opens the thread; the thread gets the board.
+            r.update(in_thread_reply(&view, lang)).await?;
+            first_board_in_thread(c.data, http, view, started.named, lang).await;
+        }
+        Board::Here(shown) => r.update(game_reply(text, shown, lang)).await?,
     }
     Ok(())
 }

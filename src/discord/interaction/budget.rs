@@ -53,6 +53,13 @@ impl RestBudget {
         }
     }
 
+    /// Waits for one request's turn, then makes what it sends with `make`: a request that
+    /// waits holds nothing it has not made yet (a board, say).
+    pub async fn then<F: std::future::Future>(&self, make: F) -> F::Output {
+        self.take().await;
+        make.await
+    }
+
     /// Counts one request at `now` in `state` (the tokens left and when they were counted):
     /// how long it must wait to be sent, `None` for at once.
     fn reserve(&self, state: &mut (f64, Instant), now: Instant) -> Option<Duration> {
@@ -91,9 +98,34 @@ pub async fn take() {
     }
 }
 
+/// [`RestBudget::then`] on this process's budget, when it has one.
+pub async fn take_then<F: std::future::Future>(make: F) -> F::Output {
+    match BUDGET.get() {
+        Some(b) => b.then(make).await,
+        None => make.await,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn what_a_request_sends_is_made_once_its_turn_has_come() {
+        let b = RestBudget::new(20.0);
+        // The second's worth saved at the start goes at once.
+        for _ in 0..20 {
+            b.take().await;
+        }
+        // The next request waits about 50 ms for its token: only then is its message made.
+        let t0 = Instant::now();
+        let made_at = b.then(async { Instant::now() }).await;
+        let waited = made_at.duration_since(t0);
+        assert!(
+            waited >= Duration::from_millis(40),
+            "made after {waited:?}, before its turn"
+        );
+    }
 
     #[test]
     fn the_share_follows_the_shards() {

@@ -212,8 +212,30 @@ pub async fn post_in(
     channel: u64,
     message: serenity::CreateMessage,
 ) -> Result<serenity::Message, serenity::Error> {
-    let id = serenity::ChannelId::new(channel);
     crate::discord::interaction::budget::take().await;
+    send_reopening(http, channel, message).await
+}
+
+/// [`post_in`] a message that `draw` makes only once the post's turn in the REST budget has
+/// come: a board waiting for its turn holds no PNG.
+pub async fn post_drawn(
+    http: &serenity::Http,
+    channel: u64,
+    draw: impl std::future::Future<Output = anyhow::Result<serenity::CreateMessage>>,
+) -> anyhow::Result<serenity::Message> {
+    let message = crate::discord::interaction::budget::take_then(draw).await?;
+    send_reopening(http, channel, message)
+        .await
+        .map_err(|e| anyhow::anyhow!(crate::discord::interaction::reply::scrubbed(&e)))
+}
+
+/// Sends `message` (its budget taken), reopening an archived thread and sending again.
+async fn send_reopening(
+    http: &serenity::Http,
+    channel: u64,
+    message: serenity::CreateMessage,
+) -> Result<serenity::Message, serenity::Error> {
+    let id = serenity::ChannelId::new(channel);
     match id.send_message(http, message.clone()).await {
         Err(e) if discord_error(&e).is_some_and(|(_, code)| code == THREAD_ARCHIVED) => {
             crate::discord::interaction::budget::take().await;
