@@ -24,6 +24,7 @@ use cajitas::discord::DiscordNotifier;
 use cajitas::game::{
     Clock, DAY_MS, EventScope, GameService, ManualClock, Scheduler, ServiceOptions, SystemClock,
 };
+use cajitas::render::{PieceSource, Renderer};
 use cajitas::store::{
     ClockKind, ClockRow, EventKind, MoveRow, NewGame, SqliteStore, StoreExt, TimeControlRow,
     UserRow,
@@ -256,9 +257,16 @@ fn burst(quick: bool) {
         .proxy(fake.base.as_str())
         .ratelimiter_disabled(true)
         .build();
+    // The shipped pieces, unless `CAJITAS_PIECES` names others (as the bot reads it): the
+    // same burst drawn with the DejaVu glyphs tells the piece set's share of its cost.
+    let renderer: &'static Renderer =
+        match PieceSource::from_setting(std::env::var_os("CAJITAS_PIECES").as_deref()) {
+            PieceSource::Cajitas => cajitas::render::default_renderer(),
+            other => Box::leak(Box::new(Renderer::with_pieces(&other).expect("the pieces"))),
+        };
     let notifier = Arc::new(DiscordNotifier::new(
         Arc::new(http),
-        cajitas::render::default_renderer(),
+        renderer,
         rt.handle().clone(),
     ));
     let clock = Arc::new(ManualClock::new(t + 180_000));
@@ -268,7 +276,9 @@ fn burst(quick: bool) {
     };
     let svc = GameService::open(&db, opts).unwrap();
     // The renderer's sprites are made once, at the first board.
-    cajitas::render::default_renderer();
+    renderer
+        .prepare(&cajitas::render::RenderOptions::default())
+        .unwrap();
     let t0 = Instant::now();
     let round = svc.clocks().run_round(EventScope::All).unwrap();
     let elapsed = t0.elapsed();
