@@ -256,9 +256,9 @@ const OPEN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The text of a game's first message: who plays which colour, and, once per channel, why
 /// it is played in the channel.
-fn first_text(started: &Started, lang: Lang) -> String {
-    let text = started_text(started.board.view(), lang);
-    if started.explain {
+fn first_text(view: &GameView, explain: bool, lang: Lang) -> String {
+    let text = started_text(view, lang);
+    if explain {
         format!("{}\n{text}", tr!(lang, "threads-fallback"))
     } else {
         text
@@ -328,13 +328,15 @@ pub async fn accept(ctx: Context<'_>) -> Result<(), Error> {
         defer: Defer::Message,
     };
     let started = start(call.data(), r, http, accepting).await?;
-    let text = first_text(&started, lang);
     match started.board {
         Board::InThread(view) => {
             r.send(in_thread_reply(&view, lang)).await?;
             first_board_in_thread(call.data(), http, view, started.named, lang).await;
         }
-        Board::Here(shown) => r.send(game_reply(text, shown, lang)).await?,
+        Board::Here(shown) => {
+            let text = first_text(&shown.view, started.explain, lang);
+            r.send(game_reply(text, shown, lang)).await?;
+        }
     }
     Ok(())
 }
@@ -398,14 +400,16 @@ pub async fn accept_button(c: &Click<'_>, challenge: i64) -> Result<(), Error> {
         defer: Defer::Update,
     };
     let started = start(c.data, r, http, accepting).await?;
-    let text = first_text(&started, lang);
     match started.board {
         Board::InThread(view) => {
             // The challenge message opens the thread; the thread gets the board.
             r.update(in_thread_reply(&view, lang)).await?;
             first_board_in_thread(c.data, http, view, started.named, lang).await;
         }
-        Board::Here(shown) => r.update(game_reply(text, shown, lang)).await?,
+        Board::Here(shown) => {
+            let text = first_text(&shown.view, started.explain, lang);
+            r.update(game_reply(text, shown, lang)).await?;
+        }
     }
     Ok(())
 }
