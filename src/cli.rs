@@ -79,6 +79,8 @@ pub fn run(cli: Cli, settings: Settings) -> ExitCode {
 }
 
 fn run_bot(args: RunArgs, settings: Settings) -> ExitCode {
+    // Large buffers in mappings of their own: the peak RSS under load (see `alloc`).
+    crate::alloc::tune_for_the_bot();
     // The flags win over their variables.
     let settings = Settings {
         guild: args.guild,

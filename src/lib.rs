@@ -4,6 +4,7 @@
 //! the front ends (`cli`, and later `discord` and `console`) call the application
 //! layer, which calls the rules crate and the store.
 
+pub mod alloc;
 pub mod cli;
 pub mod commands;
 pub mod config;
