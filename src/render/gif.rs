@@ -290,6 +290,38 @@ pub(super) struct BoardRows {
 /// A result line of the GIF strip: the first row it covers, and its pixels.
 pub(super) type ResultLine = Arc<(u32, Sprite)>;
 
+/// The strip's `· opening`, laid out from x = 0 and rasterised once per (width, opening):
+/// its visible pixels and where they lie.
+#[derive(Debug)]
+pub(super) struct OpeningTail {
+    /// The sprite's first column, from where the tail was laid out (x = 0).
+    left: f32,
+    /// The right edge of its ink, from x = 0: the room it takes beside the names.
+    right: f32,
+    /// The sprite's first row.
+    top: u32,
+    /// The visible pixels.
+    sprite: Sprite,
+}
+
+impl OpeningTail {
+    /// A tail that fits nowhere (its text could not be laid out).
+    fn never() -> OpeningTail {
+        OpeningTail {
+            left: 0.0,
+            right: f32::INFINITY,
+            top: 0,
+            sprite: Sprite::from_pixmap(&Pixmap::new(1, 1).expect("1×1 pixmap")),
+        }
+    }
+}
+
+/// How many openings' tails are kept, a few KiB each (the cache starts again when full).
+const OPENING_TAILS_KEPT: usize = 128;
+
+/// The names' baseline in the strip, as a share of its height.
+const STRIP_BASELINE: f32 = 0.42;
+
 /// One position's drawing state per square: (piece sprite, tinted, check glow).
 type SquareState = [(Option<usize>, bool, bool); 64];
 
@@ -427,7 +459,11 @@ impl Renderer {
     }
 
     /// The strip under the board, with the players' names, and the opening after them when
-    /// the line has room for it.
+    /// the line has room for it (within a fiftieth of the width on each side).
+    ///
+    /// The names differ from game to game and are laid out each time; the opening is one of
+    /// lichess's 3,807 names, laid out and rasterised once per width
+    /// ([`Renderer::opening_tail`]) and placed after the names, the two centred together.
     fn gif_strip(&self, width: u32, caption: &GifCaption) -> RgbImage {
         let h = strip_height(width);
         let mut img = RgbImage::new(width, h, STRIP_BG);
@@ -436,38 +472,69 @@ impl Renderer {
             drawable_name(&caption.white),
             drawable_name(&caption.black)
         );
-        let line = |t: &str| {
-            format!(
-                r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
-                x = width as f32 / 2.0,
-                y = h as f32 * 0.42,
-                t = xml_escape(t)
-            )
+        let line = format!(
+            r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
+            x = width as f32 / 2.0,
+            y = h as f32 * STRIP_BASELINE,
+            t = xml_escape(&names)
+        );
+        let (svg, _) = self.strip_svg(width, &line);
+        let (Ok(tree), Some(mut pm)) = (parse_svg(&svg, &self.fonts), Pixmap::new(width, h)) else {
+            return img;
         };
-        let with_opening = caption
+        let bbox = tree.root().abs_bounding_box();
+        let margin = width as f32 / 50.0;
+        let tail = caption
             .opening
             .as_deref()
-            .map(|o| format!("{names} · {}", drawable(o)))
-            .and_then(|t| self.strip_text_within(width, &line(&t)));
-        if let Some(pm) = with_opening.or_else(|| self.strip_text(width, &line(&names))) {
-            img.blit_pixmap(&pm);
+            .map(|o| self.opening_tail(width, o))
+            .filter(|t| bbox.width() + t.right <= width as f32 - 2.0 * margin);
+        // Centred alone, or moved left so that the names and the opening are centred together.
+        let dx = tail.as_ref().map_or(0.0, |t| {
+            ((width as f32 - bbox.width() - t.right) / 2.0 - bbox.left()).round()
+        });
+        resvg::render(&tree, Transform::from_translate(dx, 0.0), &mut pm.as_mut());
+        img.blit_pixmap(&pm);
+        if let Some(t) = tail {
+            let x = bbox.right() + dx + t.left;
+            img.blit(&t.sprite, x.round().max(0.0) as u32, t.top);
         }
         img
     }
 
-    /// [`Renderer::strip_text`], or `None` when the laid-out text is wider than the strip
-    /// less a margin of a fiftieth on each side.
-    fn strip_text_within(&self, width: u32, texts: &str) -> Option<Pixmap> {
-        let (svg, h) = self.strip_svg(width, texts);
-        let tree = parse_svg(&svg, &self.fonts).ok()?;
-        let bbox = tree.root().abs_bounding_box();
-        let margin = width as f32 / 50.0;
-        if bbox.left() < margin || bbox.right() > width as f32 - margin {
-            return None;
-        }
-        let mut pm = Pixmap::new(width, h)?;
+    /// The strip's `· opening` laid out from x = 0 on the names' baseline and rasterised,
+    /// kept per (width, opening): see [`OpeningTail`].
+    fn opening_tail(&self, width: u32, opening: &str) -> Arc<OpeningTail> {
+        let key = (width, opening.to_owned());
+        cached(&self.opening_tails, key, OPENING_TAILS_KEPT, || {
+            Arc::new(self.draw_opening_tail(width, opening))
+        })
+    }
+
+    /// Lays out and rasterises an opening's tail (see [`Renderer::opening_tail`]).
+    fn draw_opening_tail(&self, width: u32, opening: &str) -> OpeningTail {
+        let h = strip_height(width);
+        // The space before the dot is kept (`xml:space`): it parts the dot from the names as
+        // the space of a single line would.
+        let text = format!(
+            r#"<text x="0" y="{y}" xml:space="preserve"> · {t}</text>"#,
+            y = h as f32 * STRIP_BASELINE,
+            t = xml_escape(&drawable(opening))
+        );
+        let (svg, h) = self.strip_svg(width, &text);
+        // As wide as the strip: a longer tail never fits beside any names.
+        let (Ok(tree), Some(mut pm)) = (parse_svg(&svg, &self.fonts), Pixmap::new(width, h)) else {
+            return OpeningTail::never();
+        };
         resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
-        Some(pm)
+        let (top, rows) = Sprite::from_pixmap(&pm).crop_rows();
+        let (left, sprite) = rows.crop_cols();
+        OpeningTail {
+            left: left as f32,
+            right: tree.root().abs_bounding_box().right(),
+            top,
+            sprite,
+        }
     }
 
     /// The result line of the last frame's strip, in bold under the names: the first row it
@@ -743,4 +810,74 @@ pub fn fit_gif(
         }
     }
     Ok((last, opts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first and last columns of `img` with a pixel that is not the strip's background.
+    fn ink_columns(img: &RgbImage) -> Option<(u32, u32)> {
+        let inked = |x: u32| (0..img.height()).any(|y| img.pixel(x, y) != STRIP_BG);
+        let first = (0..img.width()).find(|&x| inked(x))?;
+        let last = (0..img.width()).rev().find(|&x| inked(x))?;
+        Some((first, last))
+    }
+
+    /// The names and the opening, drawn apart (the opening from its cache), take the columns
+    /// that one line of both, laid out whole, takes.
+    #[test]
+    fn the_opening_lies_where_a_single_line_puts_it() {
+        let renderer = Renderer::new();
+        let mut beside = 0;
+        for width in [240, 480, 720] {
+            for (white, black, opening) in [
+                ("alice", "bob", "King's Pawn Game"),
+                ("Magnus", "Hikaru", "Italian Game: Giuoco Piano"),
+                ("Ana", "Bea", "Sicilian Defense: Najdorf Variation"),
+            ] {
+                let caption = GifCaption {
+                    white: white.into(),
+                    black: black.into(),
+                    outcome: None,
+                    lang: Lang::En,
+                    opening: Some(opening.into()),
+                };
+                let strip = renderer.gif_strip(width, &caption);
+                let h = strip_height(width);
+                let whole = format!(
+                    r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
+                    x = width as f32 / 2.0,
+                    y = h as f32 * STRIP_BASELINE,
+                    t = xml_escape(&format!("{white} – {black} · {opening}"))
+                );
+                let mut one_line = RgbImage::new(width, h, STRIP_BG);
+                one_line.blit_pixmap(&renderer.strip_text(width, &whole).unwrap());
+                let (got, want) = (ink_columns(&strip), ink_columns(&one_line));
+                let fits = want.is_some_and(|(a, b)| {
+                    a as f32 >= width as f32 / 50.0 && b as f32 <= width as f32 * 49.0 / 50.0
+                });
+                let names_only = {
+                    let mut c = caption.clone();
+                    c.opening = None;
+                    renderer.gif_strip(width, &c)
+                };
+                if !fits {
+                    assert_eq!(strip, names_only, "{width} px, {opening}: the names alone");
+                    continue;
+                }
+                assert!(strip != names_only, "{width} px, {opening}: drawn");
+                beside += 1;
+                let ((g0, g1), (w0, w1)) = (got.unwrap(), want.unwrap());
+                assert!(
+                    g0.abs_diff(w0) <= 2 && g1.abs_diff(w1) <= 2,
+                    "{width} px, {opening}: columns {g0}..{g1}, one line {w0}..{w1}"
+                );
+            }
+        }
+        assert!(
+            beside >= 3,
+            "{beside} strips with the opening beside the names"
+        );
+    }
 }

@@ -183,6 +183,8 @@ pub struct Renderer {
     gif_starts: Mutex<HashMap<(usize, u32), Arc<gif::BoardRows>>>,
     /// The GIF strip's result lines per (board side, text): the first row and the pixels.
     result_lines: Mutex<HashMap<(u32, String), gif::ResultLine>>,
+    /// The GIF strip's openings per (board side, name): where they go and the pixels.
+    opening_tails: Mutex<HashMap<(u32, String), Arc<gif::OpeningTail>>>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -229,6 +231,7 @@ impl Renderer {
             palettes: Mutex::new(HashMap::new()),
             gif_starts: Mutex::new(HashMap::new()),
             result_lines: Mutex::new(HashMap::new()),
+            opening_tails: Mutex::new(HashMap::new()),
         }
     }
 

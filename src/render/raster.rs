@@ -58,6 +58,42 @@ impl Sprite {
         (first, sprite)
     }
 
+    /// The columns from the first to the last that has a visible pixel in any row (none: one
+    /// empty column), with the index of the first.
+    pub fn crop_cols(self) -> (u32, Sprite) {
+        let used = self.spans.iter().filter(|(a, b)| a < b);
+        let first = used.clone().map(|s| s.0).min().unwrap_or(0);
+        let end = used.map(|s| s.1).max().unwrap_or(first + 1).min(self.width);
+        let width = end - first;
+        let data = (0..self.height)
+            .flat_map(|y| {
+                let row = (y * self.width * 4) as usize;
+                &self.data[row + first as usize * 4..row + end as usize * 4]
+            })
+            .copied()
+            .collect();
+        let spans = self
+            .spans
+            .iter()
+            .map(|&(a, b)| {
+                if a < b {
+                    (a - first, b - first)
+                } else {
+                    (0, 0)
+                }
+            })
+            .collect();
+        (
+            first,
+            Sprite {
+                width,
+                height: self.height,
+                data,
+                spans,
+            },
+        )
+    }
+
     /// Width in pixels.
     pub fn width(&self) -> u32 {
         self.width
