@@ -5,8 +5,9 @@
 //!   (targets: p50 <= 5 ms, p99 <= 25 ms).
 //! - Throughput, closed loop: 100 games, each sending its next move as soon as the previous
 //!   one is answered; moves/s at saturation (target: at least 500).
-//! - Sustained: 100 games, all in flight at once (closed loop) for 10 s; a game that reaches
-//!   the end of its line resigns and starts again. Moves/s, and the peak RSS users get.
+//! - Sustained: 100 games, all in flight at once (closed loop) for 10 s, and each until it has
+//!   started again once; a game that reaches the end of its line resigns and starts again.
+//!   Moves/s, and the peak RSS users get.
 //! - Memory: the bot's peak RSS (VmHWM) over the run, the sustained load included (target: at
 //!   most 40 MB).
 //!
@@ -152,9 +153,14 @@ async fn sustained(log: LogSetting, seconds: u64) -> (f64, usize, Option<u64>) {
         let fake = fake.clone();
         tasks.spawn(async move {
             let mut moves = 0;
-            while Instant::now() < until {
+            // Until the time is up and the game has started again at least once: the second
+            // when the games reach the end of their line together, end, and start anew is the
+            // peak, and a slower machine must not stop short of it.
+            let mut restarted = false;
+            while Instant::now() < until || !restarted {
                 if g.ply == LINE.len() {
                     restart(&fake, &parent, &mut g).await;
+                    restarted = true;
                     continue;
                 }
                 let payload = move_payload(&fake, &g);
@@ -229,7 +235,7 @@ fn main() {
         if std::env::args().any(|a| a == "sustained") {
             let (rate, moves, rss) = sustained(LogSetting(""), SUSTAINED_S).await;
             let mb = rss.map_or("n/a".to_string(), |k| format!("{:.1} MB", k as f64 / 1024.0));
-            println!("sustained, {GAMES} games in flight for {SUSTAINED_S} s: {moves} moves, {rate:.0} moves/s, peak RSS {mb}");
+            println!("sustained, {GAMES} games in flight for {SUSTAINED_S} s and a restart each: {moves} moves, {rate:.0} moves/s, peak RSS {mb}");
             return;
         }
         println!("cajitas bot through the fake Discord (loopback, real PNG replies, WAL + synchronous=FULL)");
@@ -268,7 +274,7 @@ fn main() {
             d.moves, d.rate, w.rate
         );
         println!(
-            "| sustained, {GAMES} games in flight for {SUSTAINED_S} s, {} / {} moves | {:.0} moves/s | {:.0} moves/s |",
+            "| sustained, {GAMES} games in flight for {SUSTAINED_S} s and a restart each, {} / {} moves | {:.0} moves/s | {:.0} moves/s |",
             d.sustained_moves, w.sustained_moves, d.sustained_rate, w.sustained_rate
         );
         println!(

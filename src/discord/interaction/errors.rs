@@ -212,7 +212,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             }
         }
         poise::FrameworkError::EventHandler { error, event, .. } => {
-            tracing::error!(error = %error, event = ?event.snake_case_name(), "event handler failed");
+            event_handler_failed(&error, event);
         }
         poise::FrameworkError::Setup { error, .. } => {
             tracing::error!(error = %error, "setup failed");
@@ -223,6 +223,12 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             }
         }
     }
+}
+
+/// The event handler (the router of buttons and modals) failed: logged (its clicks have
+/// been answered by then, or Discord says the interaction failed).
+pub fn event_handler_failed(error: &Error, event: &serenity::FullEvent) {
+    tracing::error!(error = %error, event = ?event.snake_case_name(), "event handler failed");
 }
 
 #[cfg(test)]

@@ -212,8 +212,67 @@ impl serenity::Framework for Gate {
             command,
             received,
             Outcome::Ok,
-            self.inner.dispatch(ctx, event),
+            Box::pin(dispatch_interaction(&self.inner, ctx, event)),
         )
         .await;
+    }
+}
+
+/// What poise's `dispatch_event` does with an interaction, and only that: a slash command or
+/// an autocomplete request to its command, then every interaction to the event handler (the
+/// router of buttons and modals). poise's own future is sized for its largest path, prefix
+/// commands with their edit tracking, about 24 KB held by every interaction in flight; this
+/// one holds what an interaction needs.
+async fn dispatch_interaction(
+    fw: &poise::Framework<Data, Error>,
+    ctx: serenity::Context,
+    event: serenity::FullEvent,
+) {
+    let framework = poise::FrameworkContext {
+        serenity_context: &ctx,
+        options: fw.options(),
+        user_data: fw.user_data().await,
+        shard_manager: fw.shard_manager(),
+    };
+    if let serenity::FullEvent::InteractionCreate { interaction } = &event {
+        let invocation_data = tokio::sync::Mutex::new(Box::new(()) as _);
+        let mut command_tree = Vec::new();
+        let responded = AtomicBool::new(false);
+        match interaction {
+            serenity::Interaction::Command(i) => {
+                let options = i.data.options();
+                let dispatched = poise::dispatch_interaction(
+                    framework,
+                    i,
+                    &responded,
+                    &invocation_data,
+                    &options,
+                    &mut command_tree,
+                )
+                .await;
+                if let Err(error) = dispatched {
+                    error.handle(framework.options).await;
+                }
+            }
+            serenity::Interaction::Autocomplete(i) => {
+                let options = i.data.options();
+                let dispatched = poise::dispatch_autocomplete(
+                    framework,
+                    i,
+                    &responded,
+                    &invocation_data,
+                    &options,
+                    &mut command_tree,
+                )
+                .await;
+                if let Err(error) = dispatched {
+                    error.handle(framework.options).await;
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Err(error) = (framework.options.event_handler)(framework, &event).await {
+        crate::discord::interaction::errors::event_handler_failed(&error, &event);
     }
 }
