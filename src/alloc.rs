@@ -55,40 +55,50 @@ mod tests {
         usable % 4096 == 4096 - 16
     }
 
-    /// Run alone, in a process of its own (malloc's state is the whole process's): see
-    /// [`a_large_buffer_freed_does_not_raise_the_threshold`].
-    #[test]
-    #[ignore = "run in a child process by a_large_buffer_freed_does_not_raise_the_threshold"]
-    fn probe() {
-        if std::env::var_os("CAJITAS_ALLOC_PROBE").is_none() {
-            return;
-        }
-        let tune = std::env::var_os("CAJITAS_ALLOC_PROBE").is_some_and(|v| v == "tuned");
-        if tune {
-            assert!(super::tune_for_the_bot());
-        }
+    /// The probe: two 1 MiB buffers, the first freed before the second; true when both got a
+    /// mapping of their own. glibc's default raises its threshold to the size of a mapped
+    /// block freed, so there the second comes from an arena (and stays there when freed).
+    fn two_large_buffers_mapped() -> bool {
         let size = 1024 * 1024;
         let first = std::hint::black_box(vec![1u8; size]);
-        assert!(
-            mapped(&first),
-            "the first 1 MiB buffer is mapped (over 128 KiB)"
-        );
+        let first_mapped = mapped(&first);
         drop(first);
-        // glibc's default raises its threshold to the size of a mapped block freed: the next
-        // buffer of that size comes from an arena and stays there when freed.
         let second = std::hint::black_box(vec![1u8; size]);
-        assert!(mapped(&second), "the second 1 MiB buffer is mapped too");
+        first_mapped && mapped(&second)
     }
 
-    fn probe_in_a_child(mode: &str) -> bool {
+    /// Whether this test binary was started for `name` alone (by [`probe_in_a_child`]):
+    /// malloc's state is the whole process's, so the probes run in a process of their own.
+    fn alone(name: &str) -> bool {
+        let args: Vec<String> = std::env::args().collect();
+        args.iter().any(|a| a == "--exact") && args.iter().any(|a| a == name)
+    }
+
+    #[test]
+    #[ignore = "run in a child process by a_large_buffer_freed_does_not_raise_the_threshold"]
+    fn probe_tuned() {
+        if alone("alloc::tests::probe_tuned") {
+            assert!(super::tune_for_the_bot());
+            assert!(two_large_buffers_mapped(), "tuned: both buffers mapped");
+        }
+    }
+
+    #[test]
+    #[ignore = "run in a child process by a_large_buffer_freed_does_not_raise_the_threshold"]
+    fn probe_default() {
+        if alone("alloc::tests::probe_default") {
+            assert!(
+                two_large_buffers_mapped(),
+                "glibc's default: both buffers mapped"
+            );
+        }
+    }
+
+    /// Runs the probe `probe` in a child process; whether it passed.
+    fn probe_in_a_child(probe: &str) -> bool {
+        let name = format!("alloc::tests::{probe}");
         let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "alloc::tests::probe",
-                "--ignored",
-                "--test-threads=1",
-            ])
-            .env("CAJITAS_ALLOC_PROBE", mode)
+            .args(["--exact", &name, "--ignored", "--test-threads=1"])
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -102,12 +112,12 @@ mod tests {
     #[test]
     fn a_large_buffer_freed_does_not_raise_the_threshold() {
         assert!(
-            probe_in_a_child("tuned"),
-            "tuned: every large buffer is mapped"
+            probe_in_a_child("probe_tuned"),
+            "tuned: both buffers mapped"
         );
-        // The check itself tells the two apart: glibc's default fails it.
+        // The probe tells the two apart: glibc's default fails it.
         assert!(
-            !probe_in_a_child("default"),
+            !probe_in_a_child("probe_default"),
             "glibc's default keeps the second in an arena"
         );
     }
