@@ -5,8 +5,13 @@
 //! "Fast": each level keeps its Skill Level, depth and random-move rate, but searches a tenth
 //! of its node budget (at least 1,000 nodes), so the ladder runs in minutes. A game ends by the
 //! rules (mate, stalemate, dead position, fivefold, 75 moves; a threefold repetition or the
-//! 50-move rule is claimed at once), or after 200 plies, adjudicated by material (3 points or
-//! more ahead wins; otherwise a draw).
+//! 50-move rule is claimed at once), or is adjudicated as engine matches are (cutechess-cli's
+//! `-resign movecount=3 score=600 twosided=true` and `-draw movenumber=40 movecount=8
+//! score=10`): a win when both engines' last three searches each (six plies running) put the
+//! same side 600 centipawns or a mate ahead; a draw from move 40 on when the last sixteen
+//! plies' searches all lie within 10 centipawns of level. After 200 plies a game is
+//! adjudicated by material (3 points or more ahead wins; otherwise a draw). The adjudication
+//! ends lost and dead-level games early, which is where the top pairs spent most of the time.
 //!
 //! First, the analysis of a 60-move game (`benches/data/sixty-moves.pgn`, 121 positions) at
 //! the default budget (100,000 nodes per position) on the default pool (the cores less
@@ -20,10 +25,56 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cajitas::config::EngineSettings;
-use cajitas::engine::{Level, Limits, Pool, SearchRequest, pool_from};
+use cajitas::engine::{Level, Limits, Pool, Score, SearchRequest, pool_from};
 use cajitas_rules::{Color, Game, Outcome, Piece, Role, Uci};
 
 const MAX_PLIES: usize = 200;
+/// Win adjudication: plies running whose searches agree, and the margin.
+const RESIGN_PLIES: usize = 6;
+const RESIGN_CP: i32 = 600;
+/// Draw adjudication: from this ply, plies running whose searches lie within the margin.
+const DRAW_FROM_PLY: usize = 80;
+const DRAW_PLIES: usize = 16;
+const DRAW_CP: i32 = 10;
+
+/// A search's score from White's point of view, in centipawns (a mate counts as 100,000).
+fn white_cp(score: Score, mover: Color) -> i32 {
+    let cp = match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(m) if m > 0 => 100_000,
+        Score::Mate(_) => -100_000,
+    };
+    if mover == Color::White { cp } else { -cp }
+}
+
+/// The adjudicated score for White, if the last searches decide the game (`scores[i]` is
+/// ply i's search from White's view; `None` for a random move or no score).
+fn adjudicate(scores: &[Option<i32>]) -> Option<f64> {
+    let last = |n: usize| -> Option<Vec<i32>> {
+        (scores.len() >= n)
+            .then(|| {
+                scores[scores.len() - n..]
+                    .iter()
+                    .copied()
+                    .collect::<Option<Vec<_>>>()
+            })
+            .flatten()
+    };
+    if let Some(s) = last(RESIGN_PLIES) {
+        if s.iter().all(|&cp| cp >= RESIGN_CP) {
+            return Some(1.0);
+        }
+        if s.iter().all(|&cp| cp <= -RESIGN_CP) {
+            return Some(0.0);
+        }
+    }
+    if scores.len() >= DRAW_FROM_PLY
+        && last(DRAW_PLIES).is_some_and(|s| s.iter().all(|cp| cp.abs() <= DRAW_CP))
+    {
+        return Some(0.5);
+    }
+    None
+}
 
 fn material(game: &Game) -> i32 {
     let board = game.position().board();
@@ -58,6 +109,7 @@ fn play(pool: &Pool, white: Level, black: Level, seed: u64) -> f64 {
     let mut game = Game::new();
     let start_fen = game.position().fen();
     let mut moves: Vec<String> = Vec::new();
+    let mut scores: Vec<Option<i32>> = Vec::new();
     loop {
         if let Some(o) = game.outcome() {
             return match o {
@@ -68,6 +120,9 @@ fn play(pool: &Pool, white: Level, black: Level, seed: u64) -> f64 {
                 Outcome::Decisive { .. } => 0.0,
                 Outcome::Draw { .. } => 0.5,
             };
+        }
+        if let Some(score) = adjudicate(&scores) {
+            return score;
         }
         if !game.claimable_now().is_empty() || moves.len() >= MAX_PLIES {
             let m = material(&game);
@@ -85,8 +140,9 @@ fn play(pool: &Pool, white: Level, black: Level, seed: u64) -> f64 {
         } else {
             black
         };
-        let mv = match level.random_move(seed, moves.len() as u32, &pos) {
-            Some(m) => m,
+        let mover = pos.turn();
+        let (mv, score) = match level.random_move(seed, moves.len() as u32, &pos) {
+            Some(m) => (m, None),
             None => {
                 let limits = level.limits();
                 let ask = || {
@@ -107,11 +163,12 @@ fn play(pool: &Pool, white: Level, black: Level, seed: u64) -> f64 {
                 // A niced engine on a busy machine may miss its budget: the pool already
                 // retried once; ask twice more before giving up.
                 match ask().or_else(|_| ask()).or_else(|_| ask()) {
-                    Ok(f) => f.best,
+                    Ok(f) => (f.best, f.score.map(|s| white_cp(s, mover))),
                     Err(e) => panic!("engine failed three times: {e}"),
                 }
             }
         };
+        scores.push(score);
         moves.push(Uci::from_move(mv).to_string());
         game.play(mv);
     }
