@@ -80,24 +80,111 @@ pub fn cell_labels(col: usize, row: usize, white_bottom: bool) -> (Option<char>,
 #[derive(Debug)]
 pub struct BoardBase {
     /// Squares and labels.
-    pub plain: RgbImage,
-    /// Every square tinted as a last-move square, labels included, cell by cell (row-major
-    /// from the top-left cell of the picture): highlighted squares are copied from here. A
-    /// cell without a label is one colour and is kept as that colour: a whole tinted board
-    /// (768 KiB at 512 px, per orientation) was most of the renderer's memory.
-    tinted: Vec<TintedCell>,
+    plain: Cells,
+    /// Every square tinted as a last-move square, labels included: highlighted squares are
+    /// copied from here.
+    tinted: Cells,
     /// The red glow drawn under a king in check, `square` pixels wide.
     pub check: Sprite,
     geo: Geometry,
 }
 
-/// One cell of the tinted board.
+/// A whole board kept in a fraction of its pixels: a cell of one colour as that colour, a
+/// cell with a label as its pixels, and each row of cells as one pixel row of its colours,
+/// so that a board is drawn by copying rows, as fast as copying a whole picture. Two whole
+/// boards per orientation (768 KiB each at 512 px) were most of the renderer's memory.
 #[derive(Debug)]
-enum TintedCell {
+struct Cells {
+    /// Row-major from the top-left cell of the picture.
+    cells: Vec<Cell>,
+    /// Per row of cells, one pixel row across the board: each cell's colour (a cell with
+    /// pixels is pasted over it).
+    rows: Vec<Vec<u8>>,
+}
+
+/// One cell of a board.
+#[derive(Debug)]
+enum Cell {
     /// Every pixel of the cell has this colour.
     Fill([u8; 3]),
     /// The cell's pixels (a label is drawn on it).
     Pixels(RgbImage),
+}
+
+impl Cells {
+    /// Keeps `board` (a picture of `geo`'s size) cell by cell.
+    fn keep(board: &RgbImage, geo: Geometry) -> Cells {
+        let mut cells = Vec::with_capacity(64);
+        let mut rows = Vec::with_capacity(8);
+        for row in 0..8 {
+            let mut line = Vec::with_capacity((geo.size * 3) as usize);
+            for col in 0..8 {
+                let (x0, y0, x1, y1) = geo.cell(col, row);
+                let fill = board.pixel(x0, y0);
+                cells.push(if board.rect_is(x0, y0, x1, y1, fill) {
+                    Cell::Fill(fill)
+                } else {
+                    Cell::Pixels(board.crop(x0, y0, x1, y1))
+                });
+                for _ in x0..x1 {
+                    line.extend_from_slice(&fill);
+                }
+            }
+            rows.push(line);
+        }
+        Cells { cells, rows }
+    }
+
+    /// Draws the whole board into `img` (resized to the board, its allocation reused).
+    fn draw(&self, geo: Geometry, img: &mut RgbImage) {
+        self.draw_band(geo, img, 0..8);
+    }
+
+    /// Draws the rows of cells `rows` (0 = top) into `img`, which becomes the band of the
+    /// picture they cover (its allocation reused).
+    fn draw_band(&self, geo: Geometry, img: &mut RgbImage, rows: std::ops::Range<usize>) {
+        let top = geo.cell(0, rows.start).1;
+        let bottom = geo.cell(0, rows.end - 1).3;
+        let mut row = rows.start;
+        img.copy_rows(geo.size, bottom - top, |y| {
+            // Pixel rows come in order: the row of cells moves on past its bottom edge.
+            while top + y >= geo.cell(0, row).3 {
+                row += 1;
+            }
+            &self.rows[row]
+        });
+        for row in rows {
+            for col in 0..8 {
+                if let Cell::Pixels(cell) = &self.cells[row * 8 + col] {
+                    let (x0, y0, _, _) = geo.cell(col, row);
+                    img.paste(cell, x0, y0 - top);
+                }
+            }
+        }
+    }
+
+    /// Copies one cell (`col`, `row` of the picture) into `img`, a band of the picture whose
+    /// top pixel row is `top`.
+    fn copy_cell(&self, geo: Geometry, img: &mut RgbImage, col: usize, row: usize, top: u32) {
+        let (x0, y0, x1, y1) = geo.cell(col, row);
+        match &self.cells[row * 8 + col] {
+            Cell::Fill(c) => img.fill_rect(x0, y0 - top, x1, y1 - top, *c),
+            Cell::Pixels(cell) => img.paste(cell, x0, y0 - top),
+        }
+    }
+
+    /// The bytes of pixels kept.
+    fn pixel_bytes(&self) -> usize {
+        let cells: usize = self
+            .cells
+            .iter()
+            .map(|c| match c {
+                Cell::Fill(_) => 0,
+                Cell::Pixels(img) => img.data().len(),
+            })
+            .sum();
+        cells + self.rows.iter().map(Vec::len).sum::<usize>()
+    }
 }
 
 impl BoardBase {
@@ -123,60 +210,61 @@ impl BoardBase {
             plain.blit_pixmap(&labels);
             tinted.blit_pixmap(&labels);
         }
-        // Kept cell by cell: exactly the pixels of the whole tinted board, in far less memory.
-        let mut cells = Vec::with_capacity(64);
-        for row in 0..8 {
-            for col in 0..8 {
-                let (x0, y0, x1, y1) = geo.cell(col, row);
-                let fill = tinted.pixel(x0, y0);
-                cells.push(if tinted.rect_is(x0, y0, x1, y1, fill) {
-                    TintedCell::Fill(fill)
-                } else {
-                    TintedCell::Pixels(tinted.crop(x0, y0, x1, y1))
-                });
-            }
-        }
         BoardBase {
-            plain,
-            tinted: cells,
+            plain: Cells::keep(&plain, geo),
+            tinted: Cells::keep(&tinted, geo),
             check: check_glow(theme.check, geo.square, fonts),
             geo,
         }
     }
 
+    /// Draws the empty board into `img` (resized to the board, its allocation reused).
+    pub fn draw_plain(&self, img: &mut RgbImage) {
+        self.plain.draw(self.geo, img);
+    }
+
+    /// Draws the rows of cells `rows` (0 = top) of the empty board into `img`, which
+    /// becomes the band of the picture they cover (its allocation reused).
+    pub fn draw_plain_band(&self, img: &mut RgbImage, rows: std::ops::Range<usize>) {
+        self.plain.draw_band(self.geo, img, rows);
+    }
+
+    /// Copies the cell (`col`, `row` of the picture) of the empty board into `img` (a
+    /// picture of the board's size).
+    pub fn copy_plain_cell(&self, img: &mut RgbImage, col: usize, row: usize) {
+        self.plain.copy_cell(self.geo, img, col, row, 0);
+    }
+
     /// Copies the cell (`col`, `row` of the picture) of the tinted board into `img` (a
     /// picture of the board's size).
     pub fn copy_tinted_cell(&self, img: &mut RgbImage, col: usize, row: usize) {
-        let (x0, y0, x1, y1) = self.geo.cell(col, row);
-        match &self.tinted[row * 8 + col] {
-            TintedCell::Fill(c) => img.fill_rect(x0, y0, x1, y1, *c),
-            TintedCell::Pixels(cell) => img.paste(cell, x0, y0),
-        }
+        self.copy_tinted_cell_in_band(img, col, row, 0);
     }
 
-    /// The whole tinted board (built on demand: the GIF palette samples it).
-    pub fn tinted_image(&self) -> RgbImage {
-        let mut img = self.plain.clone();
-        for row in 0..8 {
-            for col in 0..8 {
-                self.copy_tinted_cell(&mut img, col, row);
-            }
-        }
+    /// Copies the cell (`col`, `row` of the picture) of the tinted board into `img`, a band
+    /// of the picture whose top pixel row is `top`.
+    pub fn copy_tinted_cell_in_band(&self, img: &mut RgbImage, col: usize, row: usize, top: u32) {
+        self.tinted.copy_cell(self.geo, img, col, row, top);
+    }
+
+    /// The whole empty board (made on demand).
+    pub fn plain_image(&self) -> RgbImage {
+        let mut img = RgbImage::new(0, 0, [0, 0, 0]);
+        self.plain.draw(self.geo, &mut img);
         img
     }
 
-    /// The bytes of pixels this board keeps (the plain board, the tinted cells with a label,
-    /// the glow).
+    /// The whole tinted board (made on demand: the GIF palette samples it).
+    pub fn tinted_image(&self) -> RgbImage {
+        let mut img = RgbImage::new(0, 0, [0, 0, 0]);
+        self.tinted.draw(self.geo, &mut img);
+        img
+    }
+
+    /// The bytes of pixels this board keeps (both boards' rows and labelled cells, the
+    /// glow).
     pub fn pixel_bytes(&self) -> usize {
-        let cells: usize = self
-            .tinted
-            .iter()
-            .map(|c| match c {
-                TintedCell::Fill(_) => 0,
-                TintedCell::Pixels(img) => img.data().len(),
-            })
-            .sum();
-        self.plain.data().len() + cells + self.check.pixels().len()
+        self.plain.pixel_bytes() + self.tinted.pixel_bytes() + self.check.pixels().len()
     }
 }
 
@@ -277,31 +365,58 @@ mod tests {
     }
 
     #[test]
-    fn the_tinted_board_is_kept_in_a_fraction_of_a_board() {
-        // It was a second whole board (768 KiB at 512 px, per orientation and theme); only
-        // the cells with a label are kept as pixels now, and they give the same picture.
+    fn the_boards_are_kept_in_a_fraction_of_a_board_and_give_the_same_pictures() {
+        // The plain board was a whole board (768 KiB at 512 px, per orientation and theme)
+        // beside the tinted one's labelled cells, 1.2 boards in all; only the cells with a
+        // label are kept as pixels now, with a row of colours per row of cells.
         let fonts = super::super::pieces::embedded_fonts();
-        let theme = &super::super::theme::builtin_themes()[0];
-        let geo = Geometry::new(512);
-        let base = BoardBase::build(theme, geo, true, &fonts);
-        let board = 512 * 512 * 3;
-        assert!(
-            base.pixel_bytes() < board + board / 3,
-            "{} bytes for a {board}-byte board",
-            base.pixel_bytes()
-        );
-        let tinted = base.tinted_image();
-        let light = [
-            theme.square(true, true).0,
-            theme.square(true, true).1,
-            theme.square(true, true).2,
-        ];
-        let (x0, y0, x1, y1) = geo.cell(0, 0);
-        assert!(
-            tinted.rect_is(x0, y0, x1, y1, light),
-            "a1's neighbour a8 is a light square, tinted"
-        );
-        assert_ne!(tinted, base.plain);
+        for theme in &super::super::theme::builtin_themes() {
+            for (size, white_bottom) in [(512, true), (512, false), (130, true), (1023, false)] {
+                let geo = Geometry::new(size);
+                let base = BoardBase::build(theme, geo, white_bottom, &fonts);
+                let board = (size * size * 3) as usize;
+                assert!(
+                    base.pixel_bytes() < board * 2 / 3,
+                    "{} bytes for a {board}-byte board",
+                    base.pixel_bytes()
+                );
+                // The same pictures as drawn whole: squares, then the labels over them.
+                let rgb = |c: Rgb| [c.0, c.1, c.2];
+                let labels = label_layer(theme, geo, white_bottom, &fonts).unwrap();
+                for (tint, kept) in [(false, base.plain_image()), (true, base.tinted_image())] {
+                    let mut whole = RgbImage::new(size, size, [0, 0, 0]);
+                    for row in 0..8 {
+                        for col in 0..8 {
+                            let (x0, y0, x1, y1) = geo.cell(col, row);
+                            let c = theme.square(cell_is_light(col, row), tint);
+                            whole.fill_rect(x0, y0, x1, y1, rgb(c));
+                        }
+                    }
+                    whole.blit_pixmap(&labels);
+                    assert!(kept == whole, "{} {size} {white_bottom} {tint}", theme.name);
+                    // Drawn into a canvas of another size, its allocation reused.
+                    let mut canvas = RgbImage::new(7, 3, [1, 2, 3]);
+                    if tint {
+                        base.tinted.draw(geo, &mut canvas);
+                    } else {
+                        base.draw_plain(&mut canvas);
+                    }
+                    assert!(canvas == whole);
+                    // Cell by cell, over anything.
+                    let mut cells = RgbImage::new(size, size, [9, 9, 9]);
+                    for row in 0..8 {
+                        for col in 0..8 {
+                            if tint {
+                                base.copy_tinted_cell(&mut cells, col, row);
+                            } else {
+                                base.copy_plain_cell(&mut cells, col, row);
+                            }
+                        }
+                    }
+                    assert!(cells == whole);
+                }
+            }
+        }
     }
 
     #[test]

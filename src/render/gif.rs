@@ -362,12 +362,12 @@ impl Renderer {
                 }
             }
         };
-        let tinted = base.tinted_image();
-        count(&base.plain, 0, 0, size, size);
+        let (plain, tinted) = (base.plain_image(), base.tinted_image());
+        count(&plain, 0, 0, size, size);
         count(&tinted, 0, 0, size, size);
         // Every piece, and the glow under a king, on the four kinds of square.
         let (sq_w, sq_h) = (geo.square, geo.square);
-        for img in [&base.plain, &tinted] {
+        for img in [&plain, &tinted] {
             for (col, row) in [(0, 0), (1, 0)] {
                 let (x0, y0, _, _) = geo.cell(col, row);
                 for (i, sprite) in sprites.iter().enumerate() {
@@ -646,7 +646,7 @@ impl Renderer {
             let t = self.theme_index(&options.theme)?;
             let base = self.board_for(t, geo, Orientation::White);
             let sprites = self.sprites_for(geo.square);
-            let mut board = base.plain.clone();
+            let mut board = base.plain_image();
             let mut changed = [false; 64];
             // The row of the square under each pixel row of the board.
             let mut row_of = vec![0u8; size as usize];
@@ -684,7 +684,7 @@ impl Renderer {
                                 if tinted {
                                     base.copy_tinted_cell(&mut board, col, row);
                                 } else {
-                                    board.copy_rect_from(&base.plain, a, b, c, d);
+                                    base.copy_plain_cell(&mut board, col, row);
                                 }
                                 let (px, py) = geo.sprite_origin(col, row);
                                 if check {

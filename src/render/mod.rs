@@ -307,42 +307,27 @@ impl Renderer {
         highlights: &Highlights,
         options: &RenderOptions,
     ) -> Result<(), RenderError> {
-        let (t, geo) = self.resolve(options)?;
-        let sprites = self.sprites_for(geo.square);
-        let base = self.board_for(t, geo, options.orientation);
-        let white_bottom = options.orientation == Orientation::White;
-        // Square index (a1 = 0) -> (column, row) in the picture.
-        let cell = |sq: usize| {
-            let (file, rank) = (sq % 8, sq / 8);
-            if white_bottom {
-                (file, 7 - rank)
-            } else {
-                (7 - file, rank)
-            }
-        };
-        img.copy_from(&base.plain);
-        for sq in highlights.last_move_squares() {
-            let (col, row) = cell(sq);
-            base.copy_tinted_cell(img, col, row);
-        }
-        if let Some(sq) = highlights.check_square() {
-            let (col, row) = cell(sq);
-            let (x, y) = geo.sprite_origin(col, row);
-            img.blit(&base.check, x, y);
-        }
-        for (sq, piece) in view.pieces() {
-            let (col, row) = cell(sq);
-            let (x, y) = geo.sprite_origin(col, row);
-            img.blit(&sprites[piece], x, y);
-        }
+        let board = self.board_parts(options)?;
+        board.draw_band(img, view, highlights, 0..8);
         Ok(())
+    }
+
+    /// What a board of `options` is drawn from.
+    fn board_parts(&self, options: &RenderOptions) -> Result<BoardParts, RenderError> {
+        let (t, geo) = self.resolve(options)?;
+        Ok(BoardParts {
+            geo,
+            sprites: self.sprites_for(geo.square),
+            base: self.board_for(t, geo, options.orientation),
+            white_bottom: options.orientation == Orientation::White,
+        })
     }
 
     /// Draws the board as PNG bytes (8-bit RGB, `options.size` pixels square after clamping).
     ///
-    /// The pixels are drawn into a canvas kept by the calling thread (the blocking pool's few
-    /// threads): a fresh 768 KiB canvas per move, freed a moment later, kept each thread's
-    /// malloc arena large under load.
+    /// The board is drawn a row of squares at a time into a band kept by the calling thread
+    /// (the blocking pool's few threads), and each band goes on to the PNG encoder: the
+    /// whole picture (768 KiB at 512 px) is never in memory.
     pub fn render(
         &self,
         view: &BoardView,
@@ -350,13 +335,15 @@ impl Renderer {
         options: &RenderOptions,
     ) -> Result<Vec<u8>, RenderError> {
         thread_local! {
-            static CANVAS: std::cell::RefCell<RgbImage> =
+            static BAND: std::cell::RefCell<RgbImage> =
                 std::cell::RefCell::new(RgbImage::new(0, 0, [0, 0, 0]));
         }
-        CANVAS.with(|canvas| {
-            // A canvas already borrowed (never, as `draw` does not render) gets a fresh one.
+        let board = self.board_parts(options)?;
+        let size = board.geo.size;
+        BAND.with(|band| {
+            // A band already borrowed (never, as drawing does not render) gets a fresh one.
             let mut fresh;
-            let mut kept = canvas.try_borrow_mut().ok();
+            let mut kept = band.try_borrow_mut().ok();
             let img = match kept.as_deref_mut() {
                 Some(img) => img,
                 None => {
@@ -364,9 +351,64 @@ impl Renderer {
                     &mut fresh
                 }
             };
-            self.draw(img, view, highlights, options)?;
-            Ok(img.encode_png())
+            Ok(raster::encode_png_bands(size, size, |out| {
+                for row in 0..8 {
+                    board.draw_band(img, view, highlights, row..row + 1);
+                    out.write_all(img.data())?;
+                }
+                Ok(())
+            })
+            .expect("PNG into memory"))
         })
+    }
+}
+
+/// What one board is drawn from: its layout, sprites and empty board.
+struct BoardParts {
+    geo: Geometry,
+    sprites: Arc<Vec<Sprite>>,
+    base: Arc<BoardBase>,
+    white_bottom: bool,
+}
+
+impl BoardParts {
+    /// Draws the rows of squares `rows` (0 = top) into `img`, which becomes the band of the
+    /// picture they cover (its allocation reused): the empty board, the last move's squares
+    /// tinted, the glow under a king in check, the pieces. A sprite never leaves its square,
+    /// so a band holds all of its squares' drawing.
+    fn draw_band(
+        &self,
+        img: &mut RgbImage,
+        view: &BoardView,
+        highlights: &Highlights,
+        rows: std::ops::Range<usize>,
+    ) {
+        let (geo, base) = (self.geo, &self.base);
+        let top = geo.cell(0, rows.start).1;
+        // Square index (a1 = 0) -> (column, row) in the picture, for squares in the band.
+        let cell = |sq: usize| {
+            let (file, rank) = (sq % 8, sq / 8);
+            let (col, row) = if self.white_bottom {
+                (file, 7 - rank)
+            } else {
+                (7 - file, rank)
+            };
+            rows.contains(&row).then_some((col, row))
+        };
+        base.draw_plain_band(img, rows.clone());
+        for (col, row) in highlights.last_move_squares().filter_map(cell) {
+            base.copy_tinted_cell_in_band(img, col, row, top);
+        }
+        if let Some((col, row)) = highlights.check_square().and_then(cell) {
+            let (x, y) = geo.sprite_origin(col, row);
+            img.blit(&base.check, x, y - top);
+        }
+        for (sq, piece) in view.pieces() {
+            if let Some((col, row)) = cell(sq) {
+                let (x, y) = geo.sprite_origin(col, row);
+                img.blit(&self.sprites[piece], x, y - top);
+            }
+        }
     }
 }
 
@@ -394,6 +436,57 @@ pub fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_png_drawn_band_by_band_is_the_whole_picture() {
+        // A capture with check (two tinted squares, the king glowing) and a castling, at
+        // sizes whose squares differ by a pixel, from both sides.
+        let play = |line: &[&str]| {
+            let mut pos = cajitas_rules::Position::new();
+            let mut last = None;
+            for uci in line {
+                let m = uci
+                    .parse::<cajitas_rules::Uci>()
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap();
+                pos.play(m);
+                last = Some(m);
+            }
+            let hl = Highlights::after(&pos, last);
+            (pos, hl)
+        };
+        let opening = ["e2e4", "e7e5", "g1f3", "f8c5", "f1c4", "g8f6", "e1g1"];
+        let castled = play(&opening);
+        let check = play(&[&opening[..], &["c5f2"]].concat());
+        assert!(check.1.check_square().is_some());
+        let r = default_renderer();
+        for (pos, hl) in [&check, &castled] {
+            assert_eq!(hl.last_move_squares().count(), 2);
+            for size in [128, 130, 511, 512, 1024] {
+                for orientation in [Orientation::White, Orientation::Black] {
+                    let options = RenderOptions {
+                        size,
+                        orientation,
+                        ..RenderOptions::default()
+                    };
+                    let view = BoardView::from(pos);
+                    let whole = r.render_image(&view, hl, &options).unwrap();
+                    let png = r.render(&view, hl, &options).unwrap();
+                    let mut reader = png::Decoder::new(std::io::Cursor::new(&png))
+                        .read_info()
+                        .unwrap();
+                    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+                    let info = reader.next_frame(&mut pixels).unwrap();
+                    assert_eq!((info.width, info.height), (size, size));
+                    assert!(
+                        pixels[..info.buffer_size()] == *whole.data(),
+                        "{size} px, {orientation:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn sizes_are_clamped_with_a_message() {

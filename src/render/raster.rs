@@ -207,17 +207,6 @@ impl RgbImage {
         }
     }
 
-    /// Copies the rectangle `[x0, x1) × [y0, y1)` from an image of the same size.
-    pub fn copy_rect_from(&mut self, src: &RgbImage, x0: u32, y0: u32, x1: u32, y1: u32) {
-        debug_assert_eq!((self.width, self.height), (src.width, src.height));
-        let (x1, y1) = (x1.min(self.width), y1.min(self.height));
-        for y in y0..y1 {
-            let a = ((y * self.width + x0) * 3) as usize;
-            let b = ((y * self.width + x1) * 3) as usize;
-            self.data[a..b].copy_from_slice(&src.data[a..b]);
-        }
-    }
-
     /// Whether every pixel of the rectangle `[x0, x1) × [y0, y1)` is `c`.
     pub fn rect_is(&self, x0: u32, y0: u32, x1: u32, y1: u32, c: [u8; 3]) -> bool {
         (y0..y1.min(self.height)).all(|y| {
@@ -247,6 +236,20 @@ impl RgbImage {
             let d = (((y + sy) * self.width + x) * 3) as usize;
             let s = (sy * src.width * 3) as usize;
             self.data[d..d + (w * 3) as usize].copy_from_slice(&src.data[s..s + (w * 3) as usize]);
+        }
+    }
+
+    /// Makes this image `width` × `height`, its pixel row `y` a copy of `row(y)` (each
+    /// `width` pixels long), keeping its allocation.
+    pub fn copy_rows<'a>(&mut self, width: u32, height: u32, mut row: impl FnMut(u32) -> &'a [u8]) {
+        self.width = width;
+        self.height = height;
+        self.data.clear();
+        self.data.reserve((width * height * 3) as usize);
+        for y in 0..height {
+            let r = row(y);
+            debug_assert_eq!(r.len(), (width * 3) as usize);
+            self.data.extend_from_slice(r);
         }
     }
 
@@ -300,13 +303,10 @@ impl RgbImage {
     pub fn encode_png(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.data.len() / 8);
         // Writing into a Vec cannot fail; the header values are valid by construction.
-        let mut enc = png::Encoder::new(&mut out, self.width, self.height);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::Paeth);
-        let mut w = enc.write_header().expect("PNG header into memory");
-        // All at once: the streaming writer does not use the fast deflater.
+        let mut w = png_encoder(&mut out, self.width, self.height)
+            .write_header()
+            .expect("PNG header into memory");
+        // All at once: fdeflate's run detection sees each whole row and its filter byte.
         w.write_image_data(&self.data)
             .expect("PNG image data into memory");
         w.finish().expect("PNG end into memory");
@@ -316,6 +316,38 @@ impl RgbImage {
         out.shrink_to_fit();
         out
     }
+}
+
+/// The PNG settings of every picture: 8-bit RGB, the png crate's fast (fdeflate)
+/// compression, the Paeth filter on every row (see [`RgbImage::encode_png`]).
+fn png_encoder<W: std::io::Write>(out: W, width: u32, height: u32) -> png::Encoder<'static, W> {
+    let mut enc = png::Encoder::new(out, width, height);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Fast);
+    enc.set_filter(png::Filter::Paeth);
+    enc
+}
+
+/// The bytes of one IDAT chunk of a PNG written band by band.
+const PNG_CHUNK: usize = 16 * 1024;
+
+/// A `width` × `height` PNG (the settings of [`RgbImage::encode_png`]) whose pixel rows
+/// `bands` hands on in order, a band at a time, to the writer it is given: the picture is
+/// never whole in memory, only the band being drawn.
+pub fn encode_png_bands(
+    width: u32,
+    height: u32,
+    bands: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut w = png_encoder(&mut out, width, height).write_header()?;
+    let mut rows = w.stream_writer_with_size(PNG_CHUNK)?;
+    bands(&mut rows)?;
+    rows.finish()?;
+    w.finish()?;
+    out.shrink_to_fit();
+    Ok(out)
 }
 
 #[cfg(test)]
