@@ -19,7 +19,8 @@
 //!
 //! Run with `cargo bench --bench engine_ladder` (Stockfish must be installed; without an
 //! engine it says so and exits 0). `LADDER_GAMES=N` changes the games per pair,
-//! `LADDER_FROM=N` starts at the pair N+1 v N.
+//! `LADDER_FROM=N` starts at the pair N+1 v N, and `LADDER_SKIP_ANALYSIS` (set, any value)
+//! leaves out the analysis timing.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
