@@ -1220,6 +1220,16 @@ async fn round_line(w: &World, from: usize, round: u32) -> (Recorded, Channel) {
         .wait_for("its thread", Duration::from_secs(10), |f| f.thread(message))
         .await;
     assert_eq!(thread.parent, CHANNEL);
+    // The board is posted in the thread once the game is there: a move typed from then on
+    // finds it.
+    let board_path = format!("/channels/{message}/messages");
+    let board = w
+        .fake
+        .wait_request(&format!("round {round}'s board"), from, |r| {
+            r.method == Method::POST && r.path == board_path
+        })
+        .await;
+    assert!(!board.attachments().is_empty(), "a board picture");
     (line, Channel::thread(message, CHANNEL))
 }
 

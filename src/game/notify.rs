@@ -34,7 +34,8 @@ pub enum NoticeKind {
     EngineUnavailable,
     /// A tournament paired the game's players: its game has begun, in a place of its own;
     /// both players are mentioned. A front end that opens a thread for it returns the
-    /// thread's id from [`Notifier::post`], and the service moves the game there.
+    /// thread's id from [`Notifier::post`]; the service moves the game there, then posts
+    /// its board there (a [`NoticeKind::GameState`] notice pinging nobody).
     Paired {
         /// The tournament.
         tournament: i64,

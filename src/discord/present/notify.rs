@@ -137,26 +137,23 @@ impl Notifier for DiscordNotifier {
 }
 
 impl DiscordNotifier {
-    /// A tournament's pairing: its line in the tournament's channel pinging both players, the
-    /// game's thread opened on that line (White first in its name), and the board in the
-    /// thread. Returns the thread, where the service moves the game.
+    /// A tournament's pairing: its line in the tournament's channel pinging both players, and
+    /// the game's thread opened on that line (White first in its name). Returns the thread,
+    /// where the service moves the game and then posts its board.
     fn post_pairing(&self, notice: &Notice) -> Result<Option<u64>, NotifyError> {
         let lang = notice.game.lang;
         let view = &notice.game;
         let text = notices::notice_text(lang, Presentation::Discord, &notice.kind, view);
         let mut line = channel_message(Reply {
             mentions: notice.mentions.clone(),
-            ..Reply::text(text.clone())
+            ..Reply::text(text)
         });
         if let Some(nonce) = &notice.nonce {
             line = line
                 .nonce(serenity::Nonce::String(nonce.clone()))
                 .enforce_nonce(true);
         }
-        let shown = show_with(self.renderer, view.clone())
-            .map_err(|e| NotifyError::Delivery(format!("render: {e}")))?;
         let name = crate::discord::present::threads::game_thread_name(view, view.clock.as_of, lang);
-        let board = channel_message(game_reply(text, shown, lang));
         let (channel, http) = (view.channel, Arc::clone(&self.http));
         self.wait(async move {
             let posted = post_in(&http, channel, line).await?;
@@ -172,7 +169,6 @@ impl DiscordNotifier {
                 // No thread: the game cannot be played here; the post is tried again.
                 _ => return Ok(None),
             };
-            post_in(&http, thread, board).await?;
             Ok(Some(thread))
         })
         .and_then(|thread| {
