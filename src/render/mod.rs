@@ -354,7 +354,7 @@ impl Renderer {
             Ok(raster::encode_png_bands(size, size, |out| {
                 for row in 0..8 {
                     board.draw_band(img, view, highlights, row..row + 1);
-                    out.write_all(img.data())?;
+                    out.push(img.data())?;
                 }
                 Ok(())
             })
