@@ -109,7 +109,7 @@ impl Hasher for KeyHasher {
 
 /// The table, by position: each distinct position once with its row, and an open-addressing
 /// index of twice as many slots (a slot holds a position's place in `by_key`, or
-/// [`EMPTY_SLOT`]), probed from the key's hash. About 430 KiB for the shipped table, half of a
+/// `EMPTY_SLOT`), probed from the key's hash. About 430 KiB for the shipped table, half of a
 /// `HashMap` of the same pairs (whose 8,192 buckets each hold a whole key and row).
 pub struct Book {
     by_key: Vec<(PositionKey, Opening)>,

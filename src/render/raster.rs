@@ -2,6 +2,7 @@
 //! rectangle copy, and the PNG encoder. Integer arithmetic only, so the bytes are the same
 //! on every machine.
 
+use cajitas_pixels::PngRows;
 use resvg::tiny_skia::Pixmap;
 
 /// A premultiplied RGBA image (a rasterised piece or glow), with the span of non-transparent
@@ -329,104 +330,6 @@ fn png_encoder<W: std::io::Write>(out: W, width: u32, height: u32) -> png::Encod
     enc
 }
 
-/// The pixel rows of a PNG as they come (the settings of [`RgbImage::encode_png`]): each row
-/// Paeth-filtered against the one before and handed to fdeflate whole, with its filter byte,
-/// in one piece. (The png crate's `StreamWriter` hands the filter byte and the row over
-/// separately, which ends fdeflate's runs at every row, and writes the compressed stream 8
-/// bytes at a time through its chunk writer: about 13% slower per board.)
-pub struct PngRows {
-    /// The bytes of one row.
-    stride: usize,
-    /// The rows still to come.
-    left: u32,
-    /// The previous row, unfiltered (zeros before the first).
-    prev: Vec<u8>,
-    /// The filter byte and the filtered row.
-    line: Vec<u8>,
-    deflate: fdeflate::Compressor<Vec<u8>>,
-}
-
-/// The Paeth filter's type byte.
-const PAETH: u8 = 4;
-
-impl PngRows {
-    fn new(width: u32, height: u32) -> std::io::Result<PngRows> {
-        let stride = width as usize * 3;
-        Ok(PngRows {
-            stride,
-            left: height,
-            prev: vec![0; stride],
-            line: vec![0; stride + 1],
-            deflate: fdeflate::Compressor::new(Vec::with_capacity(stride * height as usize / 16))?,
-        })
-    }
-
-    /// Adds whole rows of RGB pixels, the next ones of the picture.
-    pub fn push(&mut self, rows: &[u8]) -> std::io::Result<()> {
-        if rows.len() % self.stride != 0 || rows.len() / self.stride > self.left as usize {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "PNG rows: not whole rows, or more than the picture's height",
-            ));
-        }
-        for row in rows.chunks_exact(self.stride) {
-            self.line[0] = PAETH;
-            paeth_row(&self.prev, row, &mut self.line[1..]);
-            self.deflate.write_data(&self.line)?;
-            self.prev.copy_from_slice(row);
-            self.left -= 1;
-        }
-        Ok(())
-    }
-
-    /// The zlib stream of the rows, once every row has come.
-    fn finish(self) -> std::io::Result<Vec<u8>> {
-        if self.left > 0 {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                "PNG rows: fewer than the picture's height",
-            ));
-        }
-        self.deflate.finish()
-    }
-}
-
-/// Filters `cur` (RGB, 3 bytes a pixel) against `prev` with the PNG's Paeth predictor into
-/// `out` (PNG specification, 9.4): each byte less the nearest of left (a), up (b) and up-left
-/// (c) to a + b - c, ties going to a, then b. Written without a dependency between bytes, so
-/// that the compiler vectorises it.
-fn paeth_row(prev: &[u8], cur: &[u8], out: &mut [u8]) {
-    const BPP: usize = 3;
-    let n = cur.len();
-    // The first pixel has no left neighbour: a = c = 0, the predictor is b.
-    for i in 0..BPP.min(n) {
-        out[i] = cur[i].wrapping_sub(prev[i]);
-    }
-    if n <= BPP {
-        return;
-    }
-    let lanes = out[BPP..]
-        .iter_mut()
-        .zip(&cur[BPP..])
-        .zip(&cur[..n - BPP])
-        .zip(&prev[BPP..])
-        .zip(&prev[..n - BPP]);
-    for ((((o, &x), &a), &b), &c) in lanes {
-        let (ia, ib, ic) = (i16::from(a), i16::from(b), i16::from(c));
-        let pa = (ib - ic).abs();
-        let pb = (ia - ic).abs();
-        let pc = (ia + ib - 2 * ic).abs();
-        let predictor = if pa <= pb && pa <= pc {
-            a
-        } else if pb <= pc {
-            b
-        } else {
-            c
-        };
-        *o = x.wrapping_sub(predictor);
-    }
-}
-
 /// A `width` × `height` PNG (the settings of [`RgbImage::encode_png`]) whose pixel rows
 /// `bands` hands on in order, a band at a time, to the [`PngRows`] it is given: the picture
 /// is never whole in memory, only the band being drawn.
@@ -463,53 +366,6 @@ mod tests {
         let want: Vec<u8> = (0..6u8).flat_map(|i| [i, 10 + i, 20 + i]).collect();
         assert_eq!((img.width(), img.height()), (3, 2));
         assert_eq!(img.data, want);
-    }
-
-    /// The pixels of a PNG.
-    fn decoded(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-        let mut reader = png::Decoder::new(std::io::Cursor::new(png_bytes))
-            .read_info()
-            .unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
-        buf.truncate(info.buffer_size());
-        (info.width, info.height, buf)
-    }
-
-    // Rows handed over in uneven bands decode to the picture, whatever the predictor picks
-    // (noise exercises every branch of Paeth's, flat runs fdeflate's runs); too few rows, a
-    // part of a row or too many are refused.
-    #[test]
-    fn rows_given_band_by_band_make_the_picture_and_are_checked() {
-        let (w, h) = (37u32, 29u32);
-        let mut rng = fastrand::Rng::with_seed(7);
-        let data: Vec<u8> = (0..w * h * 3)
-            .map(|i| if (i / 300) % 2 == 0 { rng.u8(..) } else { 200 })
-            .collect();
-        let stride = (w * 3) as usize;
-        let png_bytes = encode_png_bands(w, h, |rows| {
-            for band in [
-                &data[..stride * 5],
-                &data[stride * 5..stride * 6],
-                &data[stride * 6..],
-            ] {
-                rows.push(band)?;
-            }
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(decoded(&png_bytes), (w, h, data.clone()));
-        let one_shot = RgbImage {
-            width: w,
-            height: h,
-            data: data.clone(),
-        }
-        .encode_png();
-        assert_eq!(decoded(&one_shot), (w, h, data.clone()));
-        assert!(encode_png_bands(w, h, |rows| rows.push(&data[..stride * 3])).is_err());
-        assert!(encode_png_bands(w, h, |rows| rows.push(&data[..stride + 1])).is_err());
-        let more = [data.as_slice(), &data[..stride]].concat();
-        assert!(encode_png_bands(w, h, |rows| rows.push(&more)).is_err());
     }
 
     #[test]
