@@ -235,6 +235,12 @@ impl BoardBase {
         self.plain.copy_cell(self.geo, img, col, row, 0);
     }
 
+    /// Copies the cell (`col`, `row` of the picture) of the empty board into `img`, a band
+    /// of the picture whose top pixel row is `top`.
+    pub fn copy_plain_cell_in_band(&self, img: &mut RgbImage, col: usize, row: usize, top: u32) {
+        self.plain.copy_cell(self.geo, img, col, row, top);
+    }
+
     /// Copies the cell (`col`, `row` of the picture) of the tinted board into `img` (a
     /// picture of the board's size).
     pub fn copy_tinted_cell(&self, img: &mut RgbImage, col: usize, row: usize) {

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use cajitas_rules::{Game, Lang, Outcome, Position};
 use resvg::tiny_skia::{Pixmap, Transform};
 
-use super::board::Geometry;
+use super::board::{BoardBase, Geometry};
 use super::lzw::Lzw;
 use super::pieces::{FONT_FAMILY, parse_svg};
 use super::raster::{RgbImage, Sprite};
@@ -646,7 +646,11 @@ impl Renderer {
             let t = self.theme_index(&options.theme)?;
             let base = self.board_for(t, geo, Orientation::White);
             let sprites = self.sprites_for(geo.square);
-            let mut board = base.plain_image();
+            // The changed squares of one row of squares, drawn when the frame's rows reach
+            // it: a band of the board's width and one square's height (no whole board is
+            // kept: unchanged squares are never read).
+            let mut band = RgbImage::new(0, 0, [0, 0, 0]);
+            let mut band_row = usize::MAX;
             let mut changed = [false; 64];
             // The row of the square under each pixel row of the board.
             let mut row_of = vec![0u8; size as usize];
@@ -678,21 +682,7 @@ impl Renderer {
                         for sq in 0..64 {
                             changed[sq] = before[sq] != state[sq];
                             if changed[sq] {
-                                let (col, row) = (sq % 8, 7 - sq / 8);
-                                let (a, b, c, d) = geo.cell(col, row);
-                                let (tinted, check) = (state[sq].1, state[sq].2);
-                                if tinted {
-                                    base.copy_tinted_cell(&mut board, col, row);
-                                } else {
-                                    base.copy_plain_cell(&mut board, col, row);
-                                }
-                                let (px, py) = geo.sprite_origin(col, row);
-                                if check {
-                                    board.blit(&base.check, px, py);
-                                }
-                                if let Some(p) = state[sq].0 {
-                                    board.blit(&sprites[p], px, py);
-                                }
+                                let (a, b, c, d) = geo.cell(sq % 8, 7 - sq / 8);
                                 (x0, y0, x1, y1) = (x0.min(a), y0.min(b), x1.max(c), y1.max(d));
                             }
                         }
@@ -723,8 +713,22 @@ impl Renderer {
                         continue;
                     }
                     // Board rows, square by square: unchanged squares stay transparent, unread.
-                    let r = (7 - usize::from(row_of[y as usize])) * 8;
-                    let src = &board.data()[(y * w * 3) as usize..];
+                    let picture_row = usize::from(row_of[y as usize]);
+                    let r = (7 - picture_row) * 8;
+                    let top = geo.cell(0, picture_row).1;
+                    if band_row != picture_row {
+                        band_row = picture_row;
+                        draw_changed_row(
+                            &mut band,
+                            &base,
+                            &sprites,
+                            geo,
+                            picture_row,
+                            &changed,
+                            &state,
+                        );
+                    }
+                    let src = &band.data()[((y - top) * w * 3) as usize..];
                     let at = (y * w) as usize;
                     for col in 0..8 {
                         let (a, _, c, _) = geo.cell(col, 0);
@@ -771,9 +775,48 @@ impl Renderer {
                 enc.write_lzw_pre_encoded_frame(&frame)
                     .expect("GIF frame into memory");
                 prev_state = Some(state);
+                // The next frame draws its own changed squares.
+                band_row = usize::MAX;
             }
         }
         Ok(out)
+    }
+}
+
+/// Draws the changed squares (`changed`, by square index) of the row of squares
+/// `picture_row` (0 = top, White's side at the bottom) as `state` shows them into `band`,
+/// which becomes that row's band of the board (its other squares' pixels are left as they
+/// were: they are never read). Each square exactly as `render_image` draws it: the plain or
+/// tinted cell, the glow under a king in check, the piece.
+fn draw_changed_row(
+    band: &mut RgbImage,
+    base: &BoardBase,
+    sprites: &[Sprite],
+    geo: Geometry,
+    picture_row: usize,
+    changed: &[bool; 64],
+    state: &SquareState,
+) {
+    let (_, top, _, bottom) = geo.cell(0, picture_row);
+    band.reshape(geo.size, bottom - top);
+    for col in 0..8 {
+        let sq = (7 - picture_row) * 8 + col;
+        if !changed[sq] {
+            continue;
+        }
+        let (piece, tinted, check) = state[sq];
+        if tinted {
+            base.copy_tinted_cell_in_band(band, col, picture_row, top);
+        } else {
+            base.copy_plain_cell_in_band(band, col, picture_row, top);
+        }
+        let (px, py) = geo.sprite_origin(col, picture_row);
+        if check {
+            band.blit(&base.check, px, py - top);
+        }
+        if let Some(p) = piece {
+            band.blit(&sprites[p], px, py - top);
+        }
     }
 }
 

@@ -254,6 +254,14 @@ impl RgbImage {
         }
     }
 
+    /// Makes this a `width` × `height` image, its allocation reused; its pixels are left as
+    /// they were (zeros where it grew): for a caller that writes every pixel it reads.
+    pub fn reshape(&mut self, width: u32, height: u32) {
+        self.data.resize((width * height * 3) as usize, 0);
+        self.width = width;
+        self.height = height;
+    }
+
     /// Makes this image a copy of `src` (same size or not), keeping its allocation.
     pub fn copy_from(&mut self, src: &RgbImage) {
         self.width = src.width;
