@@ -229,22 +229,10 @@ impl BoardBase {
         self.plain.draw_band(self.geo, img, rows);
     }
 
-    /// Copies the cell (`col`, `row` of the picture) of the empty board into `img` (a
-    /// picture of the board's size).
-    pub fn copy_plain_cell(&self, img: &mut RgbImage, col: usize, row: usize) {
-        self.plain.copy_cell(self.geo, img, col, row, 0);
-    }
-
     /// Copies the cell (`col`, `row` of the picture) of the empty board into `img`, a band
-    /// of the picture whose top pixel row is `top`.
+    /// of the picture whose top pixel row is `top` (0 for the whole picture).
     pub fn copy_plain_cell_in_band(&self, img: &mut RgbImage, col: usize, row: usize, top: u32) {
         self.plain.copy_cell(self.geo, img, col, row, top);
-    }
-
-    /// Copies the cell (`col`, `row` of the picture) of the tinted board into `img` (a
-    /// picture of the board's size).
-    pub fn copy_tinted_cell(&self, img: &mut RgbImage, col: usize, row: usize) {
-        self.copy_tinted_cell_in_band(img, col, row, 0);
     }
 
     /// Copies the cell (`col`, `row` of the picture) of the tinted board into `img`, a band
@@ -413,9 +401,9 @@ mod tests {
                     for row in 0..8 {
                         for col in 0..8 {
                             if tint {
-                                base.copy_tinted_cell(&mut cells, col, row);
+                                base.copy_tinted_cell_in_band(&mut cells, col, row, 0);
                             } else {
-                                base.copy_plain_cell(&mut cells, col, row);
+                                base.copy_plain_cell_in_band(&mut cells, col, row, 0);
                             }
                         }
                     }
