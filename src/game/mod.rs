@@ -415,39 +415,7 @@ impl GameService {
             for attempt in 1..=attempts {
                 match self.inner.opts.notifier.post(&notice) {
                     Ok(opened) if matches!(notice.kind, NoticeKind::Paired { .. }) => {
-                        // The front end opened the pairing's thread: the game moves there,
-                        // and only then is its board posted in it (a move typed in the thread
-                        // as soon as it shows finds the game); the pairing's post is done
-                        // (else it is sent again).
-                        let game = notice.game.game_id;
-                        let from = notice.place.channel;
-                        let moved = match opened {
-                            Some(thread) => self.tournaments().move_to_thread(game, from, thread),
-                            None => Ok(()),
-                        };
-                        match moved.and_then(|()| self.tournaments().mark_posted(game)) {
-                            Ok(()) => {
-                                if let Some(thread) = opened {
-                                    self.post_notices(vec![Notice {
-                                        place: ChannelRef {
-                                            guild: notice.place.guild,
-                                            channel: thread,
-                                        },
-                                        kind: NoticeKind::GameState,
-                                        game: GameView {
-                                            thread: Some(thread),
-                                            ..notice.game.clone()
-                                        },
-                                        // The pairing's line pinged both players.
-                                        mentions: Vec::new(),
-                                        nonce: Some(format!("cjb{game}")),
-                                    }]);
-                                }
-                            }
-                            Err(e) => {
-                                tracing::warn!(game, error = %e.chain(), "a pairing's post could not be recorded");
-                            }
-                        }
+                        self.settle_pairing(&notice, opened);
                         break;
                     }
                     Ok(_) => break,
@@ -461,6 +429,40 @@ impl GameService {
                     }
                 }
             }
+        }
+    }
+
+    /// After a pairing's post: the front end opened the pairing's thread (`opened`), so the
+    /// game moves there, and only then is its board posted in it (a move typed in the thread
+    /// as soon as it shows finds the game); the pairing's post is recorded as done (else it
+    /// is sent again).
+    fn settle_pairing(&self, notice: &Notice, opened: Option<u64>) {
+        let game = notice.game.game_id;
+        let moved = match opened {
+            Some(thread) => self
+                .tournaments()
+                .move_to_thread(game, notice.place.channel, thread),
+            None => Ok(()),
+        };
+        if let Err(e) = moved.and_then(|()| self.tournaments().mark_posted(game)) {
+            tracing::warn!(game, error = %e.chain(), "a pairing's post could not be recorded");
+            return;
+        }
+        if let Some(thread) = opened {
+            self.post_notices(vec![Notice {
+                place: ChannelRef {
+                    guild: notice.place.guild,
+                    channel: thread,
+                },
+                kind: NoticeKind::GameState,
+                game: GameView {
+                    thread: Some(thread),
+                    ..notice.game.clone()
+                },
+                // The pairing's line pinged both players.
+                mentions: Vec::new(),
+                nonce: Some(format!("cjb{game}")),
+            }]);
         }
     }
 
