@@ -54,9 +54,16 @@ impl PngRows {
         }
         for row in rows.chunks_exact(self.stride) {
             self.line[0] = PAETH;
-            paeth_row(&self.prev, row, &mut self.line[1..]);
+            if row == self.prev.as_slice() {
+                // Paeth predicts every byte of a row equal to the one above as that byte
+                // (up-left equals left, so up is nearest): the filtered row is zeros. A
+                // board's rows repeat through most of each rank's empty squares.
+                self.line[1..].fill(0);
+            } else {
+                paeth_row(&self.prev, row, &mut self.line[1..]);
+                self.prev.copy_from_slice(row);
+            }
             self.deflate.write_data(&self.line)?;
-            self.prev.copy_from_slice(row);
             self.left -= 1;
         }
         Ok(())
@@ -146,6 +153,14 @@ mod tests {
             .map(|i| if (i / 300) % 2 == 0 { rng.u8(..) } else { 200 })
             .collect();
         let stride = (w * 3) as usize;
+        // Some rows repeat the one above (the flat runs cover whole rows): the zero rows'
+        // shortcut is taken and must give Paeth's own bytes.
+        let repeats = data
+            .chunks_exact(stride)
+            .zip(data.chunks_exact(stride).skip(1))
+            .filter(|(above, row)| above == row)
+            .count();
+        assert!(repeats >= 2, "{repeats} repeated rows");
         let mut rows = PngRows::new(w, h).unwrap();
         for band in [
             &data[..stride * 5],
