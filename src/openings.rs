@@ -244,6 +244,32 @@ impl Book {
         }
         found
     }
+
+    /// The opening after one more ply: `before` is [`Book::search`]'s answer for the game's
+    /// first `ply - 1` moves, `after` the position its `ply`-th move reached. The same answer
+    /// as searching all `ply` moves again, with one lookup instead of up to 40 replayed: the
+    /// search looks at ply `ply` only within [`SEARCH_MAX_PLIES`] and while the board holds
+    /// [`SEARCH_MIN_PIECES`] (pieces only ever leave it, so a board that still holds them
+    /// means the search never stopped before).
+    pub fn extend(
+        &self,
+        before: Option<InBook>,
+        start: &Position,
+        after: &Position,
+        ply: u32,
+    ) -> Option<InBook> {
+        if ply == 0
+            || ply as usize > SEARCH_MAX_PLIES
+            || after.board().occupied().count() < SEARCH_MIN_PIECES
+            || !is_standard_start(start)
+        {
+            return before;
+        }
+        match self.get(&after.fide_key()) {
+            Some(opening) => Some(InBook { opening, ply }),
+            None => before,
+        }
+    }
 }
 
 /// Whether `start` is the standard start position (its move counters aside).
@@ -347,6 +373,16 @@ pub fn prepare() {
 /// A game's opening in the shipped table (see [`Book::search`]).
 pub fn of_game(start: &Position, moves: &[Move]) -> Option<InBook> {
     book().search(start, moves)
+}
+
+/// A game's opening after one more ply, from the answer before it (see [`Book::extend`]).
+pub fn after_ply(
+    before: Option<InBook>,
+    start: &Position,
+    after: &Position,
+    ply: u32,
+) -> Option<InBook> {
+    book().extend(before, start, after, ply)
 }
 
 #[cfg(test)]
@@ -501,6 +537,65 @@ mod tests {
         let found = named(&format!("{ten} e4")).unwrap();
         assert!(found.ply <= 40, "{found:?}");
         assert_ne!(found.opening.name, "King's Pawn Game");
+    }
+
+    // The step a move's view takes (one lookup) answers as the whole search at every ply:
+    // along every 5th row of the table (then random moves on, captures taking the board under
+    // 20 pieces and the plies past 40), along random games from the start, and from a
+    // position that is not the standard start.
+    #[test]
+    fn one_more_ply_answers_as_the_whole_search() {
+        let mut rng = fastrand::Rng::with_seed(29);
+        let mut lines: Vec<(Position, Vec<Move>)> = Vec::new();
+        for &(_, text) in &FILES {
+            for line in text.lines().skip(1).step_by(5) {
+                let pgn = line.split('\t').nth(2).unwrap();
+                let sans: Vec<&str> = pgn
+                    .split_whitespace()
+                    .filter(|t| !t.ends_with('.'))
+                    .collect();
+                lines.push(game(&sans.join(" ")));
+            }
+        }
+        for _ in 0..200 {
+            lines.push((Position::new(), Vec::new()));
+        }
+        // Book positions at plies 37 to 41 (1.e4 e5 2.Nf3 Nc6 3.Bb5 after knights shuffled):
+        // ply 40 is the last looked at, 41 is past the window.
+        let shuffled = "Nf3 Nf6 Ng1 Ng8 ".repeat(9);
+        lines.push(game(&format!("{shuffled} e4 e5 Nf3 Nc6 Bb5")));
+        let setup = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        lines.push((Position::from_fen(setup).unwrap(), Vec::new()));
+        let mut in_book = 0;
+        for (start, mut moves) in lines {
+            let mut pos = start.clone();
+            for &m in &moves {
+                pos.play_unchecked(m);
+            }
+            while moves.len() < 70 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[rng.usize(..legal.len())];
+                pos.play_unchecked(m);
+                moves.push(m);
+            }
+            let mut pos = start.clone();
+            let mut step = None;
+            for (i, &m) in moves.iter().enumerate() {
+                pos.play_unchecked(m);
+                let ply = i as u32 + 1;
+                step = after_ply(step, &start, &pos, ply);
+                assert_eq!(
+                    step,
+                    of_game(&start, &moves[..=i]),
+                    "ply {ply} of {moves:?}"
+                );
+            }
+            in_book += usize::from(step.is_some());
+        }
+        assert!(in_book > 700, "{in_book} lines named");
     }
 
     #[test]

@@ -19,7 +19,12 @@ pub(super) struct CachedGame {
     pub(super) status: GameStatus,
     pub(super) game: Game,
     pub(super) moves: Vec<MoveRow>,
+    pub(super) opening: Named,
 }
+
+/// A game's opening as of a ply (see [`crate::openings::of_game`]), kept with the cached game
+/// so that a move's view looks up one position instead of replaying the first 40 plies.
+pub(super) type Named = Option<(u32, Option<crate::openings::InBook>)>;
 
 /// How many rebuilt games are kept (a few hundred concurrent games cost well under 100 MB).
 pub(super) const CACHE_LIMIT: usize = 512;
@@ -30,6 +35,8 @@ pub(super) struct Loaded {
     pub(super) game: Game,
     pub(super) moves: Vec<MoveRow>,
     pub(super) offer: Option<DrawOfferRow>,
+    /// The opening as the cache last named it (`None`: to be searched).
+    pub(super) opening: Named,
 }
 
 impl Loaded {
@@ -179,8 +186,8 @@ impl GameService {
                     && c.status == row.status
                     && c.updated_at == row.updated_at
             })
-            .map(|c| (c.game, c.moves));
-        if let Some((game, moves)) = hit {
+            .map(|c| (c.game, c.moves, c.opening));
+        if let Some((game, moves, opening)) = hit {
             let (last, offer) = tx.move_uci_and_open_offer(row.id, row.ply.wrapping_sub(1))?;
             if last.as_deref() != moves.last().map(|m| m.uci.as_str()) {
                 return self.rebuild(tx, row);
@@ -192,6 +199,7 @@ impl GameService {
                 game,
                 moves,
                 offer,
+                opening,
             });
         }
         self.rebuild(tx, row)
@@ -253,11 +261,22 @@ impl GameService {
             game,
             moves,
             offer,
+            opening: None,
         })
     }
 
-    pub(super) fn view(&self, l: Loaded) -> Result<GameView, GameError> {
+    pub(super) fn view(&self, mut l: Loaded) -> Result<GameView, GameError> {
         let pos = l.game.position().clone();
+        // One move since the cache named it (the usual case): one lookup; else the search.
+        let ply = l.game.moves().len() as u32;
+        let opening = match l.opening {
+            Some((at, found)) if at == ply => found,
+            Some((at, found)) if at + 1 == ply => {
+                crate::openings::after_ply(found, l.game.start(), &pos, ply)
+            }
+            _ => crate::openings::of_game(l.game.start(), l.game.moves()),
+        };
+        l.opening = Some((ply, opening));
         let outcome = stored_outcome(&l.row)?;
         let variant = super::Variant::from_db(l.row.chess960)?;
         let active = l.row.status == GameStatus::Active;
@@ -311,7 +330,7 @@ impl GameService {
             variant,
             rating_changes: Vec::new(),
             tournament: None,
-            opening: crate::openings::of_game(l.game.start(), l.game.moves()),
+            opening,
             position: pos,
         });
         self.keep(l);
@@ -333,6 +352,7 @@ impl GameService {
                 status: l.row.status,
                 game: l.game,
                 moves: l.moves,
+                opening: l.opening,
             },
         );
     }
