@@ -165,7 +165,7 @@ pub(super) fn material(pos: &Position) -> i32 {
 }
 
 impl GameService {
-    pub(super) fn cache(&self) -> MutexGuard<'_, HashMap<i64, CachedGame>> {
+    pub(super) fn cache(&self) -> MutexGuard<'_, HashMap<i64, Box<CachedGame>>> {
         self.inner.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -186,7 +186,10 @@ impl GameService {
                     && c.status == row.status
                     && c.updated_at == row.updated_at
             })
-            .map(|c| (c.game, c.moves, c.opening));
+            .map(|c| {
+                let c = *c;
+                (c.game, c.moves, c.opening)
+            });
         if let Some((game, moves, opening)) = hit {
             let (last, offer) = tx.move_uci_and_open_offer(row.id, row.ply.wrapping_sub(1))?;
             if last.as_deref() != moves.last().map(|m| m.uci.as_str()) {
@@ -345,7 +348,7 @@ impl GameService {
         }
         cache.insert(
             l.row.id,
-            CachedGame {
+            Box::new(CachedGame {
                 ply: l.row.ply,
                 fen: l.row.fen,
                 updated_at: l.row.updated_at,
@@ -353,7 +356,7 @@ impl GameService {
                 game: l.game,
                 moves: l.moves,
                 opening: l.opening,
-            },
+            }),
         );
     }
 

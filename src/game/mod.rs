@@ -251,7 +251,10 @@ struct Inner {
     /// Games already rebuilt by the rules, so that a move does not replay the whole game.
     /// Only a hint: an entry is used only when it matches the stored row exactly (see
     /// [`GameService::load`]). Locked only while the store is locked.
-    cache: Mutex<HashMap<i64, CachedGame>>,
+    /// Boxed: a cached game is 1.7 KB (its legal moves inline), and a table grown for up to
+    /// `CACHE_LIMIT` games has as many empty slots as full ones after it doubles (1,024 slots
+    /// held 1.7 MB); each slot is now a pointer.
+    cache: Mutex<HashMap<i64, Box<CachedGame>>>,
     opts: ServiceOptions,
     /// Rung when an operation schedules an event earlier than the scheduler's plan.
     bell: Arc<scheduler::Doorbell>,
