@@ -212,7 +212,9 @@ impl serenity::Framework for Gate {
             command,
             received,
             Outcome::Ok,
-            Box::pin(dispatch_interaction(&self.inner, ctx, event)),
+            // The event is borrowed: this future already holds it (a `FullEvent` is about
+            // 4 KB), and the handling's own holds no second copy.
+            Box::pin(dispatch_interaction(&self.inner, ctx, &event)),
         )
         .await;
     }
@@ -226,7 +228,7 @@ impl serenity::Framework for Gate {
 async fn dispatch_interaction(
     fw: &poise::Framework<Data, Error>,
     ctx: serenity::Context,
-    event: serenity::FullEvent,
+    event: &serenity::FullEvent,
 ) {
     let framework = poise::FrameworkContext {
         serenity_context: &ctx,
@@ -234,7 +236,7 @@ async fn dispatch_interaction(
         user_data: fw.user_data().await,
         shard_manager: fw.shard_manager(),
     };
-    if let serenity::FullEvent::InteractionCreate { interaction } = &event {
+    if let serenity::FullEvent::InteractionCreate { interaction } = event {
         let invocation_data = tokio::sync::Mutex::new(Box::new(()) as _);
         let mut command_tree = Vec::new();
         let responded = AtomicBool::new(false);
@@ -272,7 +274,39 @@ async fn dispatch_interaction(
             _ => {}
         }
     }
-    if let Err(error) = (framework.options.event_handler)(framework, &event).await {
-        crate::discord::interaction::errors::event_handler_failed(&error, &event);
+    if let Err(error) = (framework.options.event_handler)(framework, event).await {
+        crate::discord::interaction::errors::event_handler_failed(&error, event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size of the future an async fn of these parameters returns.
+    fn size_of_future<'a, F, Fut>(_f: F) -> usize
+    where
+        F: FnOnce(
+            &'a poise::Framework<Data, Error>,
+            serenity::Context,
+            &'a serenity::FullEvent,
+        ) -> Fut,
+    {
+        std::mem::size_of::<Fut>()
+    }
+
+    // Every interaction in flight holds its handling's future (a hundred under the `discord`
+    // bench's load). That future borrows the event the gate's own future holds: with the
+    // event moved in, it held two more copies of a `FullEvent` (about 4 KB each), 17.0 KB in
+    // all in a test build against 9.2 KB.
+    #[test]
+    fn the_handling_of_an_interaction_holds_no_copy_of_its_event() {
+        let event = std::mem::size_of::<serenity::FullEvent>();
+        let handling = size_of_future(dispatch_interaction);
+        assert!(event > 2048, "a FullEvent is {event} bytes");
+        assert!(
+            handling + event < 16 * 1024,
+            "the handling's future is {handling} bytes, the event {event}"
+        );
     }
 }
