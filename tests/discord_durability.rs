@@ -71,7 +71,7 @@ async fn restart_after_sigterm_and_sigkill_loses_nothing() {
         .queries()
         .board(cref(&Channel::new(support::world::CHANNEL)))
         .unwrap();
-    assert_eq!(game.sans, acknowledged);
+    assert_eq!(game.sans(), acknowledged);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,7 +140,7 @@ async fn a_redelivered_interaction_is_applied_once() {
         .queries()
         .board(cref(&Channel::new(support::world::CHANNEL)))
         .unwrap();
-    assert_eq!(game.sans, ["e4"]);
+    assert_eq!(game.sans(), ["e4"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -195,7 +195,7 @@ async fn fifty_games_at_once_lose_and_duplicate_nothing() {
     for (ch, sans) in results {
         assert_eq!(sans, LINE);
         let game = svc.queries().board(cref(&ch)).unwrap();
-        assert_eq!(game.sans, LINE, "channel {}", ch.id);
+        assert_eq!(game.sans(), LINE, "channel {}", ch.id);
     }
     let callbacks = w
         .fake

@@ -123,8 +123,8 @@ fn a_channel_with_threads_holds_many_games_and_one_challenge_per_challenger() {
         .unwrap();
     assert_eq!(r.view.game_id, g1.game_id);
     assert!(r.view.elsewhere_than(CH));
-    assert_eq!(svc.queries().board(at(1001)).unwrap().sans, ["e4", "e5"]);
-    assert_eq!(svc.queries().board(at(1002)).unwrap().sans, ["d4"]);
+    assert_eq!(svc.queries().board(at(1001)).unwrap().sans(), ["e4", "e5"]);
+    assert_eq!(svc.queries().board(at(1002)).unwrap().sans(), ["d4"]);
     // A move in the other game's thread is not theirs.
     assert!(matches!(
         svc.play()
@@ -534,7 +534,7 @@ fn a_game_started_before_the_threads_migration_keeps_playing_in_its_channel() {
         .play()
         .play_move(&bob(), CH, "e5", Lang::En, false)
         .unwrap();
-    assert_eq!(r.view.sans, ["e4", "e5"]);
+    assert_eq!(r.view.sans(), ["e4", "e5"]);
     drop(svc);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -748,7 +748,7 @@ fn spanish_letters_and_legal_moves() {
     assert_eq!(r.san, "Nf3");
     assert_eq!(r.view.last_san.as_deref(), Some("Nf3"));
     assert_eq!(r.view.to_move, Color::Black);
-    assert_eq!(r.view.sans, vec!["Nf3"]);
+    assert_eq!(r.view.sans(), vec!["Nf3"]);
     let r = svc
         .play()
         .play_move(&bob(), CH, "e7e5", Lang::En, false)
@@ -783,7 +783,7 @@ fn a_game_survives_closing_and_reopening_the_database() {
     assert_eq!(v.game_id, id);
     assert_eq!(v.ply, 3);
     assert_eq!(v.draw_offer_by, Some(Color::White));
-    assert_eq!(v.sans, vec!["e4", "c5", "Nf3"]);
+    assert_eq!(v.sans(), vec!["e4", "c5", "Nf3"]);
     assert_eq!(
         v.position.fen(),
         "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
@@ -910,7 +910,7 @@ fn pgn_round_trip(svc: &GameService, expected_result: &str) -> String {
         .unwrap_or_else(|e| panic!("{}\n{text}", e.message()));
     let v = svc.queries().board(CH).unwrap();
     assert_eq!(g.game.position(), &v.position, "{text}");
-    assert_eq!(g.game.sans(), v.sans, "{text}");
+    assert_eq!(g.game.sans(), v.sans(), "{text}");
     assert_eq!(
         g.result.map(|r| r.to_string()).as_deref(),
         Some(expected_result),
@@ -979,7 +979,7 @@ fn two_services_on_one_database_stay_coherent() {
         .play()
         .play_move(&alice(), CH, "Nf3", Lang::En, false)
         .unwrap();
-    assert_eq!(r.view.sans, ["e4", "e5", "Nf3"]);
+    assert_eq!(r.view.sans(), ["e4", "e5", "Nf3"]);
     assert!(matches!(
         b.play()
             .play_move_at(&bob(), CH, "Nc6", Lang::En, false, Some(2)),
@@ -1172,11 +1172,11 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
         .unwrap();
     assert_eq!((done.by, done.plies), (Color::White, 1));
     assert_eq!(done.game.ply, 2);
-    assert_eq!(done.game.sans, ["e4", "e5"]);
+    assert_eq!(done.game.sans(), ["e4", "e5"]);
     assert_eq!(done.game.to_move, Color::White);
     let v = svc.queries().board(CH).unwrap();
     assert_eq!(v.ply, 2);
-    assert_eq!(v.sans, ["e4", "e5"]);
+    assert_eq!(v.sans(), ["e4", "e5"]);
     assert_eq!(count(&db, "SELECT count(*) FROM moves"), 2);
     assert_eq!(
         count(
@@ -1192,7 +1192,7 @@ fn takeback_of_one_ply_when_the_opponent_has_not_replied() {
     // White plays another move; the game goes on from the position taken back to.
     play(&svc, &["Nc3", "Nc6"]);
     assert_eq!(
-        svc.queries().board(CH).unwrap().sans,
+        svc.queries().board(CH).unwrap().sans(),
         ["e4", "e5", "Nc3", "Nc6"]
     );
     assert!(svc.queries().pgn(CH).unwrap().contains("2. Nc3 Nc6"));
@@ -1208,7 +1208,7 @@ fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
     assert_eq!((asked.plies, asked.ply), (2, 4));
     let done = svc.play().takeback_accept(&bob(), CH, None).unwrap();
     assert_eq!(done.game.ply, 2);
-    assert_eq!(done.game.sans, ["e4", "e5"]);
+    assert_eq!(done.game.sans(), ["e4", "e5"]);
     assert_eq!(done.game.draw_offer_by, None, "the standing offer lapsed");
     assert_eq!(
         done.game.position.fen(),
@@ -1219,7 +1219,7 @@ fn takeback_of_two_plies_when_the_opponent_replied_and_a_draw_offer_lapses() {
     let asked = svc.play().takeback_request(&bob(), CH, None).unwrap();
     assert_eq!((asked.by, asked.plies), (Color::Black, 1));
     svc.play().takeback_accept(&alice(), CH, None).unwrap();
-    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5", "Nf3"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans(), ["e4", "e5", "Nf3"]);
 }
 
 #[test]
@@ -1234,7 +1234,7 @@ fn a_rewound_game_is_never_served_from_a_cache() {
     new_game(&a);
     play(&a, &["Nf3", "Nf6", "Nc3", "Nc6"]);
     assert_eq!(
-        b.queries().board(CH).unwrap().sans,
+        b.queries().board(CH).unwrap().sans(),
         ["Nf3", "Nf6", "Nc3", "Nc6"]
     );
     a.play().takeback_request(&alice(), CH, None).unwrap();
@@ -1245,7 +1245,7 @@ fn a_rewound_game_is_never_served_from_a_cache() {
     play(&a, &["Nc3", "Nf6", "Nf3", "Nc6"]);
     for s in [&a, &b] {
         let v = s.queries().board(CH).unwrap();
-        assert_eq!(v.sans, ["Nc3", "Nf6", "Nf3", "Nc6"]);
+        assert_eq!(v.sans(), ["Nc3", "Nf6", "Nf3", "Nc6"]);
         assert!(
             s.queries()
                 .pgn(CH)
@@ -1278,7 +1278,7 @@ fn a_declined_takeback_leaves_the_game_as_it_was() {
         svc.play().takeback_accept(&alice(), CH, None),
         Err(GameError::NoTakeback)
     ));
-    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans(), ["e4", "e5"]);
 }
 
 #[test]
@@ -1340,7 +1340,7 @@ fn takeback_refusals_leave_the_database_as_it_was() {
     ));
     assert_eq!(dump(&db), before_own);
     assert_ne!(before_own, before, "the second request was recorded");
-    assert_eq!(svc.queries().board(CH).unwrap().sans, ["e4", "e5"]);
+    assert_eq!(svc.queries().board(CH).unwrap().sans(), ["e4", "e5"]);
     // After the game: refused, nothing written.
     svc.play().resign(&bob(), CH, None).unwrap();
     let over = dump(&db);

@@ -88,8 +88,8 @@ impl Session {
             return Ok(());
         }
         let san = v
-            .sans
-            .last()
+            .last_san
+            .as_deref()
             .map(|s| i18n::san_in(lang, s))
             .unwrap_or_default();
         let text = tr!(

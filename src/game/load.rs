@@ -314,7 +314,6 @@ impl GameService {
             finished: !active,
             aborted: l.row.status == GameStatus::Aborted,
             result: l.row.result.clone(),
-            sans: l.moves.iter().map(|m| m.san.clone()).collect(),
             start: l.game.start().clone(),
             moves: l.game.moves().to_vec(),
             guild: l.row.guild,

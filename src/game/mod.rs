@@ -539,8 +539,54 @@ mod tests {
             .play_move(&b, ch, "e5", Lang::En, false)
             .unwrap()
             .view;
-        assert_eq!(v.sans, ["e4", "e5"]);
+        assert_eq!(v.sans(), ["e4", "e5"]);
         assert_eq!(cached(), Some(2));
+    }
+
+    // A view writes its SANs from its moves and names its opening one ply on from the
+    // cached answer: both as stored and as the whole search says, move after move (castling
+    // on both sides, captures, en passant and a check among them).
+    #[test]
+    fn a_views_sans_are_the_stored_ones_and_its_opening_the_searched_one() {
+        let svc = GameService::open_in_memory(ServiceOptions::default()).unwrap();
+        let (w, b) = (UserRef::new(1, "w", false), UserRef::new(2, "b", false));
+        let ch = ChannelRef {
+            guild: Some(1),
+            channel: 10,
+        };
+        svc.challenges()
+            .challenge(&w, ch, Some(&b), ColourChoice::White)
+            .unwrap();
+        let id = svc.challenges().accept(&b, ch).unwrap().game_id;
+        let line = [
+            "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O", "Be7", "d4", "exd4", "e5", "Ne4",
+        ];
+        let line = line
+            .iter()
+            .chain(&["Re1", "d5", "exd6", "O-O", "dxe7", "Qxe7", "Bxf7+", "Rxf7"]);
+        let mut named = 0;
+        for (i, text) in line.enumerate() {
+            let who = if i % 2 == 0 { &w } else { &b };
+            let v = svc
+                .play()
+                .play_move(who, ch, text, Lang::En, false)
+                .unwrap()
+                .view;
+            let stored: Vec<String> = svc.cache()[&id]
+                .moves
+                .iter()
+                .map(|m| m.san.clone())
+                .collect();
+            assert_eq!(v.sans(), stored, "after {text}");
+            assert_eq!(v.sans().last().map(String::as_str), Some(*text));
+            assert_eq!(
+                v.opening,
+                crate::openings::of_game(&v.start, &v.moves),
+                "after {text}"
+            );
+            named += usize::from(v.opening.is_some());
+        }
+        assert!(named >= 6, "{named} views named");
     }
 
     #[test]

@@ -261,8 +261,6 @@ pub struct GameView {
     pub aborted: bool,
     /// The PGN result: "1-0", "0-1", "1/2-1/2", or "*" while playing or when aborted.
     pub result: String,
-    /// The game's moves so far, in SAN.
-    pub sans: Vec<String>,
     /// The position it started from.
     pub start: Position,
     /// The moves played from [`GameView::start`] (a move written with a draw claim but not
@@ -305,10 +303,23 @@ impl GameView {
         }
     }
 
+    /// The game's moves so far, in SAN (as stored: the rules' SAN with its check mark),
+    /// written when asked: a view is made for every move, these are read for an analysis
+    /// link or a console line.
+    pub fn sans(&self) -> Vec<String> {
+        let mut pos = self.start.clone();
+        let mut out = Vec::with_capacity(self.moves.len());
+        for &m in &self.moves {
+            out.push(cajitas_rules::san(&pos, m).to_string());
+            pos.play_unchecked(m);
+        }
+        out
+    }
+
     /// The game on lichess's analysis board: its moves, or its position when the moves do
     /// not fit in a link button (see [`super::analysis`]).
     pub fn analysis_url(&self) -> String {
-        super::analysis::lichess_url(self.variant, &self.sans, &self.position.fen())
+        super::analysis::lichess_url(self.variant, &self.sans(), &self.position.fen())
     }
 
     /// Where its messages go: its thread, or its channel.
