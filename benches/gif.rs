@@ -126,7 +126,12 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
-    let r = Renderer::new();
+    // The shipped pieces, unless `CAJITAS_PIECES` names others (as the bot reads it): the
+    // DejaVu glyphs, the default before issue 26, compare like with like against older builds.
+    let r = Renderer::with_pieces(&cajitas::render::PieceSource::from_setting(
+        std::env::var_os("CAJITAS_PIECES").as_deref(),
+    ))
+    .expect("the pieces");
     println!(
         "game as an animated GIF (CPU time of the one encoding thread, median of warm runs; cold = first run, palette built; wall time in brackets)"
     );

@@ -235,7 +235,12 @@ fn main() {
         GAMES.len()
     );
     let t = Instant::now();
-    let renderer = Renderer::new();
+    // The shipped pieces, unless `CAJITAS_PIECES` names others (as the bot reads it): the
+    // DejaVu glyphs, the default before issue 26, compare like with like against older builds.
+    let renderer = Renderer::with_pieces(&cajitas::render::PieceSource::from_setting(
+        std::env::var_os("CAJITAS_PIECES").as_deref(),
+    ))
+    .expect("the pieces");
     let startup = t.elapsed();
     let theme = renderer.theme("brown").expect("brown theme").clone();
     let fonts = embedded_fonts();
