@@ -29,6 +29,7 @@ use cajitas_rules::{Color, Move, Position, SanPlus};
 use super::ratings::{
     Glicko, LEADERBOARD_PAGE, PARAMS, RANKED_MAX_DEVIATION, RANKED_MIN_GAMES, Shown, as_of, pool_of,
 };
+use super::views::san_line;
 use super::{ChannelRef, Failure, GameError, GameService, Lang, UserRef};
 use crate::puzzles::{self, Answer, Attempt, AttemptState, Hint, MAX_ID_CHARS, MAX_THEME_CHARS};
 use crate::store::{
@@ -265,17 +266,6 @@ pub struct PuzzleBoardView {
 /// Puzzles: start, answer, hint, solution, the person's puzzle rating.
 pub struct Puzzles<'a> {
     pub(super) svc: &'a GameService,
-}
-
-/// SAN of each move of `line` from `pos`, in English.
-fn san_line(mut pos: Position, line: &[Move]) -> Vec<String> {
-    line.iter()
-        .map(|&m| {
-            let san = SanPlus::from_move(&pos, m).to_string();
-            pos.play(m);
-            san
-        })
-        .collect()
 }
 
 fn san(pos: &Position, m: Move) -> String {

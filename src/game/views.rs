@@ -307,13 +307,7 @@ impl GameView {
     /// written when asked: a view is made for every move, these are read for an analysis
     /// link or a console line.
     pub fn sans(&self) -> Vec<String> {
-        let mut pos = self.start.clone();
-        let mut out = Vec::with_capacity(self.moves.len());
-        for &m in &self.moves {
-            out.push(cajitas_rules::san(&pos, m).to_string());
-            pos.play_unchecked(m);
-        }
-        out
+        san_line(self.start.clone(), &self.moves)
     }
 
     /// The game on lichess's analysis board: its moves, or its position when the moves do
@@ -450,4 +444,16 @@ pub struct HistoryEntry {
     pub started_at: i64,
     /// When it ended (Unix ms).
     pub finished_at: i64,
+}
+
+/// SAN of each move of `line` from `pos`, in English (with its check mark): a game's moves
+/// for its view, a puzzle's solution.
+pub(super) fn san_line(mut pos: Position, line: &[Move]) -> Vec<String> {
+    line.iter()
+        .map(|&m| {
+            let san = cajitas_rules::SanPlus::from_move(&pos, m).to_string();
+            pos.play(m);
+            san
+        })
+        .collect()
 }
