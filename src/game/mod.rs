@@ -507,8 +507,9 @@ impl GameService {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_move_borrows_the_cached_game_and_a_refused_move_gives_it_back() {
+    /// A service in memory with a game between `w` (White) and `b` in channel 10: the
+    /// service, the two players, the channel and the game's id.
+    fn new_game() -> (GameService, UserRef, UserRef, ChannelRef, i64) {
         let svc = GameService::open_in_memory(ServiceOptions::default()).unwrap();
         let (w, b) = (UserRef::new(1, "w", false), UserRef::new(2, "b", false));
         let ch = ChannelRef {
@@ -519,6 +520,12 @@ mod tests {
             .challenge(&w, ch, Some(&b), ColourChoice::White)
             .unwrap();
         let id = svc.challenges().accept(&b, ch).unwrap().game_id;
+        (svc, w, b, ch, id)
+    }
+
+    #[test]
+    fn a_move_borrows_the_cached_game_and_a_refused_move_gives_it_back() {
+        let (svc, w, b, ch, id) = new_game();
         let cached = || svc.cache().get(&id).map(|c| c.ply);
         assert_eq!(cached(), Some(0));
         svc.play().play_move(&w, ch, "e4", Lang::En, false).unwrap();
@@ -548,16 +555,7 @@ mod tests {
     // on both sides, captures, en passant and a check among them).
     #[test]
     fn a_views_sans_are_the_stored_ones_and_its_opening_the_searched_one() {
-        let svc = GameService::open_in_memory(ServiceOptions::default()).unwrap();
-        let (w, b) = (UserRef::new(1, "w", false), UserRef::new(2, "b", false));
-        let ch = ChannelRef {
-            guild: Some(1),
-            channel: 10,
-        };
-        svc.challenges()
-            .challenge(&w, ch, Some(&b), ColourChoice::White)
-            .unwrap();
-        let id = svc.challenges().accept(&b, ch).unwrap().game_id;
+        let (svc, w, b, ch, id) = new_game();
         let line = [
             "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O", "Be7", "d4", "exd4", "e5", "Ne4",
         ];
