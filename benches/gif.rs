@@ -3,7 +3,10 @@
 //! Prints, beside lila-gif's published figure (93 plies at 720 px: about 60 ms, 363 KiB):
 //! - an 80-ply game at 480 px (targets: at most 50 ms on one core, at most 600 KB);
 //! - a 93-ply game at 720 px;
-//! - a 300-ply game at every size the size guard offers (target: under 10 MiB with margin).
+//! - a 300-ply game at every size the size guard offers (target: under 10 MiB with margin);
+//! - the pictures of a timeout's final post after 1. e4 e5 at the shipped size (the board's PNG
+//!   and the game's GIF): what the clocks bench's burst draws 10,000 times (`-- final`: this
+//!   one alone).
 //!
 //! The games are random legal games from fixed seeds (more pieces move in them than in real
 //! games, so the frames are, if anything, larger). Single-threaded; the palette is built
@@ -15,8 +18,8 @@
 
 use std::time::{Duration, Instant};
 
-use cajitas::render::Renderer;
 use cajitas::render::gif::{DEFAULT_BYTE_LIMIT, GIF_SIZES, GifCaption, GifOptions};
+use cajitas::render::{BoardView, Highlights, RenderOptions, Renderer};
 use cajitas_rules::{Color, Lang, Move, Outcome, Position, WinReason, read_move};
 
 /// A random legal game of exactly `plies` plies (from the first seed that gives one).
@@ -132,6 +135,10 @@ fn main() {
         std::env::var_os("CAJITAS_PIECES").as_deref(),
     ))
     .expect("the pieces");
+    if std::env::args().any(|a| a == "final") {
+        final_post(&r);
+        return;
+    }
     println!(
         "game as an animated GIF (CPU time of the one encoding thread, median of warm runs; cold = first run, palette built; wall time in brackets)"
     );
@@ -190,4 +197,56 @@ fn main() {
             bytes as f64 * 100.0 / limit as f64
         );
     }
+    println!();
+    final_post(&r);
+}
+
+/// The pictures of a final post after 1. e4 e5, Black out of time, at the shipped size:
+/// the board's PNG and the game's GIF, each the mean CPU time of warm runs.
+fn final_post(r: &Renderer) {
+    let moves = real_game("e4 e5");
+    let start = Position::new();
+    let mut end = start.clone();
+    for m in &moves {
+        end.play(*m);
+    }
+    let cap = GifCaption {
+        outcome: Some(Outcome::Decisive {
+            winner: Color::White,
+            reason: WinReason::Timeout,
+        }),
+        opening: cajitas::openings::of_game(&start, &moves).map(|f| f.opening.name.to_owned()),
+        ..caption()
+    };
+    let (gif_opts, png_opts) = (GifOptions::default(), RenderOptions::default());
+    let hl = Highlights::after(&end, moves.last().copied());
+    let runs = 301;
+    // A run is about a millisecond, finer than the CPU clock's ticks: the thread's CPU time
+    // over all the runs, divided by their number.
+    let median = |f: &dyn Fn() -> usize| {
+        let bytes = f();
+        let (cpu, _, ()) = timed(|| {
+            for _ in 0..runs {
+                std::hint::black_box(f());
+            }
+        });
+        (cpu / runs as u32, bytes)
+    };
+    let (png, png_bytes) = median(&|| {
+        r.render(&BoardView::from(&end), &hl, &png_opts)
+            .unwrap()
+            .len()
+    });
+    let (gif, gif_bytes) = median(&|| {
+        r.gif_of_positions(&start, &moves, &cap, &gif_opts)
+            .unwrap()
+            .len()
+    });
+    println!(
+        "a timeout's final post after 1. e4 e5 at {} px: board PNG {:.3} ms ({png_bytes} bytes), GIF {:.3} ms ({gif_bytes} bytes), both {:.3} ms",
+        gif_opts.size,
+        ms(png),
+        ms(gif),
+        ms(png + gif)
+    );
 }
