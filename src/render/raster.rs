@@ -129,6 +129,22 @@ pub struct RgbImage {
     data: Vec<u8>,
 }
 
+/// Draws premultiplied RGBA pixels (`src`, 4 bytes each) over as many RGB pixels (`dst`).
+#[inline]
+fn over(src: &[u8], dst: &mut [u8]) {
+    for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(3)) {
+        let a = u32::from(s[3]);
+        if a == 255 {
+            d.copy_from_slice(&s[..3]);
+        } else if a != 0 {
+            let inv = 255 - a;
+            for c in 0..3 {
+                d[c] = (u32::from(s[c]) + div255(u32::from(d[c]) * inv)) as u8;
+            }
+        }
+    }
+}
+
 /// `x / 255` rounded to nearest, exact for `x <= 255 * 255`.
 #[inline]
 fn div255(x: u32) -> u32 {
@@ -283,25 +299,24 @@ impl RgbImage {
             }
             let src_row = (sy * sprite.width * 4) as usize;
             let dst_row = (((y + sy) * self.width + x) * 3) as usize;
-            for sx in start..end {
-                let s = &sprite.data[src_row + (sx * 4) as usize..][..4];
-                let a = u32::from(s[3]);
-                let d = &mut self.data[dst_row + (sx * 3) as usize..][..3];
-                if a == 255 {
-                    d.copy_from_slice(&s[..3]);
-                } else if a != 0 {
-                    let inv = 255 - a;
-                    for c in 0..3 {
-                        d[c] = (u32::from(s[c]) + div255(u32::from(d[c]) * inv)) as u8;
-                    }
-                }
-            }
+            let src = &sprite.data[src_row + (start * 4) as usize..src_row + (end * 4) as usize];
+            let dst = &mut self.data[dst_row + (start * 3) as usize..dst_row + (end * 3) as usize];
+            over(src, dst);
         }
     }
 
-    /// Draws a premultiplied tiny-skia pixmap of the same size over the whole image.
+    /// Draws a premultiplied tiny-skia pixmap over the image from its top-left corner (what
+    /// lies outside the image is left out). Row by row from the pixmap itself: a text strip
+    /// is mostly transparent, and copying it into a [`Sprite`] first cost more than drawing.
     pub fn blit_pixmap(&mut self, pm: &Pixmap) {
-        self.blit(&Sprite::from_pixmap(pm), 0, 0);
+        let w = pm.width().min(self.width) as usize;
+        let rows = pm.height().min(self.height) as usize;
+        let (src_stride, dst_stride) = (pm.width() as usize * 4, self.width as usize * 3);
+        for y in 0..rows {
+            let src = &pm.data()[y * src_stride..y * src_stride + w * 4];
+            let dst = &mut self.data[y * dst_stride..y * dst_stride + w * 3];
+            over(src, dst);
+        }
     }
 
     /// Encodes as an 8-bit RGB PNG, fdeflate's fast compression and the Paeth filter on
@@ -386,6 +401,29 @@ mod tests {
         assert_eq!(img.pixel(0, 0), [255, 255, 255]);
         assert_eq!(img.pixel(1, 0), [255, 127, 127]);
         assert_eq!(img.pixel(2, 0), [255, 127, 127]);
+    }
+
+    // A pixmap drawn straight from its rows gives what the same pixmap drawn as a sprite
+    // gives: transparent, opaque and partly covered pixels, and a pixmap wider and taller
+    // than the image clipped at its edges.
+    #[test]
+    fn a_pixmap_draws_as_its_sprite_draws() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for (pw, ph, iw, ih) in [(7, 5, 7, 5), (9, 6, 5, 4), (3, 2, 6, 6)] {
+            let mut pm = Pixmap::new(pw, ph).unwrap();
+            for px in pm.data_mut().chunks_exact_mut(4) {
+                let a = [0, 255, rng.u8(..)][rng.usize(..3)];
+                // Premultiplied: no channel above the alpha.
+                let c = |rng: &mut fastrand::Rng| rng.u8(..=a);
+                px.copy_from_slice(&[c(&mut rng), c(&mut rng), c(&mut rng), a]);
+            }
+            let base: Vec<u8> = (0..iw * ih * 3).map(|_| rng.u8(..)).collect();
+            let mut direct = RgbImage::from_rgb(iw, ih, base.clone());
+            direct.blit_pixmap(&pm);
+            let mut sprite = RgbImage::from_rgb(iw, ih, base);
+            sprite.blit(&Sprite::from_pixmap(&pm), 0, 0);
+            assert_eq!(direct.data, sprite.data, "{pw}×{ph} over {iw}×{ih}");
+        }
     }
 
     #[test]
