@@ -262,16 +262,19 @@ fn map_run(
     prev: &mut [u8],
     buf: &mut Vec<u8>,
 ) {
-    for x in x0 as usize..x1 as usize {
-        let c = [row[x * 3], row[x * 3 + 1], row[x * 3 + 2]];
+    let (x0, x1) = (x0 as usize, x1 as usize);
+    // Written in place rather than pushed: no capacity check per pixel.
+    let at = buf.len();
+    buf.resize(at + (x1 - x0), TRANSPARENT);
+    let pixels = row[x0 * 3..x1 * 3].chunks_exact(3);
+    for ((out, shown), px) in buf[at..].iter_mut().zip(&mut prev[x0..x1]).zip(pixels) {
+        let c = [px[0], px[1], px[2]];
         if c != memo.0 {
             *memo = (c, palette.index(c));
         }
-        if prev[x] == memo.1 {
-            buf.push(TRANSPARENT);
-        } else {
-            prev[x] = memo.1;
-            buf.push(memo.1);
+        if *shown != memo.1 {
+            *shown = memo.1;
+            *out = memo.1;
         }
     }
 }
@@ -641,7 +644,9 @@ impl Renderer {
                 .expect("GIF header into memory");
             enc.set_repeat(::gif::Repeat::Infinite)
                 .expect("GIF loop extension into memory");
-            let mut prev = vec![TRANSPARENT; (w * h) as usize];
+            // Every pixel's palette index as shown so far: the first frame's board rows, then
+            // its strip (filled in by the first frame, which covers the whole picture).
+            let mut prev: Vec<u8> = Vec::with_capacity((w * h) as usize);
             let mut prev_state: Option<SquareState> = None;
             let t = self.theme_index(&options.theme)?;
             let base = self.board_for(t, geo, Orientation::White);
@@ -702,12 +707,20 @@ impl Renderer {
                 let mut first = None;
                 if whole {
                     let rows = self.first_board_rows(t, pos, &palette, &render_opts)?;
-                    prev[..rows.indices.len()].copy_from_slice(&rows.indices);
+                    prev.extend_from_slice(&rows.indices);
+                    prev.resize((w * h) as usize, TRANSPARENT);
                     first = Some(rows);
                 }
                 for y in if whole { size } else { y0 }..y1 {
                     if y >= size {
-                        let src = &strip.data()[((y - size) * w * 3) as usize..];
+                        let row = ((y - size) * w * 3) as usize..((y - size + 1) * w * 3) as usize;
+                        let src = &strip.data()[row.clone()];
+                        if !whole && src == &strip_names.data()[row] {
+                            // The first frame showed this row of the names' strip, and no
+                            // frame since drew over it: every pixel is already shown.
+                            buf.resize(buf.len() + (x1 - x0) as usize, TRANSPARENT);
+                            continue;
+                        }
                         let at = (y * w) as usize;
                         map_run(&palette, &mut memo, src, x0, x1, &mut prev[at..], &mut buf);
                         continue;
