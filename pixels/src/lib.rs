@@ -52,19 +52,26 @@ impl PngRows {
                 "PNG rows: not whole rows, or more than the picture's height",
             ));
         }
+        // Each row is filtered against the one above it: the band's own row before it, or
+        // for the band's first the last row of the band before (kept in `prev`), so that
+        // rows are not copied one by one.
+        let mut above: &[u8] = &self.prev;
         for row in rows.chunks_exact(self.stride) {
             self.line[0] = PAETH;
-            if row == self.prev.as_slice() {
+            if row == above {
                 // Paeth predicts every byte of a row equal to the one above as that byte
                 // (up-left equals left, so up is nearest): the filtered row is zeros. A
                 // board's rows repeat through most of each rank's empty squares.
                 self.line[1..].fill(0);
             } else {
-                paeth_row(&self.prev, row, &mut self.line[1..]);
-                self.prev.copy_from_slice(row);
+                paeth_row(above, row, &mut self.line[1..]);
             }
             self.deflate.write_data(&self.line)?;
             self.left -= 1;
+            above = row;
+        }
+        if let Some(last) = rows.rchunks_exact(self.stride).next() {
+            self.prev.copy_from_slice(last);
         }
         Ok(())
     }
