@@ -180,9 +180,16 @@ impl RgbImage {
 
     /// An image filled with one colour.
     pub fn new(width: u32, height: u32, fill: [u8; 3]) -> RgbImage {
-        let mut data = Vec::with_capacity((width * height * 3) as usize);
-        for _ in 0..width * height {
+        let len = (width * height * 3) as usize;
+        let mut data = Vec::with_capacity(len);
+        if len > 0 {
+            // One pixel, then the bytes so far copied after themselves: a few block copies
+            // instead of one small copy per pixel (a GIF's strip is 32,768 pixels).
             data.extend_from_slice(&fill);
+            while data.len() < len {
+                let more = data.len().min(len - data.len());
+                data.extend_from_within(..more);
+            }
         }
         RgbImage {
             width,
@@ -383,6 +390,18 @@ mod tests {
         let want: Vec<u8> = (0..6u8).flat_map(|i| [i, 10 + i, 20 + i]).collect();
         assert_eq!((img.width(), img.height()), (3, 2));
         assert_eq!(img.data, want);
+    }
+
+    #[test]
+    fn a_new_image_is_its_fill_colour_everywhere() {
+        for (w, h) in [(0, 0), (0, 5), (1, 1), (7, 3), (5, 7), (512, 64)] {
+            let img = RgbImage::new(w, h, [1, 2, 3]);
+            assert_eq!(img.data.len(), (w * h * 3) as usize, "{w}×{h}");
+            assert!(
+                img.data.chunks_exact(3).all(|px| px == [1, 2, 3]),
+                "{w}×{h}"
+            );
+        }
     }
 
     #[test]
