@@ -266,7 +266,22 @@ fn map_run(
     // Written in place rather than pushed: no capacity check per pixel.
     let at = buf.len();
     buf.resize(at + (x1 - x0), TRANSPARENT);
-    let pixels = row[x0 * 3..x1 * 3].chunks_exact(3);
+    let run = &row[x0 * 3..x1 * 3];
+    if run.len() > 3 && run[3..] == run[..run.len() - 3] {
+        // One colour throughout (the strip's background, a square's rows around its piece):
+        // one lookup, and a loop without a branch.
+        let c = [run[0], run[1], run[2]];
+        if c != memo.0 {
+            *memo = (c, palette.index(c));
+        }
+        let i = memo.1;
+        for (out, shown) in buf[at..].iter_mut().zip(&mut prev[x0..x1]) {
+            *out = if *shown == i { TRANSPARENT } else { i };
+            *shown = i;
+        }
+        return;
+    }
+    let pixels = run.chunks_exact(3);
     for ((out, shown), px) in buf[at..].iter_mut().zip(&mut prev[x0..x1]).zip(pixels) {
         let c = [px[0], px[1], px[2]];
         if c != memo.0 {
@@ -871,6 +886,57 @@ pub fn fit_gif(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Mapping a row gives, pixel for pixel, the palette's index or transparent where that
+    // index is already shown, and records what is shown: whole runs of one colour (its
+    // shortcut) and mixed ones, from any column, over pixels shown before or not.
+    #[test]
+    fn map_run_maps_each_pixel_as_one_lookup_would() {
+        let r = Renderer::new();
+        let palette = r.gif_palette(crate::render::DEFAULT_THEME, 256).unwrap();
+        let mut rng = fastrand::Rng::with_seed(11);
+        let colours = [
+            [0u8, 0, 0],
+            [240, 217, 181],
+            [181, 136, 99],
+            STRIP_BG,
+            [9, 200, 77],
+        ];
+        for _ in 0..500 {
+            let w = rng.usize(1..40);
+            let solid = rng.bool();
+            let row: Vec<u8> = (0..w)
+                .flat_map(|_| colours[if solid { 1 } else { rng.usize(..colours.len()) }])
+                .collect();
+            let prev: Vec<u8> = (0..w)
+                .map(|x| {
+                    let shown = palette.index([row[x * 3], row[x * 3 + 1], row[x * 3 + 2]]);
+                    if rng.bool() { shown } else { rng.u8(..) }
+                })
+                .collect();
+            let (x0, x1) = (rng.usize(..w), w);
+            let mut got_prev = prev.clone();
+            let mut got = vec![7u8];
+            let mut memo = ([1u8, 2, 3], palette.index([1, 2, 3]));
+            map_run(
+                &palette,
+                &mut memo,
+                &row,
+                x0 as u32,
+                x1 as u32,
+                &mut got_prev,
+                &mut got,
+            );
+            let mut want_prev = prev.clone();
+            let mut want = vec![7u8];
+            for x in x0..x1 {
+                let i = palette.index([row[x * 3], row[x * 3 + 1], row[x * 3 + 2]]);
+                want.push(if want_prev[x] == i { TRANSPARENT } else { i });
+                want_prev[x] = i;
+            }
+            assert_eq!((got, got_prev), (want, want_prev), "{row:?} from {x0}");
+        }
+    }
 
     /// The first and last columns of `img` with a pixel that is not the strip's background.
     fn ink_columns(img: &RgbImage) -> Option<(u32, u32)> {
