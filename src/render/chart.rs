@@ -16,6 +16,9 @@ use super::gif::drawable_name;
 use super::pieces::{FONT_FAMILY, embedded_fonts, parse_svg};
 use super::raster::RgbImage;
 
+/// The segments of a rating line stroked as one path (see [`rating_chart`]).
+const LINE_PIECE: usize = 64;
+
 /// The chart's width in pixels.
 pub const CHART_WIDTH: u32 = 960;
 /// The chart's height in pixels.
@@ -337,15 +340,6 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
         ..Stroke::default()
     };
     for (s, colour) in series.iter().zip(PALETTE) {
-        let mut pb = PathBuilder::new();
-        for (i, p) in s.points.iter().enumerate() {
-            let (x, y) = (sx(p.at_ms), sy(p.rating));
-            if i == 0 {
-                pb.move_to(x, y);
-            } else {
-                pb.line_to(x, y);
-            }
-        }
         if s.points.len() == 1 {
             let p = s.points[0];
             if let Some(dot) = PathBuilder::from_circle(sx(p.at_ms), sy(p.rating), 4.0) {
@@ -357,14 +351,33 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
                     None,
                 );
             }
-        } else if let Some(path) = pb.finish() {
-            pm.stroke_path(
-                &path,
-                &paint(colour, 255),
-                &line,
-                Transform::identity(),
-                None,
-            );
+            continue;
+        }
+        // Stroked in pieces of LINE_PIECE segments, each starting where the last ended (its
+        // round caps meet as a round join would): the filler sorts each outline's edges, and
+        // sorting a 1,000-point line's ~4,000 at once was a tenth of the chart's time.
+        let mut from = 0;
+        while from + 1 < s.points.len() {
+            let to = (from + LINE_PIECE).min(s.points.len() - 1);
+            let mut pb = PathBuilder::new();
+            for (i, p) in s.points[from..=to].iter().enumerate() {
+                let (x, y) = (sx(p.at_ms), sy(p.rating));
+                if i == 0 {
+                    pb.move_to(x, y);
+                } else {
+                    pb.line_to(x, y);
+                }
+            }
+            from = to;
+            if let Some(path) = pb.finish() {
+                pm.stroke_path(
+                    &path,
+                    &paint(colour, 255),
+                    &line,
+                    Transform::identity(),
+                    None,
+                );
+            }
         }
     }
     let _ = clip;
