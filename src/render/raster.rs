@@ -404,6 +404,26 @@ mod tests {
         }
     }
 
+    // The one formula gives the source where it is opaque, the destination where the source
+    // is transparent, and the rounded blend between, for every premultiplied value.
+    #[test]
+    fn over_is_the_source_the_destination_or_their_blend() {
+        for a in 0..=255u32 {
+            for c in (0..=a).step_by(3).chain([a]) {
+                for d in (0..=255u32).step_by(5).chain([255]) {
+                    let mut dst = [d as u8; 3];
+                    over(&[c as u8, c as u8, c as u8, a as u8], &mut dst);
+                    let want = match a {
+                        255 => c,
+                        0 => d,
+                        _ => c + (d * (255 - a) + 127) / 255,
+                    };
+                    assert_eq!(dst, [want as u8; 3], "c {c}, a {a} over {d}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn div255_is_rounded_division() {
         for x in 0..=255 * 255 {
