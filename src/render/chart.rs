@@ -301,18 +301,16 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
             }
             continue;
         }
-        let mut band = PathBuilder::new();
-        for (i, p) in s.points.iter().enumerate() {
-            let (x, y) = (sx(p.at_ms), clamp_y(sy(p.rating + p.deviation)));
-            if i == 0 {
-                band.move_to(x, y);
-            } else {
-                band.line_to(x, y);
-            }
-        }
-        for p in s.points.iter().rev() {
-            band.line_to(sx(p.at_ms), clamp_y(sy(p.rating - p.deviation)));
-        }
+        let top = s
+            .points
+            .iter()
+            .map(|p| (sx(p.at_ms), clamp_y(sy(p.rating + p.deviation))));
+        let bottom = s
+            .points
+            .iter()
+            .rev()
+            .map(|p| (sx(p.at_ms), clamp_y(sy(p.rating - p.deviation))));
+        let mut band = polyline(top.chain(bottom));
         band.close();
         if let Some(path) = band.finish() {
             // Without anti-aliasing: a band at alpha 48 shows no steps at its edges, and
@@ -359,15 +357,11 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
         let mut from = 0;
         while from + 1 < s.points.len() {
             let to = (from + LINE_PIECE).min(s.points.len() - 1);
-            let mut pb = PathBuilder::new();
-            for (i, p) in s.points[from..=to].iter().enumerate() {
-                let (x, y) = (sx(p.at_ms), sy(p.rating));
-                if i == 0 {
-                    pb.move_to(x, y);
-                } else {
-                    pb.line_to(x, y);
-                }
-            }
+            let pb = polyline(
+                s.points[from..=to]
+                    .iter()
+                    .map(|p| (sx(p.at_ms), sy(p.rating))),
+            );
             from = to;
             if let Some(path) = pb.finish() {
                 pm.stroke_path(
@@ -402,6 +396,19 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
         x -= width + 48.0;
     }
     finish(pm, &texts)
+}
+
+/// A path through `points` in order: a move to the first, a line to each one after.
+fn polyline(points: impl IntoIterator<Item = (f32, f32)>) -> PathBuilder {
+    let mut pb = PathBuilder::new();
+    for (i, (x, y)) in points.into_iter().enumerate() {
+        if i == 0 {
+            pb.move_to(x, y);
+        } else {
+            pb.line_to(x, y);
+        }
+    }
+    pb
 }
 
 /// Draws the texts over `pm` and encodes it.
