@@ -223,7 +223,7 @@ fn final_post(r: &Renderer) {
     let runs = 301;
     // A run is about a millisecond, finer than the CPU clock's ticks: the thread's CPU time
     // over all the runs, divided by their number.
-    let median = |f: &dyn Fn() -> usize| {
+    let mean = |f: &dyn Fn() -> usize| {
         let bytes = f();
         let (cpu, _, ()) = timed(|| {
             for _ in 0..runs {
@@ -232,12 +232,12 @@ fn final_post(r: &Renderer) {
         });
         (cpu / runs as u32, bytes)
     };
-    let (png, png_bytes) = median(&|| {
+    let (png, png_bytes) = mean(&|| {
         r.render(&BoardView::from(&end), &hl, &png_opts)
             .unwrap()
             .len()
     });
-    let (gif, gif_bytes) = median(&|| {
+    let (gif, gif_bytes) = mean(&|| {
         r.gif_of_positions(&start, &moves, &cap, &gif_opts)
             .unwrap()
             .len()
