@@ -1,20 +1,17 @@
 //! The rating-history chart: rating over time with its deviation band, axis labels and
-//! dates, drawn with tiny-skia (the texts with the embedded DejaVu Sans), as a PNG.
+//! dates, drawn with tiny-skia (the texts in the embedded DejaVu Sans from glyphs rasterised
+//! once, [`super::text`]), as a PNG.
 //!
 //! [`rating_chart`] is a pure function of its input: the same chart gives the same bytes.
 //! Sized for a phone: 960×540 pixels (Discord shows it full width), 18–22 px text.
 
-use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
-
 use resvg::tiny_skia::{
     Color, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform,
 };
-use resvg::usvg::fontdb;
 
 use super::gif::drawable_name;
-use super::pieces::{FONT_FAMILY, embedded_fonts, parse_svg};
 use super::raster::RgbImage;
+use super::text::{Anchor, TextLine, Weight};
 
 /// The segments of a rating line stroked as one path (see [`rating_chart`]).
 const LINE_PIECE: usize = 64;
@@ -104,7 +101,7 @@ pub const PALETTE: [[u8; 3]; 3] = [[0x1f, 0x6f, 0xc5], [0xd8, 0x6a, 0x0e], [0x2e
 const BG: [u8; 3] = [0xff, 0xff, 0xff];
 const GRID: [u8; 3] = [0xe2, 0xe2, 0xe2];
 const AXIS: [u8; 3] = [0x55, 0x55, 0x55];
-const TEXT: &str = "#222222";
+const TEXT: [u8; 3] = [0x22, 0x22, 0x22];
 
 // The plot area inside the picture.
 const LEFT: f32 = 84.0;
@@ -115,24 +112,11 @@ const BOTTOM: f32 = 62.0;
 /// The band may widen the vertical range by at most this much beyond the ratings.
 const BAND_MARGIN: f64 = 150.0;
 
-fn fonts() -> &'static Arc<fontdb::Database> {
-    static FONTS: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
-    FONTS.get_or_init(embedded_fonts)
-}
-
 fn paint(c: [u8; 3], alpha: u8) -> Paint<'static> {
     let mut p = Paint::default();
     p.set_color(Color::from_rgba8(c[0], c[1], c[2], alpha));
     p.anti_alias = true;
     p
-}
-
-fn escape(s: &str) -> String {
-    drawable_name(s)
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// "YYYY-MM-DD" (UTC) of a Unix time in ms.
@@ -156,22 +140,23 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
     let (w, h) = (CHART_WIDTH as f32, CHART_HEIGHT as f32);
     let mut pm = Pixmap::new(CHART_WIDTH, CHART_HEIGHT).expect("a non-empty chart size");
     pm.fill(Color::from_rgba8(BG[0], BG[1], BG[2], 255));
-    let mut texts = String::new();
-    let text = |texts: &mut String,
-                x: f32,
-                y: f32,
-                anchor: &str,
-                size: u32,
-                bold: bool,
-                t: &str| {
-        let _ = write!(
-            texts,
-            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="{anchor}" font-size="{size}"{}>{}</text>"#,
-            if bold { r#" font-weight="bold""# } else { "" },
-            escape(t)
-        );
-    };
-    text(&mut texts, LEFT, 34.0, "start", 24, true, &chart.title);
+    let mut texts = Texts::default();
+    let text =
+        |texts: &mut Texts, x: f32, y: f32, anchor: Anchor, size: u32, bold: bool, t: &str| {
+            let weight = if bold { Weight::Bold } else { Weight::Regular };
+            let line = TextLine::new(&drawable_name(t), weight, size as f32, x, y, anchor);
+            texts.lines.push(line);
+            texts.lines.last().map_or(0.0, TextLine::advance)
+        };
+    text(
+        &mut texts,
+        LEFT,
+        34.0,
+        Anchor::Start,
+        24,
+        true,
+        &chart.title,
+    );
 
     let series: Vec<&ChartSeries> = chart
         .series
@@ -193,7 +178,7 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
             &mut texts,
             (x0 + x1) / 2.0,
             (y0 + y1) / 2.0,
-            "middle",
+            Anchor::Middle,
             22,
             false,
             &chart.empty,
@@ -239,7 +224,7 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
             &mut texts,
             x0 - 10.0,
             y + 7.0,
-            "end",
+            Anchor::End,
             19,
             false,
             &format!("{v:.0}"),
@@ -258,9 +243,9 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
         pb.move_to(x, y0);
         pb.line_to(x, y1);
         let anchor = match i {
-            0 => "start",
-            4 => "end",
-            _ => "middle",
+            0 => Anchor::Start,
+            4 => Anchor::End,
+            _ => Anchor::Middle,
         };
         text(&mut texts, x, y1 + 30.0, anchor, 19, false, &d);
         last = d;
@@ -268,13 +253,19 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
     if let Some(p) = pb.finish() {
         pm.stroke_path(&p, &paint(GRID, 255), &grid, Transform::identity(), None);
     }
-    // The vertical axis's name, turned.
-    let _ = write!(
-        texts,
-        r#"<text transform="translate(22 {:.1}) rotate(-90)" text-anchor="middle" font-size="19">{}</text>"#,
-        (y0 + y1) / 2.0,
-        escape(&chart.y_label)
-    );
+    // The vertical axis's name, turned to read upwards, its baseline on x = 22.
+    texts.turned = Some((
+        TextLine::new(
+            &drawable_name(&chart.y_label),
+            Weight::Regular,
+            19.0,
+            0.0,
+            0.0,
+            Anchor::Middle,
+        ),
+        22,
+        ((y0 + y1) / 2.0).round() as i32,
+    ));
 
     // Bands first, then lines, so no band hides a line.
     let clip = Rect::from_ltrb(x0, y0, x1, y1).expect("plot area");
@@ -387,9 +378,7 @@ pub fn rating_chart(chart: &Chart) -> Vec<u8> {
     for (s, colour) in series.iter().zip(PALETTE).rev() {
         let last = s.points.last().map(|p| p.rating.round()).unwrap_or(0.0);
         let label = format!("{} {last:.0}", s.label);
-        text(&mut texts, x, 36.0, "end", 20, false, &label);
-        // An estimate of the label's width: DejaVu Sans averages about 0.6 em.
-        let width = label.chars().count() as f32 * 20.0 * 0.6;
+        let width = text(&mut texts, x, 36.0, Anchor::End, 20, false, &label);
         if let Some(r) = Rect::from_xywh(x - width - 26.0, 22.0, 18.0, 18.0) {
             pm.fill_rect(r, &paint(colour, 255), Transform::identity(), None);
         }
@@ -411,17 +400,25 @@ fn polyline(points: impl IntoIterator<Item = (f32, f32)>) -> PathBuilder {
     pb
 }
 
+/// The chart's texts: lines, and the vertical axis's name with the column of its
+/// baseline and the row of its middle.
+#[derive(Default)]
+struct Texts {
+    lines: Vec<TextLine>,
+    turned: Option<(TextLine, i32, i32)>,
+}
+
 /// Draws the texts over `pm` and encodes it.
-fn finish(mut pm: Pixmap, texts: &str) -> Vec<u8> {
-    let svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{CHART_WIDTH}" height="{CHART_HEIGHT}"><g font-family="{FONT_FAMILY}" fill="{TEXT}">{texts}</g></svg>"#
-    );
-    // The texts are escaped and the font embedded: a parse failure would only lose the texts.
-    if let Ok(tree) = parse_svg(&svg, fonts()) {
-        resvg::render(&tree, Transform::identity(), &mut pm.as_mut());
-    }
+fn finish(pm: Pixmap, texts: &Texts) -> Vec<u8> {
     // Opaque: the background was filled first.
-    RgbImage::from_opaque(&pm).encode_png()
+    let mut img = RgbImage::from_opaque(&pm);
+    for line in &texts.lines {
+        line.draw(&mut img, TEXT);
+    }
+    if let Some((line, x, y)) = &texts.turned {
+        line.draw_turned(&mut img, TEXT, *x, *y);
+    }
+    img.encode_png()
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 //! - [`raster`]: per move, copy the cached board, copy the two last-move squares from the
 //!   tinted copy, blit the glow and the pieces (premultiplied source-over, integers only),
 //!   and encode an RGB PNG with the png crate's fast compression;
+//! - [`text`]: lines of text (a GIF's names, a chart's labels) shaped with the font's tables
+//!   built once and drawn from glyphs rasterised once;
 //! - [`theme`]: themes as data (`assets/themes/*.toml`, embedded);
 //! - [`view`]: the board view built from the rules crate's types, and the alt text.
 //!
@@ -23,6 +25,7 @@ pub mod gif;
 mod lzw;
 pub mod pieces;
 pub mod raster;
+pub mod text;
 pub mod theme;
 pub mod view;
 

@@ -293,6 +293,44 @@ impl RgbImage {
         self.data.extend_from_slice(&src.data);
     }
 
+    /// Draws `colour` through a coverage mask (`alpha`, `width` values a row) whose top-left
+    /// pixel is at (`x`, `y`): each pixel becomes `colour·a + d·(255 − a)`, over 255 and
+    /// rounded. What lies outside the image is left out.
+    pub fn blend_coverage(&mut self, x: i32, y: i32, width: u32, alpha: &[u8], colour: [u8; 3]) {
+        if width == 0 {
+            return;
+        }
+        let (w, h) = (self.width as i32, self.height as i32);
+        let mw = width as i32;
+        let (c0, c1) = ((-x).max(0), mw.min(w - x));
+        if c0 >= c1 {
+            return;
+        }
+        for (row, a_row) in alpha.chunks_exact(width as usize).enumerate() {
+            let ty = y + row as i32;
+            if ty < 0 {
+                continue;
+            }
+            if ty >= h {
+                break;
+            }
+            let at = ((ty * w + x + c0) * 3) as usize;
+            let dst = &mut self.data[at..at + ((c1 - c0) * 3) as usize];
+            for (&a, d) in a_row[c0 as usize..c1 as usize]
+                .iter()
+                .zip(dst.chunks_exact_mut(3))
+            {
+                if a == 0 {
+                    continue;
+                }
+                let (a, inv) = (u32::from(a), 255 - u32::from(a));
+                for c in 0..3 {
+                    d[c] = div255(u32::from(colour[c]) * a + u32::from(d[c]) * inv) as u8;
+                }
+            }
+        }
+    }
+
     /// Draws a premultiplied sprite with its top-left corner at (x, y), source-over:
     /// `d = s + d·(255 − sa)/255`. Parts outside the image are clipped.
     pub fn blit(&mut self, sprite: &Sprite, x: u32, y: u32) {
