@@ -25,6 +25,7 @@ use super::board::{BoardBase, Geometry};
 use super::lzw::Lzw;
 use super::pieces::{FONT_FAMILY, parse_svg};
 use super::raster::{RgbImage, Sprite};
+use super::text::{Anchor, TextLine, Weight};
 use super::view::{BoardView, Highlights};
 use super::{
     CACHE_LIMIT, MIN_SIZE, Orientation, RenderError, RenderOptions, Renderer, cached, clamp_size,
@@ -193,6 +194,11 @@ fn dist2(a: [u8; 3], b: [u8; 3]) -> u32 {
 /// The strip's height for a board of `size` pixels.
 pub fn strip_height(size: u32) -> u32 {
     (size / 8).max(24)
+}
+
+/// The strip's font size in pixels for a GIF `size` pixels wide.
+fn strip_font_size(size: u32) -> f32 {
+    strip_height(size) as f32 * 0.34
 }
 
 /// A name as drawn: characters the embedded DejaVu Sans lacks (CJK, emoji, …) become `□`,
@@ -490,31 +496,32 @@ impl Renderer {
             drawable_name(&caption.white),
             drawable_name(&caption.black)
         );
-        let line = format!(
-            r#"<text x="{x}" y="{y}" text-anchor="middle">{t}</text>"#,
-            x = width as f32 / 2.0,
-            y = h as f32 * STRIP_BASELINE,
-            t = xml_escape(&names)
+        // Laid out from glyphs rasterised once (`super::text`): the names differ from game
+        // to game, and laying them out through an SVG document was a quarter of a short
+        // game's GIF.
+        let line = TextLine::new(
+            &names,
+            Weight::Regular,
+            strip_font_size(width),
+            width as f32 / 2.0,
+            h as f32 * STRIP_BASELINE,
+            Anchor::Middle,
         );
-        let (svg, _) = self.strip_svg(width, &line);
-        let (Ok(tree), Some(mut pm)) = (parse_svg(&svg, &self.fonts), Pixmap::new(width, h)) else {
-            return img;
-        };
-        let bbox = tree.root().abs_bounding_box();
+        let centre = width as f32 / 2.0;
+        let [left, _, right, _] = line.ink().unwrap_or([centre, 0.0, centre, 0.0]);
         let margin = width as f32 / 50.0;
         let tail = caption
             .opening
             .as_deref()
             .map(|o| self.opening_tail(width, o))
-            .filter(|t| bbox.width() + t.right <= width as f32 - 2.0 * margin);
+            .filter(|t| right - left + t.right <= width as f32 - 2.0 * margin);
         // Centred alone, or moved left so that the names and the opening are centred together.
         let dx = tail.as_ref().map_or(0.0, |t| {
-            ((width as f32 - bbox.width() - t.right) / 2.0 - bbox.left()).round()
+            ((width as f32 - (right - left) - t.right) / 2.0 - left).round()
         });
-        resvg::render(&tree, Transform::from_translate(dx, 0.0), &mut pm.as_mut());
-        img.blit_pixmap(&pm);
+        line.shifted(dx as i32).draw(&mut img, STRIP_FG);
         if let Some(t) = tail {
-            let x = bbox.right() + dx + t.left;
+            let x = right + dx + t.left;
             img.blit(&t.sprite, x.round().max(0.0) as u32, t.top);
         }
         img
@@ -596,7 +603,7 @@ impl Renderer {
     /// The SVG of the strip's `<text>` elements, and the strip's height.
     fn strip_svg(&self, width: u32, texts: &str) -> (String, u32) {
         let h = strip_height(width);
-        let fs = h as f32 * 0.34;
+        let fs = strip_font_size(width);
         let fg = format!("#{:02x}{:02x}{:02x}", STRIP_FG[0], STRIP_FG[1], STRIP_FG[2]);
         let svg = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}"><g font-family="{FONT_FAMILY}" font-size="{fs}" fill="{fg}">{texts}</g></svg>"#
