@@ -1,4 +1,5 @@
-//! The clocks at scale: `cargo bench --bench clocks` (add `-- --quick` for a short run).
+//! The clocks at scale: `cargo bench --bench clocks` (add `-- --quick` for a short run, and
+//! `scale` or `burst` for only that part).
 //!
 //! - 100,000 games with deadlines spread over two weeks, stored on a real SQLite file (WAL,
 //!   `synchronous=FULL`).
@@ -310,8 +311,20 @@ fn burst(quick: bool) {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    // `scale`, `burst`: only those parts (both without either).
+    let only: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| matches!(*a, "scale" | "burst"))
+        .collect();
+    let part = |name: &str| only.is_empty() || only.contains(&name);
     println!("clocks benchmark (WAL + synchronous=FULL on a file)");
-    scale(quick);
-    burst(quick);
+    if part("scale") {
+        scale(quick);
+    }
+    if part("burst") {
+        burst(quick);
+    }
 }
