@@ -687,8 +687,9 @@ impl Renderer {
             }
             let mut buf: Vec<u8> = Vec::new();
             // Frames are compressed by our run-aware LZW (`super::lzw`): the general one
-            // spent over 90% of the time walking its table through transparent runs.
-            let mut lzw = Lzw::new(8);
+            // spent over 90% of the time walking its table through transparent runs. The
+            // first frame's encoder is the cached one's copy, which later frames reuse.
+            let mut lzw: Option<Lzw> = None;
             let mut packed: Vec<u8> = Vec::new();
             let n = frames.len();
             for (k, (pos, hl)) in frames.iter().enumerate() {
@@ -790,11 +791,13 @@ impl Renderer {
                     Some(rows) => {
                         // The strip rows continue the cached encoder.
                         packed.extend_from_slice(&rows.packed);
-                        lzw = rows.lzw.clone();
-                        lzw.push(&buf, &mut packed);
-                        lzw.finish(&mut packed);
+                        let first = lzw.insert(rows.lzw.clone());
+                        first.push(&buf, &mut packed);
+                        first.finish(&mut packed);
                     }
-                    None => lzw.encode(&buf, &mut packed),
+                    None => lzw
+                        .get_or_insert_with(|| Lzw::new(8))
+                        .encode(&buf, &mut packed),
                 }
                 let frame = ::gif::Frame {
                     delay,

@@ -26,13 +26,18 @@ const EMPTY: u32 = u32::MAX;
 /// A frame may also be encoded in parts ([`Lzw::begin`], [`Lzw::push`] …, [`Lzw::finish`]),
 /// and the encoder cloned between two parts: a GIF's first frame starts from a cached clone
 /// taken after the rows it shares with other games (the start position's board).
-#[derive(Clone)]
 pub struct Lzw {
     min_code_size: u8,
     /// `(prefix << 8 | byte) << 12 | code`, or [`EMPTY`].
     slots: Vec<u32>,
-    /// `runs[b][k - 1]` is the code of `k` bytes `b` in a row.
+    /// `run_of[b]` is 0 while the table holds no run of `b` longer than one byte, else `i +
+    /// 1` for the list `runs[i]`, whose entry `k - 1` is the code of `k` bytes `b` in a row.
+    /// Only the few colours that repeat have a list: a copy of the encoder (one per GIF) is
+    /// then a few allocations, not one for each of the 256 bytes.
+    run_of: [u16; 256],
+    /// The lists in use (the first `used`; the others are kept for reuse after a reset).
     runs: Vec<Vec<u16>>,
+    used: usize,
     // The state of one `encode` call.
     next: u32,
     width: u32,
@@ -41,6 +46,24 @@ pub struct Lzw {
     /// The string emitted last since the table was cleared: its code, and `Some(b)` when it
     /// is a run of `b` (its length is then the third field).
     last: Option<(u32, Option<u8>, usize)>,
+}
+
+impl Clone for Lzw {
+    /// A copy of the state, with only the run lists in use.
+    fn clone(&self) -> Lzw {
+        Lzw {
+            min_code_size: self.min_code_size,
+            slots: self.slots.clone(),
+            run_of: self.run_of,
+            runs: self.runs[..self.used].to_vec(),
+            used: self.used,
+            next: self.next,
+            width: self.width,
+            acc: self.acc,
+            bits: self.bits,
+            last: self.last,
+        }
+    }
 }
 
 impl Lzw {
@@ -53,13 +76,46 @@ impl Lzw {
         Lzw {
             min_code_size,
             slots: vec![EMPTY; SLOTS],
-            runs: (0..256).map(|_| Vec::with_capacity(64)).collect(),
+            run_of: [0; 256],
+            runs: Vec::new(),
+            used: 0,
             next: 0,
             width: 0,
             acc: 0,
             bits: 0,
             last: None,
         }
+    }
+
+    /// The longest run of `b` the table holds a code for.
+    fn known(&self, b: u8) -> usize {
+        match self.run_of[usize::from(b)] {
+            0 => 1,
+            i => self.runs[usize::from(i) - 1].len(),
+        }
+    }
+
+    /// The code of `k` bytes `b` in a row (`1 <= k <= known(b)`).
+    fn run_code(&self, b: u8, k: usize) -> u32 {
+        match self.run_of[usize::from(b)] {
+            0 => u32::from(b),
+            i => u32::from(self.runs[usize::from(i) - 1][k - 1]),
+        }
+    }
+
+    /// Records `code` as the run of `b` one byte longer than the longest known.
+    fn push_run(&mut self, b: u8, code: u32) {
+        if self.run_of[usize::from(b)] == 0 {
+            if self.used == self.runs.len() {
+                self.runs.push(Vec::with_capacity(64));
+            }
+            let list = &mut self.runs[self.used];
+            list.clear();
+            list.push(u16::from(b));
+            self.used += 1;
+            self.run_of[usize::from(b)] = self.used as u16;
+        }
+        self.runs[usize::from(self.run_of[usize::from(b)]) - 1].push(code as u16);
     }
 
     fn clear_code(&self) -> u32 {
@@ -69,10 +125,8 @@ impl Lzw {
     /// Empties the table: only the single bytes remain.
     fn reset(&mut self) {
         self.slots.fill(EMPTY);
-        for (b, run) in self.runs.iter_mut().enumerate() {
-            run.clear();
-            run.push(b as u16);
-        }
+        self.run_of = [0; 256];
+        self.used = 0;
         self.next = self.clear_code() + 2;
         self.width = u32::from(self.min_code_size) + 1;
     }
@@ -159,11 +213,11 @@ impl Lzw {
             let b = data[i];
             assert!(u32::from(b) < clear, "pixel {b} outside the palette");
             // The longest run of `b` here that the table holds a code for.
-            let known = self.runs[usize::from(b)].len();
+            let known = self.known(b);
             let limit = known.min(data.len() - i);
             let run = 1 + leading(&data[i + 1..i + limit], b);
             let (code, len, pure) = if run >= 2 {
-                (u32::from(self.runs[usize::from(b)][run - 1]), run, true)
+                (self.run_code(b, run), run, true)
             } else {
                 // Greedy longest match.
                 let mut code = u32::from(b);
@@ -186,8 +240,8 @@ impl Lzw {
             if let Some((p, p_run, p_len)) = self.last {
                 let new = self.next;
                 self.insert(p, b, new);
-                if p_run == Some(b) && self.runs[usize::from(b)].len() == p_len {
-                    self.runs[usize::from(b)].push(new as u16);
+                if p_run == Some(b) && self.known(b) == p_len {
+                    self.push_run(b, new);
                 }
                 self.next += 1;
                 if self.next > (1 << self.width) && self.width < 12 {
@@ -433,11 +487,16 @@ mod tests {
                 decode_strict(&out) == data,
                 "round {round}: cut at {cut}, {cut2}"
             );
-            // The encoder the clone came from is untouched by the clone's work.
+            // The encoder the clone came from is untouched by the clone's work, and the
+            // clone is the same encoder: the same parts give the same bytes.
             let mut again = head;
-            first.push(&data[cut..], &mut again);
+            first.push(&data[cut..cut2], &mut again);
+            first.push(&data[cut2..], &mut again);
             first.finish(&mut again);
-            assert!(decode_strict(&again) == data, "round {round}: the original");
+            assert!(
+                again == out,
+                "round {round}: the clone codes as the original"
+            );
         }
     }
 
