@@ -163,6 +163,14 @@ impl Cells {
         }
     }
 
+    /// The colour of every pixel of the cell (`col`, `row`), unless a label is drawn on it.
+    fn flat(&self, col: usize, row: usize) -> Option<[u8; 3]> {
+        match &self.cells[row * 8 + col] {
+            Cell::Fill(c) => Some(*c),
+            Cell::Pixels(_) => None,
+        }
+    }
+
     /// Copies one cell (`col`, `row` of the picture) into `img`, a band of the picture whose
     /// top pixel row is `top`.
     fn copy_cell(&self, geo: Geometry, img: &mut RgbImage, col: usize, row: usize, top: u32) {
@@ -184,6 +192,54 @@ impl Cells {
             })
             .sum();
         cells + self.rows.iter().map(Vec::len).sum::<usize>()
+    }
+}
+
+/// Each piece already drawn over each colour a square of a theme has (light or dark, plain
+/// or last-move tinted): a piece on a square without a label is drawn by copying its rows
+/// instead of blending each pixel, which was about a third of drawing a board. Kept per
+/// (theme, square side); at 512 px, 48 pieces of at most 64×64 pixels (under 600 KiB).
+pub struct BlendedPieces {
+    colours: [[u8; 3]; 4],
+    /// `pieces[p * 4 + k]`: sprite `p` over `colours[k]`, its rows with ink only (the
+    /// first of them, and the pixels).
+    pieces: Vec<(u32, RgbImage)>,
+}
+
+impl BlendedPieces {
+    /// Draws every sprite over the theme's four square colours.
+    pub fn build(theme: &Theme, sprites: &[Sprite]) -> BlendedPieces {
+        let colours =
+            [(true, false), (false, false), (true, true), (false, true)].map(|(light, tinted)| {
+                let c = theme.square(light, tinted);
+                [c.0, c.1, c.2]
+            });
+        let mut pieces = Vec::with_capacity(sprites.len() * colours.len());
+        for sprite in sprites {
+            let rows: Vec<u32> = sprite.rows_with_alpha().collect();
+            let (first, end) = (
+                rows.first().copied().unwrap_or(0),
+                rows.last().map_or(0, |r| r + 1),
+            );
+            for c in colours {
+                let mut img = RgbImage::new(sprite.width(), sprite.height(), c);
+                img.blit(sprite, 0, 0);
+                pieces.push((first, img.crop(0, first, sprite.width(), end)));
+            }
+        }
+        BlendedPieces { colours, pieces }
+    }
+
+    /// Sprite `piece` over `colour` (its first row and pixels), if `colour` is one of the
+    /// theme's square colours.
+    pub fn get(&self, piece: usize, colour: [u8; 3]) -> Option<&(u32, RgbImage)> {
+        let k = self.colours.iter().position(|&c| c == colour)?;
+        self.pieces.get(piece * self.colours.len() + k)
+    }
+
+    /// The bytes of pixels kept.
+    pub fn pixel_bytes(&self) -> usize {
+        self.pieces.iter().map(|(_, img)| img.data().len()).sum()
     }
 }
 
@@ -215,6 +271,16 @@ impl BoardBase {
             tinted: Cells::keep(&tinted, geo),
             check: check_glow(theme.check, geo.square, fonts),
             geo,
+        }
+    }
+
+    /// The one colour of the cell (`col`, `row` of the picture), plain or as a last-move
+    /// square, or `None` for a cell with a label.
+    pub fn flat_colour(&self, col: usize, row: usize, tinted: bool) -> Option<[u8; 3]> {
+        if tinted {
+            self.tinted.flat(col, row)
+        } else {
+            self.plain.flat(col, row)
         }
     }
 

@@ -21,15 +21,15 @@ use std::sync::Arc;
 use cajitas_rules::{Game, Lang, Outcome, Position};
 use resvg::tiny_skia::{Pixmap, Transform};
 
-use super::board::{BoardBase, Geometry};
+use super::board::Geometry;
 use super::lzw::Lzw;
 use super::pieces::{FONT_FAMILY, parse_svg};
 use super::raster::{RgbImage, Sprite};
 use super::text::{Anchor, TextLine, Weight};
 use super::view::{BoardView, Highlights};
 use super::{
-    CACHE_LIMIT, MIN_SIZE, Orientation, RenderError, RenderOptions, Renderer, cached, clamp_size,
-    try_cached,
+    BoardParts, CACHE_LIMIT, MIN_SIZE, Orientation, RenderError, RenderOptions, Renderer, cached,
+    clamp_size, try_cached,
 };
 use crate::i18n::colour_key;
 use crate::tr;
@@ -671,8 +671,7 @@ impl Renderer {
             let mut prev: Vec<u8> = Vec::with_capacity((w * h) as usize);
             let mut prev_state: Option<SquareState> = None;
             let t = self.theme_index(&options.theme)?;
-            let base = self.board_for(t, geo, Orientation::White);
-            let sprites = self.sprites_for(geo.square);
+            let parts = self.board_parts(&render_opts)?;
             // The changed squares of one row of squares, drawn when the frame's rows reach
             // it: a band of the board's width and one square's height (no whole board is
             // kept: unchanged squares are never read).
@@ -754,15 +753,7 @@ impl Renderer {
                     let top = geo.cell(0, picture_row).1;
                     if band_row != picture_row {
                         band_row = picture_row;
-                        draw_changed_row(
-                            &mut band,
-                            &base,
-                            &sprites,
-                            geo,
-                            picture_row,
-                            &changed,
-                            &state,
-                        );
+                        draw_changed_row(&mut band, &parts, picture_row, &changed, &state);
                     }
                     let src = &band.data()[((y - top) * w * 3) as usize..];
                     let at = (y * w) as usize;
@@ -828,13 +819,12 @@ impl Renderer {
 /// tinted cell, the glow under a king in check, the piece.
 fn draw_changed_row(
     band: &mut RgbImage,
-    base: &BoardBase,
-    sprites: &[Sprite],
-    geo: Geometry,
+    parts: &BoardParts,
     picture_row: usize,
     changed: &[bool; 64],
     state: &SquareState,
 ) {
+    let (geo, base) = (parts.geo, &parts.base);
     let (_, top, _, bottom) = geo.cell(0, picture_row);
     band.reshape(geo.size, bottom - top);
     for col in 0..8 {
@@ -848,12 +838,12 @@ fn draw_changed_row(
         } else {
             base.copy_plain_cell_in_band(band, col, picture_row, top);
         }
-        let (px, py) = geo.sprite_origin(col, picture_row);
         if check {
+            let (px, py) = geo.sprite_origin(col, picture_row);
             band.blit(&base.check, px, py - top);
         }
         if let Some(p) = piece {
-            band.blit(&sprites[p], px, py - top);
+            parts.draw_piece(band, p, (col, picture_row), top, tinted, check);
         }
     }
 }

@@ -41,7 +41,7 @@ pub use pieces::{PieceSet, PieceSetError, PieceSource};
 pub use theme::{DEFAULT_THEME, Theme};
 pub use view::{BoardView, Highlights, alt_text, alt_text_in};
 
-use board::BoardBase;
+use board::{BlendedPieces, BoardBase};
 use raster::{RgbImage, Sprite};
 
 /// The smallest board side accepted, in pixels.
@@ -180,6 +180,8 @@ pub struct Renderer {
     sprites: Mutex<HashMap<u32, Arc<Vec<Sprite>>>>,
     /// Empty boards per (theme index, board side, orientation).
     boards: Mutex<HashMap<(usize, u32, Orientation), Arc<BoardBase>>>,
+    /// The pieces over the square colours per (theme index, square side).
+    blended: Mutex<HashMap<(usize, u32), Arc<BlendedPieces>>>,
     /// GIF palettes per (theme index, board side).
     palettes: Mutex<HashMap<(usize, u32), Arc<gif::GifPalette>>>,
     /// The standard start position's first GIF frame rows per (theme index, board side).
@@ -231,6 +233,7 @@ impl Renderer {
             fonts,
             sprites: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
+            blended: Mutex::new(HashMap::new()),
             palettes: Mutex::new(HashMap::new()),
             gif_starts: Mutex::new(HashMap::new()),
             result_lines: Mutex::new(HashMap::new()),
@@ -290,6 +293,15 @@ impl Renderer {
         })
     }
 
+    fn blended_for(&self, theme: usize, side: u32) -> Arc<BlendedPieces> {
+        cached(&self.blended, (theme, side), CACHE_LIMIT, || {
+            Arc::new(BlendedPieces::build(
+                &self.themes[theme],
+                &self.sprites_for(side),
+            ))
+        })
+    }
+
     /// Draws the board and returns the pixels (what [`Renderer::render`] encodes).
     pub fn render_image(
         &self,
@@ -321,6 +333,7 @@ impl Renderer {
         Ok(BoardParts {
             geo,
             sprites: self.sprites_for(geo.square),
+            blended: Some(self.blended_for(t, geo.square)),
             base: self.board_for(t, geo, options.orientation),
             white_bottom: options.orientation == Orientation::White,
         })
@@ -370,6 +383,9 @@ impl Renderer {
 struct BoardParts {
     geo: Geometry,
     sprites: Arc<Vec<Sprite>>,
+    /// The pieces over the plain square colours (`None`: every piece blended, as the tests'
+    /// reference draws).
+    blended: Option<Arc<BlendedPieces>>,
     base: Arc<BoardBase>,
     white_bottom: bool,
 }
@@ -406,11 +422,37 @@ impl BoardParts {
             let (x, y) = geo.sprite_origin(col, row);
             img.blit(&base.check, x, y - top);
         }
+        let check = highlights.check_square();
         for (sq, piece) in view.pieces() {
             if let Some((col, row)) = cell(sq) {
-                let (x, y) = geo.sprite_origin(col, row);
-                img.blit(&self.sprites[piece], x, y - top);
+                let tinted = highlights.last_move_squares().any(|s| s == sq);
+                self.draw_piece(img, piece, (col, row), top, tinted, check == Some(sq));
             }
+        }
+    }
+
+    /// Draws `piece` on the cell `(col, row)` of the picture, in a band whose top pixel row
+    /// is `top`, over the cell as drawn (tinted or not, glowing or not). On a cell of one
+    /// colour (no label, no glow) it is the piece as already drawn over that colour, copied.
+    fn draw_piece(
+        &self,
+        img: &mut RgbImage,
+        piece: usize,
+        (col, row): (usize, usize),
+        top: u32,
+        tinted: bool,
+        check: bool,
+    ) {
+        let (x, y) = self.geo.sprite_origin(col, row);
+        let flat = self.base.flat_colour(col, row, tinted).filter(|_| !check);
+        let ready = self
+            .blended
+            .as_deref()
+            .zip(flat)
+            .and_then(|(b, c)| b.get(piece, c));
+        match ready {
+            Some((first, pixels)) => img.paste(pixels, x, y - top + first),
+            None => img.blit(&self.sprites[piece], x, y - top),
         }
     }
 }
@@ -489,6 +531,63 @@ mod tests {
                 }
             }
         }
+    }
+
+    // A piece on a square of one colour is copied from the pieces drawn over that colour:
+    // the picture is the one every piece blended onto the board gives, byte for byte, at
+    // every theme, at sizes whose cells are wider than the pieces (130, 203) or not, from
+    // both sides, with last-move squares, a castling rook's squares and a king in check.
+    #[test]
+    fn pieces_copied_over_their_square_colour_are_the_pieces_blended() {
+        let r = default_renderer();
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut boards = 0;
+        for game in 0..24 {
+            let mut pos = cajitas_rules::Position::new();
+            let mut last = None;
+            // Every fourth game opens 1. e4 f5 2. Qh5+: Black's king in check on e8.
+            if game % 4 == 0 {
+                for uci in ["e2e4", "f7f5", "d1h5"] {
+                    let m = uci
+                        .parse::<cajitas_rules::Uci>()
+                        .unwrap()
+                        .to_move(&pos)
+                        .unwrap();
+                    pos.play(m);
+                    last = Some(m);
+                }
+            }
+            for _ in 0..rng.usize(0..80) * usize::from(game % 4 != 0) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.usize(..moves.len())];
+                pos.play(m);
+                last = Some(m);
+            }
+            let hl = Highlights::after(&pos, last);
+            let view = BoardView::from(&pos);
+            for theme in r.theme_names() {
+                let options = RenderOptions {
+                    size: [128, 130, 203, 512][game % 4],
+                    orientation: [Orientation::White, Orientation::Black][game / 4 % 2],
+                    theme: theme.to_owned(),
+                };
+                let parts = r.board_parts(&options).unwrap();
+                let mut got = RgbImage::new(0, 0, [0; 3]);
+                parts.draw_band(&mut got, &view, &hl, 0..8);
+                let reference = BoardParts {
+                    blended: None,
+                    ..parts
+                };
+                let mut want = RgbImage::new(0, 0, [0; 3]);
+                reference.draw_band(&mut want, &view, &hl, 0..8);
+                assert!(got == want, "game {game}, {theme}, {options:?}");
+                boards += 1;
+            }
+        }
+        assert_eq!(boards, 24 * r.theme_names().len());
     }
 
     #[test]
