@@ -482,22 +482,28 @@ pub fn render(
 mod tests {
     use super::*;
 
+    /// The position after `line` (UCI moves from the start) and its last move.
+    fn played(line: &[&str]) -> (cajitas_rules::Position, Option<cajitas_rules::Move>) {
+        let mut pos = cajitas_rules::Position::new();
+        let mut last = None;
+        for uci in line {
+            let m = uci
+                .parse::<cajitas_rules::Uci>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play(m);
+            last = Some(m);
+        }
+        (pos, last)
+    }
+
     #[test]
     fn the_png_drawn_band_by_band_is_the_whole_picture() {
         // A capture with check (two tinted squares, the king glowing) and a castling, at
         // sizes whose squares differ by a pixel, from both sides.
         let play = |line: &[&str]| {
-            let mut pos = cajitas_rules::Position::new();
-            let mut last = None;
-            for uci in line {
-                let m = uci
-                    .parse::<cajitas_rules::Uci>()
-                    .unwrap()
-                    .to_move(&pos)
-                    .unwrap();
-                pos.play(m);
-                last = Some(m);
-            }
+            let (pos, last) = played(line);
             let hl = Highlights::after(&pos, last);
             (pos, hl)
         };
@@ -543,20 +549,12 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(5);
         let mut boards = 0;
         for game in 0..24 {
-            let mut pos = cajitas_rules::Position::new();
-            let mut last = None;
-            // Every fourth game opens 1. e4 f5 2. Qh5+: Black's king in check on e8.
-            if game % 4 == 0 {
-                for uci in ["e2e4", "f7f5", "d1h5"] {
-                    let m = uci
-                        .parse::<cajitas_rules::Uci>()
-                        .unwrap()
-                        .to_move(&pos)
-                        .unwrap();
-                    pos.play(m);
-                    last = Some(m);
-                }
-            }
+            // Every fourth game is 1. e4 f5 2. Qh5+: Black's king in check on e8.
+            let (mut pos, mut last) = played(if game % 4 == 0 {
+                &["e2e4", "f7f5", "d1h5"]
+            } else {
+                &[]
+            });
             for _ in 0..rng.usize(0..80) * usize::from(game % 4 != 0) {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {

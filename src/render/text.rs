@@ -2,7 +2,7 @@
 //!
 //! A chart's dozen labels and a GIF's names were laid out through an SVG document each
 //! time: usvg parsed it, built harfrust's shaping tables for the font again for every
-//! `<text>` (a tenth of a chart's time) and rasterised every glyph's outline again. Here the
+//! `<text>` (7% of a chart's time) and rasterised every glyph's outline again. Here the
 //! shaping tables are built once per face, and each glyph is rasterised once per size and
 //! quarter-pixel position (by tiny-skia's anti-aliased filler, as resvg does) and kept as a
 //! coverage mask; a line is shaped (kerning and ligatures as usvg shapes them) and its
