@@ -588,6 +588,15 @@ mod tests {
         assert_eq!(boards, 24 * r.theme_names().len());
     }
 
+    // What the module says it keeps: the pieces over the square colours of a 512 px board
+    // (64 px squares) stay under 600 KiB.
+    #[test]
+    fn the_pieces_kept_over_their_square_colours_stay_small() {
+        let r = default_renderer();
+        let bytes = r.blended_for(0, Geometry::new(512).square).pixel_bytes();
+        assert!(bytes > 0 && bytes < 600 * 1024, "{bytes} bytes");
+    }
+
     #[test]
     fn sizes_are_clamped_with_a_message() {
         assert_eq!(

@@ -221,14 +221,13 @@ impl TextLine {
     /// SVG's `rotate(-90)`): a line laid out at (0, 0) then turned has its baseline on the
     /// column `ox` and its anchor at row `oy`.
     pub fn draw_turned(&self, img: &mut RgbImage, colour: [u8; 3], ox: i32, oy: i32) {
-        let (w, h) = (img.width() as i32, img.height() as i32);
         for (m, mx, my) in &self.glyphs {
             for (i, &a) in m.alpha.iter().enumerate() {
                 let (col, row) = ((i as u32 % m.width) as i32, (i as u32 / m.width) as i32);
-                // The layout's pixel (x, y) lands on (ox + y, oy - 1 - x).
-                let (x, y) = (ox + my + row, oy - 1 - (mx + col));
-                if a != 0 && x >= 0 && y >= 0 && x < w && y < h {
-                    img.blend_coverage(x, y, 1, &[a], colour);
+                // The layout's pixel (x, y) lands on (ox + y, oy - 1 - x); `blend_coverage`
+                // leaves out what falls outside the image.
+                if a != 0 {
+                    img.blend_coverage(ox + my + row, oy - 1 - (mx + col), 1, &[a], colour);
                 }
             }
         }
