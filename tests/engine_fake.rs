@@ -91,6 +91,21 @@ fn wait_ply(s: &Setup, id: i64, ply: u32, within: Duration) -> bool {
     false
 }
 
+/// Whether `cond` holds within `within`: what the engine's thread does after it stores a
+/// move (posting it, clearing the wait) lands a moment after the game's ply is seen.
+fn eventually(within: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + within;
+    loop {
+        if cond() {
+            return true;
+        }
+        if Instant::now() >= end {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A game against level 4 (no random moves: every move is the engine's), the person
 /// White, after 1. e4: returns the game id.
 fn human_opens(s: &Setup) -> i64 {
@@ -126,14 +141,17 @@ fn recovered_after_one_failure(tag: &str, first: &str) {
         "{first}: restarted"
     );
     // The engine's move was posted, the game goes on, nothing waits.
-    let posts = s.notes.posts();
     assert!(
-        posts
+        eventually(Duration::from_secs(10), || s
+            .notes
+            .posts()
             .iter()
-            .any(|n| n.kind == NoticeKind::GameState && n.game.ply == 2)
+            .any(|n| n.kind == NoticeKind::GameState && n.game.ply == 2)),
+        "{first}: the engine's move was never posted"
     );
     assert!(
-        posts
+        s.notes
+            .posts()
             .iter()
             .all(|n| n.kind != NoticeKind::EngineUnavailable)
     );
@@ -194,13 +212,19 @@ fn after_two_failures_the_game_waits_announced_and_the_next_command_retries() {
         Duration::from_secs(3600),
     );
     let id = human_opens(&s);
-    let end = Instant::now() + Duration::from_secs(10);
-    while !s.player.is_waiting(id) && Instant::now() < end {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    eventually(Duration::from_secs(10), || s.player.is_waiting(id));
     assert!(
         s.player.is_waiting(id),
         "the game should wait for the engine"
+    );
+    // The wait is marked before it is announced.
+    assert!(
+        eventually(Duration::from_secs(10), || s
+            .notes
+            .posts()
+            .iter()
+            .any(|n| n.kind == NoticeKind::EngineUnavailable)),
+        "the wait was never announced"
     );
     let posts = s.notes.posts();
     let waits: Vec<_> = posts
@@ -229,7 +253,10 @@ fn after_two_failures_the_game_waits_announced_and_the_next_command_retries() {
         wait_ply(&s, id, 2, Duration::from_secs(10)),
         "the retry played"
     );
-    assert!(!s.player.is_waiting(id));
+    // The wait is cleared just after the move is stored.
+    assert!(eventually(Duration::from_secs(10), || !s
+        .player
+        .is_waiting(id)));
 }
 
 #[test]
@@ -248,10 +275,7 @@ fn a_waiting_game_is_retried_by_the_timer_and_can_be_resigned() {
     // An engine that keeps failing never holds the person: they resign (or abort).
     let s = setup("resign", &["crash"], Duration::from_secs(3600));
     let id = human_opens(&s);
-    let end = Instant::now() + Duration::from_secs(10);
-    while !s.player.is_waiting(id) && Instant::now() < end {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    eventually(Duration::from_secs(10), || s.player.is_waiting(id));
     assert!(s.player.is_waiting(id));
     let v = s.service.play().resign(&s.human, s.ch, None).unwrap().view;
     assert!(v.finished);
