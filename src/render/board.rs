@@ -198,12 +198,20 @@ impl Cells {
 /// Each piece already drawn over each colour a square of a theme has (light or dark, plain
 /// or last-move tinted): a piece on a square without a label is drawn by copying its rows
 /// instead of blending each pixel, which was about a third of drawing a board. Kept per
-/// (theme, square side); at 512 px, 48 pieces of at most 64×64 pixels (under 600 KiB).
+/// (theme, square side), each only over its ink's bounding box (the rest of the square is
+/// the square's colour, already drawn); at 512 px, 48 pieces of at most 64×64 pixels.
 pub struct BlendedPieces {
     colours: [[u8; 3]; 4],
-    /// `pieces[p * 4 + k]`: sprite `p` over `colours[k]`, its rows with ink only (the
-    /// first of them, and the pixels).
-    pieces: Vec<(u32, RgbImage)>,
+    /// `pieces[p * 4 + k]`: sprite `p` over `colours[k]`, its ink's bounding box only.
+    pieces: Vec<Blended>,
+}
+
+/// One piece over one colour: the pixels of its ink's bounding box, whose top-left corner is
+/// `(left, top)` in the sprite.
+pub struct Blended {
+    pub left: u32,
+    pub top: u32,
+    pub pixels: RgbImage,
 }
 
 impl BlendedPieces {
@@ -216,30 +224,29 @@ impl BlendedPieces {
             });
         let mut pieces = Vec::with_capacity(sprites.len() * colours.len());
         for sprite in sprites {
-            let rows: Vec<u32> = sprite.rows_with_alpha().collect();
-            let (first, end) = (
-                rows.first().copied().unwrap_or(0),
-                rows.last().map_or(0, |r| r + 1),
-            );
+            let (x0, y0, x1, y1) = sprite.ink_bounds();
             for c in colours {
                 let mut img = RgbImage::new(sprite.width(), sprite.height(), c);
                 img.blit(sprite, 0, 0);
-                pieces.push((first, img.crop(0, first, sprite.width(), end)));
+                pieces.push(Blended {
+                    left: x0,
+                    top: y0,
+                    pixels: img.crop(x0, y0, x1, y1),
+                });
             }
         }
         BlendedPieces { colours, pieces }
     }
 
-    /// Sprite `piece` over `colour` (its first row and pixels), if `colour` is one of the
-    /// theme's square colours.
-    pub fn get(&self, piece: usize, colour: [u8; 3]) -> Option<&(u32, RgbImage)> {
+    /// Sprite `piece` over `colour`, if `colour` is one of the theme's square colours.
+    pub fn get(&self, piece: usize, colour: [u8; 3]) -> Option<&Blended> {
         let k = self.colours.iter().position(|&c| c == colour)?;
         self.pieces.get(piece * self.colours.len() + k)
     }
 
     /// The bytes of pixels kept.
     pub fn pixel_bytes(&self) -> usize {
-        self.pieces.iter().map(|(_, img)| img.data().len()).sum()
+        self.pieces.iter().map(|b| b.pixels.data().len()).sum()
     }
 }
 

@@ -95,6 +95,22 @@ impl Sprite {
         )
     }
 
+    /// The smallest rectangle `[x0, x1) × [y0, y1)` holding every visible pixel (an empty
+    /// sprite: an empty rectangle at the origin).
+    pub fn ink_bounds(&self) -> (u32, u32, u32, u32) {
+        let mut used =
+            (0..self.height).filter(|&y| self.spans[y as usize].0 < self.spans[y as usize].1);
+        let Some(y0) = used.next() else {
+            return (0, 0, 0, 0);
+        };
+        let y1 = used.next_back().unwrap_or(y0) + 1;
+        let rows = &self.spans[y0 as usize..y1 as usize];
+        let inked = rows.iter().filter(|(a, b)| a < b);
+        let x0 = inked.clone().map(|s| s.0).min().unwrap_or(0);
+        let x1 = inked.map(|s| s.1).max().unwrap_or(x0);
+        (x0, y0, x1, y1)
+    }
+
     /// Width in pixels.
     pub fn width(&self) -> u32 {
         self.width
