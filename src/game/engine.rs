@@ -366,7 +366,7 @@ impl EngineGames<'_> {
                 level,
                 person: l.player_id(!to_move),
                 start_fen: l.row.start_fen.clone(),
-                moves: l.moves.iter().map(|m| m.uci.clone()).collect(),
+                moves: l.moves.iter().map(|m| m.uci().to_owned()).collect(),
                 position: l.game.position().clone(),
             };
             self.svc.keep(l);
@@ -427,7 +427,7 @@ impl EngineGames<'_> {
             l.row.ply += 1;
             l.row.fen = fen;
             l.row.updated_at = now.max(l.row.updated_at + 1);
-            l.moves.push(row);
+            l.moves.push(super::load::KeptMove::from(&row));
             match l.game.outcome() {
                 Some(outcome) => self.svc.finish(tx, l, outcome, now, &mut out),
                 None => self.svc.view(l),

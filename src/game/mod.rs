@@ -573,7 +573,7 @@ mod tests {
             let stored: Vec<String> = svc.cache()[&id]
                 .moves
                 .iter()
-                .map(|m| m.san.clone())
+                .map(|m| m.san().to_owned())
                 .collect();
             assert_eq!(v.sans(), stored, "after {text}");
             assert_eq!(v.sans().last().map(String::as_str), Some(*text));

@@ -491,7 +491,7 @@ impl Play<'_> {
             l.row.fen = fen;
             // As the store writes it: strictly later than before (see `Games::append_move`).
             l.row.updated_at = now.max(l.row.updated_at + 1);
-            l.moves.push(row);
+            l.moves.push(super::load::KeptMove::from(&row));
             let view = match l.game.outcome() {
                 Some(outcome) => self.svc.finish(tx, l, outcome, now, out)?,
                 None => self.svc.view(l)?,

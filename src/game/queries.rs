@@ -126,7 +126,7 @@ impl Queries<'_> {
         self.svc.read(|tx| {
             let l = self.current_or_last(tx, ch, actor)?;
             let pgn = pgn_of(&l, self.svc.options().site);
-            let sans: Vec<String> = l.moves.iter().map(|m| m.san.clone()).collect();
+            let sans: Vec<String> = l.moves.iter().map(|m| m.san().to_owned()).collect();
             let variant = super::Variant::from_db(l.row.chess960)?;
             let url = super::analysis::lichess_url(variant, &sans, &l.game.position().fen());
             self.svc.keep(l);

@@ -202,15 +202,15 @@ pub(super) fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError
         .read_fen(&l.row.start_fen)
         .map_err(|e| bad("start FEN".into(), Some(e.into())))?;
     let mut game = Game::from_position(start);
-    for m in l.moves.iter().take(ply as usize) {
+    for (i, m) in l.moves.iter().take(ply as usize).enumerate() {
         let mv = m
-            .uci
+            .uci()
             .parse::<Uci>()
-            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?
+            .map_err(|e| bad(format!("ply {i}"), Some(e.into())))?
             .to_move(game.position())
-            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?;
+            .map_err(|e| bad(format!("ply {i}"), Some(e.into())))?;
         game.try_play(mv)
-            .map_err(|e| bad(format!("ply {}", m.ply), Some(e.into())))?;
+            .map_err(|e| bad(format!("ply {i}"), Some(e.into())))?;
     }
     Ok(game.position().clone())
 }
