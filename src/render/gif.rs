@@ -808,6 +808,10 @@ impl Renderer {
                 band_row = usize::MAX;
             }
         }
+        // Handed on without the doubling's spare capacity (up to half of it): a finished
+        // game's GIF waits for its upload beside the others of a burst of endings. A GIF
+        // this large is a mapping of its own, which shrinks in place.
+        out.shrink_to_fit();
         Ok(out)
     }
 }
@@ -1001,5 +1005,37 @@ mod tests {
             beside >= 3,
             "{beside} strips with the opening beside the names"
         );
+    }
+
+    /// A GIF waits for its upload with the others of a burst of endings: it is handed on
+    /// without spare capacity.
+    #[test]
+    fn a_gif_carries_no_spare_capacity() {
+        let renderer = Renderer::new();
+        let mut pos = Position::new();
+        let mut moves = Vec::new();
+        for uci in [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5",
+        ] {
+            let m = uci
+                .parse::<cajitas_rules::Uci>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play(m);
+            moves.push(m);
+        }
+        let caption = GifCaption {
+            white: "alice".into(),
+            black: "bob".into(),
+            outcome: None,
+            lang: Lang::En,
+            opening: None,
+        };
+        let gif = renderer
+            .gif_of_positions(&Position::new(), &moves, &caption, &GifOptions::default())
+            .unwrap();
+        assert!(gif.len() > 64 * 1024 / 4, "{} bytes", gif.len());
+        assert_eq!(gif.capacity(), gif.len());
     }
 }
