@@ -1012,19 +1012,9 @@ mod tests {
     #[test]
     fn a_gif_carries_no_spare_capacity() {
         let renderer = Renderer::new();
-        let mut pos = Position::new();
-        let mut moves = Vec::new();
-        for uci in [
+        let (_, moves) = crate::render::tests::played_moves(&[
             "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5",
-        ] {
-            let m = uci
-                .parse::<cajitas_rules::Uci>()
-                .unwrap()
-                .to_move(&pos)
-                .unwrap();
-            pos.play(m);
-            moves.push(m);
-        }
+        ]);
         let caption = GifCaption {
             white: "alice".into(),
             black: "bob".into(),

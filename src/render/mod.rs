@@ -484,8 +484,16 @@ mod tests {
 
     /// The position after `line` (UCI moves from the start) and its last move.
     fn played(line: &[&str]) -> (cajitas_rules::Position, Option<cajitas_rules::Move>) {
+        let (pos, moves) = played_moves(line);
+        (pos, moves.last().copied())
+    }
+
+    /// The position after `line` (UCI moves from the start) and the moves.
+    pub(super) fn played_moves(
+        line: &[&str],
+    ) -> (cajitas_rules::Position, Vec<cajitas_rules::Move>) {
         let mut pos = cajitas_rules::Position::new();
-        let mut last = None;
+        let mut moves = Vec::new();
         for uci in line {
             let m = uci
                 .parse::<cajitas_rules::Uci>()
@@ -493,9 +501,9 @@ mod tests {
                 .to_move(&pos)
                 .unwrap();
             pos.play(m);
-            last = Some(m);
+            moves.push(m);
         }
-        (pos, last)
+        (pos, moves)
     }
 
     #[test]
