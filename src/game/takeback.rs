@@ -1,7 +1,7 @@
 //! Takebacks by agreement: a player asks, the opponent accepts (the game is rewound by one
 //! or two plies, in one ply-checked transaction) or declines.
 
-use cajitas_rules::{Color, Game, Position, Uci};
+use cajitas_rules::{Color, Position};
 
 use super::load::{Loaded, colour, side};
 use super::play::{Play, Seen, Turn, ends_nothing};
@@ -190,27 +190,17 @@ impl Play<'_> {
     }
 }
 
-/// The position after the first `ply` plies of `l`, replayed from its start.
+/// The position after the first `ply` plies of `l`, replayed from its start: the loaded
+/// game's own moves, already read and checked by the rules when it was rebuilt.
 pub(super) fn position_after(l: &Loaded, ply: u32) -> Result<Position, GameError> {
-    let bad = |what: String, cause: Option<Box<dyn std::error::Error + Send + Sync>>| {
-        GameError::from(super::Failure::Rules {
-            what: format!("game {}: {what}", l.row.id),
-            cause,
-        })
-    };
-    let start = super::Variant::from_db(l.row.chess960)?
-        .read_fen(&l.row.start_fen)
-        .map_err(|e| bad("start FEN".into(), Some(e.into())))?;
-    let mut game = Game::from_position(start);
-    for (i, m) in l.moves.iter().take(ply as usize).enumerate() {
-        let mv = m
-            .uci()
-            .parse::<Uci>()
-            .map_err(|e| bad(format!("ply {i}"), Some(e.into())))?
-            .to_move(game.position())
-            .map_err(|e| bad(format!("ply {i}"), Some(e.into())))?;
-        game.try_play(mv)
-            .map_err(|e| bad(format!("ply {i}"), Some(e.into())))?;
+    let mut pos = l.game.start().clone();
+    for (i, &mv) in l.game.moves().iter().take(ply as usize).enumerate() {
+        pos.try_play(mv).map_err(|e| {
+            GameError::from(super::Failure::Rules {
+                what: format!("game {}: ply {i}", l.row.id),
+                cause: Some(e.into()),
+            })
+        })?;
     }
-    Ok(game.position().clone())
+    Ok(pos)
 }
