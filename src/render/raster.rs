@@ -46,15 +46,14 @@ impl Sprite {
     /// The rows from the first to the last that has a visible pixel (none: one empty row),
     /// with the index of the first: what a blit of the whole sprite draws, in less memory.
     pub fn crop_rows(self) -> (u32, Sprite) {
-        let used = |&y: &u32| self.spans[y as usize].0 < self.spans[y as usize].1;
-        let first = (0..self.height).find(used).unwrap_or(0);
-        let last = (0..self.height).rev().find(used).unwrap_or(first);
+        let (_, y0, _, y1) = self.ink_bounds();
+        let (first, end) = if y0 < y1 { (y0, y1) } else { (0, 1) };
         let row = (self.width * 4) as usize;
         let sprite = Sprite {
             width: self.width,
-            height: last - first + 1,
-            data: self.data[first as usize * row..(last as usize + 1) * row].to_vec(),
-            spans: self.spans[first as usize..=last as usize].to_vec(),
+            height: end - first,
+            data: self.data[first as usize * row..end as usize * row].to_vec(),
+            spans: self.spans[first as usize..end as usize].to_vec(),
         };
         (first, sprite)
     }
@@ -62,9 +61,12 @@ impl Sprite {
     /// The columns from the first to the last that has a visible pixel in any row (none: one
     /// empty column), with the index of the first.
     pub fn crop_cols(self) -> (u32, Sprite) {
-        let used = self.spans.iter().filter(|(a, b)| a < b);
-        let first = used.clone().map(|s| s.0).min().unwrap_or(0);
-        let end = used.map(|s| s.1).max().unwrap_or(first + 1).min(self.width);
+        let (x0, _, x1, _) = self.ink_bounds();
+        let (first, end) = if x0 < x1 {
+            (x0, x1)
+        } else {
+            (0, self.width.min(1))
+        };
         let width = end - first;
         let data = (0..self.height)
             .flat_map(|y| {
@@ -551,5 +553,30 @@ mod tests {
         let bytes = img.encode_png();
         assert!(bytes.len() < 512 * 512 * 3 / 8, "{}", bytes.len());
         assert_eq!(bytes.capacity(), bytes.len());
+    }
+
+    /// The ink's box, and the crops made from it: a sprite with ink in two corners of its
+    /// middle rows, and an empty one (kept as one empty row, one empty column).
+    #[test]
+    fn the_ink_bounds_are_what_the_crops_keep() {
+        let mut pm = Pixmap::new(6, 5).unwrap();
+        for (x, y) in [(1, 1), (4, 3)] {
+            pm.pixels_mut()[y * 6 + x] =
+                resvg::tiny_skia::PremultipliedColorU8::from_rgba(9, 9, 9, 255).unwrap();
+        }
+        let sprite = Sprite::from_pixmap(&pm);
+        assert_eq!(sprite.ink_bounds(), (1, 1, 5, 4));
+        let (top, rows) = sprite.clone().crop_rows();
+        assert_eq!((top, rows.width(), rows.height()), (1, 6, 3));
+        let (left, cols) = rows.crop_cols();
+        assert_eq!((left, cols.width(), cols.height()), (1, 4, 3));
+        assert_eq!(cols.ink_bounds(), (0, 0, 4, 3));
+
+        let empty = Sprite::from_pixmap(&Pixmap::new(6, 5).unwrap());
+        assert_eq!(empty.ink_bounds(), (0, 0, 0, 0));
+        let (top, rows) = empty.clone().crop_rows();
+        assert_eq!((top, rows.width(), rows.height()), (0, 6, 1));
+        let (left, cols) = empty.crop_cols();
+        assert_eq!((left, cols.width(), cols.height()), (0, 1, 5));
     }
 }
