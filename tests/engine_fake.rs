@@ -81,14 +81,7 @@ fn setup(tag: &str, lines: &[&str], retry_every: Duration) -> Setup {
 
 /// Waits until game `id` reaches `ply` plies (the engine moved), at most `within`.
 fn wait_ply(s: &Setup, id: i64, ply: u32, within: Duration) -> bool {
-    let end = Instant::now() + within;
-    while Instant::now() < end {
-        if s.service.queries().game(id).unwrap().ply >= ply {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
+    eventually(within, || s.service.queries().game(id).unwrap().ply >= ply)
 }
 
 /// Whether `cond` holds within `within`: what the engine's thread does after it stores a
