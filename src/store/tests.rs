@@ -101,6 +101,8 @@ fn pragmas_are_set() {
     assert_eq!(s.pragma("synchronous").unwrap(), "2"); // FULL
     assert_eq!(s.pragma("foreign_keys").unwrap(), "1");
     assert_eq!(s.pragma("busy_timeout").unwrap(), "5000");
+    // The page cache is bounded in KiB (a negative cache_size), not SQLite's 2,000 KiB.
+    assert_eq!(s.pragma("cache_size").unwrap(), "-512");
 }
 
 #[test]

@@ -30,6 +30,12 @@ pub const MIGRATION_FILES: &[&str] = super::migrations::SQLITE;
 /// How many prepared statements a connection keeps: more than the store has (about 100).
 const STATEMENT_CACHE: usize = 256;
 
+/// SQLite's page cache for the connection, in KiB (`PRAGMA cache_size = -N`; SQLite's
+/// default is 2,000). A move reads and writes a few pages at the ends of its tables' trees;
+/// the rest of the file stays in the system's page cache, a read away. With the default,
+/// the cache of a bot under load grew with its database towards those 2 MB of its memory.
+const CACHE_KIB: i64 = 512;
+
 /// How long a connection waits for another process's write lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -79,6 +85,7 @@ impl SqliteStore {
         let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
         // Every statement the store runs stays prepared. rusqlite keeps 16 by default: since
         // clocks and ratings a move cycles through more than that, the least recently used
         // was evicted before its next use, and every move parsed and planned its SQL again
