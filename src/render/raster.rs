@@ -100,8 +100,7 @@ impl Sprite {
     /// The smallest rectangle `[x0, x1) × [y0, y1)` holding every visible pixel (an empty
     /// sprite: an empty rectangle at the origin).
     pub fn ink_bounds(&self) -> (u32, u32, u32, u32) {
-        let mut used =
-            (0..self.height).filter(|&y| self.spans[y as usize].0 < self.spans[y as usize].1);
+        let mut used = self.rows_with_alpha();
         let Some(y0) = used.next() else {
             return (0, 0, 0, 0);
         };
@@ -134,7 +133,7 @@ impl Sprite {
     }
 
     /// The rows that have any visible pixel.
-    pub fn rows_with_alpha(&self) -> impl Iterator<Item = u32> + '_ {
+    pub fn rows_with_alpha(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
         (0..self.height).filter(|&y| self.spans[y as usize].0 < self.spans[y as usize].1)
     }
 }
